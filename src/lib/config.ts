@@ -1,0 +1,109 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the service reads from the environment, validated once at start-up.
+ * An unset engine URL means "use the devstack" (DECISIONS.md §1); a configured URL always wins.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => ['true', '1', 'yes'].includes(v));
+const port = z.coerce.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
+const positiveInt = z.coerce.number().int().positive('must be a positive integer');
+const url = z.string().url('must be a URL');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: port.default(8080),
+  PUBLIC_BASE_URL: url.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  JSON_BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
+  VALIDATE_RESPONSES: bool.optional(),
+
+  DATA_DIR: z.string().default('.data'),
+  CACHE_DIR: z.string().default(path.join(os.homedir(), '.cache', 'lead-service')),
+  DEVSTACK: z.enum(['auto', 'off']).default('auto'),
+
+  MONGODB_URI: url.optional(),
+  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1..60 letters, digits, _ or -').default('lead_service'),
+  REDIS_URL: url.optional(),
+  REDIS_KEY_PREFIX: z.string().default('lead:'),
+  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('lead-service'),
+  TEMPORAL_UI_URL: url.optional(),
+  RUN_WORKER: bool.optional(),
+
+  CREDENTIALS_KEY: z
+    .string()
+    .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex digits or base64')
+    .optional(),
+  SESSION_TTL_SECONDS: positiveInt.default(12 * 3600),
+  PASSWORD_RESET_TTL_SECONDS: positiveInt.default(3600),
+  BOOTSTRAP_ADMIN_EMAIL: z.string().email('must be an e-mail address').optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').optional(),
+
+  EMAIL_FROM: z.string().email('must be an e-mail address').default('no-reply@lead-service.local'),
+  SENDGRID_API_KEY: z.string().min(1).optional(),
+  SENDGRID_BASE_URL: url.optional(),
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM: z.string().min(1).optional(),
+
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: url.optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+
+  MEILISEARCH_URL: url.optional(),
+  MEILISEARCH_API_KEY: z.string().optional(),
+
+  SSE_HEARTBEAT_MS: positiveInt.default(30_000),
+});
+
+type Raw = z.infer<typeof schema>;
+
+export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER'> {
+  VALIDATE_RESPONSES: boolean;
+  /** True when no engine URL is configured for a role, so the devstack provides it. */
+  localDefault: { mongo: boolean; redis: boolean; temporal: boolean };
+  RUN_WORKER: boolean;
+  publicBaseUrl: string;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(defined);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const key = String(i.path[0]);
+      const got = key in defined ? ` (got ${JSON.stringify(isSecretKey(key) ? '***' : defined[key])})` : '';
+      return `  ${key}: ${i.message}${got}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = parsed.data;
+  if (raw.NODE_ENV === 'production' && !raw.CREDENTIALS_KEY) {
+    throw new ConfigError('Invalid configuration:\n  CREDENTIALS_KEY: required in production');
+  }
+  const localDefault = { mongo: !raw.MONGODB_URI, redis: !raw.REDIS_URL, temporal: !raw.TEMPORAL_ADDRESS };
+  return {
+    ...raw,
+    VALIDATE_RESPONSES: raw.VALIDATE_RESPONSES ?? raw.NODE_ENV === 'test',
+    RUN_WORKER: raw.RUN_WORKER ?? localDefault.temporal,
+    localDefault,
+    publicBaseUrl: (raw.PUBLIC_BASE_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/$/, ''),
+    dataDir: path.resolve(raw.DATA_DIR),
+  };
+}
+
+function isSecretKey(key: string): boolean {
+  return /KEY|SECRET|PASSWORD|TOKEN/.test(key);
+}

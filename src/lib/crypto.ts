@@ -1,0 +1,65 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+/** SHA-256 for high-entropy tokens we only verify (API secrets, sessions, access tokens). */
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Constant-time equality of two strings, whatever their lengths. */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export function randomToken(prefix = '', bytes = 32): string {
+  return prefix + randomBytes(bytes).toString('base64url');
+}
+
+// Passwords: scrypt with a per-password salt, parameters stored with the hash so they can be raised later.
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 };
+
+function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keylen: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, keylen, { N, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p, SCRYPT.keylen);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [algo, N, r, p, salt, key] = stored.split('$');
+  if (algo !== 'scrypt' || !salt || !key) return false;
+  const expected = Buffer.from(key, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(N), Number(r), Number(p), expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+/** AES-256-GCM for secrets the service must use again later (a client's credentials for scheduled work). */
+export class SecretBox {
+  private readonly key: Buffer;
+
+  constructor(key: string) {
+    this.key = /^[0-9a-fA-F]{64}$/.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64');
+    if (this.key.length !== 32) throw new Error('CREDENTIALS_KEY must be 32 bytes');
+  }
+
+  encrypt(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
+  }
+
+  decrypt(sealed: string): string {
+    const [version, iv, tag, body] = sealed.split(':');
+    if (version !== 'v1' || !iv || !tag || !body) throw new Error('unrecognised ciphertext');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,47 @@
+/** The one error type of the service: every failure a caller sees is an AppError rendered as {detail}. */
+export interface FieldError {
+  location: string;
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+
+  static badRequest(detail: string, extra?: Record<string, unknown>) {
+    return new AppError(400, detail, extra);
+  }
+  static unauthorized(detail = 'Not authenticated') {
+    return new AppError(401, detail);
+  }
+  static forbidden(detail = 'Not allowed') {
+    return new AppError(403, detail);
+  }
+  static notFound(detail = 'Not found', extra?: Record<string, unknown>) {
+    return new AppError(404, detail, extra);
+  }
+  static conflict(detail: string) {
+    return new AppError(409, detail);
+  }
+  static invalid(detail: string, errors: FieldError[] = []) {
+    return new AppError(422, detail, { errors });
+  }
+  static unavailable(detail: string) {
+    return new AppError(503, detail);
+  }
+  static notImplemented() {
+    return new AppError(501, 'not implemented');
+  }
+}
+
+/** MongoDB's duplicate-key error, raised by unique indexes (how we make slugs and e-mails unique without races). */
+export function isDuplicateKeyError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+}

@@ -1,0 +1,85 @@
+import type { Request } from 'express';
+import type { Schema } from 'mongoose';
+import { AppError } from './errors';
+
+export const ROLES = ['super_admin', 'brand_admin', 'client_user'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is calling: a dashboard user (session), a client (credential triple) or an agent (access token). */
+export interface Caller {
+  kind: 'user' | 'client' | 'agent';
+  role: Role;
+  /** The caller's own tenant; null only for a super_admin without one. */
+  clientId: string | null;
+  userId: string | null;
+  email: string | null;
+  permissions: string[];
+  /** Access-token scopes; null for users and clients, which are not scope-limited. */
+  scopes: string[] | null;
+  brandIds: number[];
+  tokenId?: string;
+  sessionId?: string;
+}
+
+export const SELECTED_CLIENT_HEADER = 'x-selected-client-id';
+
+export function callerOf(req: Request): Caller {
+  if (!req.caller) throw AppError.unauthorized();
+  return req.caller;
+}
+
+/**
+ * The tenant a request acts on. A super_admin picks one with X-Selected-Client-Id, or sees every
+ * tenant (null) where the operation allows it; everybody else always acts on their own client and
+ * cannot choose another.
+ */
+export function tenantScope(req: Request): string | null {
+  const caller = callerOf(req);
+  if (caller.role === 'super_admin') {
+    const selected = req.get(SELECTED_CLIENT_HEADER);
+    return selected || caller.clientId;
+  }
+  if (!caller.clientId) throw AppError.forbidden('This account belongs to no client');
+  return caller.clientId;
+}
+
+/** The one tenant an operation must act on (writes, single reads); a super_admin must choose it. */
+export function requireTenant(req: Request): string {
+  const tenant = tenantScope(req);
+  if (!tenant) {
+    throw AppError.invalid('Choose a client with the X-Selected-Client-Id header', [
+      { location: 'header', field: 'X-Selected-Client-Id', message: 'required for a super_admin' },
+    ]);
+  }
+  return tenant;
+}
+
+/** A Mongo filter for the request's tenant: `{client_id}` or `{}` for a super_admin viewing all. */
+export function tenantFilter(req: Request): { client_id?: string } {
+  const tenant = tenantScope(req);
+  return tenant ? { client_id: tenant } : {};
+}
+
+const GUARDED_QUERIES =
+  /^(find|findOne|countDocuments|distinct|updateOne|updateMany|deleteOne|deleteMany|findOneAndUpdate|findOneAndDelete|findOneAndReplace|replaceOne)$/;
+
+/**
+ * Makes a tenant-owned schema refuse any query whose filter lacks client_id, so no code path can
+ * read or write tenant data without naming a tenant. A deliberate cross-tenant query (a super_admin's
+ * "all clients" view, a system job) must say so with the query option `{ allTenants: true }`.
+ */
+export function tenantOwned(schema: Schema): void {
+  schema.pre(GUARDED_QUERIES, function guard(this: any) {
+    if (this.getOptions().allTenants) return;
+    if (!('client_id' in this.getFilter())) {
+      throw new Error(`tenant filter missing on ${this.model.modelName}.${this.op}`);
+    }
+  });
+  schema.pre('aggregate', function guard(this: any) {
+    if (this.options?.allTenants) return;
+    const first = this.pipeline()[0];
+    if (!first?.$match || !('client_id' in first.$match)) {
+      throw new Error(`tenant filter missing on ${this._model?.modelName}.aggregate`);
+    }
+  });
+}
