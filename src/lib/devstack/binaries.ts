@@ -1,0 +1,137 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export type Progress = (message: string) => void;
+
+/** The absolute path of a command on PATH, if any. */
+export function onPath(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, command);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; progress: Progress; label: string }) {
+  return new Promise<void>((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const ticker = setInterval(
+      () => opts.progress(`${opts.label}: still working (${Math.round((Date.now() - started) / 1000)}s)`),
+      30_000,
+    );
+    child.on('error', (err) => {
+      clearInterval(ticker);
+      reject(err);
+    });
+    child.on('exit', (code) => {
+      clearInterval(ticker);
+      if (code === 0) resolve();
+      else reject(new Error(`${opts.label} failed (exit ${code}):\n${tail}`));
+    });
+  });
+}
+
+export interface GoBuild {
+  binary: string;
+  module: string;
+  /** The main package, relative to the module root. */
+  cmd: string;
+  version: string;
+  usualMinutes: string;
+  /** Files the module expects its own release tooling to write before a build. */
+  generated?: Record<string, string>;
+}
+
+export const TEMPORAL_BUILD: GoBuild = {
+  binary: 'temporal',
+  module: 'github.com/temporalio/cli',
+  cmd: './cmd/temporal',
+  version: 'v1.5.1',
+  usualMinutes: '3 to 6',
+};
+
+export const FERRETDB_BUILD: GoBuild = {
+  binary: 'ferretdb',
+  module: 'github.com/FerretDB/FerretDB',
+  cmd: './cmd/ferretdb',
+  version: 'v1.24.2',
+  usualMinutes: '2 to 5',
+  // FerretDB refuses to start without its version file, which its release tooling normally writes.
+  generated: { 'build/version/version.txt': 'v1.24.2\n' },
+};
+
+/**
+ * Builds a Go command into the cache once and reuses it. It builds from the module's own source,
+ * fetched at the exact version through the Go module proxy, rather than with `go install pkg@version`:
+ * that form also asks the proxy for the version list, which some proxies refuse, and it cannot
+ * write the files a release build generates.
+ */
+export async function goBuild(spec: GoBuild, binDir: string, progress: Progress): Promise<string> {
+  const target = path.join(binDir, spec.binary);
+  if (fs.existsSync(target)) return target;
+  const go = onPath('go');
+  if (!go) throw new Error(`cannot build ${spec.binary}: Go is not on PATH`);
+  fs.mkdirSync(binDir, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `build-${spec.binary}-`));
+  const started = Date.now();
+  progress(`building ${spec.binary} ${spec.version} with Go (first time only; usually ${spec.usualMinutes} minutes)…`);
+  try {
+    const download = execFileSync(go, ['mod', 'download', '-json', `${spec.module}@${spec.version}`], { cwd: work, encoding: 'utf8', timeout: 600_000 });
+    const source = path.join(work, 'src');
+    fs.cpSync(JSON.parse(download).Dir, source, { recursive: true });
+    for (const [file, content] of Object.entries(spec.generated ?? {})) {
+      const dest = path.join(source, file);
+      fs.chmodSync(path.dirname(dest), 0o755);
+      fs.rmSync(dest, { force: true });
+      fs.writeFileSync(dest, content);
+    }
+    await run(go, ['build', '-o', `${target}.partial`, spec.cmd], { cwd: source, progress, label: `building ${spec.binary}` });
+    fs.renameSync(`${target}.partial`, target);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  progress(`built ${spec.binary} in ${Math.round((Date.now() - started) / 1000)}s -> ${target}`);
+  return target;
+}
+
+/** `redis-server` from PATH, else Debian's package where apt can install it. */
+export async function redisServerBinary(progress: Progress): Promise<string> {
+  const found = onPath('redis-server');
+  if (found) return found;
+  const canApt = onPath('apt-get') && typeof process.getuid === 'function' && process.getuid() === 0;
+  if (canApt) {
+    progress('redis-server not found: installing Debian package redis-server with apt-get (about a minute)…');
+    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    const label = 'apt-get install redis-server';
+    await run('apt-get', ['update'], { progress, label, env });
+    await run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { progress, label, env });
+    const installed = onPath('redis-server') ?? '/usr/bin/redis-server';
+    if (fs.existsSync(installed)) return installed;
+  }
+  throw new Error(
+    'redis-server is not installed. Install it with `sudo apt-get install -y redis-server` ' +
+      '(macOS: `brew install redis`), or set REDIS_URL to a running Redis 7.',
+  );
+}
+
+export function binaryVersion(binary: string, args = ['--version']): string {
+  try {
+    return execFileSync(binary, args, { encoding: 'utf8', timeout: 10_000 }).split('\n')[0].trim();
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import Redis from 'ioredis';
+import { Connection } from '@temporalio/client';
+import { FERRETDB_BUILD, TEMPORAL_BUILD, goBuild, onPath, redisServerBinary, type Progress } from './binaries';
+import { ManagedProcess } from './managed-process';
+import { canConnect, preferredPort } from './ports';
+
+export interface StartedEngine {
+  /** What runs it, for /system/info and the start-up banner (e.g. "ferretdb 1.24 (sqlite)"). */
+  kind: string;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface EngineOptions {
+  dataDir: string;
+  binDir: string;
+  progress: Progress;
+  port?: number;
+}
+
+async function pingMongo(uri: string): Promise<boolean> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000 });
+  try {
+    await client.db('admin').command({ ping: 1 });
+    return true;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** MongoDB-wire server: `mongod` if on PATH; else FerretDB (SQLite backend); else mongodb-memory-server's download. */
+export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
+  const port = await preferredPort(opts.port);
+  const url = `mongodb://127.0.0.1:${port}/`;
+  const ready = () => canConnect(port).then((up) => up && pingMongo(url));
+  const logFile = path.join(opts.dataDir, 'logs', 'mongo.log');
+  const mongod = onPath('mongod');
+  if (mongod) {
+    const dbPath = path.join(opts.dataDir, 'mongod');
+    fs.mkdirSync(dbPath, { recursive: true });
+    const proc = new ManagedProcess({
+      name: 'mongod', command: mongod, logFile, ready,
+      args: ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'],
+    });
+    await proc.start();
+    return { kind: 'mongod', url, stop: () => proc.stop() };
+  }
+  let ferretdb = onPath('ferretdb');
+  if (!ferretdb) {
+    try {
+      ferretdb = await goBuild(FERRETDB_BUILD, opts.binDir, opts.progress);
+    } catch (err) {
+      opts.progress(`FerretDB unavailable (${(err as Error).message.split('\n')[0]}); trying mongodb-memory-server`);
+    }
+  }
+  if (ferretdb) {
+    const dir = path.join(opts.dataDir, 'ferretdb');
+    fs.mkdirSync(dir, { recursive: true });
+    const proc = new ManagedProcess({
+      name: 'ferretdb', command: ferretdb, logFile, ready,
+      args: [
+        '--handler=sqlite', `--sqlite-url=file:${dir}/`, `--state-dir=${dir}`,
+        `--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', '--telemetry=disable', '--log-level=warn',
+      ],
+    });
+    await proc.start();
+    return { kind: 'ferretdb 1.24 (sqlite)', url, stop: () => proc.stop() };
+  }
+  return startMemoryServer(opts, port);
+}
+
+async function startMemoryServer(opts: EngineOptions, port: number): Promise<StartedEngine> {
+  const moduleName = 'mongodb-memory-server-core';
+  let mod: typeof import('mongodb-memory-server-core');
+  try {
+    mod = await import(moduleName);
+  } catch {
+    throw new Error(
+      'No MongoDB-wire server: mongod is not on PATH, FerretDB could not be built with Go, and ' +
+        'mongodb-memory-server-core is not installed. Install MongoDB 7 or set MONGODB_URI.',
+    );
+  }
+  const dbPath = path.join(opts.dataDir, 'mongo-memory');
+  fs.mkdirSync(dbPath, { recursive: true });
+  opts.progress('starting mongodb-memory-server (downloads mongod on first use)…');
+  const server = await mod.MongoMemoryServer.create({ instance: { port, dbPath, storageEngine: 'wiredTiger' } });
+  return { kind: 'mongodb-memory-server', url: server.getUri(), stop: async () => void (await server.stop({ doCleanup: false })) };
+}
+
+/** redis-server with an append-only file in the data directory, so queued events survive a restart. */
+export async function startRedis(opts: EngineOptions): Promise<StartedEngine> {
+  const binary = await redisServerBinary(opts.progress);
+  const port = await preferredPort(opts.port);
+  const dir = path.join(opts.dataDir, 'redis');
+  fs.mkdirSync(dir, { recursive: true });
+  const url = `redis://127.0.0.1:${port}`;
+  const proc = new ManagedProcess({
+    name: 'redis-server', command: binary, logFile: path.join(opts.dataDir, 'logs', 'redis.log'),
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'],
+    ready: async () => {
+      if (!(await canConnect(port))) return false;
+      const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      try {
+        await client.connect();
+        return (await client.ping()) === 'PONG';
+      } finally {
+        client.disconnect();
+      }
+    },
+  });
+  await proc.start();
+  return { kind: 'redis-server', url, stop: () => proc.stop() };
+}
+
+export interface TemporalEngine extends StartedEngine {
+  uiUrl: string | null;
+}
+
+/** The Temporal CLI dev server with its UI and a SQLite file, so runs survive a restart. */
+export async function startTemporal(opts: EngineOptions & { uiPort?: number; namespace: string }): Promise<TemporalEngine> {
+  const port = await preferredPort(opts.port);
+  const uiPort = await preferredPort(opts.uiPort);
+  const dir = path.join(opts.dataDir, 'temporal');
+  fs.mkdirSync(dir, { recursive: true });
+  const dbFilename = path.join(dir, 'temporal.db');
+  const address = `127.0.0.1:${port}`;
+  const uiUrl = `http://127.0.0.1:${uiPort}`;
+  let binary = onPath('temporal');
+  if (!binary) {
+    try {
+      binary = await goBuild(TEMPORAL_BUILD, opts.binDir, opts.progress);
+    } catch (err) {
+      opts.progress(`Temporal CLI could not be built (${(err as Error).message.split('\n')[0]}); trying @temporalio/testing's download`);
+    }
+  }
+  if (!binary) return startTemporalDownload(opts, port, uiPort, dbFilename);
+  const proc = new ManagedProcess({
+    name: 'temporal', command: binary, logFile: path.join(opts.dataDir, 'logs', 'temporal.log'), readyTimeoutMs: 90_000,
+    args: [
+      'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
+      '--db-filename', dbFilename, '--namespace', opts.namespace, '--log-level', 'warn',
+    ],
+    ready: () => temporalReady(address, opts.namespace),
+  });
+  await proc.start();
+  return { kind: 'temporal dev server', url: address, uiUrl, stop: () => proc.stop() };
+}
+
+async function temporalReady(address: string, namespace: string): Promise<boolean> {
+  if (!(await canConnect(Number(address.split(':')[1])))) return false;
+  const connection = await Connection.connect({ address, connectTimeout: 1000 });
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+    return true;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function startTemporalDownload(
+  opts: EngineOptions & { namespace: string }, port: number, uiPort: number, dbFilename: string,
+): Promise<TemporalEngine> {
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  opts.progress('starting the Temporal dev server through @temporalio/testing (downloads it on first use)…');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { ip: '127.0.0.1', port, ui: true, uiPort, dbFilename, namespace: opts.namespace },
+  });
+  return { kind: 'temporal dev server (downloaded)', url: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => env.teardown() };
+}

@@ -1,0 +1,36 @@
+import type { Client } from '@temporalio/client';
+import type Redis from 'ioredis';
+import type mongoose from 'mongoose';
+import { connectMongo } from './mongo';
+import { connectRedis, createRedis } from './redis';
+import { createTemporalClient } from './temporal';
+
+/** The engines one process talks to; every area gets them through this object, never through globals. */
+export interface Engines {
+  mongoose: typeof mongoose;
+  redis: Redis;
+  temporal: Client;
+  kinds: { documents: string; workflows: string; cache: string };
+}
+
+export interface EngineUrls {
+  mongoUri: string;
+  mongoDb: string;
+  redisUrl: string;
+  redisKeyPrefix: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  kinds: Engines['kinds'];
+}
+
+export async function connectEngines(urls: EngineUrls): Promise<Engines> {
+  const redis = createRedis(urls.redisUrl, urls.redisKeyPrefix);
+  const [mongooseInstance] = await Promise.all([connectMongo(urls.mongoUri, urls.mongoDb), connectRedis(redis)]);
+  const temporal = createTemporalClient(urls.temporalAddress, urls.temporalNamespace);
+  return { mongoose: mongooseInstance, redis, temporal, kinds: urls.kinds };
+}
+
+export async function closeEngines(engines: Engines): Promise<void> {
+  engines.redis.disconnect();
+  await Promise.allSettled([engines.mongoose.disconnect(), engines.temporal.connection.close()]);
+}
