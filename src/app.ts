@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import cookieParser from 'cookie-parser';
+import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { pinoHttp } from 'pino-http';
+import swaggerUi from 'swagger-ui-express';
+import './lib/http-types';
+import { AppError } from './lib/errors';
+import { errorHandler } from './lib/http/error-handler';
+import { loadOpenApi } from './lib/http/openapi-spec';
+import { mountOperations, type OperationHandlers } from './lib/http/operations';
+import { requestContext } from './lib/request-context';
+import type { Services } from './services';
+import { authenticate } from './auth/authenticate';
+import { authRoutes } from './auth/auth.routes';
+import { clientsRoutes } from './clients/clients.routes';
+import { outboxRoutes } from './notifications/outbox.routes';
+import { systemRoutes } from './system/system.routes';
+import { usersRoutes } from './users/users.routes';
+import { resetPasswordPage } from './auth/reset-password.page';
+
+/** Query parameters that carry secrets: their values never reach a log line. */
+const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret)=)[^&]*/gi;
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+export function operationHandlers(s: Services): OperationHandlers {
+  return {
+    ...authRoutes(s),
+    ...clientsRoutes(s),
+    ...usersRoutes(s),
+    ...outboxRoutes(s),
+    ...systemRoutes(s),
+  };
+}
+
+export function createApp(s: Services): Express {
+  const { doc, text } = loadOpenApi();
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.use((req, res, next) => {
+    const given = req.get('x-request-id');
+    req.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', req.requestId);
+    requestContext.run({ requestId: req.requestId }, next);
+  });
+  app.use(
+    pinoHttp({
+      logger: s.logger,
+      genReqId: (req) => (req as express.Request).requestId!,
+      serializers: {
+        req: (req) => ({ method: req.method, url: String(req.url).replace(SECRET_QUERY, '$1[redacted]') }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+
+  app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
+  app.get('/reset-password', (_req, res) => void res.type('html').send(resetPasswordPage()));
+
+  app.use(express.json({ limit: s.config.JSON_BODY_LIMIT_BYTES }));
+  app.use(cookieParser());
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(doc) as never,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+      validateResponses: s.config.VALIDATE_RESPONSES ? { removeAdditional: false } : false,
+      validateSecurity: false, // authenticate() below applies the contract's security, roles and scopes
+      ignoreUndocumented: false,
+      ignorePaths: /^\/(docs|openapi\.yaml|reset-password)(\/|$)/,
+      validateFormats: 'full',
+    }),
+  );
+  app.use(authenticate(s.auth));
+  app.use(mountOperations(doc, operationHandlers(s)));
+  app.use(() => {
+    throw AppError.notFound('No such route');
+  });
+  app.use(errorHandler(s.logger, s.config.NODE_ENV !== 'production'));
+  return app;
+}

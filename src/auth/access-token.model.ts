@@ -1,0 +1,27 @@
+import { Schema, model } from 'mongoose';
+import { baseSchemaOptions, newId } from '../lib/ids';
+import { tenantOwned } from '../lib/tenancy';
+
+/**
+ * An agent access token (PAT). Issued by the access-request flow; authentication only looks it up
+ * by the SHA-256 of the presented token.
+ */
+const accessTokenSchema = new Schema(
+  {
+    _id: { type: String, default: newId },
+    client_id: { type: String, required: true },
+    token_hash: { type: String, required: true, unique: true },
+    token_prefix: { type: String, required: true },
+    brand_ids: { type: [Number], default: [] },
+    scopes: { type: [String], default: [] },
+    owner_email: { type: String, default: null },
+    project_name: { type: String, default: null },
+    expires_at: { type: Date, required: true },
+    revoked_at: { type: Date, default: null },
+    last_used_at: { type: Date, default: null },
+  },
+  baseSchemaOptions,
+);
+accessTokenSchema.plugin(tenantOwned);
+
+export const AccessTokenModel = model('AccessToken', accessTokenSchema, 'access_tokens');

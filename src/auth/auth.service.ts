@@ -1,0 +1,81 @@
+import { AppError } from '../lib/errors';
+import { randomToken, sha256 } from '../lib/crypto';
+import type { Caller, Role } from '../lib/tenancy';
+import type { ClientsService } from '../clients/clients.service';
+import type { UsersService } from '../users/users.service';
+import { UserModel, type UserDoc } from '../users/user.model';
+import { AccessTokenModel } from './access-token.model';
+import { SessionModel } from './session.model';
+
+export const SESSION_PREFIX = 'lss_';
+export const ACCESS_TOKEN_PREFIX = 'lpat_';
+export const SESSION_COOKIE = 'lead_session';
+
+function userCaller(user: UserDoc, sessionId?: string): Caller {
+  return {
+    kind: 'user', role: user.role as Role, clientId: user.client_id ?? null, userId: user._id,
+    email: user.email, permissions: user.permissions, scopes: null, brandIds: [], sessionId,
+  };
+}
+
+export function createAuthService(deps: { clients: ClientsService; users: UsersService; sessionTtlSeconds: number }) {
+  async function sessionCaller(token: string): Promise<Caller | null> {
+    const session = await SessionModel.findOne({ token_hash: sha256(token), revoked_at: null, expires_at: { $gt: new Date() } })
+      .lean<{ _id: string; user_id: string }>();
+    if (!session) return null;
+    const user = await UserModel.findById(session.user_id).lean<UserDoc>();
+    return user?.is_active ? userCaller(user, session._id) : null;
+  }
+
+  async function accessTokenCaller(token: string): Promise<Caller | null> {
+    const doc = await AccessTokenModel.findOne(
+      { token_hash: sha256(token), revoked_at: null, expires_at: { $gt: new Date() } },
+      null,
+      { allTenants: true }, // the token itself names its tenant
+    ).lean<{ _id: string; client_id: string; scopes: string[]; brand_ids: number[]; owner_email: string | null }>();
+    if (!doc) return null;
+    return {
+      kind: 'agent', role: 'client_user', clientId: doc.client_id, userId: null, email: doc.owner_email,
+      permissions: [], scopes: doc.scopes, brandIds: doc.brand_ids, tokenId: doc._id,
+    };
+  }
+
+  async function tripleCaller(token: string): Promise<Caller | null> {
+    const [clientId, apiKey, apiSecret] = token.split(':');
+    const client = await deps.clients.verifyTriple(clientId, apiKey, apiSecret);
+    if (!client) return null;
+    return { kind: 'client', role: 'client_user', clientId: client._id, userId: null, email: null, permissions: [], scopes: null, brandIds: [] };
+  }
+
+  return {
+    /** Resolves any bearer credential by its shape: a triple, a session token or an access token. */
+    async resolve(token: string): Promise<Caller | null> {
+      if (token.startsWith(SESSION_PREFIX)) return sessionCaller(token);
+      if (token.startsWith(ACCESS_TOKEN_PREFIX)) return accessTokenCaller(token);
+      if (token.split(':').length === 3) return tripleCaller(token);
+      return null;
+    },
+
+    async login(email: string, password: string) {
+      const user = await deps.users.verifyLogin(email, password);
+      if (!user) throw AppError.unauthorized('Invalid e-mail or password');
+      const access_token = randomToken(SESSION_PREFIX, 32);
+      const expires = new Date(Date.now() + deps.sessionTtlSeconds * 1000);
+      await SessionModel.create({ token_hash: sha256(access_token), user_id: user._id, expires_at: expires });
+      return {
+        access_token,
+        token_type: 'bearer' as const,
+        expires_at: expires.toISOString(),
+        user: { user_id: user._id, email: user.email, role: user.role as Role, client_id: user.client_id ?? null },
+      };
+    },
+
+    async logout(sessionId: string | undefined) {
+      if (!sessionId) throw AppError.badRequest('Only a login session can be logged out');
+      await SessionModel.updateOne({ _id: sessionId }, { revoked_at: new Date() });
+      return { logged_out: true };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,55 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../lib/errors';
+import type { Caller } from '../lib/tenancy';
+import { SESSION_COOKIE, type AuthService } from './auth.service';
+
+interface OperationSecurity {
+  security?: Record<string, string[]>[];
+  'x-roles'?: string[];
+  'x-scopes'?: string[];
+}
+
+function presentedToken(req: Request, schemes: Set<string>): string | undefined {
+  const header = req.get('authorization');
+  if (header && schemes.has('bearerAuth')) {
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    if (!match) throw AppError.unauthorized('Authorization must be "Bearer <token>"');
+    return match[1].trim();
+  }
+  if (schemes.has('streamToken') && typeof req.query.token === 'string') return req.query.token;
+  if (schemes.has('sessionCookie')) return req.cookies?.[SESSION_COOKIE];
+  return undefined;
+}
+
+/** Role and scope rules come from the contract itself (x-roles, x-scopes), so the docs cannot drift from the checks. */
+export function authorize(op: OperationSecurity, caller: Caller): void {
+  if (caller.kind === 'agent') {
+    const scopes = op['x-scopes'];
+    if (!scopes) throw AppError.forbidden('Access tokens cannot call this operation');
+    const missing = scopes.filter((s) => !caller.scopes?.includes(s));
+    if (missing.length) throw AppError.forbidden(`Access token lacks scope ${missing.join(', ')}`);
+  }
+  const roles = op['x-roles'];
+  if (roles && !roles.includes(caller.role)) throw AppError.forbidden(`This operation needs the role ${roles.join(' or ')}`);
+}
+
+/**
+ * One authentication middleware for every operation: reads which credentials the operation accepts
+ * from its OpenAPI `security`, resolves the presented one (triple, session or access token) and
+ * applies its role and scope rules. Operations that declare no credential scheme pass through.
+ */
+export function authenticate(auth: AuthService) {
+  const CREDENTIAL_SCHEMES = ['bearerAuth', 'sessionCookie', 'streamToken'];
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const op = (req as unknown as { openapi?: { schema?: OperationSecurity } }).openapi?.schema;
+    const schemes = new Set((op?.security ?? []).flatMap((s) => Object.keys(s)));
+    if (!op || !CREDENTIAL_SCHEMES.some((s) => schemes.has(s))) return next();
+    const token = presentedToken(req, schemes);
+    if (!token) throw AppError.unauthorized('Missing credentials');
+    const caller = await auth.resolve(token);
+    if (!caller) throw AppError.unauthorized('Invalid or expired credentials');
+    authorize(op, caller);
+    req.caller = caller;
+    next();
+  };
+}

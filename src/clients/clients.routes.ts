@@ -1,0 +1,18 @@
+import type { Services } from '../services';
+import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import { pageOf } from '../lib/pagination';
+
+export function clientsRoutes(s: Services): OperationHandlers {
+  return {
+    async createClient(req, res) {
+      res.status(201).json(await s.clients.create(req.body));
+    },
+    async listClients(req, res) {
+      const isActive = req.query.is_active as unknown as boolean | undefined;
+      res.json(await s.clients.list({ is_active: isActive }, pageOf(req)));
+    },
+    async updateClient(req, res) {
+      res.json(await s.clients.update(pathParam(req, 'client_id'), req.body));
+    },
+  };
+}

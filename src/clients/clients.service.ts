@@ -1,0 +1,137 @@
+import { AppError, isDuplicateKeyError } from '../lib/errors';
+import { SecretBox, randomToken, safeEqual, sha256 } from '../lib/crypto';
+import { iso } from '../lib/ids';
+import type { Page } from '../lib/pagination';
+import { ClientModel, ContentDomainModel, type ClientDoc } from './client.model';
+import { newId } from '../lib/ids';
+
+export interface ClientCredentials {
+  client_id: string;
+  api_key: string;
+  api_secret: string;
+}
+
+export function toClient(doc: ClientDoc) {
+  return {
+    client_id: doc._id,
+    name: doc.name,
+    content_domains: doc.content_domains,
+    admin_email: doc.admin_email,
+    is_active: doc.is_active,
+    has_encrypted_credentials: Boolean(doc.credentials_encrypted),
+    created_at: iso(doc.created_at),
+    updated_at: iso(doc.updated_at),
+  };
+}
+
+function newSecrets(box: SecretBox) {
+  const api_key = randomToken('lk_', 18);
+  const api_secret = randomToken('lsk_', 32);
+  return {
+    plain: { api_key, api_secret },
+    stored: {
+      api_key_hash: sha256(api_key),
+      api_secret_hash: sha256(api_secret),
+      credentials_encrypted: box.encrypt(JSON.stringify({ api_key, api_secret })),
+    },
+  };
+}
+
+const normaliseDomains = (domains: string[] | undefined) =>
+  domains === undefined ? undefined : [...new Set(domains.map((d) => d.trim().toLowerCase()))];
+
+/** Claims domains for a client; all or none (a domain held by another client is a conflict). */
+async function claimDomains(clientId: string, domains: string[]): Promise<void> {
+  const held = await ContentDomainModel.find({ _id: { $in: domains } }).lean<{ _id: string; client_id: string }[]>();
+  const toInsert = domains.filter((d) => !held.some((h) => h._id === d && h.client_id === clientId));
+  const claimed: string[] = [];
+  try {
+    for (const domain of toInsert) {
+      await ContentDomainModel.create({ _id: domain, client_id: clientId });
+      claimed.push(domain);
+    }
+  } catch (err) {
+    await ContentDomainModel.deleteMany({ _id: { $in: claimed } });
+    if (isDuplicateKeyError(err)) throw AppError.conflict('A content domain is already used by another client');
+    throw err;
+  }
+}
+
+export function createClientsService(box: SecretBox) {
+  return {
+    async create(input: { name: string; content_domains?: string[]; admin_email: string }) {
+      const secrets = newSecrets(box);
+      const clientId = newId();
+      const domains = normaliseDomains(input.content_domains) ?? [];
+      await claimDomains(clientId, domains);
+      const doc = await ClientModel.create({
+        _id: clientId,
+        name: input.name,
+        content_domains: domains,
+        admin_email: input.admin_email.toLowerCase(),
+        ...secrets.stored,
+      });
+      return { ...toClient(doc.toObject() as ClientDoc), ...secrets.plain };
+    },
+
+    async list(filter: { is_active?: boolean }, page: Page) {
+      const query = filter.is_active === undefined ? {} : { is_active: filter.is_active };
+      const [docs, total] = await Promise.all([
+        ClientModel.find(query).sort({ created_at: -1 }).skip(page.skip).limit(page.page_size).lean<ClientDoc[]>(),
+        ClientModel.countDocuments(query),
+      ]);
+      return { clients: docs.map(toClient), total, page: page.page, page_size: page.page_size };
+    },
+
+    async update(clientId: string, patch: { name?: string; content_domains?: string[]; is_active?: boolean }) {
+      if (!(await ClientModel.exists({ _id: clientId }))) throw AppError.notFound('Client not found');
+      const domains = normaliseDomains(patch.content_domains);
+      if (domains) {
+        await claimDomains(clientId, domains);
+        await ContentDomainModel.deleteMany({ client_id: clientId, _id: { $nin: domains } });
+      }
+      const update = { ...patch, ...(domains ? { content_domains: domains } : {}) };
+      const doc = await ClientModel.findByIdAndUpdate(clientId, update, { new: true }).lean<ClientDoc>();
+      return toClient(doc!);
+    },
+
+    /** Issues a new key and secret for a client; the old ones stop working at once. */
+    async regenerate(clientId: string): Promise<ClientCredentials> {
+      const secrets = newSecrets(box);
+      const doc = await ClientModel.findByIdAndUpdate(clientId, secrets.stored, { new: true }).lean<ClientDoc>();
+      if (!doc) throw AppError.notFound('Client not found');
+      return { client_id: doc._id, ...secrets.plain };
+    },
+
+    /** Verifies a credential triple in constant time; null when anything does not match. */
+    async verifyTriple(clientId: string, apiKey: string, apiSecret: string): Promise<ClientDoc | null> {
+      const doc = await ClientModel.findById(clientId).lean<ClientDoc>().catch(() => null);
+      if (!doc || !doc.is_active) return null;
+      const keyOk = safeEqual(sha256(apiKey), doc.api_key_hash);
+      const secretOk = safeEqual(sha256(apiSecret), doc.api_secret_hash);
+      return keyOk && secretOk ? doc : null;
+    },
+
+    /** The active client that serves a content domain (X-Content-Domain), or null. */
+    async byContentDomain(domain: string): Promise<ClientDoc | null> {
+      const entry = await ContentDomainModel.findById(domain.trim().toLowerCase()).lean<{ client_id: string }>();
+      if (!entry) return null;
+      return ClientModel.findOne({ _id: entry.client_id, is_active: true }).lean<ClientDoc>();
+    },
+
+    async credentialHealth() {
+      const [active_clients, missing_encrypted_credentials] = await Promise.all([
+        ClientModel.countDocuments({ is_active: true }),
+        ClientModel.countDocuments({ is_active: true, $or: [{ credentials_encrypted: null }, { credentials_encrypted: { $exists: false } }] }),
+      ]);
+      return {
+        active_clients,
+        missing_encrypted_credentials,
+        status: missing_encrypted_credentials === 0 ? 'ok' : 'attention',
+        checked_at: new Date().toISOString(),
+      };
+    },
+  };
+}
+
+export type ClientsService = ReturnType<typeof createClientsService>;

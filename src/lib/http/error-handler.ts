@@ -1,0 +1,60 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../logger';
+import { AppError, type FieldError } from '../errors';
+import { unavailableEngine } from './engine-errors';
+
+interface ValidatorError {
+  status: number;
+  message: string;
+  errors?: { path?: string; message: string }[];
+}
+
+const LOCATIONS: Record<string, string> = { body: 'body', query: 'query', params: 'path', path: 'path', headers: 'header', cookies: 'cookie' };
+
+function fieldErrors(err: ValidatorError): FieldError[] {
+  return (err.errors ?? []).map((e) => {
+    const parts = (e.path ?? '').split(/[./]/).filter(Boolean);
+    const location = LOCATIONS[parts[0]] ?? 'body';
+    const field = (LOCATIONS[parts[0]] ? parts.slice(1) : parts).join('.') || '(root)';
+    return { location, field, message: e.message };
+  });
+}
+
+function isValidatorError(err: unknown): err is ValidatorError {
+  return typeof err === 'object' && err !== null && typeof (err as ValidatorError).status === 'number' && 'errors' in err;
+}
+
+/** Turns any failure into the contract's error body {detail} with the right status (DECISIONS.md §3). */
+export function toAppError(err: unknown, req: Request, exposeInternals: boolean): AppError {
+  if (err instanceof AppError) return err;
+  const bodyError = err as { type?: string; limit?: number };
+  if (bodyError.type === 'entity.parse.failed') return AppError.badRequest('Malformed JSON body');
+  if (bodyError.type === 'entity.too.large') return new AppError(413, `Request body larger than ${bodyError.limit} bytes`);
+  if (isValidatorError(err)) {
+    if (err.status === 400) {
+      const op = (req as unknown as { openapi?: { schema?: { 'x-validation-status'?: number } } }).openapi?.schema;
+      const errors = fieldErrors(err);
+      const detail = `Invalid request: ${errors.map((e) => `${e.location} ${e.field} ${e.message}`).join('; ')}`;
+      return new AppError(op?.['x-validation-status'] ?? 422, detail, { errors });
+    }
+    if (err.status === 404) return AppError.notFound('No such route');
+    if (err.status === 405) return new AppError(405, 'Method not allowed on this route');
+    if (err.status === 415) return new AppError(415, 'Unsupported media type: send application/json');
+    if (err.status >= 500) return new AppError(500, exposeInternals ? `Contract violation: ${err.message} ${JSON.stringify(err.errors)}` : 'Internal error');
+    return new AppError(err.status, err.message);
+  }
+  const engine = unavailableEngine(err);
+  if (engine) return AppError.unavailable(`Service temporarily unavailable: ${engine} is unreachable`);
+  return new AppError(500, exposeInternals ? `Internal error: ${(err as Error)?.message}` : 'Internal error');
+}
+
+export function errorHandler(logger: Logger, exposeInternals: boolean) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const appError = toAppError(err, req, exposeInternals);
+    if (appError.status >= 500 && appError.status !== 501) {
+      logger.error({ err, status: appError.status, path: req.path }, 'request failed');
+    }
+    if (res.headersSent) return res.end();
+    res.status(appError.status).json({ detail: appError.detail, ...appError.extra });
+  };
+}

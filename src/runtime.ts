@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createApp } from './app';
+import type { Config } from './lib/config';
+import { startDevstack, DEFAULT_PORTS, type Devstack } from './lib/devstack';
+import { closeEngines, connectEngines, type Engines } from './lib/engines';
+import type { Logger } from './lib/logger';
+import { createServices, type Services } from './services';
+import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
+import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
+import { createChannels } from './notifications/channels';
+
+export interface RuntimeOptions {
+  logger: Logger;
+  /** Stable devstack ports for `npm start`; left out in tests. */
+  devstackPorts?: typeof DEFAULT_PORTS;
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  progress?: (message: string) => void;
+}
+
+export interface EngineRuntime {
+  engines: Engines;
+  devstack?: Devstack;
+  temporalAddress: string;
+  temporalUiUrl: string | null;
+  credentialsKey: string;
+}
+
+/** The engines a process needs: configured URLs, or the devstack for the ones left unset. */
+export async function startEngines(config: Config, opts: RuntimeOptions): Promise<EngineRuntime> {
+  const need = config.DEVSTACK === 'off' ? { mongo: false, redis: false, temporal: false } : config.localDefault;
+  const missing = Object.entries(need).filter(([, n]) => n).map(([k]) => k);
+  if (config.DEVSTACK === 'off' && Object.values(config.localDefault).some(Boolean)) {
+    throw new Error('DEVSTACK=off needs MONGODB_URI, REDIS_URL and TEMPORAL_ADDRESS');
+  }
+  const progress = opts.progress ?? ((m: string) => opts.logger.info(m));
+  let devstack: Devstack | undefined;
+  if (missing.length) {
+    progress(`devstack: starting local ${missing.join(', ')} in ${config.dataDir}`);
+    devstack = await startDevstack({
+      dataDir: config.dataDir, cacheDir: config.CACHE_DIR, namespace: config.TEMPORAL_NAMESPACE,
+      need, ports: opts.devstackPorts, progress,
+    });
+  }
+  const temporalAddress = config.TEMPORAL_ADDRESS ?? devstack!.temporal!.url;
+  const engines = await connectEngines({
+    mongoUri: config.MONGODB_URI ?? devstack!.mongo!.url,
+    mongoDb: config.MONGODB_DB,
+    redisUrl: config.REDIS_URL ?? devstack!.redis!.url,
+    redisKeyPrefix: config.REDIS_KEY_PREFIX,
+    temporalAddress,
+    temporalNamespace: config.TEMPORAL_NAMESPACE,
+    kinds: {
+      documents: devstack?.mongo?.kind ?? 'mongodb',
+      cache: devstack?.redis?.kind ?? 'redis',
+      workflows: devstack?.temporal?.kind ?? 'temporal',
+    },
+  });
+  return {
+    engines, devstack, temporalAddress,
+    temporalUiUrl: config.TEMPORAL_UI_URL ?? devstack?.temporal?.uiUrl ?? null,
+    credentialsKey: config.CREDENTIALS_KEY ?? localCredentialsKey(config.dataDir),
+  };
+}
+
+/** On the local default the encryption key is generated once and kept (mode 600) in the data directory. */
+function localCredentialsKey(dataDir: string): string {
+  const file = path.join(dataDir, 'credentials.key');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+export function workerFor(config: Config, rt: EngineRuntime, opts: RuntimeOptions): Promise<RunningWorker> {
+  return startWorker({
+    address: rt.temporalAddress,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps: { channels: createChannels(config) },
+    logger: opts.logger,
+    workflowBundle: opts.workflowBundle,
+  });
+}
+
+export interface ApiRuntime extends EngineRuntime {
+  services: Services;
+  server: http.Server;
+  url: string;
+  worker?: RunningWorker;
+  admin: BootstrapResult | null;
+  stop(): Promise<void>;
+}
+
+/** The API process: engines, bootstrap admin, HTTP server and, on the local default, a worker. */
+export async function startApi(config: Config, opts: RuntimeOptions): Promise<ApiRuntime> {
+  const rt = await startEngines(config, opts);
+  const admin = await bootstrapAdmin({
+    email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD,
+    localDefault: config.localDefault.mongo, dataDir: config.dataDir, logger: opts.logger,
+  });
+  // Listen first so that with PORT=0 the links the service sends carry its real port.
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.HOST}:${port}`;
+  if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
+  const services = createServices({ config, engines: rt.engines, logger: opts.logger, credentialsKey: rt.credentialsKey, temporalUiUrl: rt.temporalUiUrl });
+  server.on('request', createApp(services));
+  const worker = config.RUN_WORKER ? await workerFor(config, rt, opts) : undefined;
+  return {
+    ...rt, services, server, url, worker, admin,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await worker?.shutdown();
+      await closeEngines(rt.engines);
+      await rt.devstack?.stop();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { Config } from './lib/config';
+import { SecretBox } from './lib/crypto';
+import type { Engines } from './lib/engines';
+import type { Logger } from './lib/logger';
+import { createAuthService, type AuthService } from './auth/auth.service';
+import { createClientsService, type ClientsService } from './clients/clients.service';
+import { createChannels, type Channels } from './notifications/channels';
+import { createNotifier, type Notifier } from './notifications/notifier';
+import { createUsersService, type UsersService } from './users/users.service';
+import { version } from '../package.json';
+
+/** Everything a request handler may use, built once per process from config and engines. */
+export interface Services {
+  config: Config;
+  engines: Engines;
+  logger: Logger;
+  version: string;
+  temporalUiUrl: string | null;
+  channels: Channels;
+  notifier: Notifier;
+  clients: ClientsService;
+  users: UsersService;
+  auth: AuthService;
+}
+
+export function createServices(opts: {
+  config: Config;
+  engines: Engines;
+  logger: Logger;
+  credentialsKey: string;
+  temporalUiUrl: string | null;
+}): Services {
+  const { config, engines } = opts;
+  const notifier = createNotifier(engines.temporal, config.TEMPORAL_TASK_QUEUE);
+  const clients = createClientsService(new SecretBox(opts.credentialsKey));
+  const users = createUsersService({ notifier, publicBaseUrl: config.publicBaseUrl, resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS });
+  const auth = createAuthService({ clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
+  return {
+    ...opts, version, notifier, clients, users, auth, channels: createChannels(config),
+  };
+}

@@ -1,0 +1,23 @@
+import type { Services } from '../services';
+import type { OperationHandlers } from '../lib/http/operations';
+import { checkHealth } from './health';
+import { queueStats } from './queue-stats';
+import { systemInfo } from './system-info';
+
+export function systemRoutes(s: Services): OperationHandlers {
+  return {
+    async getHealth(_req, res) {
+      const health = await checkHealth(s.engines, s.version);
+      res.status(health.status === 'ok' ? 200 : 503).json(health);
+    },
+    getSystemInfo(_req, res) {
+      res.json(systemInfo(s));
+    },
+    async getQueueStats(_req, res) {
+      res.json(await queueStats(s.engines.temporal, [s.config.TEMPORAL_TASK_QUEUE]));
+    },
+    async getCredentialHealth(_req, res) {
+      res.json(await s.clients.credentialHealth());
+    },
+  };
+}

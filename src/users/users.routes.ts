@@ -1,0 +1,47 @@
+import type { Services } from '../services';
+import { AppError } from '../lib/errors';
+import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import { callerOf } from '../lib/tenancy';
+import { generatePassword } from './users.service';
+
+export function usersRoutes(s: Services): OperationHandlers {
+  return {
+    async getMe(req, res) {
+      const caller = callerOf(req);
+      const user = caller.userId ? await s.users.getUser(caller.userId) : null;
+      res.json({
+        kind: caller.kind, user_id: caller.userId, email: user?.email ?? caller.email, role: caller.role,
+        client_id: caller.clientId, permissions: caller.permissions, is_active: user?.is_active ?? true,
+      });
+    },
+    async listDashboardUsers(req, res) {
+      res.json({ users: await s.users.list({ role: req.query.role as string | undefined, search: req.query.search as string | undefined }) });
+    },
+    async createDashboardUser(req, res) {
+      res.status(201).json(await s.users.create(req.body));
+    },
+    async updateDashboardUser(req, res) {
+      res.json(await s.users.update(pathParam(req, 'user_id'), req.body));
+    },
+    async deleteDashboardUser(req, res) {
+      if (pathParam(req, 'user_id') === callerOf(req).userId) throw AppError.conflict('You cannot remove your own access');
+      res.json(await s.users.remove(pathParam(req, 'user_id')));
+    },
+    async generatePassword(req, res) {
+      await s.users.getUser(pathParam(req, 'user_id')); // 404 for an unknown user; the password is not stored
+      res.json({ password: generatePassword(16) });
+    },
+    async setUserPassword(req, res) {
+      res.json(await s.users.setPassword(pathParam(req, 'user_id'), req.body.new_password, req.body.send_email ?? false));
+    },
+    async triggerPasswordReset(req, res) {
+      res.status(202).json(await s.users.triggerReset(pathParam(req, 'user_id')));
+    },
+    async regenerateCredentials(req, res) {
+      const caller = callerOf(req);
+      if (caller.role === 'super_admin') throw AppError.forbidden('A super_admin has no client credentials to regenerate');
+      if (!caller.clientId) throw AppError.forbidden('This account belongs to no client');
+      res.json(await s.clients.regenerate(caller.clientId));
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { randomInt } from 'node:crypto';
+import { AppError, isDuplicateKeyError } from '../lib/errors';
+import { hashPassword, randomToken, sha256, verifyPassword } from '../lib/crypto';
+import { iso } from '../lib/ids';
+import type { Role } from '../lib/tenancy';
+import type { Notifier } from '../notifications/notifier';
+import { ClientModel } from '../clients/client.model';
+import { PasswordResetModel, UserModel, type UserDoc } from './user.model';
+
+export function toDashboardUser(doc: UserDoc) {
+  return {
+    user_id: doc._id,
+    email: doc.email,
+    role: doc.role as Role,
+    client_id: doc.client_id ?? null,
+    permissions: doc.permissions,
+    is_active: doc.is_active,
+    created_at: iso(doc.created_at),
+    updated_at: iso(doc.updated_at),
+    brands: [] as { brand_id: number; role: string }[],
+  };
+}
+
+export interface CreateUserInput {
+  email: string;
+  user_id?: string;
+  role: Role;
+  client_id?: string | null;
+  permissions?: string[];
+  password?: string;
+}
+
+const PASSWORD_ALPHABETS = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!@#$%^&*-_=+?'];
+
+/** 16 characters from a CSPRNG with at least one upper, lower, digit and symbol, in random order. */
+export function generatePassword(length = 16): string {
+  const all = PASSWORD_ALPHABETS.join('');
+  const chars = PASSWORD_ALPHABETS.map((a) => a[randomInt(a.length)]);
+  while (chars.length < length) chars.push(all[randomInt(all.length)]);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j], chars[i]];
+  }
+  return chars.join('');
+}
+
+export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: string; resetTtlSeconds: number }) {
+  async function getUser(userId: string): Promise<UserDoc> {
+    const doc = await UserModel.findById(userId).lean<UserDoc>();
+    if (!doc) throw AppError.notFound('User not found');
+    return doc;
+  }
+
+  async function checkClient(role: Role, clientId: string | null | undefined) {
+    if (role === 'super_admin') return;
+    if (!clientId) throw AppError.invalid('client_id is required for this role', [{ location: 'body', field: 'client_id', message: `required for role ${role}` }]);
+    if (!(await ClientModel.exists({ _id: clientId }))) throw AppError.invalid('Unknown client', [{ location: 'body', field: 'client_id', message: 'no such client' }]);
+  }
+
+  return {
+    getUser,
+
+    async create(input: CreateUserInput) {
+      await checkClient(input.role, input.client_id);
+      try {
+        const doc = await UserModel.create({
+          ...(input.user_id ? { _id: input.user_id } : {}),
+          email: input.email.toLowerCase(),
+          role: input.role,
+          client_id: input.role === 'super_admin' ? (input.client_id ?? null) : input.client_id,
+          permissions: input.permissions ?? [],
+          password_hash: input.password ? await hashPassword(input.password) : null,
+        });
+        return toDashboardUser(doc.toObject() as UserDoc);
+      } catch (err) {
+        if (isDuplicateKeyError(err)) throw AppError.conflict('A user with this e-mail or user_id already exists');
+        throw err;
+      }
+    },
+
+    async list(filter: { role?: string; search?: string }) {
+      const query: Record<string, unknown> = {};
+      if (filter.role) query.role = filter.role;
+      if (filter.search) query.email = { $regex: filter.search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
+      const docs = await UserModel.find(query).sort({ created_at: -1 }).limit(500).lean<UserDoc[]>();
+      return docs.map(toDashboardUser);
+    },
+
+    async update(userId: string, patch: { role?: Role; client_id?: string | null; permissions?: string[]; is_active?: boolean }) {
+      const current = await getUser(userId);
+      await checkClient(patch.role ?? (current.role as Role), patch.client_id === undefined ? current.client_id : patch.client_id);
+      const doc = await UserModel.findByIdAndUpdate(userId, patch, { new: true }).lean<UserDoc>();
+      return toDashboardUser(doc!);
+    },
+
+    async remove(userId: string) {
+      const doc = await UserModel.findByIdAndUpdate(userId, { is_active: false }, { new: true }).lean<UserDoc>();
+      if (!doc) throw AppError.notFound('User not found');
+      return { user_id: userId, removed: true };
+    },
+
+    async setPassword(userId: string, password: string, sendEmail: boolean) {
+      const user = await getUser(userId);
+      await UserModel.updateOne({ _id: userId }, { password_hash: await hashPassword(password) });
+      if (sendEmail) {
+        // The new password goes only to the account's own address, never into a log.
+        await deps.notifier.send({
+          channel: 'email', to: user.email, subject: 'Your dashboard password was set',
+          text: `An administrator set a new password for ${user.email}:\n\n${password}\n\nSign in at ${deps.publicBaseUrl}/docs and change it.`,
+        });
+      }
+      return { user_id: userId, password_set: true, email_sent: sendEmail };
+    },
+
+    async triggerReset(userId: string) {
+      const user = await getUser(userId);
+      const token = randomToken('lrt_', 32);
+      const expires = new Date(Date.now() + deps.resetTtlSeconds * 1000);
+      await PasswordResetModel.create({ token_hash: sha256(token), user_id: userId, expires_at: expires });
+      const link = `${deps.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      const delivery_id = await deps.notifier.send({
+        channel: 'email', to: user.email, subject: 'Reset your dashboard password',
+        text: `Open this link to choose a new password (valid until ${expires.toISOString()}):\n${link}`,
+        html: `<p>Open <a href="${link}">this link</a> to choose a new password (valid until ${expires.toISOString()}).</p>`,
+      });
+      return { user_id: userId, reset_expires_at: expires.toISOString(), delivery_id };
+    },
+
+    /** Consumes a reset token exactly once: the update matches only an unused, unexpired token. */
+    async resetPassword(token: string, newPassword: string) {
+      const now = new Date();
+      const reset = await PasswordResetModel.findOneAndUpdate(
+        { token_hash: sha256(token), used_at: null, expires_at: { $gt: now } },
+        { used_at: now },
+      ).lean<{ user_id: string }>();
+      if (!reset) throw AppError.unauthorized('Invalid or expired reset token');
+      await UserModel.updateOne({ _id: reset.user_id }, { password_hash: await hashPassword(newPassword) });
+      return { password_reset: true };
+    },
+
+    async verifyLogin(email: string, password: string): Promise<UserDoc | null> {
+      const user = await UserModel.findOne({ email: email.toLowerCase() }).lean<UserDoc>();
+      if (!user?.password_hash || !user.is_active) {
+        await hashPassword(password); // same work whether or not the account exists
+        return null;
+      }
+      return (await verifyPassword(password, user.password_hash)) ? user : null;
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../activities';
+import type { Logger } from '../lib/logger';
+
+export const WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows/index.ts');
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  deps: ActivityDeps;
+  logger: Logger;
+  /** A prebuilt workflow bundle (tests build it once for the whole run); otherwise it is bundled here. */
+  workflowBundle?: WorkflowBundleWithSourceMap | { codePath: string };
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  shutdown(): Promise<void>;
+}
+
+export function bundleWorkflows() {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+}
+
+/** Routes the Temporal SDK's own logs into pino; called once by a process entry point, before any worker. */
+export function installTemporalLogger(logger: Logger): void {
+  const levels = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+  Runtime.install({ logger: new DefaultLogger('INFO', (e) => logger[levels[e.level]]({ ...e.meta }, e.message)) });
+}
+
+/** The one way a worker is built: by `npm run worker`, inside `npm start`, and in tests. */
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  const connection = await NativeConnection.connect({ address: opts.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    activities: createActivities(opts.deps),
+    workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
+  });
+  const running = worker.run();
+  opts.logger.info({ task_queue: opts.taskQueue }, 'temporal worker started');
+  return {
+    worker,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+      await connection.close();
+    },
+  };
+}

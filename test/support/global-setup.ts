@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { startDevstack, type Devstack } from '../../src/lib/devstack';
+import { bundleWorkflows } from '../../src/worker/create-worker';
+
+/**
+ * Starts one devstack for the whole run (or uses MONGODB_URI / REDIS_URL / TEMPORAL_ADDRESS when set),
+ * bundles the workflows once, and hands everything to the test files through the environment.
+ */
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-service-test-'));
+  const need = { mongo: !process.env.MONGODB_URI, redis: !process.env.REDIS_URL, temporal: !process.env.TEMPORAL_ADDRESS };
+  const log = (m: string) => process.stdout.write(`[devstack] ${m}\n`);
+  let devstack: Devstack | undefined;
+  if (Object.values(need).some(Boolean)) {
+    devstack = await startDevstack({
+      dataDir, cacheDir: process.env.CACHE_DIR ?? path.join(os.homedir(), '.cache', 'lead-service'),
+      namespace: 'default', need, progress: log,
+    });
+  }
+  process.env.MONGODB_URI ??= devstack!.mongo!.url;
+  process.env.REDIS_URL ??= devstack!.redis!.url;
+  process.env.TEMPORAL_ADDRESS ??= devstack!.temporal!.url;
+  process.env.TEST_DOCUMENTS_KIND = devstack?.mongo?.kind ?? 'mongodb';
+  process.env.CREDENTIALS_KEY ??= randomBytes(32).toString('hex');
+  process.env.TEST_DATA_DIR = dataDir;
+
+  const bundle = await bundleWorkflows();
+  const bundlePath = path.join(dataDir, 'workflow-bundle.js');
+  fs.writeFileSync(bundlePath, bundle.code);
+  process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
+
+  (globalThis as { __devstack?: Devstack }).__devstack = devstack;
+  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${[devstack?.mongo?.kind, devstack?.redis?.kind, devstack?.temporal?.kind].filter(Boolean).join(', ') || 'configured engines'}`);
+}

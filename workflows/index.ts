@@ -1,0 +1,2 @@
+// Every workflow the worker registers. Deterministic code only: no Node built-ins, no I/O (lint enforces it).
+export { deliverMessageWorkflow } from './notifications';
