@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { Schema, model } from 'mongoose';
+import { tenantOwned } from '../lib/tenancy';
+
+export const RESOURCE_TYPES = ['businesses', 'domains', 'contacts', 'emails', 'phones', 'company_registry', 'linkedin_profiles'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/**
+ * One lead-data resource (idap://<resource_type>/<resource_id>) of one tenant.
+ * `related` holds refs to other resources (a business's domain, phones, contacts...), so `include`
+ * can fetch them; `source_job_ids` records which jobs found it.
+ */
+const resourceSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    client_id: { type: String, required: true },
+    resource_type: { type: String, enum: RESOURCE_TYPES, required: true },
+    data: { type: Schema.Types.Mixed, required: true },
+    flags: { type: [String], default: ['new'] },
+    related: { type: [String], default: [] },
+    source_job_ids: { type: [String], default: [] },
+  },
+  { timestamps: { createdAt: 'created_at', updatedAt: 'modified_at' }, versionKey: false, minimize: false },
+);
+resourceSchema.index({ client_id: 1, resource_type: 1, _id: 1 });
+resourceSchema.index({ client_id: 1, source_job_ids: 1 });
+resourceSchema.plugin(tenantOwned);
+
+export const ResourceModel = model('Resource', resourceSchema, 'idap_resources');
+
+/**
+ * A resource id derived from what identifies the thing in the real world (a place id, a domain name,
+ * an e-mail address) within a tenant: a job that runs again, or an activity that is retried after a
+ * worker died, writes the same ids and so cannot create duplicates.
+ */
+export function resourceId(clientId: string, type: ResourceType, naturalKey: string): string {
+  const h = createHash('sha256').update(`${clientId}\u0000${type}\u0000${naturalKey.trim().toLowerCase()}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export const idapRef = (type: string, id: string) => `idap://${type}/${id}`;
