@@ -3,7 +3,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, t
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../lib/logger';
 
-export const WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows/index.ts');
+// No extension: the bundler finds index.ts from src/ and index.js from dist/.
+export const WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows');
 
 export interface WorkerOptions {
   address: string;

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 
-export const OPENAPI_PATH = path.resolve(__dirname, '../../../openapi.yaml');
+/** openapi.yaml at the project root, found from here both in src/ (tsx, Jest) and in dist/ (built). */
+export const OPENAPI_PATH = findUp('openapi.yaml', __dirname);
+
+function findUp(file: string, from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, file))) return path.join(dir, file);
+    if (path.dirname(dir) === dir) return path.resolve(file);
+  }
+}
 
 export interface OperationObject {
   operationId: string;

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startRedis, type StartedEngine } from '../../src/lib/devstack/engines';
+import { eventually, startTestApi, type TestApi } from '../support/harness';
+
+/** This file runs its own redis-server so it can stop and restart it without disturbing other files. */
+describe('a Redis outage', () => {
+  let api: TestApi;
+  let redis: StartedEngine;
+  let dataDir: string;
+  const startOwnRedis = (port?: number) =>
+    startRedis({ dataDir, binDir: path.join(os.homedir(), '.cache', 'lead-service', 'bin'), progress: () => undefined, port });
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redis-outage-'));
+    redis = await startOwnRedis();
+    api = await startTestApi({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await api.stop();
+    await redis.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 naming redis while it is down, and recovers when it is back', async () => {
+    expect((await api.call('GET', '/api/v1/system/health')).status).toBe(200);
+
+    await redis.stop();
+    const down = await api.call('GET', '/api/v1/system/health');
+    expect(down.status).toBe(503);
+    expect(down.body.detail).toBe('unavailable: redis');
+    expect(down.body.checks.redis.status).toBe('down');
+    expect(down.body.checks.mongodb.status).toBe('up');
+
+    redis = await startOwnRedis(Number(new URL(redis.url).port));
+    const healthy = await eventually(async () => {
+      const res = await api.call('GET', '/api/v1/system/health');
+      return res.status === 200 ? res : undefined;
+    });
+    expect(healthy.body.checks.redis.status).toBe('up');
+  });
+});

@@ -1,0 +1,59 @@
+import { createClient, eventually, startTestApi, type TestApi } from '../support/harness';
+
+/** A workflow started through the API and completed by the worker: the reset e-mail's delivery. */
+describe('password reset through a durable delivery workflow', () => {
+  let api: TestApi;
+  let admin: string;
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    admin = await api.login();
+  });
+  afterAll(() => api.stop());
+
+  it('e-mails a reset link that sets a new password once', async () => {
+    const client = await createClient(api, admin, 'Reset Co');
+    const email = 'editor@reset.test';
+    const created = await api.call('POST', '/api/v1/dashboard/users', {
+      token: admin, body: { email, role: 'client_user', client_id: client.client_id, password: 'first-password-1' },
+    });
+    expect(created.status).toBe(201);
+
+    const trigger = await api.call('POST', `/api/v1/dashboard/users/${created.body.user_id}/trigger-reset`, { token: admin });
+    expect(trigger.status).toBe(202);
+
+    // The worker runs the delivery workflow to completion; Temporal records it.
+    const handle = api.rt.engines.temporal.workflow.getHandle(trigger.body.delivery_id);
+    await expect(handle.result()).resolves.toEqual({ delivered: true });
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+
+    const outbox = await eventually(async () => {
+      const res = await api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, { token: admin });
+      return res.body.messages.length ? res.body.messages : undefined;
+    });
+    const link = outbox[0].links.find((l: string) => l.includes('/reset-password?token='));
+    expect(link).toBeDefined();
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    const token = new URL(link).searchParams.get('token')!;
+
+    const reset = await api.call('POST', '/api/v1/auth/password-reset', { body: { token, new_password: 'second-password-2' } });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({ password_reset: true });
+    expect((await api.call('POST', '/api/v1/auth/login', { body: { email, password: 'first-password-1' } })).status).toBe(401);
+    expect((await api.call('POST', '/api/v1/auth/login', { body: { email, password: 'second-password-2' } })).status).toBe(200);
+
+    const again = await api.call('POST', '/api/v1/auth/password-reset', { body: { token, new_password: 'third-password-3' } });
+    expect(again.status).toBe(401);
+  });
+
+  it('generates 16-character passwords with every character class', async () => {
+    const user = await api.call('POST', '/api/v1/dashboard/users', { token: admin, body: { email: 'gen@reset.test', role: 'super_admin' } });
+    const res = await api.call('GET', `/api/v1/dashboard/users/${user.body.user_id}/generate-password`, { token: admin });
+    expect(res.body.password).toHaveLength(16);
+    expect(res.body.password).toMatch(/[A-Z]/);
+    expect(res.body.password).toMatch(/[a-z]/);
+    expect(res.body.password).toMatch(/[0-9]/);
+    expect(res.body.password).toMatch(/[^A-Za-z0-9]/);
+  });
+});
