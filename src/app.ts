@@ -65,12 +65,12 @@ export function createApp(s: Services): Express {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: structuredClone(doc) as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false },
       validateResponses: s.config.VALIDATE_RESPONSES ? { removeAdditional: false } : false,
       validateSecurity: false, // authenticate() below applies the contract's security, roles and scopes
       ignoreUndocumented: false,
       ignorePaths: /^\/(docs|openapi\.yaml|reset-password)(\/|$)/,
-      validateFormats: 'full',
+      validateFormats: true,
     }),
   );
   app.use(authenticate(s.auth));

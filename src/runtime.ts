@@ -12,6 +12,7 @@ import { createServices, type Services } from './services';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
 import { createChannels } from './notifications/channels';
+import { resolveProviders, type Providers } from './providers';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -76,22 +77,40 @@ function localCredentialsKey(dataDir: string): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
-export function workerFor(config: Config, rt: EngineRuntime, opts: RuntimeOptions): Promise<RunningWorker> {
-  return startWorker({
+export interface ServiceWorker extends RunningWorker {
+  /** The provider adapters its activities use (and the sandbox server, when one was started). */
+  providers: Providers;
+}
+
+export async function workerFor(config: Config, rt: EngineRuntime, opts: RuntimeOptions): Promise<ServiceWorker> {
+  const providers = await resolveProviders(config);
+  if (providers.sandbox) opts.logger.info({ url: providers.sandbox.url }, 'sandbox provider server started (no provider URL configured)');
+  const running = await startWorker({
     address: rt.temporalAddress,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deps: { channels: createChannels(config) },
     logger: opts.logger,
     workflowBundle: opts.workflowBundle,
+  }).catch(async (err) => {
+    await providers.stop();
+    throw err;
   });
+  return {
+    ...running,
+    providers,
+    async shutdown() {
+      await running.shutdown();
+      await providers.stop();
+    },
+  };
 }
 
 export interface ApiRuntime extends EngineRuntime {
   services: Services;
   server: http.Server;
   url: string;
-  worker?: RunningWorker;
+  worker?: ServiceWorker;
   admin: BootstrapResult | null;
   stop(): Promise<void>;
 }
@@ -99,32 +118,38 @@ export interface ApiRuntime extends EngineRuntime {
 /** The API process: engines, bootstrap admin, HTTP server and, on the local default, a worker. */
 export async function startApi(config: Config, opts: RuntimeOptions): Promise<ApiRuntime> {
   const rt = await startEngines(config, opts);
-  const admin = await bootstrapAdmin({
-    email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD,
-    localDefault: config.localDefault.mongo, dataDir: config.dataDir, logger: opts.logger,
-  });
-  // Listen first so that with PORT=0 the links the service sends carry its real port.
   const server = http.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.HOST}:${port}`;
-  if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
-  const services = createServices({ config, engines: rt.engines, logger: opts.logger, credentialsKey: rt.credentialsKey, temporalUiUrl: rt.temporalUiUrl });
-  server.on('request', createApp(services));
-  const worker = config.RUN_WORKER ? await workerFor(config, rt, opts) : undefined;
-  return {
-    ...rt, services, server, url, worker, admin,
-    async stop() {
+  let worker: RunningWorker | undefined;
+  const stop = async () => {
+    if (server.listening) {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await worker?.shutdown();
-      await closeEngines(rt.engines);
-      await rt.devstack?.stop();
-    },
+    }
+    await worker?.shutdown();
+    await closeEngines(rt.engines);
+    await rt.devstack?.stop();
   };
+  try {
+    const admin = await bootstrapAdmin({
+      email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD,
+      localDefault: config.localDefault.mongo, dataDir: config.dataDir, logger: opts.logger,
+    });
+    // Listen first so that with PORT=0 the links the service sends carry its real port.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://${config.HOST}:${port}`;
+    if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
+    const services = createServices({ config, engines: rt.engines, logger: opts.logger, credentialsKey: rt.credentialsKey, temporalUiUrl: rt.temporalUiUrl });
+    server.on('request', createApp(services));
+    worker = config.RUN_WORKER ? await workerFor(config, rt, opts) : undefined;
+    return { ...rt, services, server, url, worker, admin, stop };
+  } catch (err) {
+    await stop(); // nothing started here outlives a failed start
+    throw err;
+  }
 }
