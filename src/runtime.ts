@@ -119,7 +119,7 @@ export interface ApiRuntime extends EngineRuntime {
 export async function startApi(config: Config, opts: RuntimeOptions): Promise<ApiRuntime> {
   const rt = await startEngines(config, opts);
   const server = http.createServer();
-  let worker: RunningWorker | undefined;
+  let worker: ServiceWorker | undefined;
   const stop = async () => {
     if (server.listening) {
       await new Promise<void>((resolve) => {

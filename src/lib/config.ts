@@ -63,6 +63,15 @@ const schema = z.object({
   MEILISEARCH_API_KEY: z.string().optional(),
 
   SSE_HEARTBEAT_MS: positiveInt.default(30_000),
+  /** Job events kept per client in Redis for Last-Event-ID replay (approximate cap of the stream). */
+  EVENT_RETENTION_PER_CLIENT: positiveInt.default(1000),
+
+  // Upstream providers of the jobs; unset outside production means the in-process sandbox server.
+  MAPS_PROVIDER_URL: url.optional(),
+  MAPS_PROVIDER_KEY: z.string().min(1).optional(),
+  RESEARCH_PROVIDER_URL: url.optional(),
+  RESEARCH_PROVIDER_KEY: z.string().min(1).optional(),
+  PROVIDER_TIMEOUT_MS: positiveInt.default(15_000),
 });
 
 type Raw = z.infer<typeof schema>;

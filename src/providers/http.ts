@@ -1,0 +1,50 @@
+import { ProviderError } from './errors';
+
+export interface ProviderResponse {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}
+
+/**
+ * One GET to a provider with a timeout (and the activity's cancellation signal, so a cancelled job
+ * stops waiting). 429 and 5xx, timeouts and network errors become retryable ProviderErrors; other
+ * statuses are returned for the adapter to interpret.
+ */
+export async function providerGet(provider: string, url: string, opts: { timeoutMs: number; signal?: AbortSignal; accept: string }): Promise<ProviderResponse> {
+  const signals = [AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])];
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { headers: { accept: opts.accept, 'user-agent': 'lead-service/1' }, signal: AbortSignal.any(signals) });
+    text = await res.text();
+  } catch (err) {
+    if (opts.signal?.aborted) throw err; // cancelled by the job: not a provider failure
+    const e = err as Error;
+    const what = e.name === 'TimeoutError' ? `no answer within ${opts.timeoutMs} ms` : `unreachable (${(e.cause as Error)?.message ?? e.message})`;
+    throw new ProviderError(provider, 'unavailable', what);
+  }
+  if (res.status === 429) throw new ProviderError(provider, 'rate_limited', 'rate limited (429)', 429, retryAfterMs(res.headers.get('retry-after')));
+  if (res.status >= 500) throw new ProviderError(provider, 'unavailable', `server error (${res.status})`, res.status, retryAfterMs(res.headers.get('retry-after')));
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };
+}
+
+/** A 4xx that asking again will not fix: the job fails with this reason. */
+export function rejected(provider: string, res: ProviderResponse): ProviderError {
+  let reason = '';
+  try {
+    const body = JSON.parse(res.text) as { error?: string; error_message?: string; message?: string };
+    reason = body.error_message ?? body.error ?? body.message ?? '';
+  } catch {
+    reason = res.text.slice(0, 200);
+  }
+  return new ProviderError(provider, 'rejected', `request rejected (${res.status})${reason ? `: ${reason}` : ''}`, res.status);
+}

@@ -1,0 +1,34 @@
+import { ProviderError } from './errors';
+import { providerGet, rejected } from './http';
+
+export interface FetchedPage {
+  url: string;
+  html: string;
+}
+
+/** The research-source provider: fetches a company's web page for us (GET {base}/fetch?url=...). */
+export interface ResearchProvider {
+  /** The page's HTML, or null when the target page does not exist (404/410 from the target). */
+  fetchPage(url: string, signal?: AbortSignal): Promise<FetchedPage | null>;
+}
+
+const PROVIDER = 'research';
+const HTML = /^(text\/html|application\/xhtml\+xml|text\/plain)/i;
+
+export function createResearchProvider(opts: { baseUrl: string; key?: string; timeoutMs?: number }): ResearchProvider {
+  const base = opts.baseUrl.replace(/\/$/, '');
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  return {
+    async fetchPage(url, signal) {
+      const params = new URLSearchParams({ url });
+      if (opts.key) params.set('api_key', opts.key);
+      const res = await providerGet(PROVIDER, `${base}/fetch?${params}`, { timeoutMs, signal, accept: 'text/html' });
+      if (res.status === 404 || res.status === 410) return null;
+      if (res.status >= 400) throw rejected(PROVIDER, res);
+      if (!HTML.test(res.contentType)) {
+        throw new ProviderError(PROVIDER, 'malformed', `expected an HTML page for ${url}, got ${res.contentType || 'no content type'}`, res.status);
+      }
+      return { url, html: res.text };
+    },
+  };
+}

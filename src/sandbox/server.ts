@@ -1,0 +1,119 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FaultPlan, type QueuedFault, type Target } from './faults';
+import { PAGE_SIZE, decodeToken, encodeToken, placesFor, type PageToken } from './maps-data';
+import { renderPage } from './research-site';
+
+/**
+ * The sandbox provider server (DECISIONS.md §1): an in-process HTTP server on 127.0.0.1 that answers
+ * in the providers' own wire formats with deterministic data, used when no provider URL is configured.
+ *
+ *   GET  /maps/api/place/textsearch/json   classic Places Text Search (query, location, radius, region, pagetoken)
+ *   GET  /maps/api/place/photo             a place photo (photo_reference)
+ *   GET  /research/fetch?url=              a company web page as HTML (home, /team, /contact)
+ *   POST /_sandbox/faults                  queue faults {target, status?, delay_ms?, malformed?, times}
+ *   GET  /_sandbox/stats, POST /_sandbox/reset
+ */
+export interface Sandbox {
+  url: string;
+  faults: FaultPlan;
+  stop(): Promise<void>;
+}
+
+// A 1x1 PNG: enough to be stored and served as a photo.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAfbLI3wAAAABJRU5ErkJggg==', 'base64');
+
+type Answer = { status: number; type: string; body: string | Buffer };
+const json = (status: number, body: unknown): Answer => ({ status, type: 'application/json', body: JSON.stringify(body) });
+
+function textSearch(q: URLSearchParams): Answer {
+  if (q.get('key') === 'sbx-invalid') return json(200, { status: 'REQUEST_DENIED', error_message: 'The provided API key is invalid.', results: [] });
+  let t: PageToken | null;
+  const token = q.get('pagetoken');
+  if (token) {
+    t = decodeToken(token);
+    if (!t) return json(200, { status: 'INVALID_REQUEST', results: [] });
+  } else {
+    const query = q.get('query');
+    if (!query) return json(200, { status: 'INVALID_REQUEST', error_message: 'query is required', results: [] });
+    const [lat, lng] = (q.get('location') ?? '0,0').split(',').map(Number);
+    t = { query, lat: lat || 0, lng: lng || 0, region: (q.get('region') ?? 'us').toLowerCase(), offset: 0 };
+  }
+  const all = placesFor(t.query, t.lat, t.lng, t.region);
+  const results = all.slice(t.offset, t.offset + PAGE_SIZE);
+  const next = t.offset + PAGE_SIZE < all.length ? encodeToken({ ...t, offset: t.offset + PAGE_SIZE }) : undefined;
+  return json(200, { html_attributions: [], results, status: results.length ? 'OK' : 'ZERO_RESULTS', ...(next ? { next_page_token: next } : {}) });
+}
+
+function fetchPage(q: URLSearchParams): Answer {
+  let target: URL;
+  try {
+    target = new URL(q.get('url') ?? '');
+  } catch {
+    return json(400, { error: 'url must be an absolute URL' });
+  }
+  const html = renderPage(target.hostname, target.pathname);
+  return html === null ? json(404, { error: 'target page not found', target_status: 404 }) : { status: 200, type: 'text/html; charset=utf-8', body: html };
+}
+
+function subjectOf(target: Target, q: URLSearchParams): string {
+  if (target === 'research') return q.get('url') ?? '';
+  const token = q.get('pagetoken');
+  return (token && decodeToken(token)?.query) || (q.get('query') ?? '');
+}
+
+async function readJson(req: http.IncomingMessage): Promise<any> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+}
+
+export async function startSandbox(opts: { host?: string; port?: number } = {}): Promise<Sandbox> {
+  const faults = new FaultPlan();
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const send = (a: Answer) => {
+      faults.record(a.status);
+      res.writeHead(a.status, { 'content-type': a.type });
+      res.end(a.body);
+    };
+    try {
+      if (url.pathname.startsWith('/_sandbox/')) {
+        if (req.method === 'POST' && url.pathname === '/_sandbox/faults') {
+          const f = await readJson(req);
+          faults.enqueue({ target: f.target ?? 'any', status: f.status, delayMs: f.delay_ms, malformed: f.malformed, times: f.times ?? 1 } as QueuedFault);
+          return void res.writeHead(204).end();
+        }
+        if (req.method === 'POST' && url.pathname === '/_sandbox/reset') return void (faults.reset(), res.writeHead(204).end());
+        if (url.pathname === '/_sandbox/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(faults.stats));
+      }
+      if (url.pathname === '/maps/api/place/photo') return send({ status: 200, type: 'image/png', body: PNG });
+      const target: Target | null = url.pathname === '/maps/api/place/textsearch/json' ? 'maps' : url.pathname === '/research/fetch' ? 'research' : null;
+      if (!target || req.method !== 'GET') return send(json(404, { error: 'no such sandbox route' }));
+      const fault = faults.next(target, subjectOf(target, url.searchParams));
+      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (res.destroyed) return;
+      if (fault.status) return send(json(fault.status, { error: `sandbox fault ${fault.status}` }));
+      if (fault.malformed) {
+        return send(target === 'maps' ? { status: 200, type: 'application/json', body: '{"results": [tru' } : { status: 200, type: 'application/octet-stream', body: Buffer.from([0, 159, 146, 150]) });
+      }
+      send(target === 'maps' ? textSearch(url.searchParams) : fetchPage(url.searchParams));
+    } catch (err) {
+      send(json(500, { error: (err as Error).message }));
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address}:${port}`,
+    faults,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
