@@ -34,7 +34,7 @@ export interface CallResult {
  * The real API on port 0 against the run's engines, with this test file's own database, Redis key
  * prefix and Temporal task queue, and a worker built exactly as production builds it.
  */
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, opts: { logDestination?: NodeJS.WritableStream } = {}): Promise<TestApi> {
   const suffix = randomBytes(4).toString('hex');
   const config = loadConfig({
     ...process.env,
@@ -51,7 +51,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const rt = await startApi(config, {
-    logger: createLogger(config.LOG_LEVEL),
+    logger: createLogger(config.LOG_LEVEL, opts.logDestination as never),
     workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
   });
   const call = async (method: string, p: string, opts: CallOptions = {}): Promise<CallResult> => {

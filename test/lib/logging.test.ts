@@ -1,0 +1,35 @@
+import { Writable } from 'node:stream';
+import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
+
+describe('request logs', () => {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await startTestApi({ LOG_LEVEL: 'info' }, { logDestination: sink });
+  });
+  afterAll(() => api.stop());
+
+  it('carry the request id and never a password, secret or token', async () => {
+    const admin = await api.login();
+    const client = await createClient(api, admin, 'Logged Co');
+    const res = await api.call('GET', `/api/v1/dashboard/me?probe=1`, {
+      token: client.triple, headers: { 'x-request-id': 'req-log-test-1' },
+    });
+    expect(res.headers.get('x-request-id')).toBe('req-log-test-1');
+    const signupToken = 'signup-token-that-must-not-be-logged';
+    await api.call('GET', `/api/v1/signup/resolve?token=${signupToken}`);
+
+    const text = JSON.stringify(lines);
+    for (const secret of [ADMIN.password, admin, client.api_secret, client.api_key, signupToken]) expect(text).not.toContain(secret);
+    const line = lines.find((l) => l.request_id === 'req-log-test-1' || (l.req as { id?: string })?.id === 'req-log-test-1');
+    expect(line).toBeDefined();
+    expect(lines.every((l) => typeof l.level === 'number' && typeof l.time === 'string')).toBe(true);
+  });
+});
