@@ -1,6 +1,7 @@
 import type { Services } from '../services';
 import { AppError } from '../lib/errors';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import { pageOf } from '../lib/pagination';
 import { callerOf } from '../lib/tenancy';
 import { generatePassword } from './users.service';
 
@@ -15,7 +16,8 @@ export function usersRoutes(s: Services): OperationHandlers {
       });
     },
     async listDashboardUsers(req, res) {
-      res.json({ users: await s.users.list({ role: req.query.role as string | undefined, search: req.query.search as string | undefined }) });
+      const { role, search } = req.query as { role?: string; search?: string };
+      res.json(await s.users.list({ role, search }, pageOf(req)));
     },
     async createDashboardUser(req, res) {
       res.status(201).json(await s.users.create(req.body));

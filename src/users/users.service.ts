@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { hashPassword, randomToken, sha256, verifyPassword } from '../lib/crypto';
 import { iso } from '../lib/ids';
+import type { Page } from '../lib/pagination';
 import type { Role } from '../lib/tenancy';
 import type { Notifier } from '../notifications/notifier';
 import { ClientModel } from '../clients/client.model';
@@ -78,12 +79,15 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
       }
     },
 
-    async list(filter: { role?: string; search?: string }) {
+    async list(filter: { role?: string; search?: string }, page: Page) {
       const query: Record<string, unknown> = {};
       if (filter.role) query.role = filter.role;
       if (filter.search) query.email = { $regex: filter.search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
-      const docs = await UserModel.find(query).sort({ created_at: -1 }).limit(500).lean<UserDoc[]>();
-      return docs.map(toDashboardUser);
+      const [docs, total] = await Promise.all([
+        UserModel.find(query).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<UserDoc[]>(),
+        UserModel.countDocuments(query),
+      ]);
+      return { users: docs.map(toDashboardUser), total, page: page.page, page_size: page.page_size };
     },
 
     async update(userId: string, patch: { role?: Role; client_id?: string | null; permissions?: string[]; is_active?: boolean }) {

@@ -57,3 +57,32 @@ describe('password reset through a durable delivery workflow', () => {
     expect(res.body.password).toMatch(/[^A-Za-z0-9]/);
   });
 });
+
+describe('dashboard user administration', () => {
+  let api: TestApi;
+  let admin: string;
+  beforeAll(async () => {
+    api = await startTestApi();
+    admin = await api.login();
+  });
+  afterAll(() => api.stop());
+
+  it('lists users page by page, filtered by role and e-mail search', async () => {
+    const client = await createClient(api, admin, 'Listing Co');
+    for (const n of [1, 2, 3]) {
+      await api.call('POST', '/api/v1/dashboard/users', { token: admin, body: { email: `u${n}@list.test`, role: 'client_user', client_id: client.client_id } });
+    }
+    const page = await api.call('GET', '/api/v1/dashboard/users?role=client_user&search=list.test&page=2&page_size=2', { token: admin });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ total: 3, page: 2, page_size: 2 });
+    expect(page.body.users).toHaveLength(1);
+    const all = await api.call('GET', '/api/v1/dashboard/users?search=.test', { token: admin });
+    expect(all.body.users.map((u: { email: string }) => u.email)).toEqual(expect.arrayContaining(['u1@list.test', 'root@example.test']));
+  });
+
+  it('deactivates a removed user, who can no longer log in', async () => {
+    const user = await api.call('POST', '/api/v1/dashboard/users', { token: admin, body: { email: 'gone@list.test', role: 'super_admin', password: 'gone-password-1' } });
+    expect((await api.call('DELETE', `/api/v1/dashboard/users/${user.body.user_id}`, { token: admin })).body).toEqual({ user_id: user.body.user_id, removed: true });
+    expect((await api.call('POST', '/api/v1/auth/login', { body: { email: 'gone@list.test', password: 'gone-password-1' } })).status).toBe(401);
+  });
+});
