@@ -24,7 +24,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: nodeBuiltins.map((name) => ({ name, message: 'workflows/ must stay deterministic: do this in an activity.' })),
         patterns: [
-          { group: ['../src/*', '../src/**', '../activities/*'], allowTypeImports: true,
+          { regex: '^\\.\\./(src|activities)(/|$)', allowTypeImports: true,
             message: 'workflows/ may import activities and services as types only.' },
         ],
       }],
