@@ -1,14 +1,19 @@
 import type { Channels } from '../src/notifications/channels';
 import { createNotificationActivities } from './notifications';
+import { createJobActivities, type JobDeps } from './jobs';
+import { createResearchActivities } from './research';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
   channels: Channels;
+  jobs: JobDeps;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createNotificationActivities(deps),
+    ...createJobActivities(deps),
+    ...createResearchActivities(deps),
   };
 }
 

@@ -17,6 +17,10 @@ import { clientsRoutes } from './clients/clients.routes';
 import { outboxRoutes } from './notifications/outbox.routes';
 import { systemRoutes } from './system/system.routes';
 import { usersRoutes } from './users/users.routes';
+import { jobsRoutes } from './jobs/jobs.routes';
+import { researchRoutes } from './research/research.routes';
+import { locationsRoutes } from './locations/locations.routes';
+import { eventsRoutes } from './events/events.routes';
 import { resetPasswordPage } from './auth/reset-password.page';
 
 /** Query parameters that carry secrets: their values never reach a log line. */
@@ -30,6 +34,10 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...usersRoutes(s),
     ...outboxRoutes(s),
     ...systemRoutes(s),
+    ...jobsRoutes(s),
+    ...researchRoutes(s),
+    ...locationsRoutes(s),
+    ...eventsRoutes(s),
   };
 }
 

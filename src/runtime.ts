@@ -13,6 +13,7 @@ import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
 import { createChannels } from './notifications/channels';
 import { resolveProviders, type Providers } from './providers';
+import { eventBusFor } from './events/event-bus';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -89,7 +90,10 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     address: rt.temporalAddress,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: { channels: createChannels(config) },
+    deps: {
+      channels: createChannels(config),
+      jobs: { maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config), credentialsKey: rt.credentialsKey },
+    },
     logger: opts.logger,
     workflowBundle: opts.workflowBundle,
   }).catch(async (err) => {
@@ -120,6 +124,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
   const rt = await startEngines(config, opts);
   const server = http.createServer();
   let worker: ServiceWorker | undefined;
+  let services: Services | undefined;
   const stop = async () => {
     if (server.listening) {
       await new Promise<void>((resolve) => {
@@ -127,6 +132,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
         server.closeAllConnections();
       });
     }
+    await services?.events.close();
     await worker?.shutdown();
     await closeEngines(rt.engines);
     await rt.devstack?.stop();
@@ -144,7 +150,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.HOST}:${port}`;
     if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
-    const services = createServices({ config, engines: rt.engines, logger: opts.logger, credentialsKey: rt.credentialsKey, temporalUiUrl: rt.temporalUiUrl });
+    services = createServices({ config, engines: rt.engines, logger: opts.logger, credentialsKey: rt.credentialsKey, temporalUiUrl: rt.temporalUiUrl });
     server.on('request', createApp(services));
     worker = config.RUN_WORKER ? await workerFor(config, rt, opts) : undefined;
     return { ...rt, services, server, url, worker, admin, stop };

@@ -7,6 +7,10 @@ import { createClientsService, type ClientsService } from './clients/clients.ser
 import { createChannels, type Channels } from './notifications/channels';
 import { createNotifier, type Notifier } from './notifications/notifier';
 import { createUsersService, type UsersService } from './users/users.service';
+import { createJobServices } from './jobs/job-services';
+import type { JobsService } from './jobs/jobs.service';
+import type { ResearchService } from './research/research.service';
+import type { EventsService } from './events/events.service';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -21,6 +25,9 @@ export interface Services {
   clients: ClientsService;
   users: UsersService;
   auth: AuthService;
+  jobs: JobsService;
+  research: ResearchService;
+  events: EventsService;
 }
 
 export function createServices(opts: {
@@ -36,6 +43,6 @@ export function createServices(opts: {
   const users = createUsersService({ notifier, publicBaseUrl: config.publicBaseUrl, resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS });
   const auth = createAuthService({ clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
   return {
-    ...opts, version, notifier, clients, users, auth, channels: createChannels(config),
+    ...opts, ...createJobServices(opts), version, notifier, clients, users, auth, channels: createChannels(config),
   };
 }

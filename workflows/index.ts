@@ -1,2 +1,4 @@
 // Every workflow the worker registers. Deterministic code only: no Node built-ins, no I/O (lint enforces it).
 export { deliverMessageWorkflow } from './notifications';
+export { mapsScrapeWorkflow, jobWebhookWorkflow } from './jobs';
+export { researchWorkflow } from './research';

@@ -65,6 +65,12 @@ const schema = z.object({
   SSE_HEARTBEAT_MS: positiveInt.default(30_000),
   /** Job events kept per client in Redis for Last-Event-ID replay (approximate cap of the stream). */
   EVENT_RETENTION_PER_CLIENT: positiveInt.default(1000),
+  /** How far back a Last-Event-ID replay reaches (and how long an idle client's event stream is kept). */
+  EVENT_REPLAY_WINDOW_SECONDS: positiveInt.default(3600),
+  // Retry policy of the job activities (429/5xx from providers): first interval, attempts, liveness.
+  JOB_RETRY_INITIAL_MS: positiveInt.default(1000),
+  JOB_RETRY_MAX_ATTEMPTS: positiveInt.default(8),
+  JOB_HEARTBEAT_TIMEOUT_MS: positiveInt.default(60_000),
 
   // Upstream providers of the jobs; unset outside production means the in-process sandbox server.
   MAPS_PROVIDER_URL: url.optional(),

@@ -10,6 +10,7 @@ export interface MapsPlace {
   location: { lat: number; lng: number } | null;
   types: string[];
   rating: number | null;
+  reviewsCount: number | null;
   website: string | null;
   phone: string | null;
   photoUrls: string[];
@@ -38,6 +39,7 @@ const wirePlace = z.object({
   geometry: z.object({ location: z.object({ lat: z.number(), lng: z.number() }) }).optional(),
   types: z.array(z.string()).optional(),
   rating: z.number().optional(),
+  user_ratings_total: z.number().int().optional(),
   website: z.string().optional(),
   international_phone_number: z.string().optional(),
   photos: z.array(z.object({ photo_reference: z.string() })).optional(),
@@ -88,6 +90,7 @@ export function createMapsProvider(opts: { baseUrl: string; key?: string; timeou
           location: p.geometry?.location ?? null,
           types: p.types ?? [],
           rating: p.rating ?? null,
+          reviewsCount: p.user_ratings_total ?? null,
           website: p.website ?? null,
           phone: p.international_phone_number ?? null,
           photoUrls: (p.photos ?? []).map((ph) => photoUrl(ph.photo_reference)),

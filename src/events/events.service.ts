@@ -1,0 +1,82 @@
+import type { Request, Response } from 'express';
+import type Redis from 'ioredis';
+import type { Logger } from '../lib/logger';
+import { isStreamId, type EventBus, type JobEvent } from './event-bus';
+import { createEventHub } from './event-hub';
+
+/** Orders two stream ids (`<ms>-<seq>`). */
+export function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(BigInt);
+  const [bm, bs] = b.split('-').map(BigInt);
+  return am === bm ? (as === bs ? 0 : as < bs ? -1 : 1) : am < bm ? -1 : 1;
+}
+
+const frame = (event: string, data: unknown, id?: string) => `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * Server-sent job events (DECISIONS.md §8): `connected` first, then the events missed since
+ * Last-Event-ID (replayed from the Redis stream), then live events as the hub delivers them, and a
+ * heartbeat every SSE_HEARTBEAT_MS. Live events that arrive during the replay are held back and
+ * sent after it, without repeating what the replay already sent.
+ */
+export function createEventsService(deps: { redis: Redis; bus: EventBus; heartbeatMs: number; windowSeconds: number; logger: Logger }) {
+  const hub = createEventHub(deps.redis);
+
+  async function stream(req: Request, res: Response, scope: string | null, lastEventId: string | undefined) {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    let lastSent = lastEventId && isStreamId(lastEventId) ? lastEventId : '0-0';
+    let held: JobEvent[] | null = [];
+    const send = (e: JobEvent) => {
+      if (compareIds(e.id, lastSent) <= 0) return;
+      lastSent = e.id;
+      res.write(frame(e.event, e.data, e.id));
+    };
+    res.write(`retry: 3000\n${frame('connected', { client_id: scope, connected_at: new Date().toISOString() })}`);
+    const heartbeat = setInterval(() => res.write(frame('heartbeat', { at: new Date().toISOString() })), deps.heartbeatMs);
+    let unsubscribe: (() => void) | null = null;
+    const cleanup = () => {
+      clearInterval(heartbeat);
+      unsubscribe?.();
+    };
+    res.on('close', cleanup);
+    try {
+      unsubscribe = await hub.subscribe(scope, (e) => (held ? held.push(e) : send(e)));
+      if (res.destroyed) return cleanup();
+      if (lastEventId) for (const e of await deps.bus.replay(scope, lastEventId)) send(e);
+      for (const e of held) send(e);
+      held = null;
+    } catch (err) {
+      deps.logger.warn({ err }, 'event stream could not subscribe');
+      cleanup();
+      res.end();
+    }
+  }
+
+  async function status(scope: string | null) {
+    let ok = true;
+    let active = hub.localCount();
+    try {
+      await deps.redis.ping();
+      active = await hub.count(scope);
+    } catch {
+      ok = false;
+    }
+    return {
+      status: ok ? 'ok' : 'degraded',
+      active_subscriptions: active,
+      heartbeat_interval_seconds: Math.max(1, Math.round(deps.heartbeatMs / 1000)),
+      replay_window_seconds: deps.windowSeconds,
+      checked_at: new Date().toISOString(),
+    };
+  }
+
+  return { stream, status, publish: deps.bus.publish, close: hub.close, localCount: hub.localCount };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;

@@ -1,0 +1,25 @@
+import type { Config } from '../lib/config';
+import type { Engines } from '../lib/engines';
+import type { Logger } from '../lib/logger';
+import { eventBusFor } from '../events/event-bus';
+import { createEventsService } from '../events/events.service';
+import { createResearchService } from '../research/research.service';
+import { createJobControl } from './job-control';
+import { createJobsService } from './jobs.service';
+
+/** The jobs, research and events services of one API process. */
+export function createJobServices(opts: { config: Config; engines: Engines; logger: Logger; credentialsKey: string }) {
+  const { config, engines } = opts;
+  const bus = eventBusFor(engines.redis, config);
+  const control = createJobControl({
+    temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, events: bus,
+    retry: { initial_ms: config.JOB_RETRY_INITIAL_MS, max_attempts: config.JOB_RETRY_MAX_ATTEMPTS, heartbeat_timeout_ms: config.JOB_HEARTBEAT_TIMEOUT_MS },
+  });
+  return {
+    jobs: createJobsService({ control, credentialsKey: opts.credentialsKey }),
+    research: createResearchService({ control, credentialsKey: opts.credentialsKey }),
+    events: createEventsService({
+      redis: engines.redis, bus, heartbeatMs: config.SSE_HEARTBEAT_MS, windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS, logger: opts.logger,
+    }),
+  };
+}

@@ -1,0 +1,79 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+import { baseSchemaOptions } from '../lib/ids';
+import { tenantOwned } from '../lib/tenancy';
+
+export const JOB_TYPES = ['maps-scrape', 'research'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+/** Final states: nothing changes a job in one of these any more. */
+export const FINAL_STATES = ['completed', 'failed', 'cancelled'] as const;
+export const isFinal = (status: string) => (FINAL_STATES as readonly string[]).includes(status);
+
+/**
+ * One job of a client: the record that status, lists and filters read (they never ask Temporal).
+ * The job's workflow keeps it current through activities; `_id` is also the workflow id.
+ * maps-scrape: queued → processing → completed | failed | cancelled.
+ * research:    queued → running ⇄ paused → completed | failed | cancelled.
+ */
+const jobSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    client_id: { type: String, required: true },
+    type: { type: String, enum: JOB_TYPES, required: true },
+    status: { type: String, required: true },
+    /** The submitted parameters (maps-scrape: query, country_code, ...; research: companies or source_job_id). */
+    params: { type: Schema.Types.Mixed, required: true },
+    progress: {
+      done: { type: Number, default: 0 },
+      total: { type: Number, default: 0 },
+    },
+    message: { type: String, default: null },
+    results_count: { type: Number, default: 0 },
+    companies_total: { type: Number, default: 0 },
+    error: { type: String, default: null },
+    webhook_url: { type: String, default: null },
+    created_by: { type: String, default: null },
+    /** Bumped by every pause/resume/cancel; the workflow ignores control signals older than what it has seen. */
+    control_seq: { type: Number, default: 0 },
+    started_at: { type: Date, default: null },
+    paused_at: { type: Date, default: null },
+    /** Time spent paused, left out of processing_time. */
+    paused_ms: { type: Number, default: 0 },
+    completed_at: { type: Date, default: null },
+    /** Job events already published for this job, so a retried activity does not publish one twice. */
+    events_sent: { type: [String], default: [] },
+  },
+  { ...baseSchemaOptions, minimize: false },
+);
+jobSchema.index({ client_id: 1, type: 1, created_at: -1 });
+jobSchema.index({ client_id: 1, type: 1, status: 1, created_at: -1 });
+jobSchema.index({ type: 1, created_at: -1 });
+jobSchema.plugin(tenantOwned);
+
+export type JobDoc = InferSchemaType<typeof jobSchema> & { _id: string; created_at: Date; updated_at: Date };
+export const JobModel = model('Job', jobSchema, 'jobs');
+
+/**
+ * What a job found or was given, in order: `kind: 'result'` items are the job's results (a scraped
+ * business, a researched company), `kind: 'input'` items are the companies a research job works
+ * through. Ids are deterministic (`<job>:<kind>:<key>`), so a retried activity writes the same items.
+ */
+const jobItemSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    client_id: { type: String, required: true },
+    job_id: { type: String, required: true },
+    kind: { type: String, enum: ['input', 'result'], required: true },
+    seq: { type: Number, required: true },
+    /** False for a research result where nothing could be read (the company is counted, not listed). */
+    found: { type: Boolean, default: true },
+    data: { type: Schema.Types.Mixed, required: true },
+  },
+  { ...baseSchemaOptions, minimize: false },
+);
+jobItemSchema.index({ client_id: 1, job_id: 1, kind: 1, seq: 1 });
+jobItemSchema.plugin(tenantOwned);
+
+export type JobItemDoc = InferSchemaType<typeof jobItemSchema> & { _id: string };
+export const JobItemModel = model('JobItem', jobItemSchema, 'job_items');
+export const jobItemId = (jobId: string, kind: 'input' | 'result', key: string | number) => `${jobId}:${kind}:${key}`;

@@ -1,0 +1,132 @@
+import { idapRef, resourceId } from '../idap/resource.model';
+import { JobItemModel, JobModel, jobItemId } from '../jobs/job.model';
+import { domainOf, linkResource, normalizePhone, upsertResource, writeResources } from '../jobs/resource-writes';
+import type { MapsProvider } from '../providers/maps';
+import type { ResearchProvider } from '../providers/research';
+import { extractPage, mergeExtracted, type Extracted } from './extract';
+
+/** One company a research job works on (an input item). */
+export interface CompanyInput {
+  name: string;
+  domain?: string | null;
+  website?: string | null;
+  country_code?: string | null;
+  /** `idap://businesses/<id>` when the company came from a maps-scrape job. */
+  business_ref?: string | null;
+  category?: string | null;
+}
+
+export interface ResearchDeps {
+  maps: MapsProvider;
+  research: ResearchProvider;
+  signal?: AbortSignal;
+  heartbeat?: (details?: unknown) => void;
+}
+
+/** Pages read per company besides the home page (team, about, contact...). */
+const EXTRA_PAGES = 3;
+
+export const researchResultsCount = (clientId: string, jobId: string) =>
+  JobItemModel.countDocuments({ client_id: clientId, job_id: jobId, kind: 'result', found: true });
+
+/** The company's website: given, from its business, or looked up on the maps provider by name. */
+async function websiteOf(deps: ResearchDeps, c: CompanyInput): Promise<string | null> {
+  if (c.domain) return `https://${c.domain.replace(/^https?:\/\//i, '').replace(/\/.*$/, '')}/`;
+  if (c.website) return c.website;
+  const { places } = await deps.maps.textSearch({ query: c.name, region: c.country_code ?? undefined }, deps.signal);
+  return places.find((p) => p.website)?.website ?? null;
+}
+
+async function readSite(deps: ResearchDeps, website: string): Promise<Extracted | null> {
+  const home = await deps.research.fetchPage(website, deps.signal);
+  if (!home) return null;
+  const pages = [extractPage(home.html, home.url)];
+  for (const link of pages[0].links.filter((l) => l !== website).slice(0, EXTRA_PAGES)) {
+    deps.heartbeat?.({ page: link });
+    const page = await deps.research.fetchPage(link, deps.signal);
+    if (page) pages.push(extractPage(page.html, page.url));
+  }
+  return mergeExtracted(pages);
+}
+
+/** Writes what was found as linked IDAP resources; answers the result item's data (CompanyResearch). */
+async function writeFindings(job: { job_id: string; client_id: string }, c: CompanyInput, website: string, x: Extracted) {
+  const { client_id: clientId, job_id: jobId } = job;
+  const domain = domainOf(website)!;
+  const country = c.country_code ?? null;
+  const base = [idapRef('domains', resourceId(clientId, 'domains', domain)), ...(c.business_ref ? [c.business_ref] : [])];
+  const opts = (related: string[] = []) => ({ jobId, related: [...base, ...related] });
+  const writes = [upsertResource(clientId, 'domains', domain, { domain, website, title: x.title, description: x.description }, { jobId, related: c.business_ref ? [c.business_ref] : [] })];
+  const registry = x.registrationNumber
+    ? upsertResource(clientId, 'company_registry', `${country ?? 'XX'}:${x.registrationNumber}`, { name: x.legalName ?? c.name, registration_number: x.registrationNumber, country_code: country, domain, source_url: website }, opts())
+    : null;
+  if (registry) writes.push(registry);
+  const contacts = x.people.map((p) => {
+    const refs = [
+      ...(p.email ? [idapRef('emails', resourceId(clientId, 'emails', p.email))] : []),
+      ...(p.linkedin ? [idapRef('linkedin_profiles', resourceId(clientId, 'linkedin_profiles', p.linkedin.toLowerCase()))] : []),
+    ];
+    return upsertResource(clientId, 'contacts', `${domain}|${p.name}`, { name: p.name, title: p.title, email: p.email, linkedin_url: p.linkedin, company: c.name, domain }, opts(refs));
+  });
+  const contactOf = (pred: (p: Extracted['people'][number]) => boolean) => {
+    const i = x.people.findIndex(pred);
+    return i >= 0 ? [contacts[i].ref] : [];
+  };
+  writes.push(...contacts);
+  writes.push(...x.emails.map((e) => upsertResource(clientId, 'emails', e, { address: e, domain: e.split('@')[1], source_url: website }, opts(contactOf((p) => p.email === e)))));
+  writes.push(...x.phones.map((p) => upsertResource(clientId, 'phones', normalizePhone(p)!, { number: p, normalized: normalizePhone(p) }, opts())));
+  writes.push(...x.linkedin.map((l) => {
+    const person = x.people.find((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase());
+    const data = person ? { url: l.url, kind: l.kind, name: person.name, headline: person.title, company: c.name } : { url: l.url, kind: l.kind, name: l.kind === 'company' ? c.name : null, company: c.name };
+    return upsertResource(clientId, 'linkedin_profiles', l.url.toLowerCase(), data, opts(contactOf((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase())));
+  }));
+  const refs = writes.map((w) => w.ref);
+  const links = [linkResource(clientId, writes[0].id, refs.slice(1))];
+  if (c.business_ref) links.push(linkResource(clientId, c.business_ref.split('/').pop()!, refs));
+  await writeResources([...writes.map((w) => w.op), ...links]);
+  return {
+    idap_ref: registry?.ref ?? c.business_ref ?? writes[0].ref,
+    name: x.legalName ?? c.name, domain, country_code: country, registration_number: x.registrationNumber,
+    industry: c.category ?? null, employees: null, description: x.description,
+    linkedin_url: x.linkedin.find((l) => l.kind === 'company')?.url ?? null,
+    contacts: x.people.map((p) => ({ name: p.name, title: p.title, email: p.email, phone: null, linkedin_url: p.linkedin })),
+    emails: x.emails, phones: x.phones, related_refs: refs.filter((r) => r !== registry?.ref),
+  };
+}
+
+/**
+ * Researches company `index` of a job: reads its website through the research provider, writes
+ * what it found, records the result item and the job's progress. Running it again (a retry, a new
+ * worker after a crash) finds the result item and does nothing twice.
+ */
+export async function researchCompany(deps: ResearchDeps, job: { job_id: string; client_id: string }, index: number): Promise<{ found: boolean }> {
+  const { client_id: clientId, job_id: jobId } = job;
+  const resultId = jobItemId(jobId, 'result', index);
+  const done = await JobItemModel.findOne({ _id: resultId, client_id: clientId }, { found: 1 }).lean<{ found: boolean }>();
+  let found = done?.found ?? false;
+  let name = '';
+  if (!done) {
+    const input = await JobItemModel.findOne({ _id: jobItemId(jobId, 'input', index), client_id: clientId }).lean<{ data: CompanyInput }>();
+    if (!input) throw new Error(`research job ${jobId} has no company #${index}`);
+    const company = input.data;
+    name = company.name;
+    const website = await websiteOf(deps, company);
+    const site = website ? await readSite(deps, website) : null;
+    const data = site && website ? await writeFindings(job, company, website, site) : { name: company.name, reason: website ? 'website could not be read' : 'no website found' };
+    found = Boolean(site);
+    await JobItemModel.updateOne(
+      { _id: resultId, client_id: clientId },
+      { $setOnInsert: { job_id: jobId, kind: 'result', seq: index, found, data } },
+      { upsert: true },
+    );
+  }
+  const [progressDone, results] = await Promise.all([
+    JobItemModel.countDocuments({ client_id: clientId, job_id: jobId, kind: 'result' }),
+    researchResultsCount(clientId, jobId),
+  ]);
+  await JobModel.updateOne(
+    { _id: jobId, client_id: clientId, status: { $in: ['running', 'paused'] } },
+    { $set: { 'progress.done': progressDone, results_count: results, ...(name ? { message: `Researched ${name}` } : {}) } },
+  );
+  return { found };
+}

@@ -1,0 +1,84 @@
+import type { Response } from 'express';
+import { AppError } from '../lib/errors';
+import type { Page } from '../lib/pagination';
+import type { JobControl } from '../jobs/job-control';
+import { listJobs, type Submitter } from '../jobs/jobs.service';
+import type { JobDoc } from '../jobs/job.model';
+import { toResearchJob } from '../jobs/job.views';
+import { resultsPage, streamResults, type ResultsFormat } from '../jobs/results';
+import { webhookSecret } from '../jobs/webhooks';
+import { pauseSignal, resumeSignal } from '../../workflows/jobs-signals';
+
+export const COMPANY_COLUMNS = ['idap_ref', 'name', 'domain', 'country_code', 'registration_number', 'industry', 'employees', 'description', 'linkedin_url', 'emails', 'phones', 'contacts'];
+
+const flatContacts = (d: Record<string, any>) => ({
+  ...d,
+  contacts: (d.contacts ?? []).map((c: any) => [c.name, c.title && `(${c.title})`, c.email && `<${c.email}>`].filter(Boolean).join(' ')),
+});
+
+type ResearchBody = { companies?: { name: string; domain?: string; country_code?: string }[]; source_job_id?: string; webhook_url?: string };
+
+export function createResearchService(deps: { control: JobControl; credentialsKey: string }) {
+  const { control } = deps;
+  const find = (scope: string | null, id: string) => control.find(scope, id, 'research');
+
+  return {
+    async submit(who: Submitter, body: ResearchBody) {
+      const { webhook_url, ...params } = body;
+      await control.assertClient(who.clientId, who.isSuperAdmin);
+      if (params.source_job_id) {
+        const source = await control.find(who.clientId, params.source_job_id, 'maps-scrape');
+        if (source.status !== 'completed') throw AppError.conflict(`Source job is not completed (status: ${source.status})`);
+      }
+      const doc = await control.submit('research', who.clientId, params, { webhookUrl: webhook_url, createdBy: who.userId });
+      return {
+        research_id: doc._id, status: 'queued', created_at: doc.created_at.toISOString(),
+        ...(webhook_url ? { webhook_secret: webhookSecret(deps.credentialsKey, who.clientId) } : {}),
+      };
+    },
+
+    async list(scope: string | null, status: string | undefined, page: Page) {
+      const { docs, total } = await listJobs(scope, 'research', status, page);
+      return { research_jobs: docs.map(toResearchJob), total, page: page.page, page_size: page.page_size };
+    },
+
+    get: async (scope: string | null, id: string) => toResearchJob(await find(scope, id)),
+
+    /** running → paused: the workflow finishes the companies in hand, then waits without an activity. */
+    async pause(scope: string | null, id: string) {
+      const doc = await find(scope, id);
+      const updated = await control.transition(doc, ['running'], { status: 'paused', paused_at: new Date(), message: 'Paused' },
+        (seq) => control.signal(id, pauseSignal.name, { seq }), (status) => `Research job is not running (status: ${status})`);
+      return toResearchJob(updated);
+    },
+
+    /** paused → running: the workflow continues with the next company. */
+    async resume(scope: string | null, id: string) {
+      const doc = await find(scope, id);
+      const pausedMs = doc.paused_at ? Date.now() - doc.paused_at.getTime() : 0;
+      const updated = await control.transition(doc, ['paused'], { status: 'running', paused_at: null, paused_ms: (doc.paused_ms ?? 0) + pausedMs, message: 'Resumed' },
+        (seq) => control.signal(id, resumeSignal.name, { seq }), (status) => `Research job is not paused (status: ${status})`);
+      return toResearchJob(updated);
+    },
+
+    async cancel(scope: string | null, id: string) {
+      const doc = await find(scope, id);
+      const now = new Date();
+      const pausedMs = doc.paused_at ? now.getTime() - doc.paused_at.getTime() : 0;
+      const updated = await control.transition(doc, ['queued', 'running', 'paused'],
+        { status: 'cancelled', completed_at: now, paused_at: null, paused_ms: (doc.paused_ms ?? 0) + pausedMs, message: 'Cancelled by user' },
+        () => control.cancelWorkflow(id), (status) => `Research job is already ${status}`);
+      return toResearchJob(updated);
+    },
+
+    async results(scope: string | null, id: string, format: ResultsFormat, page: Page, res: Response) {
+      const doc: JobDoc = await find(scope, id);
+      if (doc.status !== 'completed') throw AppError.conflict(`Research job is not completed (status: ${doc.status})`);
+      if (format !== 'json') return streamResults(res, doc, { format, filename: `research-${id}`, columns: COMPANY_COLUMNS, row: flatContacts });
+      res.json({ research_id: id, status: 'completed', ...(await resultsPage(doc, page)) });
+    },
+
+  };
+}
+
+export type ResearchService = ReturnType<typeof createResearchService>;

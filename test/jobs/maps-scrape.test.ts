@@ -1,0 +1,134 @@
+import { ResourceModel } from '../../src/idap/resource.model';
+import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
+import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
+
+let api: TestApi;
+let admin: string;
+let acme: Awaited<ReturnType<typeof createClient>>;
+
+beforeAll(async () => {
+  api = await startTestApi(FAST_RETRIES);
+  admin = await api.login(ADMIN.email, ADMIN.password);
+  acme = await createClient(api, admin, 'Acme Maps');
+});
+afterAll(() => api.stop());
+
+const params = { query: 'bakery', country_code: 'NL', region_codes: ['NL-UT'], max_locations: 3 };
+
+describe('maps-scrape jobs', () => {
+  let jobId: string;
+
+  it('runs a job location by location and stores de-duplicated businesses as IDAP resources', async () => {
+    const res = await api.call('POST', SUBMIT, { token: acme.triple, body: params });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ job_id: expect.any(String), type: 'maps-scrape', status: 'queued', created_at: expect.any(String) });
+    jobId = res.body.job_id;
+    const job = await waitForStatus(api, acme.triple, jobPath(jobId), ['completed', 'failed']);
+    const expected = expectedPlaces(params);
+    expect(job).toMatchObject({
+      job_id: jobId, type: 'maps-scrape', status: 'completed', client_id: acme.client_id, query: 'bakery', country_code: 'NL',
+      region_codes: ['NL-UT'], max_locations: 3, max_results: null, progress: { done: 3, total: 3 }, results_count: expected.length, error: null,
+    });
+    expect(job.processing_time).toBeGreaterThanOrEqual(0);
+    expect(job.started_at).not.toBeNull();
+    const businesses = await ResourceModel.find({ client_id: acme.client_id, resource_type: 'businesses', source_job_ids: jobId }).lean();
+    expect(businesses).toHaveLength(expected.length);
+    expect(new Set(businesses.map((b: any) => b.data.place_id))).toEqual(new Set(expected.map((p) => p.place_id)));
+    const withSite = expected.filter((p) => p.website);
+    const domains = await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'domains', source_job_ids: jobId });
+    expect(domains).toBe(new Set(withSite.map((p) => new URL(p.website!).hostname)).size);
+    const sample = businesses.find((b: any) => b.data.website) as any;
+    expect(sample.related.some((r: string) => r.startsWith('idap://domains/'))).toBe(true);
+    expect(sample.data.photo_urls).toBeInstanceOf(Array);
+  });
+
+  it('pages through results in the order found and exports CSV and JSON Lines', async () => {
+    const expected = expectedPlaces(params);
+    const seen: string[] = [];
+    for (let page = 1; ; page++) {
+      const res = await api.call('GET', `${jobPath(jobId, 'results')}?page=${page}&page_size=20`, { token: acme.triple });
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(expected.length);
+      seen.push(...res.body.results.map((r: any) => r.name));
+      if (res.body.results.length < 20) break;
+    }
+    expect(seen).toEqual(expected.map((p) => p.name));
+    const first = (await api.call('GET', `${jobPath(jobId, 'results')}?page_size=1`, { token: acme.triple })).body.results[0];
+    expect(first).toMatchObject({ idap_ref: expect.stringMatching(/^idap:\/\/businesses\//), name: expected[0].name, country_code: 'NL', region_code: 'NL-UT', photos: [] });
+
+    const csv = await api.call('GET', `${jobPath(jobId, 'results')}?format=csv`, { token: acme.triple });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="job-${jobId}.csv"`);
+    const lines = (csv.body as string).trim().split('\r\n');
+    expect(lines[0]).toBe('idap_ref,name,category,address,country_code,region_code,lat,lng,phone,website,rating,reviews_count');
+    expect(lines).toHaveLength(expected.length + 1);
+    const jsonl = await api.call('GET', `${jobPath(jobId, 'results')}?format=jsonl`, { token: acme.triple });
+    expect(jsonl.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const rows = (jsonl.body as string).trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.name)).toEqual(expected.map((p) => p.name));
+  });
+
+  it('stops at max_results exactly and never duplicates resources when a job runs again', async () => {
+    const before = await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'businesses' });
+    const capped = { ...params, max_results: 25 };
+    const res = await api.call('POST', SUBMIT, { token: acme.triple, body: capped });
+    const job = await waitForStatus(api, acme.triple, jobPath(res.body.job_id), ['completed', 'failed']);
+    expect(job.results_count).toBe(25);
+    expect(job.status).toBe('completed');
+    expect(await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'businesses' })).toBe(before);
+    const both = await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'businesses', source_job_ids: { $all: [jobId, res.body.job_id] } });
+    expect(both).toBe(25);
+  });
+
+  it('answers 409 for results of a job that is not completed and for cancelling a finished job', async () => {
+    const res = await api.call('POST', SUBMIT, { token: acme.triple, body: { ...params, query: 'slow bakery sbx-slow-1500' } });
+    const results = await api.call('GET', jobPath(res.body.job_id, 'results'), { token: acme.triple });
+    expect(results.status).toBe(409);
+    expect(results.body.detail).toMatch(/not completed/);
+    const cancelled = await api.call('POST', jobPath(res.body.job_id, 'cancel'), { token: acme.triple });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', message: 'Cancelled by user' });
+    const again = await api.call('POST', jobPath(res.body.job_id, 'cancel'), { token: acme.triple });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe('Job is already cancelled');
+    const handle = api.rt.services.engines.temporal.workflow.getHandle(res.body.job_id);
+    await expect(handle.result()).rejects.toThrow();
+    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    expect((await api.call('POST', jobPath(jobId, 'cancel'), { token: acme.triple })).status).toBe(409);
+  });
+
+  it('rejects invalid parameters with 422', async () => {
+    const bad = [
+      { query: 'x', country_code: 'XX' },
+      { query: 'x', country_code: 'NL', region_codes: ['NL-ZZ'] },
+      { country_code: 'NL' },
+      { query: 'x', country_code: 'nl' },
+      { query: 'x', country_code: 'NL', max_locations: 0 },
+      { query: 'x', country_code: 'NL', extra: true },
+    ];
+    for (const body of bad) {
+      const res = await api.call('POST', SUBMIT, { token: acme.triple, body });
+      expect([res.status, body]).toEqual([422, body]);
+      expect(typeof res.body.detail).toBe('string');
+    }
+    const page = await api.call('GET', '/api/v1/dashboard/client/jobs?page_size=500', { token: acme.triple });
+    expect(page.status).toBe(422);
+  });
+});
+
+describe('locations', () => {
+  it('lists countries with location counts and the regions of a country', async () => {
+    const countries = await api.call('GET', '/api/v1/dashboard/client/locations/countries', { token: acme.triple });
+    expect(countries.status).toBe(200);
+    const nl = countries.body.countries.find((c: any) => c.code === 'NL');
+    expect(nl).toMatchObject({ name: 'Netherlands', level: 'country', country_code: 'NL' });
+    const regions = await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=NL', { token: acme.triple });
+    expect(regions.status).toBe(200);
+    const ut = regions.body.regions.find((r: any) => r.code === 'NL-UT');
+    expect(ut).toMatchObject({ name: 'Utrecht', level: 'region', country_code: 'NL' });
+    expect(regions.body.regions.reduce((n: number, r: any) => n + r.location_count, 0)).toBe(nl.location_count);
+    expect((await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=XX', { token: acme.triple })).status).toBe(404);
+    expect((await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=nl', { token: acme.triple })).status).toBe(422);
+  });
+});

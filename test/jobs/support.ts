@@ -1,0 +1,30 @@
+import { expandLocations } from '../../src/locations/dataset';
+import { searchText, type MapsJobParams } from '../../src/jobs/maps-scrape';
+import { placesFor, type WirePlace } from '../../src/sandbox/maps-data';
+import { eventually, type TestApi } from '../support/harness';
+
+/** What the sandbox answers for a maps-scrape job: its unique places in the order the job finds them. */
+export function expectedPlaces(p: MapsJobParams): WirePlace[] {
+  const byId = new Map<string, WirePlace>();
+  for (const loc of expandLocations(p.country_code, p.region_codes ?? [], p.max_locations)) {
+    for (const place of placesFor(searchText(p.query, loc), loc.lat, loc.lng, p.country_code.toLowerCase())) {
+      if (!byId.has(place.place_id)) byId.set(place.place_id, place);
+    }
+  }
+  const all = [...byId.values()];
+  return p.max_results ? all.slice(0, p.max_results) : all;
+}
+
+/** Test settings: short retries and liveness timeouts so failure paths finish in seconds. */
+export const FAST_RETRIES = { JOB_RETRY_INITIAL_MS: '200', JOB_RETRY_MAX_ATTEMPTS: '3', JOB_HEARTBEAT_TIMEOUT_MS: '5000' };
+
+export async function waitForStatus(api: TestApi, token: string, path: string, statuses: string[], timeoutMs = 30_000) {
+  return eventually(async () => {
+    const res = await api.call('GET', path, { token });
+    return statuses.includes(res.body?.status) ? res.body : undefined;
+  }, timeoutMs);
+}
+
+export const SUBMIT = '/api/v1/dashboard/client/jobs/maps-scrape/submit';
+export const jobPath = (id: string, what = 'status') => `/api/v1/dashboard/client/jobs/${id}/${what}`;
+export const researchPath = (id: string, what = 'status') => `/api/v1/dashboard/client/research/${id}/${what}`;

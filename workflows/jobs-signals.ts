@@ -1,0 +1,49 @@
+// Signals, queries and inputs of the job workflows, shared by the workflows and the API that starts and signals them.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { JobEvent } from '../src/events/event-bus';
+import type { MapsJobParams } from '../src/jobs/maps-scrape';
+
+export const MAPS_SCRAPE_WORKFLOW = 'mapsScrapeWorkflow';
+export const RESEARCH_WORKFLOW = 'researchWorkflow';
+
+/** Retry and liveness settings of the job activities (tests shorten them). */
+export interface RetryTuning {
+  initial_ms?: number;
+  max_attempts?: number;
+  heartbeat_timeout_ms?: number;
+}
+
+export interface JobInputBase {
+  job_id: string;
+  client_id: string;
+  webhook_url?: string | null;
+  /** The job.queued event the API published, forwarded to the webhook. */
+  queued_event?: JobEvent | null;
+  retry?: RetryTuning;
+}
+
+export interface MapsScrapeInput extends JobInputBase {
+  params: MapsJobParams;
+  /** Set when the workflow continued as new: where to pick up. */
+  resume?: { index: number; total: number; results_count: number };
+}
+
+export interface ResearchInput extends JobInputBase {
+  /** Companies researched side by side. */
+  concurrency?: number;
+  resume?: { next: number; total: number; paused: boolean; seq: number };
+}
+
+export interface JobOutcome {
+  status: 'completed' | 'failed' | 'cancelled';
+  results_count?: number;
+}
+
+/** Pause and resume carry the job's control sequence number: an older signal never undoes a newer one. */
+export interface ControlSignal {
+  seq: number;
+}
+
+export const pauseSignal = defineSignal<[ControlSignal]>('pause');
+export const resumeSignal = defineSignal<[ControlSignal]>('resume');
+export const researchStateQuery = defineQuery<{ paused: boolean; seq: number; next: number; done: number; total: number }>('researchState');
