@@ -1,4 +1,5 @@
 import type { Channels } from '../src/notifications/channels';
+import { createContentActivities } from './content';
 import { createNotificationActivities } from './notifications';
 import { createJobActivities, type JobDeps } from './jobs';
 import { createResearchActivities } from './research';
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities(deps),
     ...createJobActivities(deps),
     ...createResearchActivities(deps),
+    ...createContentActivities(),
   };
 }
 

@@ -14,6 +14,7 @@ import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
 import { authRoutes } from './auth/auth.routes';
 import { clientsRoutes } from './clients/clients.routes';
+import { contentRoutes } from './content/content.routes';
 import { outboxRoutes } from './notifications/outbox.routes';
 import { systemRoutes } from './system/system.routes';
 import { usersRoutes } from './users/users.routes';
@@ -31,6 +32,7 @@ export function operationHandlers(s: Services): OperationHandlers {
   return {
     ...authRoutes(s),
     ...clientsRoutes(s),
+    ...contentRoutes(s),
     ...usersRoutes(s),
     ...outboxRoutes(s),
     ...systemRoutes(s),

@@ -4,6 +4,7 @@ import type { Engines } from './lib/engines';
 import type { Logger } from './lib/logger';
 import { createAuthService, type AuthService } from './auth/auth.service';
 import { createClientsService, type ClientsService } from './clients/clients.service';
+import { createContentServices, type ContentServices } from './content/content.service';
 import { createChannels, type Channels } from './notifications/channels';
 import { createNotifier, type Notifier } from './notifications/notifier';
 import { createUsersService, type UsersService } from './users/users.service';
@@ -28,6 +29,7 @@ export interface Services {
   jobs: JobsService;
   research: ResearchService;
   events: EventsService;
+  content: ContentServices;
 }
 
 export function createServices(opts: {
@@ -42,7 +44,11 @@ export function createServices(opts: {
   const clients = createClientsService(new SecretBox(opts.credentialsKey));
   const users = createUsersService({ notifier, publicBaseUrl: config.publicBaseUrl, resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS });
   const auth = createAuthService({ clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
+  const content = createContentServices({
+    clients, redis: engines.redis, temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE,
+    logger: opts.logger, validateResponses: config.VALIDATE_RESPONSES,
+  });
   return {
-    ...opts, ...createJobServices(opts), version, notifier, clients, users, auth, channels: createChannels(config),
+    ...opts, ...createJobServices(opts), version, notifier, clients, users, auth, content, channels: createChannels(config),
   };
 }

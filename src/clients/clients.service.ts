@@ -18,6 +18,7 @@ export function toClient(doc: ClientDoc) {
     content_domains: doc.content_domains,
     admin_email: doc.admin_email,
     is_active: doc.is_active,
+    deploy_hook_url: doc.deploy_hook_url ?? null,
     has_encrypted_credentials: Boolean(doc.credentials_encrypted),
     created_at: iso(doc.created_at),
     updated_at: iso(doc.updated_at),
@@ -59,7 +60,7 @@ async function claimDomains(clientId: string, domains: string[]): Promise<void> 
 
 export function createClientsService(box: SecretBox) {
   return {
-    async create(input: { name: string; content_domains?: string[]; admin_email: string }) {
+    async create(input: { name: string; content_domains?: string[]; admin_email: string; deploy_hook_url?: string | null }) {
       const secrets = newSecrets(box);
       const clientId = newId();
       const domains = normaliseDomains(input.content_domains) ?? [];
@@ -69,6 +70,7 @@ export function createClientsService(box: SecretBox) {
         name: input.name,
         content_domains: domains,
         admin_email: input.admin_email.toLowerCase(),
+        deploy_hook_url: input.deploy_hook_url ?? null,
         ...secrets.stored,
       });
       return { ...toClient(doc.toObject() as ClientDoc), ...secrets.plain };
@@ -83,7 +85,7 @@ export function createClientsService(box: SecretBox) {
       return { clients: docs.map(toClient), total, page: page.page, page_size: page.page_size };
     },
 
-    async update(clientId: string, patch: { name?: string; content_domains?: string[]; is_active?: boolean }) {
+    async update(clientId: string, patch: { name?: string; content_domains?: string[]; is_active?: boolean; deploy_hook_url?: string | null }) {
       if (!(await ClientModel.exists({ _id: clientId }))) throw AppError.notFound('Client not found');
       const domains = normaliseDomains(patch.content_domains);
       if (domains) {
