@@ -1,16 +1,9 @@
-import { startTestApi, type TestApi } from '../support/harness';
+import { useTestApi } from '../support/harness';
 
 describe('bad input gets a clear 4xx with {detail}', () => {
-  let api: TestApi;
-  let admin: string;
+  const ctx = useTestApi({ JSON_BODY_LIMIT_BYTES: '2048' });
 
-  beforeAll(async () => {
-    api = await startTestApi({ JSON_BODY_LIMIT_BYTES: '2048' });
-    admin = await api.login();
-  });
-  afterAll(() => api.stop());
-
-  const createClient = (body: unknown) => api.call('POST', '/api/v1/dashboard/admin/clients', { token: admin, body });
+  const createClient = (body: unknown) => ctx.api.call('POST', '/api/v1/dashboard/admin/clients', { token: ctx.admin, body });
 
   it('names the missing field in a 422', async () => {
     const res = await createClient({ content_domains: [], admin_email: 'a@example.test' });
@@ -26,21 +19,21 @@ describe('bad input gets a clear 4xx with {detail}', () => {
   });
 
   it('rejects bad query parameters with their location', async () => {
-    const res = await api.call('GET', '/api/v1/dashboard/admin/clients?page=0', { token: admin });
+    const res = await ctx.api.call('GET', '/api/v1/dashboard/admin/clients?page=0', { token: ctx.admin });
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ location: 'query', field: 'page' });
   });
 
   it('answers 400 for malformed JSON and 413 for an oversized body', async () => {
-    const malformed = await api.call('POST', '/api/v1/auth/login', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } });
+    const malformed = await ctx.api.call('POST', '/api/v1/auth/login', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ detail: 'Malformed JSON body' });
-    const big = await api.call('POST', '/api/v1/auth/login', { body: { email: 'a@example.test', password: 'x'.repeat(5000) } });
+    const big = await ctx.api.call('POST', '/api/v1/auth/login', { body: { email: 'a@example.test', password: 'x'.repeat(5000) } });
     expect(big.status).toBe(413);
     expect(big.body.detail).toMatch(/larger than 2048 bytes/);
   });
 
   it('keeps serving after bad input', async () => {
-    expect((await api.call('GET', '/api/v1/system/health')).status).toBe(200);
+    expect((await ctx.api.call('GET', '/api/v1/system/health')).status).toBe(200);
   });
 });

@@ -4,7 +4,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { declaredOperations, loadOpenApi } from '../../src/lib/http/openapi-spec';
 import { mountOperations } from '../../src/lib/http/operations';
-import { startTestApi, type TestApi } from '../support/harness';
+import { useTestApi } from '../support/harness';
 
 const { doc } = loadOpenApi();
 const operations = declaredOperations(doc);
@@ -45,18 +45,12 @@ describe('the contract', () => {
 });
 
 describe('the running API', () => {
-  let api: TestApi;
-  let admin: string;
-  beforeAll(async () => {
-    api = await startTestApi();
-    admin = await api.login();
-  });
-  afterAll(() => api.stop());
+  const ctx = useTestApi();
 
   it('knows every declared operation (no route-not-found for any of them)', async () => {
     for (const op of operations) {
       if (op.path === '/api/v1/events/stream') continue; // a stream: covered by the events tests
-      const res = await api.call(op.method.toUpperCase(), concrete(op.path), { token: admin });
+      const res = await ctx.api.call(op.method.toUpperCase(), concrete(op.path), { token: ctx.admin });
       expect({ op: `${op.method} ${op.path}`, detail: res.body?.detail }).not.toEqual({ op: `${op.method} ${op.path}`, detail: 'No such route' });
     }
   });

@@ -115,3 +115,17 @@ export async function createClient(api: TestApi, adminToken: string, name = 'Acm
   if (res.status !== 201) throw new Error(`create client failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...res.body, triple: `${res.body.client_id}:${res.body.api_key}:${res.body.api_secret}` as string };
 }
+
+/**
+ * Registers beforeAll/afterAll for a describe block: the API started with `env`, and a super_admin
+ * session. Read `ctx.api` and `ctx.admin` inside tests (they are set once beforeAll has run).
+ */
+export function useTestApi(env: Record<string, string> = {}, opts: { logDestination?: NodeJS.WritableStream } = {}) {
+  const ctx = {} as { api: TestApi; admin: string };
+  beforeAll(async () => {
+    ctx.api = await startTestApi(env, opts);
+    ctx.admin = await ctx.api.login();
+  });
+  afterAll(() => ctx.api?.stop());
+  return ctx;
+}

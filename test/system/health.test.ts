@@ -1,59 +1,52 @@
 import { ClientModel } from '../../src/clients/client.model';
-import { createClient, startTestApi, type TestApi } from '../support/harness';
+import { createClient, useTestApi } from '../support/harness';
 
 describe('system operations', () => {
-  let api: TestApi;
-  let admin: string;
-
-  beforeAll(async () => {
-    api = await startTestApi();
-    admin = await api.login();
-  });
-  afterAll(() => api.stop());
+  const ctx = useTestApi();
 
   it('reports every engine up, without credentials', async () => {
-    const res = await api.call('GET', '/api/v1/system/health');
+    const res = await ctx.api.call('GET', '/api/v1/system/health');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ok');
     for (const engine of ['api', 'mongodb', 'redis', 'temporal']) expect(res.body.checks[engine].status).toBe('up');
   });
 
   it('describes configuration and drivers without secrets', async () => {
-    const res = await api.call('GET', '/api/v1/system/info', { token: admin });
+    const res = await ctx.api.call('GET', '/api/v1/system/info', { token: ctx.admin });
     expect(res.status).toBe(200);
     expect(res.body.api_base_path).toBe('/api/v1');
     expect(res.body.drivers).toMatchObject({ email: 'outbox', sms: 'outbox', media: 'local' });
-    expect(res.body.temporal.task_queue).toBe(api.config.TEMPORAL_TASK_QUEUE);
+    expect(res.body.temporal.task_queue).toBe(ctx.api.config.TEMPORAL_TASK_QUEUE);
     const text = JSON.stringify(res.body);
     expect(text).not.toContain(process.env.CREDENTIALS_KEY!);
     expect(text).not.toContain('root-password');
   });
 
   it('counts active clients missing encrypted credentials', async () => {
-    const first = await api.call('GET', '/api/v1/system/credential-health', { token: admin });
+    const first = await ctx.api.call('GET', '/api/v1/system/credential-health', { token: ctx.admin });
     expect(first.body).toMatchObject({ missing_encrypted_credentials: 0, status: 'ok' });
-    const client = await createClient(api, admin, 'Broken Co');
+    const client = await createClient(ctx.api, ctx.admin, 'Broken Co');
     await ClientModel.updateOne({ _id: client.client_id }, { $unset: { credentials_encrypted: 1 } });
-    const after = await api.call('GET', '/api/v1/system/credential-health', { token: admin });
+    const after = await ctx.api.call('GET', '/api/v1/system/credential-health', { token: ctx.admin });
     expect(after.body.missing_encrypted_credentials).toBe(1);
     expect(after.body.active_clients).toBe(first.body.active_clients + 1);
     expect(after.body.status).toBe('attention');
   });
 
   it('shows queue statistics from Temporal, with this worker polling', async () => {
-    const res = await api.call('GET', '/api/v1/system/queue-stats', { token: admin });
+    const res = await ctx.api.call('GET', '/api/v1/system/queue-stats', { token: ctx.admin });
     expect(res.status).toBe(200);
-    const queue = res.body.task_queues.find((q: { name: string }) => q.name === api.config.TEMPORAL_TASK_QUEUE);
+    const queue = res.body.task_queues.find((q: { name: string }) => q.name === ctx.api.config.TEMPORAL_TASK_QUEUE);
     expect(queue).toBeDefined();
     expect(queue.pollers).toBeGreaterThanOrEqual(1);
     expect(typeof queue.backlog).toBe('number');
   });
 
   it('serves the contract and its docs', async () => {
-    const raw = await fetch(`${api.url}/openapi.yaml`);
+    const raw = await fetch(`${ctx.api.url}/openapi.yaml`);
     expect(raw.status).toBe(200);
     expect(await raw.text()).toContain('/api/v1/system/health');
-    const docs = await fetch(`${api.url}/docs/`);
+    const docs = await fetch(`${ctx.api.url}/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger-ui');
   });
