@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ResourceModel } from '../../src/idap/resource.model';
+import { JobItemModel } from '../../src/jobs/job.model';
+import { createLogger } from '../../src/lib/logger';
+import { workerFor, type ServiceWorker } from '../../src/runtime';
+import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
+import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
+
+let api: TestApi;
+let child: ChildProcess | undefined;
+let replacement: ServiceWorker | undefined;
+
+beforeAll(async () => {
+  api = await startTestApi({ ...FAST_RETRIES, RUN_WORKER: 'false' });
+});
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await replacement?.shutdown();
+  await api.stop();
+});
+
+function spawnWorker(): Promise<ChildProcess> {
+  const c = api.config;
+  const proc = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'worker-process.ts')], {
+    env: {
+      ...process.env, NODE_ENV: 'test', MONGODB_DB: c.MONGODB_DB, REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX, TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
+      DATA_DIR: c.dataDir, ...FAST_RETRIES,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    proc.stderr!.on('data', (d) => (err += d));
+    proc.stdout!.on('data', (d) => String(d).includes('worker ready') && resolve(proc));
+    proc.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${err}`)));
+  });
+}
+
+describe('a worker killed in the middle of a job', () => {
+  it('lets a new worker finish the job, with no duplicate resources', async () => {
+    const acme = await createClient(api, await api.login(ADMIN.email, ADMIN.password), 'Acme Crash');
+    child = await spawnWorker();
+    const params = { query: 'tailor sbx-slow-400', country_code: 'NL', region_codes: ['NL-ZE'], max_locations: 6 };
+    const res = await api.call('POST', SUBMIT, { token: acme.triple, body: params });
+    expect(res.status).toBe(200);
+    const jobId = res.body.job_id;
+    await eventually(async () => {
+      const job = (await api.call('GET', jobPath(jobId), { token: acme.triple })).body;
+      return job.progress.done >= 2 ? job : undefined;
+    }, 60_000, 100);
+    child.kill('SIGKILL'); // no graceful shutdown: an activity dies mid-flight
+    await new Promise((r) => child!.once('exit', r));
+    const stalled = (await api.call('GET', jobPath(jobId), { token: acme.triple })).body;
+    expect(stalled.status).toBe('processing');
+
+    replacement = await workerFor(api.config, api.rt, { logger: createLogger('silent'), workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! } });
+    const job = await waitForStatus(api, acme.triple, jobPath(jobId), ['completed', 'failed'], 90_000);
+    const expected = expectedPlaces(params);
+    expect(job).toMatchObject({ status: 'completed', progress: { done: 6, total: 6 }, results_count: expected.length });
+    expect(job.progress.done).toBeGreaterThan(stalled.progress.done);
+    const businesses = await ResourceModel.find({ client_id: acme.client_id, resource_type: 'businesses' }, { 'data.place_id': 1 }).lean();
+    expect(businesses).toHaveLength(expected.length);
+    expect(new Set(businesses.map((b: any) => b.data.place_id)).size).toBe(expected.length);
+    expect(await JobItemModel.countDocuments({ client_id: acme.client_id, job_id: jobId })).toBe(expected.length);
+  });
+});
