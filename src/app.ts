@@ -9,12 +9,14 @@ import { AppError } from './lib/errors';
 import { errorHandler } from './lib/http/error-handler';
 import { loadOpenApi } from './lib/http/openapi-spec';
 import { mountOperations, type OperationHandlers } from './lib/http/operations';
+import { memoisePathToRegexp } from './lib/http/path-regexp-cache';
 import { requestContext } from './lib/request-context';
 import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
 import { authRoutes } from './auth/auth.routes';
 import { clientsRoutes } from './clients/clients.routes';
 import { contentRoutes } from './content/content.routes';
+import { publicContentFastPath } from './content/public-fast-path';
 import { outboxRoutes } from './notifications/outbox.routes';
 import { systemRoutes } from './system/system.routes';
 import { usersRoutes } from './users/users.routes';
@@ -44,6 +46,7 @@ export function operationHandlers(s: Services): OperationHandlers {
 }
 
 export function createApp(s: Services): Express {
+  memoisePathToRegexp();
   const { doc, text } = loadOpenApi();
   const app = express();
   app.disable('x-powered-by');
@@ -70,6 +73,7 @@ export function createApp(s: Services): Express {
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
   app.get('/reset-password', (_req, res) => void res.type('html').send(resetPasswordPage()));
 
+  app.use(publicContentFastPath(s.content)); // cached public content reads, before parsing and validation
   app.use(express.json({ limit: s.config.JSON_BODY_LIMIT_BYTES }));
   app.use(cookieParser());
   app.use(

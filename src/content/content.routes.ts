@@ -25,10 +25,10 @@ export function contentRoutes(s: Services): OperationHandlers {
   const { authoring, public: pub, responder } = s.content;
 
   /** A cached public read: resolve the site, serve from the cache or `load`, 404 when load finds nothing. */
-  const publicRead = (op: string, load: (clientId: string, req: Request) => Promise<unknown | null>, pathName?: string) =>
+  const publicRead = (op: string, load: (clientId: string, req: Request) => Promise<unknown | null>) =>
     async (req: Request, res: Response) => {
       const clientId = await pub.resolveClient(domainOf(req));
-      const entry = await responder.cached(clientId, readKey(op, req, pathName ? pathParam(req, pathName) : ''), () => load(clientId, req));
+      const entry = await responder.cached(clientId, readKey(req), () => load(clientId, req));
       if (!entry) throw AppError.notFound(`${op === 'page' ? 'Page' : 'Record'} not found`);
       responder.send(req, res, entry);
     };
@@ -62,7 +62,7 @@ export function contentRoutes(s: Services): OperationHandlers {
     listPublicAuthors: publicRead('authors', (cid, req) => pub.listAuthors(cid, pageOf(req))),
     listPublicPosts: publicRead('posts', (cid, req) => pub.listPosts(cid, req.query as PostFilters, pageOf(req))),
     listPublicPages: publicRead('pages', (cid, req) => pub.listPages(cid, pageOf(req))),
-    getPublicPage: publicRead('page', (cid, req) => pub.getPage(cid, pathParam(req, 'slug')), 'slug'),
+    getPublicPage: publicRead('page', (cid, req) => pub.getPage(cid, pathParam(req, 'slug'))),
     listPublicCategories: publicRead('categories', (cid, req) => pub.listTaxonomy('categories', cid, pageOf(req))),
     listPublicTags: publicRead('tags', (cid, req) => pub.listTaxonomy('tags', cid, pageOf(req))),
 
@@ -71,7 +71,7 @@ export function contentRoutes(s: Services): OperationHandlers {
       const clientId = await pub.resolveClient(domainOf(req));
       const slug = pathParam(req, 'slug');
       const views = await pub.countView(clientId, slug);
-      const entry = views === null ? null : await responder.cached(clientId, readKey('post', req, slug), async () => {
+      const entry = views === null ? null : await responder.cached(clientId, readKey(req), async () => {
         const post = await pub.getPost(clientId, slug, { html: req.query.format === 'html' });
         if (!post) return null;
         const { view_count: _views, ...rest } = post;

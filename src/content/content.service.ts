@@ -6,6 +6,7 @@ import { createAuthoringService } from './authoring.service';
 import { createContentCache } from './content-cache';
 import { createDeployHooks } from './deploy-hook';
 import { createPublicResponder } from './public-http';
+import { createPostViews } from './post-views';
 import { createPublicContentService } from './public.service';
 
 /** The content area: authoring (dashboard), public reads, their Redis cache and the deploy hook. */
@@ -16,7 +17,7 @@ export function createContentServices(deps: {
   return {
     cache,
     authoring: createAuthoringService({ cache, hooks: createDeployHooks(deps.temporal, deps.taskQueue) }),
-    public: createPublicContentService({ clients: deps.clients }),
+    public: createPublicContentService({ clients: deps.clients, views: createPostViews({ redis: deps.redis, logger: deps.logger }) }),
     responder: createPublicResponder(cache, { validateResponses: deps.validateResponses }),
   };
 }

@@ -14,18 +14,16 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((t) => opaque(t) === wanted);
 }
 
-/** A stable cache key for a read: the operation, its path value and its query in sorted order. */
-export function readKey(op: string, req: Request, pathValue = ''): string {
-  const query = Object.keys(req.query)
-    .sort()
-    .map((k) => `${k}=${encodeURIComponent(String(req.query[k]))}`)
-    .join('&');
-  return `${op}:${encodeURIComponent(pathValue)}?${query}`;
-}
+/**
+ * The cache key of a public read: its URL as sent (path and query). Only responses to requests the
+ * contract accepted are cached, so a later request with the same URL is one the contract accepts too;
+ * that is what lets the fast path (public-fast-path.ts) answer hits before validation.
+ */
+export const readKey = (req: Request): string => req.originalUrl;
 
 /**
  * Serves public reads through the Redis cache with ETag, Cache-Control and 304. The response body
- * is cached as JSON text, so a hit costs two Redis GETs and no serialisation.
+ * is cached as JSON bytes, so a hit costs two Redis GETs and no serialisation.
  */
 export function createPublicResponder(cache: ContentCache, opts: { validateResponses: boolean }) {
   return {
@@ -35,7 +33,7 @@ export function createPublicResponder(cache: ContentCache, opts: { validateRespo
       if (hit) return hit;
       const value = await load();
       if (value === null) return null;
-      const body = JSON.stringify(value);
+      const body = Buffer.from(JSON.stringify(value));
       const entry = { etag: etagOf(body), body };
       await cache.set(clientId, version, key, entry);
       return entry;
@@ -49,7 +47,7 @@ export function createPublicResponder(cache: ContentCache, opts: { validateRespo
         return;
       }
       // Under test every response goes through res.json, so the contract checks cached bodies too.
-      if (opts.validateResponses) res.json(JSON.parse(body));
+      if (opts.validateResponses) res.json(JSON.parse(body.toString()));
       else res.type('application/json').send(body);
     },
   };
@@ -61,6 +59,6 @@ export type PublicResponder = ReturnType<typeof createPublicResponder>;
  * The cached post body without view_count, and the live count put in front: `{"view_count":N,...}`.
  * The ETag stays that of the cached body (a weak validator: a new count is not a new version).
  */
-export function withViewCount(body: string, views: number): string {
-  return `{"view_count":${views},${body.slice(1)}`;
+export function withViewCount(body: Buffer, views: number): Buffer {
+  return Buffer.concat([Buffer.from(`{"view_count":${views},`), body.subarray(1)]);
 }

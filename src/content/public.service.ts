@@ -8,7 +8,7 @@ import { PageModel, type PageDoc } from './page.model';
 import { loadPostRefs } from './post-refs';
 import { PostModel, type PostDoc } from './post.model';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
-import { createViewCounter } from './view-counter';
+import type { PostViews } from './post-views';
 
 export interface PostFilters {
   tag?: string;
@@ -31,17 +31,14 @@ async function pageOfDocs<T>(model: Model<any>, filter: object, sort: Record<str
 }
 
 /** Reads for a client's public site: published posts and pages, active authors, tags and categories. Nothing here crosses tenants. */
-export function createPublicContentService(deps: { clients: ClientsService }) {
+export function createPublicContentService(deps: { clients: ClientsService; views: PostViews }) {
   const memo = new Map<string, { clientId: string | null; until: number }>();
-  const views = createViewCounter(async (key, by) => {
-    const [clientId, slug] = key.split('\u0000');
-    const doc = await PostModel.findOneAndUpdate(
-      { client_id: clientId, slug, status: PUBLISHED },
-      { $inc: { view_count: by } },
-      { new: true, timestamps: false }, // (no projection: FerretDB's findAndModify does not take one)
-    ).lean<{ view_count: number }>();
-    return doc?.view_count ?? null;
-  });
+
+  /** The client a domain resolved to within the last DOMAIN_MEMO_MS; undefined when that is not known without a lookup. */
+  function rememberedClient(domain: string | undefined): string | null | undefined {
+    const entry = domain ? memo.get(domain.trim().toLowerCase()) : undefined;
+    return entry && entry.until >= Date.now() ? entry.clientId : undefined;
+  }
 
   /** The client that serves X-Content-Domain: 400 without the header, 404 for a domain no active client serves. */
   async function resolveClient(domain: string | undefined): Promise<string> {
@@ -79,6 +76,7 @@ export function createPublicContentService(deps: { clients: ClientsService }) {
 
   return {
     resolveClient,
+    rememberedClient,
 
     async listAuthors(clientId: string, page: Page) {
       const r = await pageOfDocs<AuthorDoc>(AuthorModel, { client_id: clientId, is_active: true }, { full_name: 1, _id: 1 }, page);
@@ -99,10 +97,12 @@ export function createPublicContentService(deps: { clients: ClientsService }) {
       return toPost(doc, await loadPostRefs(clientId, [doc], { related: true, publishedOnly: true }), opts);
     },
 
-    /** Counts one read of a published post (atomic $inc, grouped per post) and returns its count; null when there is no such post. */
-    countView(clientId: string, slug: string): Promise<number | null> {
-      return views.count(`${clientId}\u0000${slug}`);
-    },
+    /** Counts one read of a published post, waiting for it to be stored (see post-views.ts); null when there is no such post. */
+    countView: (clientId: string, slug: string) => deps.views.count(clientId, slug),
+    /** The live view counter a cached single-post read increments (see post-views.ts). */
+    liveViewCounter: (clientId: string, slug: string) => deps.views.liveCounter(clientId, slug),
+    /** A read counted on the live counter; stored in the background. */
+    viewCounted: (clientId: string, slug: string) => deps.views.counted(clientId, slug),
 
     async listPages(clientId: string, page: Page) {
       const r = await pageOfDocs<PageDoc>(PageModel, { client_id: clientId, status: PUBLISHED }, { sort_order: 1, title: 1, _id: 1 }, page);

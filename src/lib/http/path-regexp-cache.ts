@@ -1,0 +1,27 @@
+import pathToRegexpModule = require('path-to-regexp');
+
+/**
+ * express-openapi-validator (5.6) finds the operation of every request by compiling path-to-regexp
+ * afresh for each declared path, on every request; with a hundred paths that is most of the CPU time
+ * of a simple GET. pathToRegexp is a pure function of (path, options), so its results are memoised
+ * here once per process. The validator reads the function from the module object at call time, so
+ * replacing it there is enough; the cache holds one entry per declared path and option set.
+ */
+export function memoisePathToRegexp(): void {
+  const mod = pathToRegexpModule as { pathToRegexp: typeof pathToRegexpModule.pathToRegexp & { memoised?: true } };
+  if (mod.pathToRegexp.memoised) return;
+  const original = mod.pathToRegexp;
+  const cache = new Map<string, ReturnType<typeof original>>();
+  const memoised = ((path: Parameters<typeof original>[0], options?: Parameters<typeof original>[1]) => {
+    if (typeof path !== 'string') return original(path, options);
+    const key = `${path}\u0000${JSON.stringify(options ?? {})}`;
+    let compiled = cache.get(key);
+    if (!compiled) {
+      compiled = original(path, options);
+      cache.set(key, compiled);
+    }
+    return compiled;
+  }) as typeof mod.pathToRegexp;
+  memoised.memoised = true;
+  mod.pathToRegexp = memoised;
+}
