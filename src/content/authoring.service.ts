@@ -8,7 +8,7 @@ import type { DeployHooks } from './deploy-hook';
 import { PageModel, type PageDoc } from './page.model';
 import { loadPostRefs, missingIds } from './post-refs';
 import { PostModel, type PostDoc } from './post.model';
-import { deriveExcerpt, plainText, readingTime, validateRichText } from './rich-text';
+import { deriveExcerpt, excerptSource, plainText, readingTime, validateRichText } from './rich-text';
 import { renderHtml } from './render-html';
 import { slugOrDerived } from './slug';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
@@ -156,7 +156,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
         category_ids: [...new Set(input.category_ids ?? [])],
         related_post_ids: [...new Set(input.related_post_ids ?? [])],
         body_html: renderHtml(body), reading_time: readingTime(text),
-        excerpt: input.excerpt ?? deriveExcerpt(text), status: 'draft', published_at: null,
+        excerpt: input.excerpt ?? deriveExcerpt(excerptSource(body)), status: 'draft', published_at: null,
       }, 'post');
       return changed(clientId, await expandPost(doc));
     },

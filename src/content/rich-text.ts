@@ -98,6 +98,18 @@ export function readingTime(text: string): number {
   return Math.max(1, Math.ceil(countWords(text) / WORDS_PER_MINUTE));
 }
 
+/** The text an excerpt is taken from: the paragraphs (headings, captions and code left out), or all text without any. */
+export function excerptSource(doc: RichTextNode): string {
+  const paragraphs: string[] = [];
+  const visit = (node: RichTextNode) => {
+    if (node.type === 'paragraph') paragraphs.push(plainText(node));
+    else if (node.type !== 'codeBlock' && node.type !== 'code_block') node.content?.forEach(visit);
+  };
+  visit(doc);
+  const text = paragraphs.filter((p) => p.trim()).join(' ');
+  return text.trim() ? text : plainText(doc);
+}
+
 /** An excerpt from the body's text: its first EXCERPT_MAX_CHARS characters, cut at a word, with an ellipsis. */
 export function deriveExcerpt(text: string): string | null {
   const flat = text.replace(/\s+/g, ' ').trim();

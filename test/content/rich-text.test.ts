@@ -1,6 +1,6 @@
 import { AppError } from '../../src/lib/errors';
 import { renderHtml, safeUrl } from '../../src/content/render-html';
-import { countWords, deriveExcerpt, plainText, readingTime, validateRichText, type RichTextNode } from '../../src/content/rich-text';
+import { countWords, deriveExcerpt, excerptSource, plainText, readingTime, validateRichText, type RichTextNode } from '../../src/content/rich-text';
 import { slugFrom } from '../../src/content/slug';
 import { etagMatches } from '../../src/content/public-http';
 
@@ -48,6 +48,8 @@ describe('rich-text bodies', () => {
     expect(readingTime(Array(200).fill('w').join(' '))).toBe(1);
     expect(readingTime(Array(201).fill('w').join(' '))).toBe(2);
     expect(deriveExcerpt('  short   text ')).toBe('short text');
+    expect(excerptSource(body)).toBe('Hello world\nagain'); // paragraphs only: the heading is left out
+    expect(excerptSource(d({ type: 'heading', content: [t('Only a heading')] }))).toBe('Only a heading');
     expect(deriveExcerpt('')).toBeNull();
     const long = deriveExcerpt(Array(100).fill('word').join(' '))!;
     expect(long.endsWith('word…')).toBe(true);

@@ -1,3 +1,5 @@
+// The CommonJS module object itself must be patched (an ESM namespace import would be a copy).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 import pathToRegexpModule = require('path-to-regexp');
 
 /**
