@@ -29,11 +29,6 @@ export interface PageInput {
   template?: string; sort_order?: number; seo_title?: string | null; seo_description?: string | null; og_image_url?: string | null;
 }
 
-/**
- * A unique-index violation: MongoDB's E11000, and FerretDB's (SQLite) way of reporting one on an
- * update, which arrives as an InternalError naming the UNIQUE constraint.
- */
-const isUniqueViolation = (err: unknown) => isDuplicateKeyError(err) || /UNIQUE constraint failed/.test((err as Error)?.message ?? '');
 
 const slugTaken = (what: string, slug: string) => AppError.conflict(`${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} with slug ${slug} already exists`);
 
@@ -55,7 +50,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       const created = await model.create({ _id: newId(), ...doc });
       return created.toObject() as T;
     } catch (err) {
-      if (isUniqueViolation(err)) throw slugTaken(what, String(doc.slug));
+      if (isDuplicateKeyError(err)) throw slugTaken(what, String(doc.slug));
       throw err;
     }
   }
@@ -70,7 +65,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
     try {
       return (await model.create({ _id: newId(), client_id: clientId, slug, [field]: value }))._id as string;
     } catch (err) {
-      const again = isUniqueViolation(err) ? await model.findOne(filter, { _id: 1 }).lean<{ _id: string }>() : null;
+      const again = isDuplicateKeyError(err) ? await model.findOne(filter, { _id: 1 }).lean<{ _id: string }>() : null;
       if (!again) throw err;
       return again._id;
     }
@@ -182,7 +177,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
           ? await PageModel.findOneAndUpdate(filter, { $set, $inc: { revision: 1 } }, { new: true }).lean<PageDoc>()
           : await PageModel.findOne(filter).lean<PageDoc>();
       } catch (err) {
-        if (isUniqueViolation(err)) throw slugTaken('page', String($set.slug));
+        if (isDuplicateKeyError(err)) throw slugTaken('page', String($set.slug));
         throw err;
       }
       if (!doc) throw AppError.notFound('Page not found');

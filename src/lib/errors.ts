@@ -41,7 +41,13 @@ export class AppError extends Error {
   }
 }
 
-/** MongoDB's duplicate-key error, raised by unique indexes (how we make slugs and e-mails unique without races). */
+/**
+ * A unique-index violation (how we make slugs and e-mails unique without races): MongoDB's E11000,
+ * or FerretDB's SQLite backend, which reports a clash on update as a generic error naming the
+ * SQLite constraint.
+ */
 export function isDuplicateKeyError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: number; message?: string };
+  return e.code === 11000 || /UNIQUE constraint failed/.test(e.message ?? '');
 }

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { hashPassword, randomToken, sha256, verifyPassword } from '../lib/crypto';
+import { claimOnce } from '../lib/claims';
 import { iso } from '../lib/ids';
 import type { Page } from '../lib/pagination';
 import type { Role } from '../lib/tenancy';
@@ -130,14 +131,13 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
       return { user_id: userId, reset_expires_at: expires.toISOString(), delivery_id };
     },
 
-    /** Consumes a reset token exactly once: the update matches only an unused, unexpired token. */
+    /** Consumes a reset token exactly once, even when the same link is submitted concurrently. */
     async resetPassword(token: string, newPassword: string) {
-      const now = new Date();
-      const reset = await PasswordResetModel.findOneAndUpdate(
-        { token_hash: sha256(token), used_at: null, expires_at: { $gt: now } },
-        { used_at: now },
-      ).lean<{ user_id: string }>();
-      if (!reset) throw AppError.unauthorized('Invalid or expired reset token');
+      const tokenHash = sha256(token);
+      const reset = await PasswordResetModel.findOne({ token_hash: tokenHash, used_at: null, expires_at: { $gt: new Date() } })
+        .lean<{ user_id: string }>();
+      if (!reset || !(await claimOnce(`password-reset:${tokenHash}`))) throw AppError.unauthorized('Invalid or expired reset token');
+      await PasswordResetModel.updateOne({ token_hash: tokenHash }, { used_at: new Date() });
       await UserModel.updateOne({ _id: reset.user_id }, { password_hash: await hashPassword(newPassword) });
       return { password_reset: true };
     },

@@ -40,6 +40,20 @@ describe('password reset through a durable delivery workflow', () => {
     expect(again.status).toBe(401);
   });
 
+  it('lets only one of many concurrent submissions of one reset link succeed', async () => {
+    const email = 'racer@reset.test';
+    const user = await ctx.api.call('POST', '/api/v1/dashboard/users', { token: ctx.admin, body: { email, role: 'super_admin' } });
+    await ctx.api.call('POST', `/api/v1/dashboard/users/${user.body.user_id}/trigger-reset`, { token: ctx.admin });
+    const [message] = await eventually(async () => {
+      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, { token: ctx.admin });
+      return res.body.messages.length ? res.body.messages : undefined;
+    });
+    const token = new URL(message.links[0]).searchParams.get('token')!;
+    const attempts = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      ctx.api.call('POST', '/api/v1/auth/password-reset', { body: { token, new_password: `racing-password-${i}` } })));
+    expect(attempts.map((a) => a.status).sort()).toEqual([200, ...Array(11).fill(401)]);
+  });
+
   it('generates 16-character passwords with every character class', async () => {
     const user = await ctx.api.call('POST', '/api/v1/dashboard/users', { token: ctx.admin, body: { email: 'gen@reset.test', role: 'super_admin' } });
     const res = await ctx.api.call('GET', `/api/v1/dashboard/users/${user.body.user_id}/generate-password`, { token: ctx.admin });
