@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { hashPassword, verifyPassword } from '../lib/crypto';
+import { isDuplicateKeyError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { generatePassword } from './users.service';
 import { UserModel, type UserDoc } from './user.model';
@@ -22,7 +23,7 @@ export async function ensureSuperAdmin(email: string, password: string): Promise
       await UserModel.create({ email: normalised, role: 'super_admin', password_hash: await hashPassword(password) });
       return 'created';
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err; // another process created it first
+      if (!isDuplicateKeyError(err)) throw err; // else another process created it first
       return 'unchanged';
     }
   }
