@@ -5,7 +5,8 @@ import type { MapsProvider } from '../src/providers/maps';
 import type { ResearchProvider } from '../src/providers/research';
 import { providerFailure } from '../src/providers/errors';
 import { isFinal } from '../src/jobs/job.model';
-import { finishJob, loadJob, publishOnce, startJob, updateJob } from '../src/jobs/job-store';
+import { createJobStore, loadJob } from '../src/jobs/job-store';
+import type { JobLocks } from '../src/jobs/job-lock';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
 import { deliverWebhook, webhookSecret } from '../src/jobs/webhooks';
 import { researchResultsCount } from '../src/research/research-company';
@@ -15,6 +16,7 @@ export interface JobDeps {
   maps: MapsProvider;
   research: ResearchProvider;
   events: EventBus;
+  locks: JobLocks;
   credentialsKey: string;
 }
 
@@ -49,14 +51,16 @@ export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T
 }
 
 export function createJobActivities({ jobs }: { jobs: JobDeps }) {
+  const store = createJobStore(jobs);
   return {
     /** queued → processing; publishes job.started. Answers how many locations the job searches. */
     async startMapsJob(ref: JobRef): Promise<{ proceed: boolean; total: number; event: JobEvent | null }> {
-      const { doc } = await startJob(ref.job_id, ref.client_id, 'processing', { message: 'Planning locations' });
+      const queued = await loadJob(ref.job_id, ref.client_id);
+      if (!queued || isFinal(queued.status)) return { proceed: false, total: 0, event: null };
+      const total = locationsOf(queued.params as MapsJobParams).length;
+      const doc = await store.start(ref.job_id, ref.client_id, 'processing', { 'progress.total': total, message: `Searching ${total} locations` });
       if (!doc || isFinal(doc.status)) return { proceed: false, total: 0, event: null };
-      const total = locationsOf(doc.params as MapsJobParams).length;
-      await updateJob(ref.job_id, ref.client_id, { 'progress.total': total, message: `Searching ${total} locations` });
-      const event = await publishOnce(jobs.events, { ...doc, progress: { done: doc.progress?.done ?? 0, total } }, 'job.started');
+      const event = await store.publishOnce(doc, 'job.started');
       return { proceed: true, total, event };
     },
 
@@ -65,7 +69,7 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
       const location = locationsOf(input.params)[input.index];
       if (!location) return { results_count: await resultsCount(input.client_id, input.job_id), found: 0 };
       return withProviderFailures(() =>
-        scrapeLocation({ maps: jobs.maps, signal: activitySignal(), heartbeat }, { ...input, location }),
+        scrapeLocation({ maps: jobs.maps, store, signal: activitySignal(), heartbeat }, { ...input, location }),
       );
     },
 
@@ -75,7 +79,7 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
       const results_count = doc?.type === 'research'
         ? await researchResultsCount(input.client_id, input.job_id)
         : await resultsCount(input.client_id, input.job_id);
-      return finishJob(jobs.events, input.job_id, input.client_id, input.status, { error: input.error, results_count });
+      return store.finish(input.job_id, input.client_id, input.status, { error: input.error, results_count });
     },
 
     /** POSTs one job event to the job's webhook_url, signed with the client's webhook key. */

@@ -14,6 +14,7 @@ import { startWorker, type RunningWorker, type WorkerOptions } from './worker/cr
 import { createChannels } from './notifications/channels';
 import { resolveProviders, type Providers } from './providers';
 import { eventBusFor } from './events/event-bus';
+import { createJobLocks } from './jobs/job-lock';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -92,7 +93,10 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deps: {
       channels: createChannels(config),
-      jobs: { maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config), credentialsKey: rt.credentialsKey },
+      jobs: {
+        maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
+        locks: createJobLocks(rt.engines.redis), credentialsKey: rt.credentialsKey,
+      },
     },
     logger: opts.logger,
     workflowBundle: opts.workflowBundle,

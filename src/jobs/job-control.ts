@@ -7,9 +7,11 @@ import { newId } from '../lib/ids';
 import type { RetryTuning } from '../../workflows/jobs-signals';
 import { JobModel, isFinal, type JobDoc, type JobType } from './job.model';
 import { eventData } from './job.views';
+import type { JobLocks } from './job-lock';
 
 export interface JobControlDeps {
   temporal: Client;
+  locks: JobLocks;
   taskQueue: string;
   events: EventBus;
   retry: RetryTuning;
@@ -76,29 +78,33 @@ export function createJobControl(deps: JobControlDeps) {
     },
 
     /**
-     * Moves a job from one of `from` to `to` atomically (bumping its control sequence) and then tells
-     * the workflow; if Temporal cannot be told, the change is undone and the caller gets the error.
+     * Moves a job from one of `from` to a new state under its record lock (bumping its control
+     * sequence, so the workflow can tell newer signals from older ones), then tells the workflow; if
+     * Temporal cannot be told, the change is undone and the caller gets the error. Of two concurrent
+     * requests (pause and pause, pause and cancel) exactly one sees the state it expects.
      */
-    async transition(doc: JobDoc, from: string[], set: Record<string, unknown>, tell: (seq: number) => Promise<void>, describe: (status: string) => string): Promise<JobDoc> {
-      const updated = await JobModel.findOneAndUpdate(
-        { _id: doc._id, client_id: doc.client_id, status: { $in: from } },
-        { $set: set, $inc: { control_seq: 1 } },
-        { new: true },
-      ).lean<JobDoc>();
-      if (!updated) {
-        const now = await JobModel.findOne({ _id: doc._id, client_id: doc.client_id }).lean<JobDoc>();
-        throw AppError.conflict(describe(now?.status ?? doc.status));
-      }
-      try {
-        await tell(updated.control_seq);
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) {
-          const back = Object.fromEntries(Object.keys(set).map((k) => [k, (doc as Record<string, unknown>)[k] ?? null]));
-          await JobModel.updateOne({ _id: doc._id, client_id: doc.client_id, control_seq: updated.control_seq }, { $set: back, $inc: { control_seq: 1 } });
-          throw err;
+    async transition(
+      doc: JobDoc, from: string[], change: (current: JobDoc) => Record<string, unknown>, tell: (seq: number) => Promise<void>, describe: (status: string) => string,
+    ): Promise<JobDoc> {
+      const key = { _id: doc._id, client_id: doc.client_id };
+      return deps.locks.run(doc._id, async () => {
+        const current = await JobModel.findOne(key).lean<JobDoc>();
+        if (!current || !from.includes(current.status)) throw AppError.conflict(describe(current?.status ?? doc.status));
+        const set = change(current);
+        const seq = current.control_seq + 1;
+        await JobModel.updateOne(key, { $set: { ...set, control_seq: seq } });
+        try {
+          await tell(seq);
+        } catch (err) {
+          // A workflow that is already closed needs no telling; anything else undoes the change.
+          if (!(err instanceof WorkflowNotFoundError)) {
+            const back = Object.fromEntries(Object.keys(set).map((k) => [k, (current as Record<string, unknown>)[k] ?? null]));
+            await JobModel.updateOne(key, { $set: { ...back, control_seq: seq + 1 } });
+            throw err;
+          }
         }
-      }
-      return updated;
+        return { ...current, ...set, control_seq: seq } as JobDoc;
+      });
     },
 
     cancelWorkflow: async (jobId: string) => void (await handle(jobId).cancel()),

@@ -5,6 +5,7 @@ import { eventBusFor } from '../events/event-bus';
 import { createEventsService } from '../events/events.service';
 import { createResearchService } from '../research/research.service';
 import { createJobControl } from './job-control';
+import { createJobLocks } from './job-lock';
 import { createJobsService } from './jobs.service';
 
 /** The jobs, research and events services of one API process. */
@@ -12,7 +13,7 @@ export function createJobServices(opts: { config: Config; engines: Engines; logg
   const { config, engines } = opts;
   const bus = eventBusFor(engines.redis, config);
   const control = createJobControl({
-    temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, events: bus,
+    temporal: engines.temporal, locks: createJobLocks(engines.redis), taskQueue: config.TEMPORAL_TASK_QUEUE, events: bus,
     retry: { initial_ms: config.JOB_RETRY_INITIAL_MS, max_attempts: config.JOB_RETRY_MAX_ATTEMPTS, heartbeat_timeout_ms: config.JOB_HEARTBEAT_TIMEOUT_MS },
   });
   return {

@@ -60,7 +60,7 @@ export function createJobsService(deps: { control: JobControl; credentialsKey: s
     async cancel(scope: string | null, jobId: string) {
       const doc = await control.find(scope, jobId, 'maps-scrape');
       const updated = await control.transition(
-        doc, ['queued', 'processing'], { status: 'cancelled', completed_at: new Date(), message: 'Cancelled by user' },
+        doc, ['queued', 'processing'], () => ({ status: 'cancelled', completed_at: new Date(), message: 'Cancelled by user' }),
         () => control.cancelWorkflow(jobId), (status) => `Job is already ${status}`,
       );
       return toJob(updated);

@@ -2,7 +2,8 @@ import type { JobLocation } from '../locations/dataset';
 import { ProviderError } from '../providers/errors';
 import type { MapsPlace, MapsProvider } from '../providers/maps';
 import { idapRef, resourceId } from '../idap/resource.model';
-import { JobItemModel, JobModel, jobItemId } from './job.model';
+import { JobItemModel, jobItemId } from './job.model';
+import type { JobStore } from './job-store';
 import { domainOf, normalizePhone, upsertResource, writeResources } from './resource-writes';
 
 export interface MapsJobParams {
@@ -25,6 +26,7 @@ export interface ScrapeLocationInput {
 
 export interface ScrapeDeps {
   maps: MapsProvider;
+  store: JobStore;
   signal?: AbortSignal;
   heartbeat?: (details?: unknown) => void;
 }
@@ -121,9 +123,8 @@ export async function scrapeLocation(deps: ScrapeDeps, input: ScrapeLocationInpu
     }
   }
   const count = await resultsCount(clientId, jobId);
-  await JobModel.updateOne(
-    { _id: jobId, client_id: clientId, status: 'processing' },
-    { $set: { 'progress.done': index + 1, 'progress.total': total, results_count: count, message: `Searched ${location.name} (${index + 1} of ${total}): ${count} businesses so far` } },
-  );
+  await deps.store.update(jobId, clientId, {
+    'progress.done': index + 1, 'progress.total': total, results_count: count, message: `Searched ${location.name} (${index + 1} of ${total}): ${count} businesses so far`,
+  }, ['processing']);
   return { results_count: count, found };
 }

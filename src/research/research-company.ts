@@ -1,5 +1,6 @@
 import { idapRef, resourceId } from '../idap/resource.model';
-import { JobItemModel, JobModel, jobItemId } from '../jobs/job.model';
+import { JobItemModel, jobItemId } from '../jobs/job.model';
+import type { JobStore } from '../jobs/job-store';
 import { domainOf, linkResource, normalizePhone, upsertResource, writeResources } from '../jobs/resource-writes';
 import type { MapsProvider } from '../providers/maps';
 import type { ResearchProvider } from '../providers/research';
@@ -18,6 +19,7 @@ export interface CompanyInput {
 
 export interface ResearchDeps {
   maps: MapsProvider;
+  store: JobStore;
   research: ResearchProvider;
   signal?: AbortSignal;
   heartbeat?: (details?: unknown) => void;
@@ -124,9 +126,6 @@ export async function researchCompany(deps: ResearchDeps, job: { job_id: string;
     JobItemModel.countDocuments({ client_id: clientId, job_id: jobId, kind: 'result' }),
     researchResultsCount(clientId, jobId),
   ]);
-  await JobModel.updateOne(
-    { _id: jobId, client_id: clientId, status: { $in: ['running', 'paused'] } },
-    { $set: { 'progress.done': progressDone, results_count: results, ...(name ? { message: `Researched ${name}` } : {}) } },
-  );
+  await deps.store.update(jobId, clientId, { 'progress.done': progressDone, results_count: results, ...(name ? { message: `Researched ${name}` } : {}) }, ['running', 'paused']);
   return { found };
 }

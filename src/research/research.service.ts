@@ -16,6 +16,9 @@ const flatContacts = (d: Record<string, any>) => ({
   contacts: (d.contacts ?? []).map((c: any) => [c.name, c.title && `(${c.title})`, c.email && `<${c.email}>`].filter(Boolean).join(' ')),
 });
 
+/** Ends a pause: its duration is added to the time left out of processing_time. */
+const unpause = (d: JobDoc) => ({ paused_at: null, paused_ms: (d.paused_ms ?? 0) + (d.paused_at ? Date.now() - d.paused_at.getTime() : 0) });
+
 type ResearchBody = { companies?: { name: string; domain?: string; country_code?: string }[]; source_job_id?: string; webhook_url?: string };
 
 export function createResearchService(deps: { control: JobControl; credentialsKey: string }) {
@@ -47,26 +50,21 @@ export function createResearchService(deps: { control: JobControl; credentialsKe
     /** running → paused: the workflow finishes the companies in hand, then waits without an activity. */
     async pause(scope: string | null, id: string) {
       const doc = await find(scope, id);
-      const updated = await control.transition(doc, ['running'], { status: 'paused', paused_at: new Date(), message: 'Paused' },
+      const updated = await control.transition(doc, ['running'], () => ({ status: 'paused', paused_at: new Date(), message: 'Paused' }),
         (seq) => control.signal(id, pauseSignal.name, { seq }), (status) => `Research job is not running (status: ${status})`);
       return toResearchJob(updated);
     },
 
     /** paused → running: the workflow continues with the next company. */
     async resume(scope: string | null, id: string) {
-      const doc = await find(scope, id);
-      const pausedMs = doc.paused_at ? Date.now() - doc.paused_at.getTime() : 0;
-      const updated = await control.transition(doc, ['paused'], { status: 'running', paused_at: null, paused_ms: (doc.paused_ms ?? 0) + pausedMs, message: 'Resumed' },
+      const updated = await control.transition(await find(scope, id), ['paused'], (cur) => ({ status: 'running', ...unpause(cur), message: 'Resumed' }),
         (seq) => control.signal(id, resumeSignal.name, { seq }), (status) => `Research job is not paused (status: ${status})`);
       return toResearchJob(updated);
     },
 
     async cancel(scope: string | null, id: string) {
-      const doc = await find(scope, id);
-      const now = new Date();
-      const pausedMs = doc.paused_at ? now.getTime() - doc.paused_at.getTime() : 0;
-      const updated = await control.transition(doc, ['queued', 'running', 'paused'],
-        { status: 'cancelled', completed_at: now, paused_at: null, paused_ms: (doc.paused_ms ?? 0) + pausedMs, message: 'Cancelled by user' },
+      const updated = await control.transition(await find(scope, id), ['queued', 'running', 'paused'],
+        (cur) => ({ status: 'cancelled', completed_at: new Date(), ...unpause(cur), message: 'Cancelled by user' }),
         () => control.cancelWorkflow(id), (status) => `Research job is already ${status}`);
       return toResearchJob(updated);
     },

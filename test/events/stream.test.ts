@@ -70,7 +70,8 @@ describe('event stream', () => {
     s.close();
     const b = (await api.call('POST', SUBMIT, { token: acme.triple, body: small('pub') })).body.job_id;
     await waitForStatus(api, acme.triple, jobPath(b), ['completed']);
-    for (const resume of [{ headers: { 'Last-Event-ID': last.id! }, query: '' }, { headers: {}, query: `&last_event_id=${last.id}` }]) {
+    const resumes: { headers: Record<string, string>; query: string }[] = [{ headers: { 'Last-Event-ID': last.id! }, query: '' }, { headers: {}, query: `&last_event_id=${last.id}` }];
+    for (const resume of resumes) {
       const again = await stream(acme.triple, resume.headers, resume.query);
       await again.next(forJob(b, 'job.completed'));
       const jobEvents = again.frames.filter((f) => f.event.startsWith('job.'));

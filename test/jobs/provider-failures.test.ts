@@ -41,11 +41,13 @@ describe('provider failures', () => {
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/maps provider: request rejected \(403\)/);
     expect(sandbox().faults.stats.requests.maps).toBe(1); // not retried
+    const handle = api.rt.services.engines.temporal.workflow.getHandle(job.job_id);
+    const failure = await handle.result().catch((e) => e);
+    expect(failure.cause.message).toMatch(/request rejected \(403\)/); // the reason shows in the Temporal UI too
+    expect((await handle.describe()).status.name).toBe('FAILED');
     const events = await eventsOf(job.job_id);
     expect(events.map((e) => e.event)).toEqual(['job.queued', 'job.started', 'job.failed']);
     expect(events[2].data).toMatchObject({ job_id: job.job_id, job_type: 'maps-scrape', status: 'failed', client_id: acme.client_id, error: job.error });
-    const handle = api.rt.services.engines.temporal.workflow.getHandle(job.job_id);
-    expect((await handle.describe()).status.name).toBe('FAILED');
   });
 
   it('gives up after the retry policy\'s attempts when the provider keeps failing', async () => {

@@ -22,7 +22,8 @@ afterAll(async () => {
 
 function spawnWorker(): Promise<ChildProcess> {
   const c = api.config;
-  const proc = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'worker-process.ts')], {
+  // node itself with tsx's loader (not the tsx CLI, which would run the worker in a grandchild that SIGKILL misses).
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker-process.ts')], {
     env: {
       ...process.env, NODE_ENV: 'test', MONGODB_DB: c.MONGODB_DB, REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX, TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
       DATA_DIR: c.dataDir, ...FAST_RETRIES,
@@ -51,6 +52,7 @@ describe('a worker killed in the middle of a job', () => {
     }, 60_000, 100);
     child.kill('SIGKILL'); // no graceful shutdown: an activity dies mid-flight
     await new Promise((r) => child!.once('exit', r));
+    expect(() => process.kill(child!.pid!, 0)).toThrow(); // really gone
     const stalled = (await api.call('GET', jobPath(jobId), { token: acme.triple })).body;
     expect(stalled.status).toBe('processing');
 
@@ -63,5 +65,5 @@ describe('a worker killed in the middle of a job', () => {
     expect(businesses).toHaveLength(expected.length);
     expect(new Set(businesses.map((b: any) => b.data.place_id)).size).toBe(expected.length);
     expect(await JobItemModel.countDocuments({ client_id: acme.client_id, job_id: jobId })).toBe(expected.length);
-  });
+  }, 180_000);
 });
