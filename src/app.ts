@@ -24,6 +24,7 @@ import { jobsRoutes } from './jobs/jobs.routes';
 import { researchRoutes } from './research/research.routes';
 import { locationsRoutes } from './locations/locations.routes';
 import { eventsRoutes } from './events/events.routes';
+import { idapRoutes } from './idap/idap.routes';
 import { resetPasswordPage } from './auth/reset-password.page';
 
 /** Query parameters that carry secrets: their values never reach a log line. */
@@ -42,6 +43,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...researchRoutes(s),
     ...locationsRoutes(s),
     ...eventsRoutes(s),
+    ...idapRoutes(s),
   };
 }
 

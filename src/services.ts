@@ -12,6 +12,9 @@ import { createJobServices } from './jobs/job-services';
 import type { JobsService } from './jobs/jobs.service';
 import type { ResearchService } from './research/research.service';
 import type { EventsService } from './events/events.service';
+import { createIdapService, type IdapService } from './idap/idap.service';
+import { createMediaService, type MediaService } from './media/media.service';
+import { createMediaStorage } from './media/storage';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -30,6 +33,8 @@ export interface Services {
   research: ResearchService;
   events: EventsService;
   content: ContentServices;
+  idap: IdapService;
+  media: MediaService;
 }
 
 export function createServices(opts: {
@@ -50,5 +55,6 @@ export function createServices(opts: {
   });
   return {
     ...opts, ...createJobServices(opts), version, notifier, clients, users, auth, content, channels: createChannels(config),
+    idap: createIdapService(), media: createMediaService({ storage: createMediaStorage(config) }),
   };
 }

@@ -34,7 +34,12 @@ export const ResourceModel = model('Resource', resourceSchema, 'idap_resources')
  * worker died, writes the same ids and so cannot create duplicates.
  */
 export function resourceId(clientId: string, type: ResourceType, naturalKey: string): string {
-  const h = createHash('sha256').update(`${clientId}\u0000${type}\u0000${naturalKey.trim().toLowerCase()}`).digest('hex');
+  return stableUuid(clientId, type, naturalKey.trim().toLowerCase());
+}
+
+/** A UUID (version 5 layout) derived from the parts: the same parts always give the same id. */
+export function stableUuid(...parts: string[]): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

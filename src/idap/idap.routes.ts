@@ -1,0 +1,26 @@
+import type { Services } from '../services';
+import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import { requireTenant } from '../lib/tenancy';
+import { serveMedia } from '../media/media.http';
+import { csv } from './refs';
+import { renderMarkdown, renderYaml } from './render';
+
+export function idapRoutes(s: Services): OperationHandlers {
+  return {
+    async batchGetResources(req, res) {
+      res.json(await s.idap.batch(requireTenant(req), req.body));
+    },
+
+    async searchResources(req, res) {
+      const query = req.query as unknown as { q: string; limit?: number; fields?: string; flags?: string; format?: string };
+      const result = await s.idap.search(requireTenant(req), pathParam(req, 'resource_type'), query);
+      if (query.format === 'yaml') return void res.type('application/yaml').send(renderYaml(result));
+      if (query.format === 'md') return void res.type('text/markdown').send(renderMarkdown(result, csv(query.fields)));
+      res.json(result);
+    },
+
+    async getMedia(req, res) {
+      await serveMedia(s.media, requireTenant(req), pathParam(req, 'media_id'), req, res);
+    },
+  };
+}

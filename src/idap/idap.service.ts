@@ -1,0 +1,37 @@
+import { AppError } from '../lib/errors';
+import type { ResourceType } from './resource.model';
+import { batchGet, type BatchRequest } from './batch';
+import { csv } from './refs';
+import { searchResources } from './search';
+
+export interface SearchQuery {
+  q: string;
+  limit?: number;
+  fields?: string;
+  flags?: string;
+}
+
+/** `flags`: names a result must carry, `!name` ones it must not; `rejected` is left out unless asked for. */
+export function flagFilter(flags: string | undefined): { require: string[]; exclude: string[] } {
+  const names = csv(flags);
+  const require = names.filter((f) => !f.startsWith('!'));
+  const exclude = names.filter((f) => f.startsWith('!')).map((f) => f.slice(1)).filter(Boolean);
+  if (!require.includes('rejected') && !exclude.includes('rejected')) exclude.push('rejected');
+  return { require, exclude };
+}
+
+export function createIdapService() {
+  return {
+    batch: (clientId: string, req: BatchRequest) => batchGet(clientId, req),
+
+    async search(clientId: string, type: string, query: SearchQuery) {
+      if (type === 'media') throw AppError.badRequest('media is not searchable; use GET /api/v1/idap/media/{media_id}');
+      const items = await searchResources(clientId, type as ResourceType, query.q, {
+        limit: query.limit ?? 20, fields: csv(query.fields), ...flagFilter(query.flags),
+      });
+      return { resource_type: type, count: items.length, has_more: false, next_cursor: null, items };
+    },
+  };
+}
+
+export type IdapService = ReturnType<typeof createIdapService>;

@@ -1,0 +1,122 @@
+import type { AnyBulkWriteOperation } from 'mongoose';
+import { isDuplicateKeyError } from '../lib/errors';
+import { ResourceModel, idapRef, resourceId, type ResourceType } from './resource.model';
+import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
+import { TermDfModel, TermModel, TermStatsModel, readStats } from './search-index.model';
+
+/** One resource to write, as the jobs area finds it. */
+export interface ResourceInput {
+  type: ResourceType;
+  /** What identifies the thing in the real world (place id, domain, e-mail address...). */
+  naturalKey: string;
+  data: Record<string, unknown>;
+  /** Replaces the flags when given; a new resource gets `new` otherwise. */
+  flags?: string[];
+  /** idap refs of related resources (added to the set). */
+  related?: string[];
+  sourceJobId?: string;
+}
+
+/**
+ * Writes resources in one bulk upsert and brings the search index up to date with what was stored.
+ * Idempotent: ids are derived from (tenant, type, natural key), `data` fields are set one by one
+ * (so two jobs that know different fields of a resource both keep theirs; null/undefined never
+ * overwrite), `related` and `source_job_ids` only grow.
+ */
+export async function upsertResources(clientId: string, items: ResourceInput[]): Promise<{ ids: string[] }> {
+  const ids = items.map((i) => resourceId(clientId, i.type, i.naturalKey));
+  const ops = items.map((item, n) => {
+    const set: Record<string, unknown> = { resource_type: item.type };
+    for (const [k, v] of Object.entries(item.data)) if (v !== undefined && v !== null) set[`data.${k}`] = v;
+    const onInsert: Record<string, unknown> = Object.keys(set).length > 1 ? {} : { data: {} };
+    if (item.flags) set.flags = [...new Set(item.flags)];
+    else onInsert.flags = ['new'];
+    const addToSet: Record<string, unknown> = {};
+    const related = [...new Set(item.related ?? [])].filter((r) => r !== idapRef(item.type, ids[n]));
+    if (related.length) addToSet.related = { $each: related };
+    if (item.sourceJobId) addToSet.source_job_ids = item.sourceJobId;
+    const update = { $set: set, $setOnInsert: onInsert, ...(related.length || item.sourceJobId ? { $addToSet: addToSet } : {}) };
+    return { updateOne: { filter: { _id: ids[n], client_id: clientId }, update, upsert: true } };
+  });
+  if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
+  await indexResources(clientId, items.map((i, n) => ({ type: i.type, id: ids[n] })));
+  return { ids };
+}
+
+/**
+ * Re-indexes resources from what is stored now. Every write to a resource's searchable data must be
+ * followed by this (upsertResources does it). It converges: running it again after a crash, or for
+ * a resource that did not change, rewrites nothing; a resource that no longer exists leaves the index.
+ */
+export async function indexResources(clientId: string, refs: { type: ResourceType; id: string }[]): Promise<void> {
+  const byType = new Map<ResourceType, Set<string>>();
+  for (const r of refs) byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
+  await Promise.all([...byType].map(([type, ids]) => indexType(clientId, type, [...ids])));
+}
+
+async function indexType(clientId: string, type: ResourceType, ids: string[]): Promise<void> {
+  const scope = { client_id: clientId, resource_type: type };
+  const [docs, oldRows, stats] = await Promise.all([
+    ResourceModel.find({ ...scope, _id: { $in: ids } }, { data: 1 }).lean<{ _id: string; data: Record<string, unknown> }[]>(),
+    TermModel.find({ ...scope, resource_id: { $in: ids } }, { _id: 0, term: 1, resource_id: 1, field: 1, pos: 1, len: 1 }).lean<Posting[]>(),
+    readStats(clientId, type),
+  ]);
+  const data = new Map(docs.map((d) => [d._id, d.data ?? {}]));
+  const oldBy = groupBy(oldRows, (p) => p.resource_id);
+  const changed: string[] = [];
+  const rows: Posting[] = [];
+  const df = new Map<string, number>();
+  const lengths = new Map<string, number>();
+  let docsDelta = 0;
+  const add = <K>(m: Map<K, number>, k: K, d: number) => m.set(k, (m.get(k) ?? 0) + d);
+  for (const id of ids) {
+    const before = oldBy.get(id) ?? [];
+    const after = data.has(id) ? postingsOf(type, id, data.get(id)!, stats) : [];
+    if (postingsKey(before) === postingsKey(after)) continue;
+    changed.push(id);
+    rows.push(...after);
+    for (const t of termsOf(after)) add(df, t, 1);
+    for (const t of termsOf(before)) add(df, t, -1);
+    for (const [f, len] of fieldLengths(after)) add(lengths, f, len);
+    for (const [f, len] of fieldLengths(before)) add(lengths, f, -len);
+    docsDelta += Number(after.length > 0) - Number(before.length > 0);
+  }
+  if (!changed.length) return;
+  await TermModel.deleteMany({ ...scope, resource_id: { $in: changed } });
+  if (rows.length) await TermModel.insertMany(rows.map((r) => ({ ...scope, ...r })), { ordered: false, lean: true });
+  const dfOps = [...df].filter(([, d]) => d !== 0).map(([term, d]) => ({
+    updateOne: { filter: { ...scope, term }, update: { $inc: { df: d } }, upsert: true },
+  }));
+  await bulkUpsert(TermDfModel, dfOps);
+  const gone = [...df].filter(([, d]) => d < 0).map(([t]) => t);
+  if (gone.length) await TermDfModel.deleteMany({ ...scope, term: { $in: gone }, df: { $lte: 0 } });
+  const inc: Record<string, number> = { docs: docsDelta };
+  for (const [f, d] of lengths) if (d) inc[`lengths.${f}`] = d;
+  await bulkUpsert(TermStatsModel, [{ updateOne: { filter: scope, update: { $inc: inc }, upsert: true } }]);
+}
+
+/**
+ * An unordered bulk of upserts; the ones that lost a race to insert the same new key (duplicate key)
+ * are run once more, now as plain updates of the document the other writer created.
+ */
+async function bulkUpsert(model: { bulkWrite(ops: never, opts: object): Promise<unknown> }, ops: AnyBulkWriteOperation[]): Promise<void> {
+  if (!ops.length) return;
+  try {
+    await model.bulkWrite(ops as never, { ordered: false });
+  } catch (err) {
+    const failed = (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] }).writeErrors;
+    if (!failed?.length || !failed.every((e) => isDuplicateKeyError(e) || isDuplicateKeyError(e.err))) throw err;
+    await model.bulkWrite(failed.map((e) => ops[e.index]) as never, { ordered: false });
+  }
+}
+
+export function groupBy<T, K>(items: T[], key: (t: T) => K): Map<K, T[]> {
+  const m = new Map<K, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    const list = m.get(k);
+    if (list) list.push(it);
+    else m.set(k, [it]);
+  }
+  return m;
+}

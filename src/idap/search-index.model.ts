@@ -1,0 +1,71 @@
+import { Schema, model } from 'mongoose';
+import { RESOURCE_TYPES } from './resource.model';
+import { tenantOwned } from '../lib/tenancy';
+
+/**
+ * The search index of IDAP resources, kept beside them and maintained on every write
+ * (resources.service.ts). Three collections, all tenant-owned:
+ *
+ * - idap_terms: one posting per (term, resource, field) with the term's frequency and positions in
+ *   that field, the field's length, and `impact` (the posting's BM25 weight when it was written), so
+ *   a frequent term can be read best-first and cut off.
+ * - idap_term_df: the vocabulary with document frequencies per type; prefix matching expands the
+ *   last query term with a range over it.
+ * - idap_term_stats: per type, how many resources are indexed and the summed length of each field
+ *   (BM25's average field length).
+ */
+const termSchema = new Schema(
+  {
+    client_id: { type: String, required: true },
+    resource_type: { type: String, enum: RESOURCE_TYPES, required: true },
+    term: { type: String, required: true },
+    resource_id: { type: String, required: true },
+    field: { type: String, required: true },
+    tf: { type: Number, required: true },
+    pos: { type: [Number], default: [] },
+    len: { type: Number, required: true },
+    impact: { type: Number, required: true },
+  },
+  { versionKey: false },
+);
+termSchema.index({ client_id: 1, resource_type: 1, term: 1, impact: -1 });
+termSchema.index({ client_id: 1, resource_type: 1, resource_id: 1 });
+termSchema.plugin(tenantOwned);
+export const TermModel = model('IdapTerm', termSchema, 'idap_terms');
+
+const dfSchema = new Schema(
+  {
+    client_id: { type: String, required: true },
+    resource_type: { type: String, required: true },
+    term: { type: String, required: true },
+    df: { type: Number, required: true },
+  },
+  { versionKey: false },
+);
+dfSchema.index({ client_id: 1, resource_type: 1, term: 1 }, { unique: true });
+dfSchema.plugin(tenantOwned);
+export const TermDfModel = model('IdapTermDf', dfSchema, 'idap_term_df');
+
+const statsSchema = new Schema(
+  {
+    client_id: { type: String, required: true },
+    resource_type: { type: String, required: true },
+    docs: { type: Number, default: 0 },
+    /** Summed field lengths in terms, by field name. */
+    lengths: { type: Schema.Types.Mixed, default: {} },
+  },
+  { versionKey: false, minimize: false },
+);
+statsSchema.index({ client_id: 1, resource_type: 1 }, { unique: true });
+statsSchema.plugin(tenantOwned);
+export const TermStatsModel = model('IdapTermStats', statsSchema, 'idap_term_stats');
+
+export interface TermStats {
+  docs: number;
+  lengths: Record<string, number>;
+}
+
+export async function readStats(clientId: string, type: string): Promise<TermStats> {
+  const s = await TermStatsModel.findOne({ client_id: clientId, resource_type: type }).lean<TermStats>();
+  return { docs: s?.docs ?? 0, lengths: s?.lengths ?? {} };
+}

@@ -1,0 +1,154 @@
+import { ResourceModel, type ResourceType } from './resource.model';
+import { averageLength, idf, saturation } from './bm25';
+import type { Posting } from './postings';
+import { groupBy } from './resources.service';
+import { TermDfModel, TermModel, readStats, type TermStats } from './search-index.model';
+import { SEARCH_FIELDS, tokenize } from './text';
+import { resourceView, type ResourceView, type StoredResource } from './view';
+
+/**
+ * Ranked search over the term index (search-index.model.ts), scored in Node so that MongoDB and
+ * FerretDB answer the same:
+ *
+ *   score(r) = boost(r) × Σ over query terms t of  match(t) × idf(t) × Σ over fields f of r:
+ *              weight(f) × saturation(tf(t, f), len(f), avglen(f))                       (BM25)
+ *
+ * - Terms are normalised and accent-folded (text.ts); the last term also matches as a prefix when the
+ *   query does not end in a space or punctuation (`caf` finds `cafe`): match(t) is 1 for the term as
+ *   typed and PREFIX_MATCH for a longer completion; a resource counts its best completion only.
+ * - boost(r) is PHRASE_BOOST when the query's terms appear in a field in order and next to each
+ *   other, WHOLE_FIELD_BOOST when they are the whole field (the name is exactly what was typed).
+ * - Ties are broken by resource id, so the order is stable.
+ */
+export const PREFIX_MATCH = 0.8;
+export const PHRASE_BOOST = 1.5;
+export const WHOLE_FIELD_BOOST = 2;
+const MIN_PREFIX = 2;
+const MAX_EXPANSIONS = 30;
+const MAX_QUERY_TERMS = 32;
+/** A term found in more resources than this is read best-first (by `impact`) and cut off there. */
+export const POSTINGS_CUTOFF = 5000;
+
+interface Slot {
+  /** The term as typed, and the index terms it matches with their match factor. */
+  typed: string;
+  matches: Map<string, number>;
+}
+
+export interface SearchOptions {
+  limit: number;
+  fields: string[];
+  /** Flags a result must carry and flags it must not. */
+  require: string[];
+  exclude: string[];
+}
+
+export type SearchItem = ResourceView & { score: number };
+
+export async function searchResources(clientId: string, type: ResourceType, q: string, opts: SearchOptions): Promise<SearchItem[]> {
+  const scope = { client_id: clientId, resource_type: type };
+  const tokens = tokenize(q).slice(0, MAX_QUERY_TERMS);
+  if (!tokens.length) return [];
+  const last = tokens[tokens.length - 1];
+  const prefix = /[\p{L}\p{N}]$/u.test(q) && last.length >= MIN_PREFIX ? last : null;
+  const [stats, vocab, completions] = await Promise.all([
+    readStats(clientId, type),
+    TermDfModel.find({ ...scope, term: { $in: [...new Set(tokens)] } }, { _id: 0, term: 1, df: 1 }).lean<{ term: string; df: number }[]>(),
+    prefix
+      ? TermDfModel.find({ ...scope, term: { $gt: prefix, $lt: `${prefix}\uffff` } }, { _id: 0, term: 1, df: 1 }).limit(1000).lean<{ term: string; df: number }[]>()
+      : [],
+  ]);
+  const df = new Map([...vocab, ...completions].map((v) => [v.term, v.df]));
+  const slots = slotsOf(tokens, prefix, completions, df);
+  const rows = await readPostings(scope, [...new Set(slots.flatMap((s) => [...s.matches.keys()]))], df);
+  const ranked = rank(type, tokens.length > 1 ? slots : [], slots, rows, df, stats);
+  return fetchRanked(scope, ranked, opts);
+}
+
+function slotsOf(tokens: string[], prefix: string | null, completions: { term: string; df: number }[], df: Map<string, number>): Slot[] {
+  return tokens.map((typed, i) => {
+    const matches = new Map<string, number>();
+    if (df.has(typed)) matches.set(typed, 1);
+    if (prefix && i === tokens.length - 1) {
+      const best = [...completions].sort((a, b) => b.df - a.df || a.term.localeCompare(b.term)).slice(0, MAX_EXPANSIONS);
+      for (const c of best) matches.set(c.term, PREFIX_MATCH);
+    }
+    return { typed, matches };
+  });
+}
+
+/** All postings of the rarer terms in one query; a frequent term's best POSTINGS_CUTOFF by impact. */
+async function readPostings(scope: object, terms: string[], df: Map<string, number>): Promise<Posting[]> {
+  const projection = { _id: 0, term: 1, resource_id: 1, field: 1, tf: 1, pos: 1, len: 1 };
+  const rare = terms.filter((t) => (df.get(t) ?? 0) <= POSTINGS_CUTOFF);
+  const frequent = terms.filter((t) => (df.get(t) ?? 0) > POSTINGS_CUTOFF);
+  const lists = await Promise.all([
+    rare.length ? TermModel.find({ ...scope, term: { $in: rare } }, projection).lean<Posting[]>() : [],
+    ...frequent.map((term) => TermModel.find({ ...scope, term }, projection).sort({ impact: -1 }).limit(POSTINGS_CUTOFF).lean<Posting[]>()),
+  ]);
+  return lists.flat();
+}
+
+interface Ranked {
+  id: string;
+  score: number;
+}
+
+function rank(type: ResourceType, phraseSlots: Slot[], slots: Slot[], rows: Posting[], df: Map<string, number>, stats: TermStats): Ranked[] {
+  const weights = SEARCH_FIELDS[type];
+  const docs = Math.max(stats.docs, 1);
+  const ranked: Ranked[] = [];
+  for (const [id, postings] of groupBy(rows, (p) => p.resource_id)) {
+    const byTerm = groupBy(postings, (p) => p.term);
+    let score = 0;
+    for (const slot of new Map(slots.map((s) => [s.typed, s])).values()) {
+      let best = 0;
+      for (const [term, factor] of slot.matches) {
+        const fieldScore = (byTerm.get(term) ?? []).reduce(
+          (sum, p) => sum + (weights[p.field] ?? 0) * saturation(p.tf, p.len, averageLength(stats, p.field) || p.len), 0,
+        );
+        best = Math.max(best, factor * idf(docs, df.get(term) ?? 1) * fieldScore);
+      }
+      score += best;
+    }
+    ranked.push({ id, score: score * phraseBoost(phraseSlots, postings) });
+  }
+  return ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** PHRASE_BOOST if the query's terms stand in order in one field, WHOLE_FIELD_BOOST if they are all of it. */
+function phraseBoost(slots: Slot[], postings: Posting[]): number {
+  let boost = 1;
+  for (const [, fieldPostings] of groupBy(postings, (p) => p.field)) {
+    const positions = (slot: Slot) => new Set(fieldPostings.filter((p) => slot.matches.has(p.term)).flatMap((p) => p.pos));
+    const sets = slots.map(positions);
+    if (!sets.length || sets.some((s) => !s.size)) continue;
+    for (const start of sets[0]) {
+      if (!sets.every((s, i) => s.has(start + i))) continue;
+      boost = Math.max(boost, start === 0 && fieldPostings[0].len === slots.length ? WHOLE_FIELD_BOOST : PHRASE_BOOST);
+    }
+  }
+  return boost;
+}
+
+/** The ranked resources that pass the flag filter, best first, read in growing chunks until `limit`. */
+async function fetchRanked(scope: { client_id: string; resource_type: ResourceType }, ranked: Ranked[], opts: SearchOptions): Promise<SearchItem[]> {
+  const flags: Record<string, string[]> = {};
+  if (opts.require.length) flags.$all = opts.require;
+  if (opts.exclude.length) flags.$nin = opts.exclude;
+  const items: SearchItem[] = [];
+  let from = 0;
+  let chunk = Math.max(opts.limit * 2, 50);
+  while (items.length < opts.limit && from < ranked.length) {
+    const part = ranked.slice(from, from + chunk);
+    const filter = { ...scope, _id: { $in: part.map((r) => r.id) }, ...(Object.keys(flags).length ? { flags } : {}) };
+    const docs = new Map((await ResourceModel.find(filter).lean<StoredResource[]>()).map((d) => [d._id, d]));
+    for (const r of part) {
+      const doc = docs.get(r.id);
+      if (doc && items.length < opts.limit) items.push({ ...resourceView(doc, opts.fields), score: Math.round(r.score * 1e4) / 1e4 });
+    }
+    from += chunk;
+    chunk *= 4;
+  }
+  return items;
+}

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Config } from '../lib/config';
+
+export interface StoredObject {
+  size: number;
+  lastModified: Date;
+}
+
+/** Where media bytes live: S3 in production, the data directory locally (DECISIONS.md §1). */
+export interface MediaStorage {
+  readonly kind: 'local' | 's3';
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** A stream of the object, or null when there is none. */
+  get(key: string): Promise<Readable | null>;
+  head(key: string): Promise<StoredObject | null>;
+  exists(key: string): Promise<boolean>;
+}
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+function checkKey(key: string): string {
+  if (!KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
+  return key;
+}
+
+const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ENOENT';
+
+/** Files under a root directory; a write lands under a temporary name and is renamed into place. */
+export class LocalStorage implements MediaStorage {
+  readonly kind = 'local' as const;
+  constructor(private readonly root: string) {}
+
+  private file(key: string) {
+    return path.join(this.root, checkKey(key));
+  }
+
+  async put(key: string, body: Buffer): Promise<void> {
+    const file = this.file(key);
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await fs.promises.writeFile(tmp, body);
+    await fs.promises.rename(tmp, file);
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    try {
+      const handle = await fs.promises.open(this.file(key), 'r');
+      return handle.createReadStream();
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    try {
+      const st = await fs.promises.stat(this.file(key));
+      return { size: st.size, lastModified: st.mtime };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.head(key)) !== null;
+  }
+}
+
+const isNotFound = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+};
+
+/** Objects in one S3 bucket (or any S3-compatible server: MinIO, s3rver). */
+export class S3Storage implements MediaStorage {
+  readonly kind = 's3' as const;
+  constructor(private readonly client: S3Client, private readonly bucket: string) {}
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(key), Body: body, ContentType: contentType, ContentLength: body.length }));
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      return out.Body as Readable;
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      return { size: out.ContentLength ?? 0, lastModified: out.LastModified ?? new Date(0) };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.head(key)) !== null;
+  }
+}
+
+/** S3 when S3_BUCKET is set, else the data directory's media/ folder. */
+export function createMediaStorage(config: Config): MediaStorage {
+  if (!config.S3_BUCKET) return new LocalStorage(path.join(config.dataDir, 'media'));
+  const credentials = config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+    ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
+    : undefined;
+  const client = new S3Client({ region: config.S3_REGION, endpoint: config.S3_ENDPOINT, forcePathStyle: config.S3_FORCE_PATH_STYLE, credentials });
+  return new S3Storage(client, config.S3_BUCKET);
+}
