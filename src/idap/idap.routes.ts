@@ -19,6 +19,10 @@ export function idapRoutes(s: Services): OperationHandlers {
       res.json(result);
     },
 
+    async searchMedia(req) {
+      await s.idap.search(requireTenant(req), 'media', req.query as unknown as { q: string });
+    },
+
     async getMedia(req, res) {
       await serveMedia(s.media, requireTenant(req), pathParam(req, 'media_id'), req, res);
     },

@@ -15,12 +15,16 @@ import { resourceView, type ResourceView, type StoredResource } from './view';
  *
  * - Terms are normalised and accent-folded (text.ts); the last term also matches as a prefix when the
  *   query does not end in a space or punctuation (`caf` finds `cafe`): match(t) is 1 for the term as
- *   typed and PREFIX_MATCH for a longer completion; a resource counts its best completion only.
- * - boost(r) is PHRASE_BOOST when the query's terms appear in a field in order and next to each
+ *   typed and PREFIX_MATCH for a longer completion; a resource counts its best completion only, and
+ *   the idf of a prefix is that of all its completions together (a rare completion does not outrank
+ *   the word itself).
+ * - boost(r), for queries of two terms or more, is the best over r's fields of: ALL_TERMS_BOOST when
+ *   every query term is in the field, PHRASE_BOOST when they stand in it in order and next to each
  *   other, WHOLE_FIELD_BOOST when they are the whole field (the name is exactly what was typed).
  * - Ties are broken by resource id, so the order is stable.
  */
-export const PREFIX_MATCH = 0.8;
+export const PREFIX_MATCH = 0.5;
+export const ALL_TERMS_BOOST = 1.25;
 export const PHRASE_BOOST = 1.5;
 export const WHOLE_FIELD_BOOST = 2;
 const MIN_PREFIX = 2;
@@ -61,7 +65,7 @@ export async function searchResources(clientId: string, type: ResourceType, q: s
   const df = new Map([...vocab, ...completions].map((v) => [v.term, v.df]));
   const slots = slotsOf(tokens, prefix, completions, df);
   const rows = await readPostings(scope, [...new Set(slots.flatMap((s) => [...s.matches.keys()]))], df);
-  const ranked = rank(type, tokens.length > 1 ? slots : [], slots, rows, df, stats);
+  const ranked = rank(type, slots, rows, df, stats);
   return fetchRanked(scope, ranked, opts);
 }
 
@@ -94,37 +98,41 @@ interface Ranked {
   score: number;
 }
 
-function rank(type: ResourceType, phraseSlots: Slot[], slots: Slot[], rows: Posting[], df: Map<string, number>, stats: TermStats): Ranked[] {
+function rank(type: ResourceType, slots: Slot[], rows: Posting[], df: Map<string, number>, stats: TermStats): Ranked[] {
   const weights = SEARCH_FIELDS[type];
   const docs = Math.max(stats.docs, 1);
+  const distinct = [...new Map(slots.map((s) => [s.typed, s])).values()].map((slot) => ({
+    slot, idf: idf(docs, Math.min(docs, [...slot.matches.keys()].reduce((sum, t) => sum + (df.get(t) ?? 0), 0))),
+  }));
   const ranked: Ranked[] = [];
   for (const [id, postings] of groupBy(rows, (p) => p.resource_id)) {
     const byTerm = groupBy(postings, (p) => p.term);
     let score = 0;
-    for (const slot of new Map(slots.map((s) => [s.typed, s])).values()) {
+    for (const { slot, idf: slotIdf } of distinct) {
       let best = 0;
       for (const [term, factor] of slot.matches) {
         const fieldScore = (byTerm.get(term) ?? []).reduce(
           (sum, p) => sum + (weights[p.field] ?? 0) * saturation(p.tf, p.len, averageLength(stats, p.field) || p.len), 0,
         );
-        best = Math.max(best, factor * idf(docs, df.get(term) ?? 1) * fieldScore);
+        best = Math.max(best, factor * fieldScore);
       }
-      score += best;
+      score += slotIdf * best;
     }
-    ranked.push({ id, score: score * phraseBoost(phraseSlots, postings) });
+    ranked.push({ id, score: score * (distinct.length > 1 ? queryBoost(slots, postings) : 1) });
   }
   return ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** PHRASE_BOOST if the query's terms stand in order in one field, WHOLE_FIELD_BOOST if they are all of it. */
-function phraseBoost(slots: Slot[], postings: Posting[]): number {
+/** The best of ALL_TERMS_BOOST, PHRASE_BOOST and WHOLE_FIELD_BOOST that one of the resource's fields earns. */
+function queryBoost(slots: Slot[], postings: Posting[]): number {
   let boost = 1;
   for (const [, fieldPostings] of groupBy(postings, (p) => p.field)) {
-    const positions = (slot: Slot) => new Set(fieldPostings.filter((p) => slot.matches.has(p.term)).flatMap((p) => p.pos));
-    const sets = slots.map(positions);
-    if (!sets.length || sets.some((s) => !s.size)) continue;
-    for (const start of sets[0]) {
-      if (!sets.every((s, i) => s.has(start + i))) continue;
+    const matching = slots.map((slot) => fieldPostings.filter((p) => slot.matches.has(p.term)));
+    if (matching.some((m) => !m.length)) continue;
+    boost = Math.max(boost, ALL_TERMS_BOOST);
+    const positions = matching.map((m) => new Set(m.flatMap((p) => p.pos)));
+    for (const start of positions[0]) {
+      if (!positions.every((s, i) => s.has(start + i))) continue;
       boost = Math.max(boost, start === 0 && fieldPostings[0].len === slots.length ? WHOLE_FIELD_BOOST : PHRASE_BOOST);
     }
   }
