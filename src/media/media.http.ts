@@ -3,7 +3,9 @@ import type { Request, Response } from 'express';
 import { transliterate } from 'transliteration';
 import type { MediaService, Rendition } from './media.service';
 
-const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif' };
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif', 'image/avif': 'avif', 'application/pdf': 'pdf',
+};
 
 /** An ASCII file name without paths, quotes or control characters, with the rendition's extension. */
 export function safeFilename(r: Rendition): string {
