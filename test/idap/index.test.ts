@@ -1,0 +1,57 @@
+import { createClient, startTestApi, type TestApi } from '../support/harness';
+import { ResourceModel, resourceId } from '../../src/idap/resource.model';
+import { indexResources, upsertResources } from '../../src/idap/resources.service';
+import { TermDfModel, TermModel, readStats } from '../../src/idap/search-index.model';
+
+/** The search index follows the stored resources exactly, however often a write is repeated. */
+describe('the IDAP search index', () => {
+  let api: TestApi;
+  let clientId: string;
+  const scope = () => ({ client_id: clientId, resource_type: 'businesses' });
+  const df = async () => Object.fromEntries((await TermDfModel.find(scope()).lean()).map((d) => [d.term, d.df]));
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    clientId = (await createClient(api, await api.login(), 'Index Co')).client_id;
+  });
+  afterAll(() => api.stop());
+
+  it('keeps document frequencies, field lengths and postings in step with the data, and a repeated write changes nothing', async () => {
+    const items = [
+      { type: 'businesses' as const, naturalKey: 'a', data: { name: 'Green Mill', category: 'Bakery', address: '1 Mill Lane' } },
+      { type: 'businesses' as const, naturalKey: 'b', data: { name: 'Green Door', category: 'Bar' } },
+    ];
+    await upsertResources(clientId, items);
+    const first = await df();
+    expect(first).toMatchObject({ green: 2, mill: 1, door: 1, bakery: 1, bar: 1, lane: 1 });
+    expect(await readStats(clientId, 'businesses')).toEqual({ docs: 2, lengths: { name: 4, category: 2, address: 3 } });
+    const postings = await TermModel.find(scope()).lean();
+    // "mill" is in a's name and address: one posting per field.
+    expect(postings.filter((p) => p.term === 'mill').map((p) => [p.field, p.pos, p.len]).sort()).toEqual([['address', [1], 3], ['name', [1], 2]]);
+
+    await upsertResources(clientId, items);
+    await indexResources(clientId, [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'a') }]);
+    expect(await df()).toEqual(first);
+    expect((await TermModel.find(scope()).lean()).map((p) => String(p._id)).sort()).toEqual(postings.map((p) => String(p._id)).sort());
+
+    // A rename moves the counts; a term no resource has any more leaves the vocabulary.
+    await upsertResources(clientId, [{ type: 'businesses', naturalKey: 'b', data: { name: 'Blue Door Tavern' } }]);
+    expect(await df()).toMatchObject({ green: 1, blue: 1, door: 1, tavern: 1 });
+    expect((await df()).bar).toBe(1);
+    expect(await readStats(clientId, 'businesses')).toEqual({ docs: 2, lengths: { name: 5, category: 2, address: 3 } });
+
+    // A resource gone from the store leaves the index when re-indexed.
+    await ResourceModel.deleteOne({ client_id: clientId, _id: resourceId(clientId, 'businesses', 'b') });
+    await indexResources(clientId, [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'b') }]);
+    expect(await df()).toEqual({ green: 1, mill: 1, bakery: 1, '1': 1, lane: 1 });
+    expect(await readStats(clientId, 'businesses')).toEqual({ docs: 1, lengths: { name: 2, category: 1, address: 3 } });
+  });
+
+  it('keeps flags given on write, sets `new` otherwise, and only adds to related and source jobs', async () => {
+    const rel = 'idap://phones/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51';
+    const { ids } = await upsertResources(clientId, [{ type: 'domains', naturalKey: 'x.example', data: { domain: 'x.example', title: null }, related: [rel], sourceJobId: 'j1' }]);
+    await upsertResources(clientId, [{ type: 'domains', naturalKey: 'X.example ', data: { title: 'X' }, sourceJobId: 'j2', flags: ['qualified'] }]);
+    const doc = await ResourceModel.findOne({ client_id: clientId, _id: ids[0] }).lean();
+    expect(doc).toMatchObject({ data: { domain: 'x.example', title: 'X' }, flags: ['qualified'], related: [rel], source_job_ids: ['j1', 'j2'] });
+  });
+});
