@@ -2,6 +2,7 @@ import type { Services } from '../services';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { requireTenant } from '../lib/tenancy';
 import { serveMedia } from '../media/media.http';
+import { mediaNotSearchable } from './idap.service';
 import { csv } from './refs';
 import { renderMarkdown, renderYaml } from './render';
 
@@ -19,8 +20,9 @@ export function idapRoutes(s: Services): OperationHandlers {
       res.json(result);
     },
 
-    async searchMedia(req) {
-      await s.idap.search(requireTenant(req), 'media', req.query as unknown as { q: string });
+    searchMedia(req) {
+      requireTenant(req);
+      throw mediaNotSearchable();
     },
 
     async getMedia(req, res) {

@@ -20,12 +20,14 @@ export function flagFilter(flags: string | undefined): { require: string[]; excl
   return { require, exclude };
 }
 
+export const mediaNotSearchable = () => AppError.badRequest('media is not searchable; use GET /api/v1/idap/media/{media_id}');
+
 export function createIdapService() {
   return {
     batch: (clientId: string, req: BatchRequest) => batchGet(clientId, req),
 
     async search(clientId: string, type: string, query: SearchQuery) {
-      if (type === 'media') throw AppError.badRequest('media is not searchable; use GET /api/v1/idap/media/{media_id}');
+      if (type === 'media') throw mediaNotSearchable();
       const items = await searchResources(clientId, type as ResourceType, query.q, {
         limit: query.limit ?? 20, fields: csv(query.fields), ...flagFilter(query.flags),
       });

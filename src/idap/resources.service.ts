@@ -2,6 +2,7 @@ import type { AnyBulkWriteOperation } from 'mongoose';
 import { isDuplicateKeyError } from '../lib/errors';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from './resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
+import { groupBy } from './group-by';
 import { TermDfModel, TermModel, TermStatsModel, readStats } from './search-index.model';
 
 /** One resource to write, as the jobs area finds it. */
@@ -35,7 +36,9 @@ export async function upsertResources(clientId: string, items: ResourceInput[]):
     const related = [...new Set(item.related ?? [])].filter((r) => r !== idapRef(item.type, ids[n]));
     if (related.length) addToSet.related = { $each: related };
     if (item.sourceJobId) addToSet.source_job_ids = item.sourceJobId;
-    const update = { $set: set, $setOnInsert: onInsert, ...(related.length || item.sourceJobId ? { $addToSet: addToSet } : {}) };
+    const update: Record<string, unknown> = { $set: set };
+    if (Object.keys(onInsert).length) update.$setOnInsert = onInsert;
+    if (Object.keys(addToSet).length) update.$addToSet = addToSet;
     return { updateOne: { filter: { _id: ids[n], client_id: clientId }, update, upsert: true } };
   });
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
@@ -83,7 +86,12 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
   }
   if (!changed.length) return;
   await TermModel.deleteMany({ ...scope, resource_id: { $in: changed } });
-  if (rows.length) await TermModel.insertMany(rows.map((r) => ({ ...scope, ...r })), { ordered: false, lean: true });
+  if (rows.length) {
+    // A resource indexed by two writers at once: the unique index keeps one copy of each posting.
+    await TermModel.insertMany(rows.map((r) => ({ ...scope, ...r })), { ordered: false, lean: true }).catch((err) => {
+      if (!allDuplicates(err)) throw err;
+    });
+  }
   const dfOps = [...df].filter(([, d]) => d !== 0).map(([term, d]) => ({
     updateOne: { filter: { ...scope, term }, update: { $inc: { df: d } }, upsert: true },
   }));
@@ -104,19 +112,15 @@ async function bulkUpsert(model: { bulkWrite(ops: never, opts: object): Promise<
   try {
     await model.bulkWrite(ops as never, { ordered: false });
   } catch (err) {
-    const failed = (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] }).writeErrors;
-    if (!failed?.length || !failed.every((e) => isDuplicateKeyError(e) || isDuplicateKeyError(e.err))) throw err;
-    await model.bulkWrite(failed.map((e) => ops[e.index]) as never, { ordered: false });
+    if (!allDuplicates(err)) throw err;
+    await model.bulkWrite(writeErrors(err).map((e) => ops[e.index]) as never, { ordered: false });
   }
 }
 
-export function groupBy<T, K>(items: T[], key: (t: T) => K): Map<K, T[]> {
-  const m = new Map<K, T[]>();
-  for (const it of items) {
-    const k = key(it);
-    const list = m.get(k);
-    if (list) list.push(it);
-    else m.set(k, [it]);
-  }
-  return m;
+const writeErrors = (err: unknown) => (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] }).writeErrors ?? [];
+
+/** A bulk write whose only failures are duplicate keys. */
+function allDuplicates(err: unknown): boolean {
+  const failed = writeErrors(err);
+  return failed.length > 0 && failed.every((e) => isDuplicateKeyError(e) || isDuplicateKeyError(e.err));
 }

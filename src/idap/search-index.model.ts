@@ -29,7 +29,7 @@ const termSchema = new Schema(
   { versionKey: false },
 );
 termSchema.index({ client_id: 1, resource_type: 1, term: 1, impact: -1 });
-termSchema.index({ client_id: 1, resource_type: 1, resource_id: 1 });
+termSchema.index({ client_id: 1, resource_type: 1, resource_id: 1, field: 1, term: 1 }, { unique: true });
 termSchema.plugin(tenantOwned);
 export const TermModel = model('IdapTerm', termSchema, 'idap_terms');
 

@@ -1,7 +1,7 @@
 import { ResourceModel, type ResourceType } from './resource.model';
 import { averageLength, idf, saturation } from './bm25';
 import type { Posting } from './postings';
-import { groupBy } from './resources.service';
+import { groupBy } from './group-by';
 import { TermDfModel, TermModel, readStats, type TermStats } from './search-index.model';
 import { SEARCH_FIELDS, tokenize } from './text';
 import { resourceView, type ResourceView, type StoredResource } from './view';
@@ -51,13 +51,16 @@ export type SearchItem = ResourceView & { score: number };
 
 export async function searchResources(clientId: string, type: ResourceType, q: string, opts: SearchOptions): Promise<SearchItem[]> {
   const scope = { client_id: clientId, resource_type: type };
-  const tokens = tokenize(q).slice(0, MAX_QUERY_TERMS);
+  const all = tokenize(q);
+  const tokens = all.slice(0, MAX_QUERY_TERMS);
   if (!tokens.length) return [];
   const last = tokens[tokens.length - 1];
-  const prefix = /[\p{L}\p{N}]$/u.test(q) && last.length >= MIN_PREFIX ? last : null;
+  const typing = /[\p{L}\p{N}]$/u.test(q) && all.length === tokens.length;
+  const prefix = typing && last.length >= MIN_PREFIX ? last : null;
   const [stats, vocab, completions] = await Promise.all([
     readStats(clientId, type),
     TermDfModel.find({ ...scope, term: { $in: [...new Set(tokens)] } }, { _id: 0, term: 1, df: 1 }).lean<{ term: string; df: number }[]>(),
+    // Completions in term order, the first 1000; the most frequent of those are used.
     prefix
       ? TermDfModel.find({ ...scope, term: { $gt: prefix, $lt: `${prefix}\uffff` } }, { _id: 0, term: 1, df: 1 }).limit(1000).lean<{ term: string; df: number }[]>()
       : [],

@@ -47,6 +47,14 @@ describe('the IDAP search index', () => {
     expect(await readStats(clientId, 'businesses')).toEqual({ docs: 1, lengths: { name: 2, category: 1, address: 3 } });
   });
 
+  it('keeps one copy of each posting when two writers index the same resource at once', async () => {
+    const id = resourceId(clientId, 'businesses', 'race');
+    await ResourceModel.create({ _id: id, client_id: clientId, resource_type: 'businesses', data: { name: 'Race Track Diner' } });
+    await Promise.all([0, 1, 2].map(() => indexResources(clientId, [{ type: 'businesses', id }])));
+    const rows = await TermModel.find({ ...scope(), resource_id: id }).lean();
+    expect(rows.map((r) => r.term).sort()).toEqual(['diner', 'race', 'track']);
+  });
+
   it('keeps flags given on write, sets `new` otherwise, and only adds to related and source jobs', async () => {
     const rel = 'idap://phones/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51';
     const { ids } = await upsertResources(clientId, [{ type: 'domains', naturalKey: 'x.example', data: { domain: 'x.example', title: null }, related: [rel], sourceJobId: 'j1' }]);
