@@ -1,7 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from '../idap/resource.model';
-import { groupBy } from '../idap/group-by';
-import { indexResources } from '../idap/resources.service';
 
 /**
  * One idempotent upsert of an IDAP resource: the id is derived from the tenant, the type and the
@@ -38,19 +36,6 @@ export function linkResource(clientId: string, id: string, refs: string[]): AnyB
 
 export async function writeResources(ops: AnyBulkWriteOperation[]): Promise<void> {
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
-  // Searchable as soon as written: the index follows what is now stored (idempotent on a retry).
-  for (const [clientId, group] of groupBy(writtenData(ops), (w) => w.clientId)) {
-    await indexResources(clientId, group.map(({ type, id }) => ({ type, id })));
-  }
-}
-
-/** The resources whose data an upsert set (link-only updates change nothing searchable). */
-function writtenData(ops: AnyBulkWriteOperation[]) {
-  return ops.flatMap((op) => {
-    const one = (op as { updateOne?: { filter: { _id: string; client_id: string }; update: { $set?: { resource_type?: ResourceType } } } }).updateOne;
-    const type = one?.update.$set?.resource_type;
-    return one && type ? [{ clientId: one.filter.client_id, type, id: one.filter._id }] : [];
-  });
 }
 
 /** `+31 20 123 4567`, `0031-20-1234567` → `+31201234567`; other numbers keep their digits. */
