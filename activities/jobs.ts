@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { EventBus, JobEvent } from '../src/events/event-bus';
 import { expandLocations, type JobLocation } from '../src/locations/dataset';
 import type { MapsProvider } from '../src/providers/maps';
@@ -7,6 +8,7 @@ import { providerFailure } from '../src/providers/errors';
 import { isFinal } from '../src/jobs/job.model';
 import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobLocks } from '../src/jobs/job-lock';
+import type { WriteGate } from '../src/jobs/write-gate';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
 import { deliverWebhook, webhookSecret } from '../src/jobs/webhooks';
 import { researchResultsCount } from '../src/research/research-company';
@@ -17,6 +19,7 @@ export interface JobDeps {
   research: ResearchProvider;
   events: EventBus;
   locks: JobLocks;
+  gate: WriteGate;
   credentialsKey: string;
 }
 
@@ -64,21 +67,45 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
       return { proceed: true, total, event };
     },
 
-    /** Searches location `index` of the job and stores what it found; answers the job's result count. */
-    async scrapeLocation(input: JobRef & { params: MapsJobParams; index: number; total: number }) {
-      const location = locationsOf(input.params)[input.index];
-      if (!location) return { results_count: await resultsCount(input.client_id, input.job_id), found: 0 };
-      return withProviderFailures(() =>
-        scrapeLocation({ maps: jobs.maps, store, signal: activitySignal(), heartbeat }, { ...input, location }),
-      );
+    /**
+     * Searches locations [from, to) of the job one after the other and stores what they found,
+     * stopping at max_results; answers the job's result count and the next location. A heartbeat
+     * records the location in hand, so a retry (after a crash, on another worker) resumes there
+     * instead of asking the provider again for the locations already done.
+     */
+    async scrapeLocations(input: JobRef & { params: MapsJobParams; from: number; to: number; total: number; count?: number }) {
+      const locations = locationsOf(input.params);
+      const cap = input.params.max_results ?? Infinity;
+      const checkpoint = Context.current().info.heartbeatDetails as { next?: number } | undefined;
+      let next = Math.max(input.from, checkpoint?.next ?? input.from);
+      const first = next;
+      // The workflow's count is exact for a first attempt; a retry may follow a partial write, so it counts.
+      let count = Context.current().info.attempt > 1 || input.count === undefined ? await resultsCount(input.client_id, input.job_id) : input.count;
+      for (; next < Math.min(input.to, locations.length) && count < cap; next++) {
+        const index = next;
+        const deps = {
+          maps: jobs.maps, store, gate: jobs.gate, signal: activitySignal(), heartbeat: (d?: unknown) => heartbeat({ next: index, detail: d }),
+          rewriteKnown: Context.current().info.attempt > 1,
+        };
+        try {
+          ({ results_count: count } = await withProviderFailures(() => scrapeLocation(deps, { ...input, location: locations[index], index, count })));
+        } catch (err) {
+          // Locations were done in this attempt: hand back what is done, so the rest starts as a new
+          // activity with the full retry budget instead of spending this attempt's.
+          if (next > first && err instanceof ApplicationFailure && !err.nonRetryable) break;
+          throw err;
+        }
+        heartbeat({ next: index + 1 });
+      }
+      return { results_count: count, next };
     },
 
     /** Moves the job to its final state (if not there already) and publishes the final event once. */
-    async finishJob(input: JobRef & { status: 'completed' | 'failed' | 'cancelled'; error?: string }): Promise<JobEvent | null> {
+    async finishJob(input: JobRef & { status: 'completed' | 'failed' | 'cancelled'; error?: string; results_count?: number }): Promise<JobEvent | null> {
       const doc = await loadJob(input.job_id, input.client_id);
-      const results_count = doc?.type === 'research'
+      const results_count = input.results_count ?? (doc?.type === 'research'
         ? await researchResultsCount(input.client_id, input.job_id)
-        : await resultsCount(input.client_id, input.job_id);
+        : await resultsCount(input.client_id, input.job_id));
       return store.finish(input.job_id, input.client_id, input.status, { error: input.error, results_count });
     },
 

@@ -22,7 +22,7 @@ export function createResearchActivities({ jobs }: { jobs: JobDeps }) {
     /** Researches one company of the job (see researchCompany); provider failures follow the retry rules. */
     async researchCompany(input: JobRef & { index: number }): Promise<{ found: boolean }> {
       return withProviderFailures(() =>
-        researchCompany({ maps: jobs.maps, research: jobs.research, store, signal: activitySignal(), heartbeat }, input, input.index),
+        researchCompany({ maps: jobs.maps, research: jobs.research, store, gate: jobs.gate, signal: activitySignal(), heartbeat }, input, input.index),
       );
     },
   };

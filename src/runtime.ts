@@ -15,6 +15,7 @@ import { createChannels } from './notifications/channels';
 import { resolveProviders, type Providers } from './providers';
 import { eventBusFor } from './events/event-bus';
 import { createJobLocks } from './jobs/job-lock';
+import { createWriteGate } from './jobs/write-gate';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -95,7 +96,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
       channels: createChannels(config),
       jobs: {
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
-        locks: createJobLocks(rt.engines.redis), credentialsKey: rt.credentialsKey,
+        locks: createJobLocks(rt.engines.redis), gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
       },
     },
     logger: opts.logger,
@@ -137,6 +138,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
       });
     }
     await services?.events.close();
+    await services?.jobs.close();
     await worker?.shutdown();
     await closeEngines(rt.engines);
     await rt.devstack?.stop();

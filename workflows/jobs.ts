@@ -1,17 +1,27 @@
 import {
-  ApplicationFailure, CancellationScope, ContinueAsNew, ParentClosePolicy, continueAsNew, isCancellation, proxyActivities, startChild, workflowInfo,
+  ApplicationFailure, CancellationScope, ContinueAsNew, ParentClosePolicy, continueAsNew, isCancellation, proxyActivities, proxyLocalActivities, startChild, workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { JobEvent } from '../src/events/event-bus';
 import type { JobInputBase, JobOutcome, MapsScrapeInput, RetryTuning } from './jobs-signals';
 
-/** The job activities with the job's retry policy: 429/5xx are retried with backoff, other 4xx fail at once. */
+/**
+ * The job activities with the job's retry policy: 429/5xx are retried with backoff, other 4xx fail at
+ * once. The provider work (a location, a company) runs as regular activities, visible in the Temporal
+ * UI, heartbeating, retried on any worker; the short bookkeeping steps (start, finish) run as local
+ * activities inside the workflow task, which saves the server several round trips per job.
+ */
 export function jobActivities(t: RetryTuning = {}) {
-  return proxyActivities<Activities>({
-    startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: t.heartbeat_timeout_ms ?? 60_000,
-    retry: { initialInterval: t.initial_ms ?? 1000, backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: t.max_attempts ?? 8 },
-  });
+  const retry = { initialInterval: t.initial_ms ?? 1000, backoffCoefficient: 2, maximumInterval: '1 minute' as const, maximumAttempts: t.max_attempts ?? 8 };
+  const remote = proxyActivities<Activities>({ startToCloseTimeout: '10 minutes', heartbeatTimeout: t.heartbeat_timeout_ms ?? 60_000, retry });
+  const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
+  return {
+    scrapeLocations: remote.scrapeLocations,
+    researchCompany: remote.researchCompany,
+    startMapsJob: local.startMapsJob,
+    startResearchJob: local.startResearchJob,
+    finishJob: local.finishJob,
+  };
 }
 
 /** The message of the innermost cause: "maps provider: request rejected (403)..." rather than "Activity task failed". */
@@ -48,13 +58,14 @@ export async function beginJob(input: JobInputBase, start: () => Promise<{ proce
  * while an activity runs) job.failed with status cancelled, written outside the cancelled scope; on
  * failure the reason, job.failed, and a failed workflow run in the Temporal UI.
  */
-export async function runJob(input: JobInputBase, body: () => Promise<boolean>): Promise<JobOutcome> {
+export async function runJob(input: JobInputBase, body: () => Promise<{ results_count?: number } | false>): Promise<JobOutcome> {
   const acts = jobActivities(input.retry);
   const ref = { job_id: input.job_id, client_id: input.client_id };
   try {
     // body() answers false when the job was cancelled before it could start.
-    const status = (await body()) ? 'completed' : 'cancelled';
-    const ev = await acts.finishJob({ ...ref, status });
+    const done = await body();
+    const status = done ? 'completed' : 'cancelled';
+    const ev = await acts.finishJob({ ...ref, status, results_count: done ? done.results_count : undefined });
     await notifyWebhook(input, ev);
     return { status, results_count: ev?.data.results_count };
   } catch (err) {
@@ -69,9 +80,13 @@ export async function runJob(input: JobInputBase, body: () => Promise<boolean>):
   }
 }
 
+/** Locations one activity searches (one after the other, checkpointed by heartbeats). */
+export const LOCATIONS_PER_ACTIVITY = 10;
+
 /**
- * A maps-scrape job: searches its locations one after the other (so max_results is exact) and stops
- * early once max_results businesses are stored. Long jobs continue as new to keep history small.
+ * A maps-scrape job: searches its locations one after the other (so max_results is exact), a batch
+ * per activity, and stops once max_results businesses are stored. Long jobs continue as new to keep
+ * their history small.
  */
 export async function mapsScrapeWorkflow(input: MapsScrapeInput): Promise<JobOutcome> {
   const acts = jobActivities(input.retry);
@@ -81,13 +96,14 @@ export async function mapsScrapeWorkflow(input: MapsScrapeInput): Promise<JobOut
     const total = input.resume?.total ?? (await beginJob(input, () => acts.startMapsJob(ref)));
     if (total === null) return false;
     const cap = input.params.max_results ?? Infinity;
-    for (; index < total && count < cap; index++) {
+    while (index < total && count < cap) {
       if (workflowInfo().continueAsNewSuggested) {
         await continueAsNew<typeof mapsScrapeWorkflow>({ ...input, queued_event: null, resume: { index, total, results_count: count } });
       }
-      ({ results_count: count } = await acts.scrapeLocation({ ...ref, params: input.params, index, total }));
+      const to = Math.min(total, index + LOCATIONS_PER_ACTIVITY);
+      ({ results_count: count, next: index } = await acts.scrapeLocations({ ...ref, params: input.params, from: index, to, total, count }));
     }
-    return true;
+    return { results_count: count };
   });
 }
 

@@ -51,6 +51,6 @@ export async function researchWorkflow(input: ResearchInput): Promise<JobOutcome
     }
     // A job paused at its very end stays paused until resumed (or cancelled), like any paused job.
     await condition(() => !paused);
-    return true;
+    return {};
   });
 }

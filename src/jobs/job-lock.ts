@@ -3,7 +3,8 @@ import type Redis from 'ioredis';
 
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 const LEASE_MS = 15_000;
-const WAIT_MS = 10_000;
+// Longer than a lease: a holder that died (a killed worker) delays the next writer, never fails it.
+const WAIT_MS = LEASE_MS + 5_000;
 
 /**
  * One writer at a time per job record. MongoDB applies each update to a document atomically, but the

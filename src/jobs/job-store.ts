@@ -1,6 +1,7 @@
 import type { EventBus, JobEvent, JobEventName } from '../events/event-bus';
 import { JobModel, isFinal, type JobDoc } from './job.model';
 import type { JobLocks } from './job-lock';
+import type { WriteGate } from './write-gate';
 import { eventData } from './job.views';
 
 export async function loadJob(jobId: string, clientId: string): Promise<JobDoc | null> {
@@ -14,10 +15,11 @@ const ACTIVE = { $nin: ['completed', 'failed', 'cancelled'] };
  * record lock and is conditional on the state it expects, so a retried activity, a late activity
  * after a cancel, or a pause racing a finish cannot move a job backwards or out of a final state.
  */
-export function createJobStore(deps: { locks: JobLocks; events: EventBus }) {
+export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?: WriteGate }) {
   const { locks } = deps;
+  const gate = deps.gate ?? (<T>(work: () => Promise<T>) => work());
   const write = async (jobId: string, clientId: string, filter: Record<string, unknown>, update: Record<string, unknown>) =>
-    (await locks.run(jobId, () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update))).modifiedCount === 1;
+    (await gate(() => locks.run(jobId, () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update)))).modifiedCount === 1;
 
   /**
    * Publishes a job event unless it was published already (at least once: a crash between the
@@ -39,6 +41,17 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus }) {
       return loadJob(jobId, clientId);
     },
 
+    /**
+     * Progress of a running job. Counts only ever grow ($max), so of two activities finishing side by
+     * side the one that counted fewer cannot overwrite the other's figure.
+     */
+    progress: (jobId: string, clientId: string, counts: Record<string, number>, message: string, statuses: string[]) =>
+      write(jobId, clientId, { status: { $in: statuses } }, { $max: counts, $set: { message } }),
+
+    /** Progress by increments (a research company done), for work that is counted once by its caller. */
+    increment: (jobId: string, clientId: string, inc: Record<string, number>, message: string, statuses: string[]) =>
+      write(jobId, clientId, { status: { $in: statuses } }, { $inc: inc, $set: { message } }),
+
     /** Changes a job that is not final; `statuses` narrows it further (progress only while running). */
     update: (jobId: string, clientId: string, set: Record<string, unknown>, statuses?: string[]) =>
       write(jobId, clientId, { status: statuses ? { $in: statuses } : ACTIVE }, { $set: set }),
@@ -49,7 +62,7 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus }) {
      * cancelled jobs.
      */
     async finish(jobId: string, clientId: string, status: 'completed' | 'failed' | 'cancelled', extra: { error?: string; results_count?: number } = {}) {
-      await locks.run(jobId, async () => {
+      await gate(() => locks.run(jobId, async () => {
         const doc = await loadJob(jobId, clientId);
         if (!doc || isFinal(doc.status)) return;
         const now = new Date();
@@ -57,10 +70,11 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus }) {
           status, completed_at: now, paused_at: null, paused_ms: (doc.paused_ms ?? 0) + (doc.paused_at ? now.getTime() - doc.paused_at.getTime() : 0),
           message: status === 'cancelled' ? 'Cancelled by user' : status === 'failed' ? 'Failed' : 'Completed',
         };
+        if (status === 'completed') set['progress.done'] = doc.progress?.total ?? 0;
         if (extra.error !== undefined) set.error = extra.error;
         if (extra.results_count !== undefined) set.results_count = extra.results_count;
         await JobModel.updateOne({ _id: jobId, client_id: clientId, status: doc.status }, { $set: set });
-      });
+      }));
       const doc = await loadJob(jobId, clientId);
       if (!doc || !isFinal(doc.status)) return null;
       return publishOnce(doc, doc.status === 'completed' ? 'job.completed' : 'job.failed', doc.completed_at ?? new Date());

@@ -48,6 +48,7 @@ const jobSchema = new Schema(
 jobSchema.index({ client_id: 1, type: 1, created_at: -1 });
 jobSchema.index({ client_id: 1, type: 1, status: 1, created_at: -1 });
 jobSchema.index({ type: 1, created_at: -1 });
+jobSchema.index({ status: 1, created_at: 1 }); // the start sweep: queued jobs, oldest first
 jobSchema.plugin(tenantOwned);
 
 export type JobDoc = InferSchemaType<typeof jobSchema> & { _id: string; created_at: Date; updated_at: Date };

@@ -31,6 +31,11 @@ export async function listJobs(scope: string | null, type: string, status: strin
 export function createJobsService(deps: { control: JobControl; credentialsKey: string }) {
   const { control } = deps;
   return {
+    /** Stops the start sweep and waits for workflow starts in flight. */
+    close: control.close,
+    /** Starts the workflows of queued jobs that have none yet (runs on a timer; callable for tests and tools). */
+    sweep: control.sweep,
+
     async submit(who: Submitter, body: MapsJobParams & { webhook_url?: string }) {
       const { webhook_url, ...params } = body;
       if (!countryExists(params.country_code)) {

@@ -4,7 +4,8 @@ import type { MapsPlace, MapsProvider } from '../providers/maps';
 import { idapRef, resourceId } from '../idap/resource.model';
 import { JobItemModel, jobItemId } from './job.model';
 import type { JobStore } from './job-store';
-import { domainOf, normalizePhone, upsertResource, writeResources } from './resource-writes';
+import type { WriteGate } from './write-gate';
+import { domainOf, insertReportingDuplicates, normalizePhone, resourceWrite, writeResources } from './resource-writes';
 
 export interface MapsJobParams {
   query: string;
@@ -27,8 +28,15 @@ export interface ScrapeLocationInput {
 export interface ScrapeDeps {
   maps: MapsProvider;
   store: JobStore;
+  gate: WriteGate;
   signal?: AbortSignal;
   heartbeat?: (details?: unknown) => void;
+  /**
+   * Write the resources of places the job had already found too. Needed on a retry (an earlier
+   * attempt may have stored the result items and died before the resources); on a first attempt a
+   * known place was stored completely by an earlier location, so it is skipped.
+   */
+  rewriteKnown?: boolean;
 }
 
 /** A classic text search stops after a few pages; we never ask for more than this many per location. */
@@ -75,8 +83,8 @@ function businessWrites(input: ScrapeLocationInput, place: MapsPlace) {
   const businessRef = idapRef('businesses', businessId);
   const domain = domainOf(place.website);
   const phone = place.phone ? normalizePhone(place.phone) : null;
-  const domainWrite = domain ? upsertResource(clientId, 'domains', domain, { domain, website: place.website }, { jobId, related: [businessRef] }) : null;
-  const phoneWrite = phone ? upsertResource(clientId, 'phones', phone, { number: place.phone, normalized: phone }, { jobId, related: [businessRef] }) : null;
+  const domainWrite = domain ? resourceWrite(clientId, 'domains', domain, { domain, website: place.website }, { jobId, related: [businessRef] }) : null;
+  const phoneWrite = phone ? resourceWrite(clientId, 'phones', phone, { number: place.phone, normalized: phone }, { jobId, related: [businessRef] }) : null;
   const view = {
     idap_ref: businessRef, name: place.name, category: category(place.types), address: place.address,
     country_code: params.country_code, region_code: location.region_code,
@@ -86,45 +94,43 @@ function businessWrites(input: ScrapeLocationInput, place: MapsPlace) {
     photos: [] as string[],
   };
   const { idap_ref: _ref, ...data } = view;
-  const business = upsertResource(clientId, 'businesses', place.placeId, {
+  const business = resourceWrite(clientId, 'businesses', place.placeId, {
     ...data, place_id: place.placeId, types: place.types, domain, location_name: location.name, photo_urls: place.photoUrls,
   }, { jobId, related: [domainWrite?.ref, phoneWrite?.ref].filter((r): r is string => Boolean(r)) });
-  return { view, ops: [business.op, ...(domainWrite ? [domainWrite.op] : []), ...(phoneWrite ? [phoneWrite.op] : [])] };
+  return { view, resources: [business, ...(domainWrite ? [domainWrite] : []), ...(phoneWrite ? [phoneWrite] : [])] };
 }
 
 export const resultsCount = (clientId: string, jobId: string) => JobItemModel.countDocuments({ client_id: clientId, job_id: jobId, kind: 'result' });
 
 /**
- * Searches one location and stores what is new for the job, up to max_results: businesses (with
- * their domains and phones) as IDAP resources, then the job's result items. Safe to run again after
- * a crash at any point: ids are deterministic and the count is always read back from MongoDB.
+ * Searches one location and stores what is new for the job, up to max_results: first the job's
+ * result items (their ids are deterministic, so inserting tells which places are new to the job and
+ * the count stays exact), then the businesses with their domains and phones as IDAP resources. Safe
+ * to run again after a crash at any point: a place whose item exists is written again, never twice.
+ * `count` is the job's result count before this location; the new count is answered.
  */
-export async function scrapeLocation(deps: ScrapeDeps, input: ScrapeLocationInput): Promise<{ results_count: number; found: number }> {
+export async function scrapeLocation(deps: ScrapeDeps, input: ScrapeLocationInput & { count: number }): Promise<{ results_count: number; found: number }> {
   const { client_id: clientId, job_id: jobId, params, location, index, total } = input;
   const cap = params.max_results ?? Infinity;
-  const before = await resultsCount(clientId, jobId);
+  let count = input.count;
   let found = 0;
-  if (before < cap) {
-    const places = await searchLocation(deps, params, location, cap - before + 200);
+  if (count < cap) {
+    const places = await searchLocation(deps, params, location, cap - count + 200);
     found = places.length;
-    const itemIds = places.map((p) => jobItemId(jobId, 'result', p.placeId));
-    const known = new Set((await JobItemModel.find({ client_id: clientId, job_id: jobId, _id: { $in: itemIds } }, { _id: 1 }).lean()).map((d) => d._id));
-    const fresh = places.filter((p) => !known.has(jobItemId(jobId, 'result', p.placeId))).slice(0, Math.max(0, cap - before));
-    const writes = fresh.map((p) => businessWrites(input, p));
-    await writeResources(writes.flatMap((w) => w.ops));
-    if (writes.length) {
-      await JobItemModel.bulkWrite(fresh.map((p, i) => ({
-        updateOne: {
-          filter: { _id: jobItemId(jobId, 'result', p.placeId), client_id: clientId },
-          update: { $setOnInsert: { job_id: jobId, kind: 'result', seq: index * SEQ_STRIDE + i, found: true, data: writes[i].view } },
-          upsert: true,
-        },
-      })) as never, { ordered: false });
+    const kept: ReturnType<typeof businessWrites>[] = [];
+    const now = new Date();
+    for (let at = 0; at < places.length && count < cap; ) {
+      const chunk = places.slice(at, at + (cap - count)).map((p, j) => ({ place: p, seq: index * SEQ_STRIDE + at + j, w: businessWrites(input, p) }));
+      const known = new Set(await deps.gate(() => insertReportingDuplicates(JobItemModel, chunk.map(({ place, seq, w }) => ({
+        _id: jobItemId(jobId, 'result', place.placeId), client_id: clientId, job_id: jobId, kind: 'result', seq, found: true, data: w.view, created_at: now, updated_at: now,
+      })))));
+      count += chunk.length - known.size;
+      kept.push(...chunk.filter((_, j) => deps.rewriteKnown || !known.has(j)).map((c) => c.w));
+      at += chunk.length;
     }
+    await deps.gate(() => writeResources(kept.flatMap((w) => w.resources)));
   }
-  const count = await resultsCount(clientId, jobId);
-  await deps.store.update(jobId, clientId, {
-    'progress.done': index + 1, 'progress.total': total, results_count: count, message: `Searched ${location.name} (${index + 1} of ${total}): ${count} businesses so far`,
-  }, ['processing']);
+  await deps.store.progress(jobId, clientId, { 'progress.done': index + 1, 'progress.total': total, results_count: count },
+    `Searched ${location.name} (${index + 1} of ${total}): ${count} businesses so far`, ['processing']);
   return { results_count: count, found };
 }

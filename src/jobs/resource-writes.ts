@@ -1,32 +1,40 @@
-import type { AnyBulkWriteOperation } from 'mongoose';
+import type { AnyBulkWriteOperation, Model } from 'mongoose';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from '../idap/resource.model';
 
 /**
- * One idempotent upsert of an IDAP resource: the id is derived from the tenant, the type and the
- * thing's natural key (place id, domain, address...), data fields are set one by one (so two jobs
- * that know different fields of the same domain both keep theirs), `related` and `source_job_ids`
- * only grow. A retried activity or a re-run job writes the same documents again, never new ones.
+ * One write of an IDAP resource: the id is derived from the tenant, the type and the thing's natural
+ * key (place id, domain, address...), so a retried activity or a re-run job writes the same
+ * documents again, never new ones.
  */
 export interface ResourceWrite {
   id: string;
   ref: string;
-  op: AnyBulkWriteOperation;
+  clientId: string;
+  type: ResourceType;
+  data: Record<string, unknown>;
+  related: string[];
+  jobId: string;
 }
 
-export function upsertResource(
+export function resourceWrite(
   clientId: string, type: ResourceType, naturalKey: string, data: Record<string, unknown>, opts: { jobId: string; related?: string[] },
 ): ResourceWrite {
   const id = resourceId(clientId, type, naturalKey);
-  const set: Record<string, unknown> = { resource_type: type };
-  for (const [k, v] of Object.entries(data)) if (v !== undefined && v !== null) set[`data.${k}`] = v;
-  const addToSet: Record<string, unknown> = { source_job_ids: opts.jobId };
-  const related = [...new Set(opts.related ?? [])].filter((r) => r !== idapRef(type, id));
-  if (related.length) addToSet.related = { $each: related };
-  return {
-    id,
-    ref: idapRef(type, id),
-    op: { updateOne: { filter: { _id: id, client_id: clientId }, update: { $set: set, $setOnInsert: { flags: ['new'] }, $addToSet: addToSet }, upsert: true } },
-  };
+  const ref = idapRef(type, id);
+  const clean = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined && v !== null));
+  return { id, ref, clientId, type, data: clean, related: [...new Set(opts.related ?? [])].filter((r) => r !== ref), jobId: opts.jobId };
+}
+
+/**
+ * The upsert for a resource that may exist already: data fields are set one by one (so two jobs that
+ * know different fields of the same domain both keep theirs), `related` and `source_job_ids` only grow.
+ */
+function upsertOp(w: ResourceWrite): AnyBulkWriteOperation {
+  const set: Record<string, unknown> = { resource_type: w.type };
+  for (const [k, v] of Object.entries(w.data)) set[`data.${k}`] = v;
+  const addToSet: Record<string, unknown> = { source_job_ids: w.jobId };
+  if (w.related.length) addToSet.related = { $each: w.related };
+  return { updateOne: { filter: { _id: w.id, client_id: w.clientId }, update: { $set: set, $setOnInsert: { flags: ['new'] }, $addToSet: addToSet }, upsert: true } };
 }
 
 /** Adds refs to an existing resource's `related` (a business learning about its contacts). */
@@ -34,7 +42,58 @@ export function linkResource(clientId: string, id: string, refs: string[]): AnyB
   return { updateOne: { filter: { _id: id, client_id: clientId }, update: { $addToSet: { related: { $each: refs } } } } };
 }
 
-export async function writeResources(ops: AnyBulkWriteOperation[]): Promise<void> {
+function merged(writes: ResourceWrite[]): ResourceWrite[] {
+  const byId = new Map<string, ResourceWrite>();
+  for (const w of writes) {
+    const prev = byId.get(w.id);
+    byId.set(w.id, prev ? { ...prev, data: { ...prev.data, ...w.data }, related: [...new Set([...prev.related, ...w.related])] } : w);
+  }
+  return [...byId.values()];
+}
+
+const duplicateIndexes = (err: unknown): number[] | null => {
+  type WriteError = { code?: number; index: number; err?: { code?: number; index?: number } };
+  const raw = (err as { writeErrors?: WriteError | WriteError[] }).writeErrors; // one error or several
+  const errors = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  if (!errors.length || !errors.every((e) => (e.code ?? e.err?.code) === 11000)) return null;
+  return errors.map((e) => e.index ?? e.err?.index ?? -1);
+};
+
+/**
+ * Inserts documents whose ids are deterministic, leaving any that exist already as they are (a
+ * retried activity, another job, wrote them); answers how many were new. One insertMany: MongoDB and
+ * FerretDB both detect the duplicates on the _id index, with no read beforehand.
+ */
+export async function insertNew(model: Model<any>, docs: Record<string, unknown>[]): Promise<number> {
+  return docs.length - (await insertReportingDuplicates(model, docs)).length;
+}
+
+/** Like insertNew, answering the indexes of the documents that existed already. */
+export async function insertReportingDuplicates(model: Model<any>, docs: Record<string, unknown>[]): Promise<number[]> {
+  if (!docs.length) return [];
+  try {
+    await model.collection.insertMany(docs as never[], { ordered: false });
+    return [];
+  } catch (err) {
+    const dups = duplicateIndexes(err);
+    if (!dups) throw err;
+    return dups;
+  }
+}
+
+/**
+ * Writes resources in bulk: all of them first as one insertMany (the cheap path, and the common one
+ * for a job's new findings); the ones that existed already (another job, an earlier run found them)
+ * then as upserts in one unordered bulkWrite, together with `extra` operations (links).
+ */
+export async function writeResources(writes: ResourceWrite[], extra: AnyBulkWriteOperation[] = []): Promise<void> {
+  const all = merged(writes);
+  const now = new Date();
+  const dups = await insertReportingDuplicates(ResourceModel, all.map((w) => ({
+    _id: w.id, client_id: w.clientId, resource_type: w.type, data: w.data, flags: ['new'], related: w.related,
+    source_job_ids: [w.jobId], created_at: now, modified_at: now,
+  })));
+  const ops = [...dups.map((i) => upsertOp(all[i])), ...extra];
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
 }
 

@@ -71,6 +71,8 @@ const schema = z.object({
   JOB_RETRY_INITIAL_MS: positiveInt.default(1000),
   JOB_RETRY_MAX_ATTEMPTS: positiveInt.default(8),
   JOB_HEARTBEAT_TIMEOUT_MS: positiveInt.default(60_000),
+  /** Bulk writes of job work one worker process runs at a time (the rest queue; provider calls do not). */
+  JOB_WRITE_CONCURRENCY: positiveInt.default(6),
 
   // Upstream providers of the jobs; unset outside production means the in-process sandbox server.
   MAPS_PROVIDER_URL: url.optional(),

@@ -1,7 +1,8 @@
 import { idapRef, resourceId } from '../idap/resource.model';
 import { JobItemModel, jobItemId } from '../jobs/job.model';
 import type { JobStore } from '../jobs/job-store';
-import { domainOf, linkResource, normalizePhone, upsertResource, writeResources } from '../jobs/resource-writes';
+import type { WriteGate } from '../jobs/write-gate';
+import { domainOf, insertNew, linkResource, normalizePhone, resourceWrite, writeResources } from '../jobs/resource-writes';
 import type { MapsProvider } from '../providers/maps';
 import type { ResearchProvider } from '../providers/research';
 import { extractPage, mergeExtracted, type Extracted } from './extract';
@@ -20,6 +21,7 @@ export interface CompanyInput {
 export interface ResearchDeps {
   maps: MapsProvider;
   store: JobStore;
+  gate: WriteGate;
   research: ResearchProvider;
   signal?: AbortSignal;
   heartbeat?: (details?: unknown) => void;
@@ -58,9 +60,9 @@ async function writeFindings(job: { job_id: string; client_id: string }, c: Comp
   const country = c.country_code ?? null;
   const base = [idapRef('domains', resourceId(clientId, 'domains', domain)), ...(c.business_ref ? [c.business_ref] : [])];
   const opts = (related: string[] = []) => ({ jobId, related: [...base, ...related] });
-  const writes = [upsertResource(clientId, 'domains', domain, { domain, website, title: x.title, description: x.description }, { jobId, related: c.business_ref ? [c.business_ref] : [] })];
+  const writes = [resourceWrite(clientId, 'domains', domain, { domain, website, title: x.title, description: x.description }, { jobId, related: c.business_ref ? [c.business_ref] : [] })];
   const registry = x.registrationNumber
-    ? upsertResource(clientId, 'company_registry', `${country ?? 'XX'}:${x.registrationNumber}`, { name: x.legalName ?? c.name, registration_number: x.registrationNumber, country_code: country, domain, source_url: website }, opts())
+    ? resourceWrite(clientId, 'company_registry', `${country ?? 'XX'}:${x.registrationNumber}`, { name: x.legalName ?? c.name, registration_number: x.registrationNumber, country_code: country, domain, source_url: website }, opts())
     : null;
   if (registry) writes.push(registry);
   const contacts = x.people.map((p) => {
@@ -68,24 +70,24 @@ async function writeFindings(job: { job_id: string; client_id: string }, c: Comp
       ...(p.email ? [idapRef('emails', resourceId(clientId, 'emails', p.email))] : []),
       ...(p.linkedin ? [idapRef('linkedin_profiles', resourceId(clientId, 'linkedin_profiles', p.linkedin.toLowerCase()))] : []),
     ];
-    return upsertResource(clientId, 'contacts', `${domain}|${p.name}`, { name: p.name, title: p.title, email: p.email, linkedin_url: p.linkedin, company: c.name, domain }, opts(refs));
+    return resourceWrite(clientId, 'contacts', `${domain}|${p.name}`, { name: p.name, title: p.title, email: p.email, linkedin_url: p.linkedin, company: c.name, domain }, opts(refs));
   });
   const contactOf = (pred: (p: Extracted['people'][number]) => boolean) => {
     const i = x.people.findIndex(pred);
     return i >= 0 ? [contacts[i].ref] : [];
   };
   writes.push(...contacts);
-  writes.push(...x.emails.map((e) => upsertResource(clientId, 'emails', e, { address: e, domain: e.split('@')[1], source_url: website }, opts(contactOf((p) => p.email === e)))));
-  writes.push(...x.phones.map((p) => upsertResource(clientId, 'phones', normalizePhone(p)!, { number: p, normalized: normalizePhone(p) }, opts())));
+  writes.push(...x.emails.map((e) => resourceWrite(clientId, 'emails', e, { address: e, domain: e.split('@')[1], source_url: website }, opts(contactOf((p) => p.email === e)))));
+  writes.push(...x.phones.map((p) => resourceWrite(clientId, 'phones', normalizePhone(p)!, { number: p, normalized: normalizePhone(p) }, opts())));
   writes.push(...x.linkedin.map((l) => {
     const person = x.people.find((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase());
     const data = person ? { url: l.url, kind: l.kind, name: person.name, headline: person.title, company: c.name } : { url: l.url, kind: l.kind, name: l.kind === 'company' ? c.name : null, company: c.name };
-    return upsertResource(clientId, 'linkedin_profiles', l.url.toLowerCase(), data, opts(contactOf((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase())));
+    return resourceWrite(clientId, 'linkedin_profiles', l.url.toLowerCase(), data, opts(contactOf((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase())));
   }));
   const refs = writes.map((w) => w.ref);
   const links = [linkResource(clientId, writes[0].id, refs.slice(1))];
   if (c.business_ref) links.push(linkResource(clientId, c.business_ref.split('/').pop()!, refs));
-  await writeResources([...writes.map((w) => w.op), ...links]);
+  await writeResources(writes, links);
   return {
     idap_ref: registry?.ref ?? c.business_ref ?? writes[0].ref,
     name: x.legalName ?? c.name, domain, country_code: country, registration_number: x.registrationNumber,
@@ -105,27 +107,16 @@ export async function researchCompany(deps: ResearchDeps, job: { job_id: string;
   const { client_id: clientId, job_id: jobId } = job;
   const resultId = jobItemId(jobId, 'result', index);
   const done = await JobItemModel.findOne({ _id: resultId, client_id: clientId }, { found: 1 }).lean<{ found: boolean }>();
-  let found = done?.found ?? false;
-  let name = '';
-  if (!done) {
-    const input = await JobItemModel.findOne({ _id: jobItemId(jobId, 'input', index), client_id: clientId }).lean<{ data: CompanyInput }>();
-    if (!input) throw new Error(`research job ${jobId} has no company #${index}`);
-    const company = input.data;
-    name = company.name;
-    const website = await websiteOf(deps, company);
-    const site = website ? await readSite(deps, website) : null;
-    const data = site && website ? await writeFindings(job, company, website, site) : { name: company.name, reason: website ? 'website could not be read' : 'no website found' };
-    found = Boolean(site);
-    await JobItemModel.updateOne(
-      { _id: resultId, client_id: clientId },
-      { $setOnInsert: { job_id: jobId, kind: 'result', seq: index, found, data } },
-      { upsert: true },
-    );
-  }
-  const [progressDone, results] = await Promise.all([
-    JobItemModel.countDocuments({ client_id: clientId, job_id: jobId, kind: 'result' }),
-    researchResultsCount(clientId, jobId),
-  ]);
-  await deps.store.update(jobId, clientId, { 'progress.done': progressDone, results_count: results, ...(name ? { message: `Researched ${name}` } : {}) }, ['running', 'paused']);
-  return { found };
+  if (done) return { found: done.found };
+  const input = await JobItemModel.findOne({ _id: jobItemId(jobId, 'input', index), client_id: clientId }).lean<{ data: CompanyInput }>();
+  if (!input) throw new Error(`research job ${jobId} has no company #${index}`);
+  const company = input.data;
+  const website = await websiteOf(deps, company);
+  const site = website ? await readSite(deps, website) : null;
+  const data = site && website ? await deps.gate(() => writeFindings(job, company, website, site)) : { name: company.name, reason: website ? 'website could not be read' : 'no website found' };
+  const now = new Date();
+  const fresh = await deps.gate(() => insertNew(JobItemModel, [{ _id: resultId, client_id: clientId, job_id: jobId, kind: 'result', seq: index, found: Boolean(site), data, created_at: now, updated_at: now }]));
+  // Counted once, by whichever run inserted the result (finishing a job sets the exact figures).
+  if (fresh) await deps.store.increment(jobId, clientId, { 'progress.done': 1, results_count: site ? 1 : 0 }, `Researched ${company.name}`, ['running', 'paused']);
+  return { found: Boolean(site) };
 }

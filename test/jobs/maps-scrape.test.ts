@@ -1,4 +1,5 @@
 import { ResourceModel } from '../../src/idap/resource.model';
+import { JobModel } from '../../src/jobs/job.model';
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
 
@@ -96,6 +97,20 @@ describe('maps-scrape jobs', () => {
     await expect(handle.result()).rejects.toThrow();
     expect((await handle.describe()).status.name).toBe('CANCELLED');
     expect((await api.call('POST', jobPath(jobId, 'cancel'), { token: acme.triple })).status).toBe(409);
+  });
+
+  it('starts, through the sweep, a job that was accepted but whose workflow never started', async () => {
+    const id = '0b7a2c1e-5d4f-4e3a-9b8c-7d6e5f4a3b21';
+    // As if the API had stored and announced the job, then died before starting its workflow.
+    await JobModel.collection.insertOne({
+      _id: id as never, client_id: acme.client_id, type: 'maps-scrape', status: 'queued', params: { ...params, max_results: 3 },
+      progress: { done: 0, total: 0 }, results_count: 0, control_seq: 0, events_sent: ['job.queued'], webhook_url: null,
+      created_at: new Date(Date.now() - 60_000), updated_at: new Date(Date.now() - 60_000),
+    });
+    expect(await api.rt.services.jobs.sweep()).toBe(1);
+    const job = await waitForStatus(api, acme.triple, jobPath(id), ['completed', 'failed']);
+    expect(job).toMatchObject({ status: 'completed', results_count: 3 });
+    expect(await api.rt.services.jobs.sweep()).toBe(0);
   });
 
   it('rejects invalid parameters with 422', async () => {

@@ -59,6 +59,7 @@ describe('a worker killed in the middle of a job', () => {
     replacement = await workerFor(api.config, api.rt, { logger: createLogger('silent'), workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! } });
     const job = await waitForStatus(api, acme.triple, jobPath(jobId), ['completed', 'failed'], 90_000);
     const expected = expectedPlaces(params);
+    expect(job.error).toBeNull();
     expect(job).toMatchObject({ status: 'completed', progress: { done: 6, total: 6 }, results_count: expected.length });
     expect(job.progress.done).toBeGreaterThan(stalled.progress.done);
     const businesses = await ResourceModel.find({ client_id: acme.client_id, resource_type: 'businesses' }, { 'data.place_id': 1 }).lean();

@@ -1,0 +1,234 @@
+/**
+ * Maps-scrape jobs under load, side by side with raw baselines measured in the same run:
+ *
+ *   - submit latency (p50/p99) of JOBS submits sent at once, and of PACED submits IN_FLIGHT at a
+ *     time, vs. starting no-op workflows the same two ways straight through the Temporal client;
+ *   - time until the last job.completed event arrives on the SSE stream;
+ *   - resources written per second by the job pipeline (end to end, wall clock) vs. bulk-inserting
+ *     the very same documents with the MongoDB driver; and, to separate storage from orchestration,
+ *     the pipeline's idempotent write path alone (writeResources) on the same documents.
+ *
+ *   npm run bench:jobs   (BENCH_JOBS=200, BENCH_PACED=40, BENCH_IN_FLIGHT=4, BENCH_MAX_LOCATIONS=2, BENCH_MAX_RESULTS=40)
+ *
+ * The API runs as `npm start` runs it on the local default (devstack engines, the sandbox provider
+ * server), with LOG_LEVEL=warn; the worker runs in its own process (`npm run worker`), as in
+ * production, so that workflow and activity work does not share the API's event loop.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { loadConfig } from '../src/lib/config';
+import { createLogger } from '../src/lib/logger';
+import { startApi } from '../src/runtime';
+import { ResourceModel } from '../src/idap/resource.model';
+import { JobItemModel, JobModel } from '../src/jobs/job.model';
+import { resourceWrite, writeResources } from '../src/jobs/resource-writes';
+import type { ResourceType } from '../src/idap/resource.model';
+
+const JOBS = Number(process.env.BENCH_JOBS ?? 200);
+const MAX_LOCATIONS = Number(process.env.BENCH_MAX_LOCATIONS ?? 2);
+const MAX_RESULTS = Number(process.env.BENCH_MAX_RESULTS ?? 40);
+const PACED = Number(process.env.BENCH_PACED ?? 40);
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
+const COUNTRIES = ['NL', 'BE', 'DE', 'FR', 'LU', 'AT', 'DK', 'PT'];
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const value = await work();
+  return [value, performance.now() - t];
+}
+
+/** Runs `n` calls with at most `inFlight` at a time; answers their durations. */
+async function inBatches(n: number, inFlight: number, call: (i: number) => Promise<number>): Promise<number[]> {
+  const out: number[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (next < n) out.push(await call(next++));
+  }));
+  return out;
+}
+
+/** Counts job.completed/job.failed frames on the SSE stream until `n` jobs have finished. */
+async function watchCompletions(url: string, n: number) {
+  const ctrl = new AbortController();
+  const res = await fetch(url, { signal: ctrl.signal, headers: { accept: 'text/event-stream' } });
+  let finished = 0;
+  let failed = 0;
+  let buf = '';
+  const done = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buf += decoder.decode(chunk, { stream: true });
+      const frames = buf.split('\n\n');
+      buf = frames.pop()!;
+      for (const f of frames) {
+        if (/^event: job\.(completed|failed)$/m.test(f)) {
+          finished += 1;
+          if (f.includes('event: job.failed')) failed += 1;
+        }
+      }
+      if (finished >= n) return { at: performance.now(), failed };
+    }
+    throw new Error('stream ended early');
+  })();
+  return { done, close: () => ctrl.abort() };
+}
+
+/** `npm run worker` against the API's engines; resolves once it polls its task queue. */
+function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../src/worker.ts')], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    proc.stderr!.on('data', (d) => (err += d));
+    proc.stdout!.on('data', (d) => String(d).includes('temporal worker started') && resolve(proc));
+    proc.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${err.slice(-2000)}`)));
+  });
+}
+
+async function main() {
+  Runtime.install({ logger: new DefaultLogger('ERROR') }); // retried activities are part of the run, not news
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-jobs-'));
+  const admin = { email: 'bench@bench.example', password: 'bench-password-123' };
+  const config = loadConfig({
+    ...process.env, NODE_ENV: 'development', PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: dataDir,
+    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY ?? randomBytes(32).toString('hex'), RUN_WORKER: 'false',
+    BOOTSTRAP_ADMIN_EMAIL: admin.email, BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+    MONGODB_DB: `bench_${randomBytes(3).toString('hex')}`, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`,
+    SSE_HEARTBEAT_MS: '60000',
+  });
+  process.stdout.write('starting engines, API and worker...\n');
+  const api = await startApi(config, { logger: createLogger(config.LOG_LEVEL), progress: (m) => process.stdout.write(`  ${m}\n`) });
+  let worker: ChildProcess | undefined;
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= (async () => {
+    worker?.kill('SIGKILL');
+    await api.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  })());
+  // Interrupted (Ctrl-C, a timeout): still stop the engines and the worker this run started.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop().finally(() => process.exit(130)));
+  const call = async (method: string, p: string, token: string | null, body?: unknown) => {
+    const res = await fetch(`${api.url}${p}`, {
+      method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  try {
+    const d = api.devstack;
+    worker = await startWorkerProcess({
+      MONGODB_URI: config.MONGODB_URI ?? d!.mongo!.url, MONGODB_DB: config.MONGODB_DB, REDIS_URL: config.REDIS_URL ?? d!.redis!.url,
+      TEMPORAL_ADDRESS: api.temporalAddress, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE, CREDENTIALS_KEY: api.credentialsKey,
+      DATA_DIR: dataDir, NODE_ENV: 'development',
+    });
+    const login = await call('POST', '/api/v1/auth/login', null, admin);
+    const newClient = async (name: string) => {
+      const c = (await call('POST', '/api/v1/dashboard/admin/clients', login.body.access_token, { name, content_domains: [], admin_email: `${name}@bench.example` })).body;
+      return { id: c.client_id as string, triple: `${c.client_id}:${c.api_key}:${c.api_secret}` };
+    };
+    const submit = (triple: string, i: number) => timed(async () => {
+      const res = await call('POST', '/api/v1/dashboard/client/jobs/maps-scrape/submit', triple, {
+        query: `shop ${i}`, country_code: COUNTRIES[i % COUNTRIES.length], max_locations: MAX_LOCATIONS, max_results: MAX_RESULTS,
+      });
+      if (res.status !== 200) throw new Error(`submit answered ${res.status}: ${JSON.stringify(res.body)}`);
+    }).then(([, took]) => took);
+    const stream = (triple: string, n: number) => watchCompletions(`${api.url}/api/v1/events/stream?token=${encodeURIComponent(triple)}`, n);
+
+    // Warm-up: one job end to end (dataset loading, first workflow tasks, connection pools).
+    const warm = await newClient('warmup');
+    const warmWatch = await stream(warm.triple, 1);
+    await submit(warm.triple, 0);
+    await warmWatch.done;
+    warmWatch.close();
+
+    // Steady submits: PACED jobs, IN_FLIGHT at a time, the pipeline otherwise idle.
+    const paced = await newClient('paced');
+    const pacedWatch = await stream(paced.triple, PACED);
+    process.stdout.write(`submitting ${PACED} jobs, ${IN_FLIGHT} at a time...\n`);
+    const steady = await inBatches(PACED, IN_FLIGHT, (i) => submit(paced.triple, 1000 + i));
+    await pacedWatch.done;
+    pacedWatch.close();
+
+    // The burst: JOBS submits at once, then until the last job.completed.
+    const burst = await newClient('burst');
+    const watch = await stream(burst.triple, JOBS);
+    process.stdout.write(`submitting ${JOBS} maps-scrape jobs at once (max_locations ${MAX_LOCATIONS}, max_results ${MAX_RESULTS})...\n`);
+    const t0 = performance.now();
+    const submits = await Promise.all(Array.from({ length: JOBS }, (_, i) => submit(burst.triple, i)));
+    const ticker = setInterval(async () => {
+      const byStatus = await JobModel.aggregate([{ $match: { client_id: burst.id } }, { $group: { _id: '$status', n: { $sum: 1 } } }]);
+      process.stdout.write(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${byStatus.map((g) => `${g._id} ${g.n}`).join(', ')}\n`);
+    }, 15_000);
+    const { at: lastCompleted, failed } = await watch.done.finally(() => clearInterval(ticker));
+    watch.close();
+    const pipelineSeconds = (lastCompleted - t0) / 1000;
+    const written = await ResourceModel.countDocuments({ client_id: burst.id });
+    const items = await JobItemModel.countDocuments({ client_id: burst.id });
+
+    // Baseline 1: starting no-op workflows the same two ways (a task queue nobody polls; terminated after).
+    const temporal = api.services.engines.temporal;
+    const noop = () => timed(() => temporal.workflow.start('benchNoopWorkflow', {
+      taskQueue: `${config.TEMPORAL_TASK_QUEUE}-noop`, workflowId: `bench-noop-${randomBytes(6).toString('hex')}`, args: [],
+    })).then(([, took]) => took);
+    const starts = await Promise.all(Array.from({ length: JOBS }, noop));
+    const steadyStarts = await inBatches(PACED, IN_FLIGHT, noop);
+    for await (const wf of temporal.workflow.list({ query: `TaskQueue="${config.TEMPORAL_TASK_QUEUE}-noop" AND ExecutionStatus="Running"` })) {
+      await temporal.workflow.getHandle(wf.workflowId).terminate('benchmark baseline').catch(() => undefined);
+    }
+
+    // Baseline 2: the same documents, bulk-inserted by the driver into a scratch collection.
+    const docs = await ResourceModel.find({ client_id: burst.id }).lean<Record<string, unknown>[]>();
+    const scratch = api.services.engines.mongoose.connection.db!.collection('bench_raw_insert');
+    const [, rawMs] = await timed(async () => {
+      for (let i = 0; i < docs.length; i += 1000) await scratch.insertMany(docs.slice(i, i + 1000), { ordered: false });
+    });
+    await scratch.drop().catch(() => undefined);
+
+    // The pipeline's own write path on the same documents, for a fresh tenant (so every id is new,
+    // as for a job's first findings), in the batch size one location produces.
+    const tenant = `bench-${randomBytes(4).toString('hex')}`;
+    const writes = docs.map((doc: any) => resourceWrite(tenant, doc.resource_type as ResourceType, doc._id, doc.data, { jobId: 'bench', related: doc.related }));
+    const [, pathMs] = await timed(async () => {
+      for (let i = 0; i < writes.length; i += 100) await writeResources(writes.slice(i, i + 100));
+    });
+
+    const ingestRate = written / pipelineSeconds;
+    const rawRate = docs.length / (rawMs / 1000);
+    const pathRate = writes.length / (pathMs / 1000);
+    const ratio = (x: number, y: number) => `${(x / y).toFixed(2)}x`;
+    const row = (label: string, ours: number[], raw: number[], p: number): [string, string, string, string] =>
+      [label, ms(pct(ours, p)), ms(pct(raw, p)), ratio(pct(ours, p), pct(raw, p))];
+    [submits, starts, steady, steadyStarts].forEach((l) => l.sort((x, y) => x - y));
+    const rows: [string, string, string, string][] = [
+      row(`submit p50, ${JOBS} at once`, submits, starts, 50),
+      row(`submit p99, ${JOBS} at once`, submits, starts, 99),
+      row(`submit p50, ${IN_FLIGHT} in flight`, steady, steadyStarts, 50),
+      row(`submit p99, ${IN_FLIGHT} in flight`, steady, steadyStarts, 99),
+      ['resources written / s', ingestRate.toFixed(0), rawRate.toFixed(0), ratio(ingestRate, rawRate)],
+      ['  write path alone / s', pathRate.toFixed(0), rawRate.toFixed(0), ratio(pathRate, rawRate)],
+    ];
+    const w = [26, 16, 16, 8];
+    const line = (cells: string[]) => cells.map((c, i) => (i ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ');
+    process.stdout.write(`\n${line(['', 'maps-scrape jobs', 'raw baseline', 'ratio'])}\n`);
+    for (const r of rows) process.stdout.write(`${line(r)}\n`);
+    process.stdout.write('(raw baselines: no-op workflow starts through the Temporal client; insertMany of the same documents)\n');
+    process.stdout.write(`\n${JOBS} jobs at once (${failed} failed): last job.completed after ${pipelineSeconds.toFixed(1)} s; ` +
+      `${written} resources and ${items} job results written; engines: ${Object.values(api.services.engines.kinds).join(', ')}\n`);
+    process.stdout.write(`targets: submit p99 < 50 ms (burst ${pct(submits, 99) < 50 ? 'met' : 'missed'}, ${IN_FLIGHT} in flight ${pct(steady, 99) < 50 ? 'met' : 'missed'}); ` +
+      `ingest >= 0.5x raw (end to end ${ingestRate / rawRate >= 0.5 ? 'met' : 'missed'}, write path ${pathRate / rawRate >= 0.5 ? 'met' : 'missed'})\n`);
+  } finally {
+    await stop();
+  }
+}
+
+main().then(() => process.exit(0), (err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exit(1);
+});
