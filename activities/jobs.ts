@@ -20,8 +20,13 @@ export interface JobDeps {
   events: EventBus;
   locks: JobLocks;
   gate: WriteGate;
+  /** Where business photos go (DECISIONS.md §6); storing the same bytes again finds the first copy. */
+  media: { storeMedia(clientId: string, body: Buffer, contentType: string, filename?: string | null): Promise<{ idap_ref: string }> };
   credentialsKey: string;
 }
+
+/** Photos kept per business. */
+const MAX_PHOTOS = 3;
 
 export interface JobRef {
   job_id: string;
@@ -55,6 +60,14 @@ export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T
 
 export function createJobActivities({ jobs }: { jobs: JobDeps }) {
   const store = createJobStore(jobs);
+  // Best effort: a photo that cannot be fetched is left out (its URL stays in data.photo_urls).
+  const storePhotos = async (clientId: string, urls: string[]) => {
+    const refs = await Promise.all(urls.slice(0, MAX_PHOTOS).map(async (url) => {
+      const photo = await jobs.maps.fetchPhoto?.(url, activitySignal());
+      return photo ? (await jobs.gate(() => jobs.media.storeMedia(clientId, photo.bytes, photo.contentType, null))).idap_ref : null;
+    }));
+    return refs.filter((r): r is string => r !== null);
+  };
   return {
     /** queued → processing; publishes job.started. Answers how many locations the job searches. */
     async startMapsJob(ref: JobRef): Promise<{ proceed: boolean; total: number; event: JobEvent | null }> {
@@ -85,7 +98,7 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
         const index = next;
         const deps = {
           maps: jobs.maps, store, gate: jobs.gate, signal: activitySignal(), heartbeat: (d?: unknown) => heartbeat({ next: index, detail: d }),
-          rewriteKnown: Context.current().info.attempt > 1,
+          rewriteKnown: Context.current().info.attempt > 1, storePhotos,
         };
         try {
           ({ results_count: count } = await withProviderFailures(() => scrapeLocation(deps, { ...input, location: locations[index], index, count })));

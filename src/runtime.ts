@@ -16,6 +16,8 @@ import { resolveProviders, type Providers } from './providers';
 import { eventBusFor } from './events/event-bus';
 import { createJobLocks } from './jobs/job-lock';
 import { createWriteGate } from './jobs/write-gate';
+import { createMediaService } from './media/media.service';
+import { createMediaStorage } from './media/storage';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -97,6 +99,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
       jobs: {
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
         locks: createJobLocks(rt.engines.redis), gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
+        media: createMediaService({ storage: createMediaStorage(config) }),
       },
     },
     logger: opts.logger,

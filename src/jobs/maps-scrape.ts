@@ -37,6 +37,8 @@ export interface ScrapeDeps {
    * known place was stored completely by an earlier location, so it is skipped.
    */
   rewriteKnown?: boolean;
+  /** Stores a business's photos as media (DECISIONS.md §6); answers their idap://media refs. */
+  storePhotos?: (clientId: string, urls: string[]) => Promise<string[]>;
 }
 
 /** A classic text search stops after a few pages; we never ask for more than this many per location. */
@@ -77,7 +79,7 @@ async function searchLocation(deps: ScrapeDeps, p: MapsJobParams, loc: JobLocati
   return [...byId.values()];
 }
 
-function businessWrites(input: ScrapeLocationInput, place: MapsPlace) {
+function businessWrites(input: ScrapeLocationInput, place: MapsPlace, photos: string[]) {
   const { client_id: clientId, job_id: jobId, params, location } = input;
   const businessId = resourceId(clientId, 'businesses', place.placeId);
   const businessRef = idapRef('businesses', businessId);
@@ -90,8 +92,7 @@ function businessWrites(input: ScrapeLocationInput, place: MapsPlace) {
     country_code: params.country_code, region_code: location.region_code,
     lat: place.location?.lat ?? null, lng: place.location?.lng ?? null,
     phone: place.phone, website: place.website, rating: place.rating, reviews_count: place.reviewsCount,
-    // Media storage (DECISIONS.md §6) is not wired in yet: photos stay empty and the URLs are kept in data.photo_urls.
-    photos: [] as string[],
+    photos,
   };
   const { idap_ref: _ref, ...data } = view;
   const business = resourceWrite(clientId, 'businesses', place.placeId, {
@@ -120,7 +121,9 @@ export async function scrapeLocation(deps: ScrapeDeps, input: ScrapeLocationInpu
     const kept: ReturnType<typeof businessWrites>[] = [];
     const now = new Date();
     for (let at = 0; at < places.length && count < cap; ) {
-      const chunk = places.slice(at, at + (cap - count)).map((p, j) => ({ place: p, seq: index * SEQ_STRIDE + at + j, w: businessWrites(input, p) }));
+      const slice = places.slice(at, at + (cap - count));
+      const photos = await Promise.all(slice.map((p) => (deps.storePhotos && p.photoUrls.length ? deps.storePhotos(clientId, p.photoUrls) : Promise.resolve([]))));
+      const chunk = slice.map((p, j) => ({ place: p, seq: index * SEQ_STRIDE + at + j, w: businessWrites(input, p, photos[j]) }));
       const known = new Set(await deps.gate(() => insertReportingDuplicates(JobItemModel, chunk.map(({ place, seq, w }) => ({
         _id: jobItemId(jobId, 'result', place.placeId), client_id: clientId, job_id: jobId, kind: 'result', seq, found: true, data: w.view, created_at: now, updated_at: now,
       })))));

@@ -25,9 +25,18 @@ export interface TextSearchRequest {
   pageToken?: string;
 }
 
+export interface MapsPhoto {
+  bytes: Buffer;
+  contentType: string;
+}
+
 export interface MapsProvider {
   textSearch(req: TextSearchRequest, signal?: AbortSignal): Promise<{ places: MapsPlace[]; nextPageToken: string | null }>;
+  /** A place photo (a URL from photoUrls), or null when it cannot be had: photos are best effort. */
+  fetchPhoto?(url: string, signal?: AbortSignal): Promise<MapsPhoto | null>;
 }
+
+const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 
 const PROVIDER = 'maps';
 
@@ -59,6 +68,21 @@ export function createMapsProvider(opts: { baseUrl: string; key?: string; timeou
   // Photo URLs are stored without the key: whoever fetches them adds it.
   const photoUrl = (ref: string) => `${base}/maps/api/place/photo?maxwidth=800&photo_reference=${encodeURIComponent(ref)}`;
   return {
+    async fetchPhoto(url, signal) {
+      if (!url.startsWith(`${base}/`)) return null; // only the provider's own photo URLs, with our key
+      try {
+        const res = await fetch(opts.key ? `${url}&key=${encodeURIComponent(opts.key)}` : url, {
+          signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]),
+        });
+        const contentType = res.headers.get('content-type') ?? '';
+        if (!res.ok || !contentType.startsWith('image/')) return null;
+        const bytes = Buffer.from(await res.arrayBuffer());
+        return bytes.length && bytes.length <= MAX_PHOTO_BYTES ? { bytes, contentType } : null;
+      } catch {
+        return null;
+      }
+    },
+
     async textSearch(req, signal) {
       const params = new URLSearchParams();
       if (req.pageToken) params.set('pagetoken', req.pageToken);

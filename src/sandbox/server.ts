@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { FaultPlan, type QueuedFault, type Target } from './faults';
 import { PAGE_SIZE, decodeToken, encodeToken, placesFor, type PageToken } from './maps-data';
 import { renderPage } from './research-site';
+import { Seed } from './seed';
+import sharp from 'sharp';
 
 /**
  * The sandbox provider server (DECISIONS.md §1): an in-process HTTP server on 127.0.0.1 that answers
@@ -20,8 +22,11 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-// A 1x1 PNG: enough to be stored and served as a photo.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAfbLI3wAAAABJRU5ErkJggg==', 'base64');
+/** A small PNG whose colour is derived from the photo reference: each photo has its own bytes. */
+async function photo(reference: string): Promise<Buffer> {
+  const s = new Seed('photo', reference);
+  return sharp({ create: { width: 16, height: 12, channels: 3, background: { r: s.int(0, 255), g: s.int(0, 255), b: s.int(0, 255) } } }).png().toBuffer();
+}
 
 type Answer = { status: number; type: string; body: string | Buffer };
 const json = (status: number, body: unknown): Answer => ({ status, type: 'application/json', body: JSON.stringify(body) });
@@ -87,7 +92,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
         if (req.method === 'POST' && url.pathname === '/_sandbox/reset') return void (faults.reset(), res.writeHead(204).end());
         if (url.pathname === '/_sandbox/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(faults.stats));
       }
-      if (url.pathname === '/maps/api/place/photo') return send({ status: 200, type: 'image/png', body: PNG });
+      if (url.pathname === '/maps/api/place/photo') return send({ status: 200, type: 'image/png', body: await photo(url.searchParams.get('photo_reference') ?? '') });
       const target: Target | null = url.pathname === '/maps/api/place/textsearch/json' ? 'maps' : url.pathname === '/research/fetch' ? 'research' : null;
       if (!target || req.method !== 'GET') return send(json(404, { error: 'no such sandbox route' }));
       const fault = faults.next(target, subjectOf(target, url.searchParams));

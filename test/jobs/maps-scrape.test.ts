@@ -40,7 +40,14 @@ describe('maps-scrape jobs', () => {
     expect(domains).toBe(new Set(withSite.map((p) => new URL(p.website!).hostname)).size);
     const sample = businesses.find((b: any) => b.data.website) as any;
     expect(sample.related.some((r: string) => r.startsWith('idap://domains/'))).toBe(true);
-    expect(sample.data.photo_urls).toBeInstanceOf(Array);
+    // Photos are stored as media (DECISIONS.md §6) and listed as idap://media refs.
+    const withPhotos = businesses.find((b: any) => b.data.photo_urls.length) as any;
+    const place = expected.find((p) => p.place_id === withPhotos.data.place_id)!;
+    expect(withPhotos.data.photos).toHaveLength(place.photos.length);
+    expect(withPhotos.data.photos[0]).toMatch(/^idap:\/\/media\/[0-9a-f-]{36}$/);
+    expect(new Set(businesses.flatMap((b: any) => b.data.photos)).size).toBe(expected.reduce((n, p) => n + p.photos.length, 0));
+    const media = await fetch(`${api.url}/api/v1/idap/media/${withPhotos.data.photos[0].split('/').pop()}`, { headers: { authorization: `Bearer ${acme.triple}` } });
+    expect([media.status, media.headers.get('content-type')]).toEqual([200, 'image/png']);
   });
 
   it('pages through results in the order found and exports CSV and JSON Lines', async () => {
@@ -55,7 +62,8 @@ describe('maps-scrape jobs', () => {
     }
     expect(seen).toEqual(expected.map((p) => p.name));
     const first = (await api.call('GET', `${jobPath(jobId, 'results')}?page_size=1`, { token: acme.triple })).body.results[0];
-    expect(first).toMatchObject({ idap_ref: expect.stringMatching(/^idap:\/\/businesses\//), name: expected[0].name, country_code: 'NL', region_code: 'NL-UT', photos: [] });
+    expect(first).toMatchObject({ idap_ref: expect.stringMatching(/^idap:\/\/businesses\//), name: expected[0].name, country_code: 'NL', region_code: 'NL-UT' });
+    expect(first.photos).toHaveLength(expected[0].photos.length);
 
     const csv = await api.call('GET', `${jobPath(jobId, 'results')}?format=csv`, { token: acme.triple });
     expect(csv.status).toBe(200);
