@@ -54,6 +54,16 @@ export interface GoBuild {
   usualMinutes: string;
   /** Files the module expects its own release tooling to write before a build. */
   generated?: Record<string, string>;
+  /** Fixes applied to the module's source before the build; each must match exactly once. */
+  patches?: SourcePatch[];
+  /** The cached binary's file name (a patched build must not be confused with a plain one). */
+  cacheName?: string;
+}
+
+export interface SourcePatch {
+  file: string;
+  find: string;
+  replace: string;
 }
 
 export const TEMPORAL_BUILD: GoBuild = {
@@ -72,6 +82,21 @@ export const FERRETDB_BUILD: GoBuild = {
   usualMinutes: '2 to 5',
   // FerretDB refuses to start without its version file, which its release tooling normally writes.
   generated: { 'build/version/version.txt': 'v1.24.2\n' },
+  cacheName: 'ferretdb-v1.24.2-p1',
+  patches: [{
+    // The update command defers closing each statement's query until the whole command returns, and a
+    // statement that matches a document leaves its query (and SQLite connection) open. One bulk of 100
+    // or more matching updates takes every connection of the pool (100) while each still needs one
+    // more to commit, and the database hangs for every client, for good. Closing each statement's
+    // query when it is done ends that; v1 is no longer maintained upstream (v2 is a rewrite).
+    file: 'internal/handler/msg_update.go',
+    find: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n',
+    replace: '\t\tcloser := iterator.NewMultiCloser()\n',
+  }, {
+    file: 'internal/handler/msg_update.go',
+    find: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
+    replace: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tcloser.Close()\n',
+  }],
 };
 
 /**
@@ -81,7 +106,7 @@ export const FERRETDB_BUILD: GoBuild = {
  * write the files a release build generates.
  */
 export async function goBuild(spec: GoBuild, binDir: string, progress: Progress): Promise<string> {
-  const target = path.join(binDir, spec.binary);
+  const target = path.join(binDir, spec.cacheName ?? spec.binary);
   if (fs.existsSync(target)) return target;
   const go = onPath('go');
   if (!go) throw new Error(`cannot build ${spec.binary}: Go is not on PATH`);
@@ -99,6 +124,7 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
       fs.rmSync(dest, { force: true });
       fs.writeFileSync(dest, content);
     }
+    for (const patch of spec.patches ?? []) applyPatch(source, patch);
     await run(go, ['build', '-o', `${target}.partial`, spec.cmd], { cwd: source, progress, label: `building ${spec.binary}` });
     fs.renameSync(`${target}.partial`, target);
   } finally {
@@ -106,6 +132,14 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
   }
   progress(`built ${spec.binary} in ${Math.round((Date.now() - started) / 1000)}s -> ${target}`);
   return target;
+}
+
+function applyPatch(root: string, patch: SourcePatch): void {
+  const file = path.join(root, patch.file);
+  const text = fs.readFileSync(file, 'utf8');
+  if (text.split(patch.find).length !== 2) throw new Error(`patch for ${patch.file} does not match its source exactly once`);
+  fs.chmodSync(file, 0o644);
+  fs.writeFileSync(file, text.replace(patch.find, () => patch.replace));
 }
 
 /** `redis-server` from PATH, else Debian's package where apt can install it. */
