@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
+import { MongoClient, ObjectId, type Filter } from 'mongodb';
 
 /**
  * What the service relies on from its document engine, checked on the one the devstack gives
@@ -25,4 +25,27 @@ describe('document engine', () => {
     expect((await bump()).modifiedCount).toBe(250);
     expect(await docs.countDocuments({ n: 2 })).toBe(250);
   }, 30_000);
+
+  // The devstack's FerretDB answers these from its _id index (FERRETDB_BUILD's second patch); the
+  // rest of the filter must still apply in full.
+  it('answers filters that pin _id, alone or with other conditions, exactly', async () => {
+    const db = client.db(`engine_${randomBytes(3).toString('hex')}`);
+    // _id of mixed types on purpose: a string, an ObjectId and a number.
+    const docs = db.collection<{ _id: any; tenant: string; n: number }>('docs');
+    const oid = new ObjectId();
+    await docs.insertMany([
+      { _id: 'a', tenant: 't1', n: 1 }, { _id: 'b', tenant: 't2', n: 2 }, { _id: 'c', tenant: 't1', n: 3 },
+      { _id: oid, tenant: 't1', n: 4 }, { _id: 5, tenant: 't1', n: 5 },
+    ]);
+    const ids = async (filter: object) => (await docs.find(filter).sort({ n: 1 }).toArray()).map((d) => d.n);
+    expect(await ids({ _id: 'a', tenant: 't1' })).toEqual([1]);
+    expect(await ids({ _id: 'b', tenant: 't1' })).toEqual([]);
+    expect(await ids({ _id: { $in: ['a', 'b', 'c', 'zz'] }, tenant: 't1' })).toEqual([1, 3]);
+    expect(await ids({ _id: { $in: ['b', oid, 5] } })).toEqual([2, 4, 5]);
+    expect(await ids({ _id: { $in: [] } })).toEqual([]);
+    expect(await ids({ _id: { $in: ['a', 'c'], $nin: ['c'] } })).toEqual([1]);
+    expect((await docs.updateOne({ _id: 'b', tenant: 't1' } as Filter<any>, { $set: { n: 20 } })).matchedCount).toBe(0);
+    expect((await docs.deleteMany({ _id: { $in: ['a', 'b'] }, tenant: 't2' } as Filter<any>)).deletedCount).toBe(1);
+    expect(await ids({})).toEqual([1, 3, 4, 5]);
+  });
 });

@@ -52,7 +52,7 @@ export interface GoBuild {
   cmd: string;
   version: string;
   usualMinutes: string;
-  /** Files the module expects its own release tooling to write before a build. */
+  /** Files written into the source before the build: what its release tooling would generate, or added code. */
   generated?: Record<string, string>;
   /** Fixes applied to the module's source before the build; each must match exactly once. */
   patches?: SourcePatch[];
@@ -72,31 +72,6 @@ export const TEMPORAL_BUILD: GoBuild = {
   cmd: './cmd/temporal',
   version: 'v1.5.1',
   usualMinutes: '3 to 6',
-};
-
-export const FERRETDB_BUILD: GoBuild = {
-  binary: 'ferretdb',
-  module: 'github.com/FerretDB/FerretDB',
-  cmd: './cmd/ferretdb',
-  version: 'v1.24.2',
-  usualMinutes: '2 to 5',
-  // FerretDB refuses to start without its version file, which its release tooling normally writes.
-  generated: { 'build/version/version.txt': 'v1.24.2\n' },
-  cacheName: 'ferretdb-v1.24.2-p1',
-  patches: [{
-    // The update command defers closing each statement's query until the whole command returns, and a
-    // statement that matches a document leaves its query (and SQLite connection) open. One bulk of 100
-    // or more matching updates takes every connection of the pool (100) while each still needs one
-    // more to commit, and the database hangs for every client, for good. Closing each statement's
-    // query when it is done ends that; v1 is no longer maintained upstream (v2 is a rewrite).
-    file: 'internal/handler/msg_update.go',
-    find: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n',
-    replace: '\t\tcloser := iterator.NewMultiCloser()\n',
-  }, {
-    file: 'internal/handler/msg_update.go',
-    find: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
-    replace: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tcloser.Close()\n',
-  }],
 };
 
 /**

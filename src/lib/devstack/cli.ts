@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { FERRETDB_BUILD, TEMPORAL_BUILD, goBuild, onPath, redisServerBinary } from './binaries';
+import { TEMPORAL_BUILD, goBuild, onPath, redisServerBinary } from './binaries';
+import { FERRETDB_BUILD } from './ferretdb-build';
 import { DEFAULT_PORTS, startDevstack } from '.';
 
 /**

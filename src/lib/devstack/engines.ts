@@ -3,7 +3,8 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
 import { Connection } from '@temporalio/client';
-import { FERRETDB_BUILD, TEMPORAL_BUILD, goBuild, onPath, redisServerBinary, type Progress } from './binaries';
+import { TEMPORAL_BUILD, goBuild, onPath, redisServerBinary, type Progress } from './binaries';
+import { FERRETDB_BUILD } from './ferretdb-build';
 import { ManagedProcess } from './managed-process';
 import { canConnect, preferredPort } from './ports';
 

@@ -1,0 +1,136 @@
+import type { GoBuild } from './binaries';
+
+/**
+ * FerretDB 1.24.2 (SQLite backend) as the devstack builds it: the released source plus two fixes
+ * that the service depends on locally (an index that was never used, a hang, and lookups by _id
+ * that scanned). v1 is no longer maintained upstream (v2 is a rewrite on
+ * PostgreSQL), so they live here; each patch must match its source exactly once or the build stops.
+ * Production runs MongoDB and none of this applies there.
+ */
+
+/**
+ * The update command deferred closing each statement's query until the whole command returned, and
+ * a statement that matches a document leaves its query (and SQLite connection) open. One bulk of
+ * 100 or more matching updates took every connection of the pool (100) while each still needed one
+ * more to commit: the database hung for every client, for good. Each statement's query is now
+ * closed as soon as the statement is done.
+ */
+const UPDATE_CONNECTION_LEAK = [
+  {
+    file: 'internal/handler/msg_update.go',
+    find: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n',
+    replace: '\t\tcloser := iterator.NewMultiCloser()\n',
+  },
+  {
+    file: 'internal/handler/msg_update.go',
+    find: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
+    replace: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tcloser.Close()\n',
+  },
+];
+
+/**
+ * The _id index is built on the expression `_ferretdb_sjson->"_id"` while every query, update and
+ * delete by _id asked for `_ferretdb_sjson->'$._id'`: the same value, but not the same expression,
+ * so SQLite never used the index and read the whole table for each of them (an update by _id cost
+ * as much as a scan). The column expression now is the index's.
+ */
+const ID_EXPRESSION = {
+  file: 'internal/backends/sqlite/metadata/metadata.go',
+  find: 'IDColumn = DefaultColumn + "->\'$._id\'"',
+  replace: 'IDColumn = DefaultColumn + `->"_id"`',
+};
+
+/**
+ * Only a filter that is exactly `{_id: <string or ObjectId>}` used the primary-key index; any other
+ * (`{_id, client_id}`, `{_id: {$in: [...]}}`) read the whole collection, so every tenant-scoped
+ * write or lookup by id cost a scan. Now a filter that pins `_id` to one value or to a `$in` list
+ * uses the index whatever else it holds: the handlers apply the whole filter to what comes back
+ * (pushdown is only ever a narrowing), so results are unchanged.
+ */
+const ID_PUSHDOWN_QUERY = {
+  file: 'internal/backends/sqlite/collection.go',
+  find: [
+    '\tif params.Filter.Len() == 1 {',
+    '\t\tv, _ := params.Filter.Get("_id")',
+    '\t\tswitch v.(type) {',
+    '\t\tcase string, types.ObjectID:',
+    '\t\t\twhereClause = fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn)',
+    '\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}',
+    '\t\t}',
+    '\t}',
+    '',
+    '\tq += whereClause',
+    '',
+  ].join('\n'),
+  replace: '\twhereClause, args = idPushdown(params.Filter)\n\n\tq += whereClause\n',
+};
+
+const ID_PUSHDOWN_SOURCE = `package sqlite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
+	"github.com/FerretDB/FerretDB/internal/handler/sjson"
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+// maxPushdownIDs bounds the IN list (SQLite's limit on bound parameters is far above it).
+const maxPushdownIDs = 1000
+
+// idPushdown narrows a query to the _id index when the filter pins _id to one string or ObjectId,
+// or to a $in list of them, whatever else the filter holds (added by lead-service's devstack build).
+func idPushdown(filter *types.Document) (string, []any) {
+	if filter == nil || !filter.Has("_id") {
+		return "", nil
+	}
+
+	switch v := must.NotFail(filter.Get("_id")).(type) {
+	case string, types.ObjectID:
+		return fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn), []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
+	case *types.Document:
+		if v.Len() != 1 || !v.Has("$in") {
+			return "", nil
+		}
+
+		in, ok := must.NotFail(v.Get("$in")).(*types.Array)
+		if !ok || in.Len() == 0 || in.Len() > maxPushdownIDs {
+			return "", nil
+		}
+
+		args := make([]any, 0, in.Len())
+
+		for i := 0; i < in.Len(); i++ {
+			switch id := must.NotFail(in.Get(i)).(type) {
+			case string, types.ObjectID:
+				args = append(args, string(must.NotFail(sjson.MarshalSingleValue(id))))
+			default:
+				return "", nil
+			}
+		}
+
+		placeholders := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
+
+		return fmt.Sprintf(\` WHERE %s IN (%s)\`, metadata.IDColumn, placeholders), args
+	}
+
+	return "", nil
+}
+`;
+
+export const FERRETDB_BUILD: GoBuild = {
+  binary: 'ferretdb',
+  module: 'github.com/FerretDB/FerretDB',
+  cmd: './cmd/ferretdb',
+  version: 'v1.24.2',
+  usualMinutes: '2 to 5',
+  cacheName: 'ferretdb-v1.24.2-p3',
+  generated: {
+    // FerretDB refuses to start without its version file, which its release tooling normally writes.
+    'build/version/version.txt': 'v1.24.2\n',
+    'internal/backends/sqlite/id_pushdown.go': ID_PUSHDOWN_SOURCE,
+  },
+  patches: [...UPDATE_CONNECTION_LEAK, ID_EXPRESSION, ID_PUSHDOWN_QUERY],
+};
