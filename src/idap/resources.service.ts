@@ -3,7 +3,7 @@ import { isDuplicateKeyError } from '../lib/errors';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from './resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
 import { groupBy } from './group-by';
-import { TermDfModel, TermModel, TermStatsModel, readStats } from './search-index.model';
+import { DocTermsModel, TermDfModel, TermModel, TermStatsModel, dfId, postingId, readStats, statsId } from './search-index.model';
 
 /** One resource to write, as the jobs area finds it. */
 export interface ResourceInput {
@@ -57,17 +57,21 @@ export async function indexResources(clientId: string, refs: { type: ResourceTyp
   await Promise.all([...byType].map(([type, ids]) => indexType(clientId, type, [...ids])));
 }
 
+/** Ids per delete, so that FerretDB can still answer each `$in` from its _id index. */
+const DELETE_CHUNK = 500;
+
 async function indexType(clientId: string, type: ResourceType, ids: string[]): Promise<void> {
   const scope = { client_id: clientId, resource_type: type };
-  const [docs, oldRows, stats] = await Promise.all([
+  const [docs, indexed, stats] = await Promise.all([
     ResourceModel.find({ ...scope, _id: { $in: ids } }, { data: 1 }).lean<{ _id: string; data: Record<string, unknown> }[]>(),
-    TermModel.find({ ...scope, resource_id: { $in: ids } }, { _id: 0, term: 1, resource_id: 1, field: 1, pos: 1, len: 1 }).lean<Posting[]>(),
+    DocTermsModel.find({ ...scope, _id: { $in: ids } }, { postings: 1 }).lean<{ _id: string; postings: Omit<Posting, 'resource_id'>[] }[]>(),
     readStats(clientId, type),
   ]);
   const data = new Map(docs.map((d) => [d._id, d.data ?? {}]));
-  const oldBy = groupBy(oldRows, (p) => p.resource_id);
+  const oldBy = new Map(indexed.map((d) => [d._id, d.postings ?? []]));
   const changed: string[] = [];
   const rows: Posting[] = [];
+  const staleRows: string[] = [];
   const df = new Map<string, number>();
   const lengths = new Map<string, number>();
   let docsDelta = 0;
@@ -78,6 +82,7 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
     if (postingsKey(before) === postingsKey(after)) continue;
     changed.push(id);
     rows.push(...after);
+    staleRows.push(...before.map((p) => postingId(id, p.field, p.term)));
     for (const t of termsOf(after)) add(df, t, 1);
     for (const t of termsOf(before)) add(df, t, -1);
     for (const [f, len] of fieldLengths(after)) add(lengths, f, len);
@@ -85,22 +90,31 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
     docsDelta += Number(after.length > 0) - Number(before.length > 0);
   }
   if (!changed.length) return;
-  await TermModel.deleteMany({ ...scope, resource_id: { $in: changed } });
-  if (rows.length) {
-    // A resource indexed by two writers at once: the unique index keeps one copy of each posting.
-    await TermModel.insertMany(rows.map((r) => ({ ...scope, ...r })), { ordered: false, lean: true }).catch((err) => {
-      if (!allDuplicates(err)) throw err;
-    });
+  for (let i = 0; i < staleRows.length; i += DELETE_CHUNK) {
+    await TermModel.deleteMany({ ...scope, _id: { $in: staleRows.slice(i, i + DELETE_CHUNK) } });
   }
+  if (rows.length) {
+    // A resource indexed by two writers at once: the _id keeps one copy of each posting.
+    await TermModel.insertMany(rows.map((r) => ({ _id: postingId(r.resource_id, r.field, r.term), ...scope, ...r })), { ordered: false, lean: true })
+      .catch((err) => {
+        if (!allDuplicates(err)) throw err;
+      });
+  }
+  const byResource = groupBy(rows, (p) => p.resource_id);
+  await DocTermsModel.bulkWrite(changed.map((id) => (byResource.has(id)
+    ? { replaceOne: { filter: { _id: id, ...scope }, replacement: { _id: id, ...scope, postings: byResource.get(id)!.map(({ resource_id: _, ...p }) => p) }, upsert: true } }
+    : { deleteOne: { filter: { _id: id, ...scope } } })) as never, { ordered: false });
   const dfOps = [...df].filter(([, d]) => d !== 0).map(([term, d]) => ({
-    updateOne: { filter: { ...scope, term }, update: { $inc: { df: d } }, upsert: true },
+    updateOne: { filter: { _id: dfId(clientId, type, term), ...scope, term }, update: { $inc: { df: d } }, upsert: true },
   }));
   await bulkUpsert(TermDfModel, dfOps);
-  const gone = [...df].filter(([, d]) => d < 0).map(([t]) => t);
-  if (gone.length) await TermDfModel.deleteMany({ ...scope, term: { $in: gone }, df: { $lte: 0 } });
+  const gone = [...df].filter(([, d]) => d < 0).map(([t]) => dfId(clientId, type, t));
+  for (let i = 0; i < gone.length; i += DELETE_CHUNK) {
+    await TermDfModel.deleteMany({ ...scope, _id: { $in: gone.slice(i, i + DELETE_CHUNK) }, df: { $lte: 0 } });
+  }
   const inc: Record<string, number> = { docs: docsDelta };
   for (const [f, d] of lengths) if (d) inc[`lengths.${f}`] = d;
-  await bulkUpsert(TermStatsModel, [{ updateOne: { filter: scope, update: { $inc: inc }, upsert: true } }]);
+  await bulkUpsert(TermStatsModel, [{ updateOne: { filter: { _id: statsId(clientId, type), ...scope }, update: { $inc: inc }, upsert: true } }]);
 }
 
 /**

@@ -4,18 +4,28 @@ import { tenantOwned } from '../lib/tenancy';
 
 /**
  * The search index of IDAP resources, kept beside them and maintained on every write
- * (resources.service.ts). Three collections, all tenant-owned:
+ * (resources.service.ts). Four collections, all tenant-owned:
  *
  * - idap_terms: one posting per (term, resource, field) with the term's frequency and positions in
  *   that field, the field's length, and `impact` (the posting's BM25 weight when it was written), so
  *   a frequent term can be read best-first and cut off.
+ * - idap_doc_terms: per resource, the postings it has in idap_terms (what a re-index replaces).
  * - idap_term_df: the vocabulary with document frequencies per type; prefix matching expands the
  *   last query term with a range over it.
  * - idap_term_stats: per type, how many resources are indexed and the summed length of each field
  *   (BM25's average field length).
+ *
+ * Every document has an _id derived from what identifies it (tenant, type, term, resource, field),
+ * so that maintaining the index is lookups and writes by _id only: the one access path that every
+ * MongoDB-wire engine serves from an index (FerretDB's SQLite backend serves no other).
  */
+export const postingId = (resourceId: string, field: string, term: string) => `${resourceId}|${field}|${term}`;
+export const dfId = (clientId: string, type: string, term: string) => `${clientId}|${type}|${term}`;
+export const statsId = (clientId: string, type: string) => `${clientId}|${type}`;
+
 const termSchema = new Schema(
   {
+    _id: { type: String, required: true },
     client_id: { type: String, required: true },
     resource_type: { type: String, enum: RESOURCE_TYPES, required: true },
     term: { type: String, required: true },
@@ -29,12 +39,26 @@ const termSchema = new Schema(
   { versionKey: false },
 );
 termSchema.index({ client_id: 1, resource_type: 1, term: 1, impact: -1 });
-termSchema.index({ client_id: 1, resource_type: 1, resource_id: 1, field: 1, term: 1 }, { unique: true });
 termSchema.plugin(tenantOwned);
 export const TermModel = model('IdapTerm', termSchema, 'idap_terms');
 
+const docTermsSchema = new Schema(
+  {
+    /** The resource's id. */
+    _id: { type: String, required: true },
+    client_id: { type: String, required: true },
+    resource_type: { type: String, enum: RESOURCE_TYPES, required: true },
+    /** Its postings as written to idap_terms, without tenant, type and resource id. */
+    postings: { type: [Schema.Types.Mixed], default: [] },
+  },
+  { versionKey: false },
+);
+docTermsSchema.plugin(tenantOwned);
+export const DocTermsModel = model('IdapDocTerms', docTermsSchema, 'idap_doc_terms');
+
 const dfSchema = new Schema(
   {
+    _id: { type: String, required: true },
     client_id: { type: String, required: true },
     resource_type: { type: String, required: true },
     term: { type: String, required: true },
@@ -48,6 +72,7 @@ export const TermDfModel = model('IdapTermDf', dfSchema, 'idap_term_df');
 
 const statsSchema = new Schema(
   {
+    _id: { type: String, required: true },
     client_id: { type: String, required: true },
     resource_type: { type: String, required: true },
     docs: { type: Number, default: 0 },
@@ -66,6 +91,6 @@ export interface TermStats {
 }
 
 export async function readStats(clientId: string, type: string): Promise<TermStats> {
-  const s = await TermStatsModel.findOne({ client_id: clientId, resource_type: type }).lean<TermStats>();
+  const s = await TermStatsModel.findOne({ _id: statsId(clientId, type), client_id: clientId, resource_type: type }).lean<TermStats>();
   return { docs: s?.docs ?? 0, lengths: s?.lengths ?? {} };
 }

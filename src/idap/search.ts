@@ -2,7 +2,7 @@ import { ResourceModel, type ResourceType } from './resource.model';
 import { averageLength, idf, saturation } from './bm25';
 import type { Posting } from './postings';
 import { groupBy } from './group-by';
-import { TermDfModel, TermModel, readStats, type TermStats } from './search-index.model';
+import { TermDfModel, TermModel, dfId, readStats, type TermStats } from './search-index.model';
 import { SEARCH_FIELDS, tokenize } from './text';
 import { resourceView, type ResourceView, type StoredResource } from './view';
 
@@ -59,7 +59,7 @@ export async function searchResources(clientId: string, type: ResourceType, q: s
   const prefix = typing && last.length >= MIN_PREFIX ? last : null;
   const [stats, vocab, completions] = await Promise.all([
     readStats(clientId, type),
-    TermDfModel.find({ ...scope, term: { $in: [...new Set(tokens)] } }, { _id: 0, term: 1, df: 1 }).lean<{ term: string; df: number }[]>(),
+    TermDfModel.find({ ...scope, _id: { $in: [...new Set(tokens)].map((t) => dfId(clientId, type, t)) } }, { _id: 0, term: 1, df: 1 }).lean<{ term: string; df: number }[]>(),
     // Completions in term order, the first 1000; the most frequent of those are used.
     prefix
       ? TermDfModel.find({ ...scope, term: { $gt: prefix, $lt: `${prefix}\uffff` } }, { _id: 0, term: 1, df: 1 }).limit(1000).lean<{ term: string; df: number }[]>()
