@@ -8,7 +8,8 @@ import { providerFailure } from '../src/providers/errors';
 import { isFinal } from '../src/jobs/job.model';
 import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobLocks } from '../src/jobs/job-lock';
-import type { WriteGate } from '../src/jobs/write-gate';
+import { createWriteGate, type WriteGate } from '../src/jobs/write-gate';
+import { indexResources, resourcesOfJob } from '../src/idap/resources.service';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
 import { deliverWebhook, webhookSecret } from '../src/jobs/webhooks';
 import { researchResultsCount } from '../src/research/research-company';
@@ -27,6 +28,8 @@ export interface JobDeps {
 
 /** Photos kept per business. */
 const MAX_PHOTOS = 3;
+/** Resources indexed for search per step. */
+const INDEX_CHUNK = 100;
 
 export interface JobRef {
   job_id: string;
@@ -50,6 +53,21 @@ function locationsOf(p: MapsJobParams): JobLocation[] {
 export const activitySignal = () => Context.current().cancellationSignal;
 export const heartbeat = (details?: unknown) => Context.current().heartbeat(details);
 
+/**
+ * Runs an activity's work with a keep-alive: the last heartbeat details are repeated every second,
+ * so an activity that waits its turn at the write gate or on a slow store is not taken for a dead
+ * one, while a worker that dies stops heartbeating and its activity is retried elsewhere.
+ */
+export async function keepAlive<T>(work: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const timer = setInterval(() => ctx.heartbeat(ctx.info.heartbeatDetails), 1000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -60,6 +78,8 @@ export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T
 
 export function createJobActivities({ jobs }: { jobs: JobDeps }) {
   const store = createJobStore(jobs);
+  // Indexing has a lane of its own: a slow index (FerretDB scans) never holds up the jobs' writes.
+  const indexGate = createWriteGate(1);
   // Best effort: a photo that cannot be fetched is left out (its URL stays in data.photo_urls).
   const storePhotos = async (clientId: string, urls: string[]) => {
     const refs = await Promise.all(urls.slice(0, MAX_PHOTOS).map(async (url) => {
@@ -87,30 +107,32 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
      * instead of asking the provider again for the locations already done.
      */
     async scrapeLocations(input: JobRef & { params: MapsJobParams; from: number; to: number; total: number; count?: number }) {
-      const locations = locationsOf(input.params);
-      const cap = input.params.max_results ?? Infinity;
-      const checkpoint = Context.current().info.heartbeatDetails as { next?: number } | undefined;
-      let next = Math.max(input.from, checkpoint?.next ?? input.from);
-      const first = next;
-      // The workflow's count is exact for a first attempt; a retry may follow a partial write, so it counts.
-      let count = Context.current().info.attempt > 1 || input.count === undefined ? await resultsCount(input.client_id, input.job_id) : input.count;
-      for (; next < Math.min(input.to, locations.length) && count < cap; next++) {
-        const index = next;
-        const deps = {
-          maps: jobs.maps, store, gate: jobs.gate, signal: activitySignal(), heartbeat: (d?: unknown) => heartbeat({ next: index, detail: d }),
-          rewriteKnown: Context.current().info.attempt > 1, storePhotos,
-        };
-        try {
-          ({ results_count: count } = await withProviderFailures(() => scrapeLocation(deps, { ...input, location: locations[index], index, count })));
-        } catch (err) {
-          // Locations were done in this attempt: hand back what is done, so the rest starts as a new
-          // activity with the full retry budget instead of spending this attempt's.
-          if (next > first && err instanceof ApplicationFailure && !err.nonRetryable) break;
-          throw err;
+      return keepAlive(async () => {
+        const locations = locationsOf(input.params);
+        const cap = input.params.max_results ?? Infinity;
+        const checkpoint = Context.current().info.heartbeatDetails as { next?: number } | undefined;
+        let next = Math.max(input.from, checkpoint?.next ?? input.from);
+        const first = next;
+        // The workflow's count is exact for a first attempt; a retry may follow a partial write, so it counts.
+        let count = Context.current().info.attempt > 1 || input.count === undefined ? await resultsCount(input.client_id, input.job_id) : input.count;
+        for (; next < Math.min(input.to, locations.length) && count < cap; next++) {
+          const index = next;
+          const deps = {
+            maps: jobs.maps, store, gate: jobs.gate, signal: activitySignal(), heartbeat: (d?: unknown) => heartbeat({ next: index, detail: d }),
+            rewriteKnown: Context.current().info.attempt > 1, storePhotos,
+          };
+          try {
+            ({ results_count: count } = await withProviderFailures(() => scrapeLocation(deps, { ...input, location: locations[index], index, count })));
+          } catch (err) {
+            // Locations were done in this attempt: hand back what is done, so the rest starts as a new
+            // activity with the full retry budget instead of spending this attempt's.
+            if (next > first && err instanceof ApplicationFailure && !err.nonRetryable) break;
+            throw err;
+          }
+          heartbeat({ next: index + 1 });
         }
-        heartbeat({ next: index + 1 });
-      }
-      return { results_count: count, next };
+        return { results_count: count, next };
+      });
     },
 
     /** Moves the job to its final state (if not there already) and publishes the final event once. */
@@ -120,6 +142,18 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
         ? await researchResultsCount(input.client_id, input.job_id)
         : await resultsCount(input.client_id, input.job_id));
       return store.finish(input.job_id, input.client_id, input.status, { error: input.error, results_count });
+    },
+
+    /** Indexes every resource the job wrote for search, a chunk at a time (the index converges, so a retry is safe). */
+    async indexJobResults(ref: JobRef): Promise<{ indexed: number }> {
+      return keepAlive(async () => {
+        const refs = await resourcesOfJob(ref.client_id, ref.job_id);
+        for (let i = 0; i < refs.length; i += INDEX_CHUNK) {
+          await indexGate(() => indexResources(ref.client_id, refs.slice(i, i + INDEX_CHUNK)));
+          heartbeat({ indexed: Math.min(i + INDEX_CHUNK, refs.length), of: refs.length });
+        }
+        return { indexed: refs.length };
+      });
     },
 
     /** POSTs one job event to the job's webhook_url, signed with the client's webhook key. */

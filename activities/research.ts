@@ -3,7 +3,7 @@ import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobEvent } from '../src/events/event-bus';
 import { researchCompany } from '../src/research/research-company';
 import { prepareInputs } from '../src/research/research-inputs';
-import { activitySignal, heartbeat, withProviderFailures, type JobDeps, type JobRef } from './jobs';
+import { activitySignal, heartbeat, keepAlive, withProviderFailures, type JobDeps, type JobRef } from './jobs';
 
 export function createResearchActivities({ jobs }: { jobs: JobDeps }) {
   const store = createJobStore(jobs);
@@ -21,9 +21,9 @@ export function createResearchActivities({ jobs }: { jobs: JobDeps }) {
 
     /** Researches one company of the job (see researchCompany); provider failures follow the retry rules. */
     async researchCompany(input: JobRef & { index: number }): Promise<{ found: boolean }> {
-      return withProviderFailures(() =>
+      return keepAlive(() => withProviderFailures(() =>
         researchCompany({ maps: jobs.maps, research: jobs.research, store, gate: jobs.gate, signal: activitySignal(), heartbeat }, input, input.index),
-      );
+      ));
     },
   };
 }

@@ -7,9 +7,9 @@
  *
  * The API runs as `npm start` runs it (engines from the devstack, or MONGODB_URI...). Businesses are
  * seeded with insertMany in chunks, their search index built in memory with the same postingsOf()
- * that the write path uses. FerretDB 1.24 (the devstack's MongoDB-wire server) answers only
- * `{_id: <value>}` filters from an index and scans for everything else, so on it the default size
- * is 2,000 (see docs/idap.md).
+ * that the write path uses. FerretDB 1.24 (the devstack's MongoDB-wire server) answers only filters
+ * that pin _id from an index and scans for everything else (a search's postings by term), so on it
+ * the default size is 2,000 (see docs/idap.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +23,7 @@ import { idapRef, resourceId, type ResourceType } from '../src/idap/resource.mod
 import { postingsOf, fieldLengths, termsOf } from '../src/idap/postings';
 import { upsertResources } from '../src/idap/resources.service';
 import { POSTINGS_CUTOFF } from '../src/idap/search';
+import { dfId, postingId, statsId } from '../src/idap/search-index.model';
 import { tokenize } from '../src/idap/text';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -62,21 +63,29 @@ async function seed(clientId: string, n: number) {
   }
   const df = new Map<string, number>();
   let rows: object[] = [];
+  let forward: object[] = [];
   let postings = 0;
   for (const d of docs) {
     const p = postingsOf('businesses', d._id, d.data, stats);
     for (const t of termsOf(p)) df.set(t, (df.get(t) ?? 0) + 1);
-    rows.push(...p.map((r) => ({ client_id: clientId, resource_type: 'businesses', ...r })));
+    rows.push(...p.map((r) => ({ _id: postingId(d._id, r.field, r.term), client_id: clientId, resource_type: 'businesses', ...r })));
+    forward.push({ _id: d._id, client_id: clientId, resource_type: 'businesses', postings: p.map(({ resource_id: _, ...r }) => r) });
     if (rows.length >= CHUNK * 4) {
       postings += rows.length;
-      await db.collection('idap_terms').insertMany(rows, { ordered: false });
+      await db.collection('idap_terms').insertMany(rows as never[], { ordered: false });
+      await db.collection('idap_doc_terms').insertMany(forward as never[], { ordered: false });
       rows = [];
+      forward = [];
     }
   }
   postings += rows.length;
-  if (rows.length) await db.collection('idap_terms').insertMany(rows, { ordered: false });
-  await db.collection('idap_term_df').insertMany([...df].map(([term, n]) => ({ client_id: clientId, resource_type: 'businesses', term, df: n })), { ordered: false });
-  await db.collection('idap_term_stats').insertOne({ client_id: clientId, resource_type: 'businesses', ...stats });
+  if (rows.length) await db.collection('idap_terms').insertMany(rows as never[], { ordered: false });
+  if (forward.length) await db.collection('idap_doc_terms').insertMany(forward as never[], { ordered: false });
+  await db.collection('idap_term_df').insertMany(
+    [...df].map(([term, n]) => ({ _id: dfId(clientId, 'businesses', term), client_id: clientId, resource_type: 'businesses', term, df: n })) as never[],
+    { ordered: false },
+  );
+  await db.collection('idap_term_stats').insertOne({ _id: statsId(clientId, 'businesses'), client_id: clientId, resource_type: 'businesses', ...stats } as never);
   return { docs, postings, vocabulary: df.size };
 }
 
@@ -87,8 +96,8 @@ async function rawSearch(clientId: string, q: string, limit: number) {
   const tokens = tokenize(q);
   const prefix = tokens[tokens.length - 1];
   const [, vocab, completions] = await Promise.all([
-    db.collection('idap_term_stats').findOne(scope),
-    db.collection('idap_term_df').find({ ...scope, term: { $in: tokens } }, { projection: { _id: 0, term: 1, df: 1 } }).toArray(),
+    db.collection('idap_term_stats').findOne({ _id: statsId(clientId, 'businesses'), ...scope } as never),
+    db.collection('idap_term_df').find({ ...scope, _id: { $in: tokens.map((t) => dfId(clientId, 'businesses', t)) } } as never, { projection: { _id: 0, term: 1, df: 1 } }).toArray(),
     db.collection('idap_term_df').find({ ...scope, term: { $gt: prefix, $lt: `${prefix}\uffff` } }, { projection: { _id: 0, term: 1, df: 1 } }).limit(1000).toArray(),
   ]);
   const terms = [...vocab, ...completions.sort((x, y) => y.df - x.df).slice(0, 30)];

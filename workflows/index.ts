@@ -1,5 +1,5 @@
 // Every workflow the worker registers. Deterministic code only: no Node built-ins, no I/O (lint enforces it).
 export { deliverMessageWorkflow } from './notifications';
 export { contentDeployHookWorkflow } from './content';
-export { mapsScrapeWorkflow, jobWebhookWorkflow } from './jobs';
+export { mapsScrapeWorkflow, jobWebhookWorkflow, jobIndexWorkflow } from './jobs';
 export { researchWorkflow } from './research';

@@ -20,6 +20,8 @@ export interface JobInputBase {
   /** The job.queued event the API published, forwarded to the webhook. */
   queued_event?: JobEvent | null;
   retry?: RetryTuning;
+  /** False to leave the job's resources out of the search index (JOB_INDEX_RESULTS=false). */
+  index_results?: boolean;
 }
 
 export interface MapsScrapeInput extends JobInputBase {

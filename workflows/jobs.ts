@@ -54,6 +54,29 @@ export async function beginJob(input: JobInputBase, start: () => Promise<{ proce
 }
 
 /**
+ * Feeds what the job wrote into the IDAP search index, in a workflow of its own that the job does
+ * not wait for: the job completes as soon as its results are stored, and they become searchable
+ * moments later (`<job_id>-index` in the Temporal UI).
+ */
+async function indexResults(input: JobInputBase) {
+  if (input.index_results === false) return;
+  await startChild(jobIndexWorkflow, {
+    workflowId: `${input.job_id}-index`,
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    args: [{ job_id: input.job_id, client_id: input.client_id, retry: input.retry }],
+  });
+}
+
+/** Indexes a job's resources for search (see indexResults). */
+export async function jobIndexWorkflow(input: { job_id: string; client_id: string; retry?: RetryTuning }): Promise<{ indexed: number }> {
+  const { indexJobResults } = proxyActivities<Activities>({
+    startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes',
+    retry: { initialInterval: input.retry?.initial_ms ?? 1000, backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
+  });
+  return indexJobResults({ job_id: input.job_id, client_id: input.client_id });
+}
+
+/**
  * The common end of every job: on success the final state and job.completed; on cancellation (even
  * while an activity runs) job.failed with status cancelled, written outside the cancelled scope; on
  * failure the reason, job.failed, and a failed workflow run in the Temporal UI.
@@ -67,15 +90,20 @@ export async function runJob(input: JobInputBase, body: () => Promise<{ results_
     const status = done ? 'completed' : 'cancelled';
     const ev = await acts.finishJob({ ...ref, status, results_count: done ? done.results_count : undefined });
     await notifyWebhook(input, ev);
+    await indexResults(input);
     return { status, results_count: ev?.data.results_count };
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(async () => notifyWebhook(input, await acts.finishJob({ ...ref, status: 'cancelled' })));
+      await CancellationScope.nonCancellable(async () => {
+        await notifyWebhook(input, await acts.finishJob({ ...ref, status: 'cancelled' }));
+        await indexResults(input); // what it found before the cancel is kept, and searchable
+      });
       throw err;
     }
     const reason = failureReason(err);
     await notifyWebhook(input, await acts.finishJob({ ...ref, status: 'failed', error: reason }));
+    await indexResults(input);
     throw ApplicationFailure.nonRetryable(reason, 'JobFailed');
   }
 }

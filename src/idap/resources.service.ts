@@ -46,6 +46,12 @@ export async function upsertResources(clientId: string, items: ResourceInput[]):
   return { ids };
 }
 
+/** Every resource a job wrote (or found again), as refs for indexResources. */
+export async function resourcesOfJob(clientId: string, jobId: string): Promise<{ type: ResourceType; id: string }[]> {
+  const docs = await ResourceModel.find({ client_id: clientId, source_job_ids: jobId }, { _id: 1, resource_type: 1 }).lean<{ _id: string; resource_type: ResourceType }[]>();
+  return docs.map((d) => ({ type: d.resource_type, id: d._id }));
+}
+
 /**
  * Re-indexes resources from what is stored now. Every write to a resource's searchable data must be
  * followed by this (upsertResources does it). It converges: running it again after a crash, or for

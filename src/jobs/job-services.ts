@@ -14,6 +14,7 @@ export function createJobServices(opts: { config: Config; engines: Engines; logg
   const bus = eventBusFor(engines.redis, config);
   const control = createJobControl({
     temporal: engines.temporal, locks: createJobLocks(engines.redis), taskQueue: config.TEMPORAL_TASK_QUEUE, events: bus, logger: opts.logger,
+    indexResults: config.JOB_INDEX_RESULTS,
     retry: { initial_ms: config.JOB_RETRY_INITIAL_MS, max_attempts: config.JOB_RETRY_MAX_ATTEMPTS, heartbeat_timeout_ms: config.JOB_HEARTBEAT_TIMEOUT_MS },
   });
   return {

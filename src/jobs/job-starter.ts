@@ -14,6 +14,8 @@ export interface JobStarterDeps {
   events: EventBus;
   retry: RetryTuning;
   logger: Logger;
+  /** False to keep job results out of the search index. */
+  indexResults?: boolean;
   /** A queued job whose workflow is not known to run after this long is started (again). */
   sweepAfterMs?: number;
 }
@@ -42,6 +44,7 @@ export function createJobStarter(deps: JobStarterDeps) {
         memo: { client_id: doc.client_id, job_type: doc.type },
         args: [{
           job_id: doc._id, client_id: doc.client_id, webhook_url: doc.webhook_url, retry: deps.retry, queued_event: queued,
+          index_results: deps.indexResults ?? true,
           ...(doc.type === 'maps-scrape' ? { params: doc.params } : {}),
         }],
       });

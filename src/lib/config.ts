@@ -73,6 +73,8 @@ const schema = z.object({
   JOB_HEARTBEAT_TIMEOUT_MS: positiveInt.default(60_000),
   /** Bulk writes of job work one worker process runs at a time (the rest queue; provider calls do not). */
   JOB_WRITE_CONCURRENCY: positiveInt.default(6),
+  /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
+  JOB_INDEX_RESULTS: bool.default(true),
 
   // Upstream providers of the jobs; unset outside production means the in-process sandbox server.
   MAPS_PROVIDER_URL: url.optional(),

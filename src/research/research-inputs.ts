@@ -1,4 +1,5 @@
 import { JobItemModel, jobItemId, type JobDoc } from '../jobs/job.model';
+import { insertNew } from '../jobs/resource-writes';
 import type { CompanyInput } from './research-company';
 
 /** The most companies one research job takes from a maps-scrape job. */
@@ -21,14 +22,12 @@ export async function prepareInputs(doc: JobDoc): Promise<number> {
       name: b.name, website: b.website, country_code: b.country_code ?? null, business_ref: b.idap_ref, category: b.category ?? null,
     }));
   }
+  const now = new Date();
   for (let i = 0; i < companies.length; i += 500) {
-    await JobItemModel.bulkWrite(companies.slice(i, i + 500).map((c, j) => ({
-      updateOne: {
-        filter: { _id: jobItemId(doc._id, 'input', i + j), client_id: doc.client_id },
-        update: { $setOnInsert: { job_id: doc._id, kind: 'input', seq: i + j, data: c } },
-        upsert: true,
-      },
-    })) as never, { ordered: false });
+    await insertNew(JobItemModel, companies.slice(i, i + 500).map((c, j) => ({
+      _id: jobItemId(doc._id, 'input', i + j), client_id: doc.client_id, job_id: doc._id, kind: 'input', seq: i + j, found: true, data: c,
+      created_at: now, updated_at: now,
+    })));
   }
   return companies.length;
 }
