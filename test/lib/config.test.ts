@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/lib/config';
 
 describe('configuration', () => {
@@ -30,5 +32,16 @@ describe('configuration', () => {
 
   it('requires an encryption key in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CREDENTIALS_KEY: required in production/);
+  });
+
+  it('has every variable it reads described in the README', () => {
+    const root = path.join(__dirname, '../..');
+    const source = fs.readFileSync(path.join(root, 'src/lib/config.ts'), 'utf8');
+    const schema = source.slice(source.indexOf('const schema = z.object({'), source.indexOf('\n});'));
+    const variables = [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Architecture'));
+    expect(variables.length).toBeGreaterThan(30);
+    expect(variables.filter((v) => !table.includes(`\`${v}\``))).toEqual([]);
   });
 });
