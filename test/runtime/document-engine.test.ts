@@ -48,4 +48,20 @@ describe('document engine', () => {
     expect((await docs.deleteMany({ _id: { $in: ['a', 'b'] }, tenant: 't2' } as Filter<any>)).deletedCount).toBe(1);
     expect(await ids({})).toEqual([1, 3, 4, 5]);
   });
+
+  // Ranges of string _ids are read from the index too (FERRETDB_BUILD's range pushdown); JSON escapes
+  // (space, quotes, <, non-ASCII) must not move a document out of its range.
+  it('answers string ranges on _id exactly, whatever characters the ids hold', async () => {
+    const db = client.db(`engine_${randomBytes(3).toString('hex')}`);
+    const docs = db.collection<{ _id: any; n: number }>('docs');
+    const ids = ['t|a', 't|a b', 't|a"q', 't|a<b', 't|a&b', 't|a\\b', 't|aé', 't|a\u2028', 't|ab', 't|b', 't|', 't', 'u|a', 's|z'];
+    await docs.insertMany([...ids.map((_id, n) => ({ _id, n })), { _id: 7, n: 100 }, { _id: new ObjectId(), n: 101 }]);
+    const found = async (filter: object) => (await docs.find(filter as Filter<any>).toArray()).map((d) => d._id).sort();
+    const expected = (keep: (id: string) => boolean) => ids.filter(keep).sort();
+    expect(await found({ _id: { $gte: 't|a', $lt: 't|a\uffff' } })).toEqual(expected((id) => id.startsWith('t|a')));
+    expect(await found({ _id: { $gt: 't|a', $lte: 't|b' } })).toEqual(expected((id) => id > 't|a' && id <= 't|b'));
+    expect(await found({ _id: { $gte: 't|', $lt: 'u' } })).toEqual(expected((id) => id >= 't|' && id < 'u'));
+    expect(await found({ _id: { $gte: 't|a<', $lt: 't|a=' } })).toEqual(['t|a<b']);
+    expect(await found({ _id: { $gte: 'a', $lt: 'z' } })).toEqual(expected(() => true));
+  });
 });

@@ -92,7 +92,7 @@ func idPushdown(filter *types.Document) (string, []any) {
 		return fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn), []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
 	case *types.Document:
 		if v.Len() != 1 || !v.Has("$in") {
-			return "", nil
+			return idRange(v)
 		}
 
 		in, ok := must.NotFail(v.Get("$in")).(*types.Array)
@@ -118,6 +118,53 @@ func idPushdown(filter *types.Document) (string, []any) {
 
 	return "", nil
 }
+
+// idRange narrows a string range on _id ({$gte/$gt: lo, $lt/$lte: hi}) to the _id index: every
+// string between lo and hi starts with their common prefix, and a string that starts with a prefix
+// of plain characters is stored as JSON text starting with a quote and that same prefix, so the rows
+// whose indexed JSON text starts with it are a superset of the matches (the handler filters them).
+func idRange(ops *types.Document) (string, []any) {
+	var lo, hi string
+	var hasLo, hasHi bool
+
+	for _, op := range ops.Keys() {
+		bound, ok := must.NotFail(ops.Get(op)).(string)
+		if !ok {
+			return "", nil
+		}
+
+		switch op {
+		case "$gt", "$gte":
+			lo, hasLo = bound, true
+		case "$lt", "$lte":
+			hi, hasHi = bound, true
+		default:
+			return "", nil
+		}
+	}
+
+	if !hasLo || !hasHi {
+		return "", nil
+	}
+
+	n := 0
+	for n < len(lo) && n < len(hi) && lo[n] == hi[n] && plainJSONByte(lo[n]) {
+		n++
+	}
+
+	if n == 0 {
+		return "", nil
+	}
+
+	prefix := \`"\` + lo[:n]
+
+	return fmt.Sprintf(\` WHERE %s >= ? AND %s < ?\`, metadata.IDColumn, metadata.IDColumn), []any{prefix, prefix + "\\xff"}
+}
+
+// plainJSONByte is true for the ASCII characters that JSON string encoding writes as themselves.
+func plainJSONByte(b byte) bool {
+	return b >= 0x20 && b < 0x7f && b != '"' && b != '\\\\' && b != '<' && b != '>' && b != '&'
+}
 `;
 
 export const FERRETDB_BUILD: GoBuild = {
@@ -126,7 +173,7 @@ export const FERRETDB_BUILD: GoBuild = {
   cmd: './cmd/ferretdb',
   version: 'v1.24.2',
   usualMinutes: '2 to 5',
-  cacheName: 'ferretdb-v1.24.2-p3',
+  cacheName: 'ferretdb-v1.24.2-p4',
   generated: {
     // FerretDB refuses to start without its version file, which its release tooling normally writes.
     'build/version/version.txt': 'v1.24.2\n',
