@@ -8,8 +8,8 @@
  * The API runs as `npm start` runs it (engines from the devstack, or MONGODB_URI...). Businesses are
  * seeded with insertMany in chunks, their search index built in memory with the same postingsOf()
  * that the write path uses. FerretDB 1.24 (the devstack's MongoDB-wire server) answers only filters
- * that pin _id from an index and scans for everything else (a search's postings by term), so on it
- * the default size is 2,000 (see docs/idap.md).
+ * that pin _id (a value, a `$in` list or a string range) from an index and scans for everything else,
+ * which the index's layout avoids (see docs/idap.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,7 @@ import { idapRef, resourceId, type ResourceType } from '../src/idap/resource.mod
 import { postingsOf, fieldLengths, termsOf } from '../src/idap/postings';
 import { upsertResources } from '../src/idap/resources.service';
 import { POSTINGS_CUTOFF } from '../src/idap/search';
-import { dfId, postingId, statsId } from '../src/idap/search-index.model';
+import { dfId, idPrefixRange, postingId, statsId } from '../src/idap/search-index.model';
 import { tokenize } from '../src/idap/text';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -68,7 +68,7 @@ async function seed(clientId: string, n: number) {
   for (const d of docs) {
     const p = postingsOf('businesses', d._id, d.data, stats);
     for (const t of termsOf(p)) df.set(t, (df.get(t) ?? 0) + 1);
-    rows.push(...p.map((r) => ({ _id: postingId(d._id, r.field, r.term), client_id: clientId, resource_type: 'businesses', ...r })));
+    rows.push(...p.map((r) => ({ _id: postingId(clientId, 'businesses', r.term, d._id, r.field), client_id: clientId, resource_type: 'businesses', ...r })));
     forward.push({ _id: d._id, client_id: clientId, resource_type: 'businesses', postings: p.map(({ resource_id: _, ...r }) => r) });
     if (rows.length >= CHUNK * 4) {
       postings += rows.length;
@@ -98,14 +98,14 @@ async function rawSearch(clientId: string, q: string, limit: number) {
   const [, vocab, completions] = await Promise.all([
     db.collection('idap_term_stats').findOne({ _id: statsId(clientId, 'businesses'), ...scope } as never),
     db.collection('idap_term_df').find({ ...scope, _id: { $in: tokens.map((t) => dfId(clientId, 'businesses', t)) } } as never, { projection: { _id: 0, term: 1, df: 1 } }).toArray(),
-    db.collection('idap_term_df').find({ ...scope, term: { $gt: prefix, $lt: `${prefix}\uffff` } }, { projection: { _id: 0, term: 1, df: 1 } }).limit(1000).toArray(),
+    db.collection('idap_term_df').find({ ...scope, _id: idPrefixRange(dfId(clientId, 'businesses', prefix), false) } as never, { projection: { _id: 0, term: 1, df: 1 } })
+      .sort({ _id: 1 }).limit(1000).toArray(),
   ]);
   const terms = [...vocab, ...completions.sort((x, y) => y.df - x.df).slice(0, 30)];
   const projection = { _id: 0, term: 1, resource_id: 1, field: 1, tf: 1, pos: 1, len: 1 };
-  const lists = await Promise.all([
-    db.collection('idap_terms').find({ ...scope, term: { $in: terms.filter((t) => t.df <= POSTINGS_CUTOFF).map((t) => t.term) } }, { projection }).toArray(),
-    ...terms.filter((t) => t.df > POSTINGS_CUTOFF).map((t) => db.collection('idap_terms').find({ ...scope, term: t.term }, { projection }).sort({ impact: -1 }).limit(POSTINGS_CUTOFF).toArray()),
-  ]);
+  const lists = await Promise.all(terms.map((t) => (t.df <= POSTINGS_CUTOFF
+    ? db.collection('idap_terms').find({ ...scope, _id: idPrefixRange(`${dfId(clientId, 'businesses', t.term)}|`) } as never, { projection }).toArray()
+    : db.collection('idap_terms').find({ ...scope, term: t.term }, { projection }).sort({ impact: -1 }).limit(POSTINGS_CUTOFF).toArray())));
   const ids = [...new Set(lists.flat().map((p) => p.resource_id as string))].slice(0, Math.max(limit * 2, 50));
   return db.collection('idap_resources').find({ ...scope, _id: { $in: ids as never[] }, flags: { $nin: ['rejected'] } }).toArray();
 }

@@ -16,12 +16,17 @@ import { tenantOwned } from '../lib/tenancy';
  *   (BM25's average field length).
  *
  * Every document has an _id derived from what identifies it (tenant, type, term, resource, field),
- * so that maintaining the index is lookups and writes by _id only: the one access path that every
- * MongoDB-wire engine serves from an index (FerretDB's SQLite backend serves no other).
+ * so that maintaining the index is lookups and writes by _id, and reading a term's postings or a
+ * prefix's completions is one range of _id: the access paths that every MongoDB-wire engine serves
+ * from an index (the devstack's FerretDB serves no other, src/lib/devstack/ferretdb-build.ts).
  */
-export const postingId = (resourceId: string, field: string, term: string) => `${resourceId}|${field}|${term}`;
 export const dfId = (clientId: string, type: string, term: string) => `${clientId}|${type}|${term}`;
+/** A posting's id starts with its term's dfId, so a term's postings are one range of _id. */
+export const postingId = (clientId: string, type: string, term: string, resourceId: string, field: string) =>
+  `${dfId(clientId, type, term)}|${resourceId}|${field}`;
 export const statsId = (clientId: string, type: string) => `${clientId}|${type}`;
+/** The _id range of what starts with `prefix` (terms never hold the range's last character). */
+export const idPrefixRange = (prefix: string, inclusive = true) => ({ [inclusive ? '$gte' : '$gt']: prefix, $lt: `${prefix}\uffff` });
 
 const termSchema = new Schema(
   {

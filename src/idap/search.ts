@@ -2,7 +2,7 @@ import { ResourceModel, type ResourceType } from './resource.model';
 import { averageLength, idf, saturation } from './bm25';
 import type { Posting } from './postings';
 import { groupBy } from './group-by';
-import { TermDfModel, TermModel, dfId, readStats, type TermStats } from './search-index.model';
+import { TermDfModel, TermModel, dfId, idPrefixRange, readStats, type TermStats } from './search-index.model';
 import { SEARCH_FIELDS, tokenize } from './text';
 import { resourceView, type ResourceView, type StoredResource } from './view';
 
@@ -62,12 +62,13 @@ export async function searchResources(clientId: string, type: ResourceType, q: s
     TermDfModel.find({ ...scope, _id: { $in: [...new Set(tokens)].map((t) => dfId(clientId, type, t)) } }, { _id: 0, term: 1, df: 1 }).lean<{ term: string; df: number }[]>(),
     // Completions in term order, the first 1000; the most frequent of those are used.
     prefix
-      ? TermDfModel.find({ ...scope, term: { $gt: prefix, $lt: `${prefix}\uffff` } }, { _id: 0, term: 1, df: 1 }).limit(1000).lean<{ term: string; df: number }[]>()
+      ? TermDfModel.find({ ...scope, _id: idPrefixRange(dfId(clientId, type, prefix), false) }, { _id: 0, term: 1, df: 1 })
+        .sort({ _id: 1 }).limit(1000).lean<{ term: string; df: number }[]>()
       : [],
   ]);
   const df = new Map([...vocab, ...completions].map((v) => [v.term, v.df]));
   const slots = slotsOf(tokens, prefix, completions, df);
-  const rows = await readPostings(scope, [...new Set(slots.flatMap((s) => [...s.matches.keys()]))], df);
+  const rows = await readPostings(clientId, type, [...new Set(slots.flatMap((s) => [...s.matches.keys()]))], df);
   const ranked = rank(type, slots, rows, df, stats);
   return fetchRanked(scope, ranked, opts);
 }
@@ -84,15 +85,16 @@ function slotsOf(tokens: string[], prefix: string | null, completions: { term: s
   });
 }
 
-/** All postings of the rarer terms in one query; a frequent term's best POSTINGS_CUTOFF by impact. */
-async function readPostings(scope: object, terms: string[], df: Map<string, number>): Promise<Posting[]> {
+/**
+ * The postings of each term: all of a rarer term's (one range of _id), a frequent term's best
+ * POSTINGS_CUTOFF by impact (the `{term, impact}` index).
+ */
+async function readPostings(clientId: string, type: ResourceType, terms: string[], df: Map<string, number>): Promise<Posting[]> {
+  const scope = { client_id: clientId, resource_type: type };
   const projection = { _id: 0, term: 1, resource_id: 1, field: 1, tf: 1, pos: 1, len: 1 };
-  const rare = terms.filter((t) => (df.get(t) ?? 0) <= POSTINGS_CUTOFF);
-  const frequent = terms.filter((t) => (df.get(t) ?? 0) > POSTINGS_CUTOFF);
-  const lists = await Promise.all([
-    rare.length ? TermModel.find({ ...scope, term: { $in: rare } }, projection).lean<Posting[]>() : [],
-    ...frequent.map((term) => TermModel.find({ ...scope, term }, projection).sort({ impact: -1 }).limit(POSTINGS_CUTOFF).lean<Posting[]>()),
-  ]);
+  const lists = await Promise.all(terms.map((term) => ((df.get(term) ?? 0) <= POSTINGS_CUTOFF
+    ? TermModel.find({ ...scope, _id: idPrefixRange(`${dfId(clientId, type, term)}|`) }, projection).lean<Posting[]>()
+    : TermModel.find({ ...scope, term }, projection).sort({ impact: -1 }).limit(POSTINGS_CUTOFF).lean<Posting[]>())));
   return lists.flat();
 }
 
