@@ -68,7 +68,7 @@ async function seed(clientId: string, n: number) {
   for (const d of docs) {
     const p = postingsOf('businesses', d._id, d.data, stats);
     for (const t of termsOf(p)) df.set(t, (df.get(t) ?? 0) + 1);
-    rows.push(...p.map((r) => ({ _id: postingId(clientId, 'businesses', r.term, d._id, r.field), client_id: clientId, resource_type: 'businesses', ...r })));
+    rows.push(...p.map((r) => ({ _id: postingId(clientId, 'businesses', r), client_id: clientId, resource_type: 'businesses', ...r })));
     forward.push({ _id: d._id, client_id: clientId, resource_type: 'businesses', postings: p.map(({ resource_id: _, ...r }) => r) });
     if (rows.length >= CHUNK * 4) {
       postings += rows.length;
@@ -103,9 +103,8 @@ async function rawSearch(clientId: string, q: string, limit: number) {
   ]);
   const terms = [...vocab, ...completions.sort((x, y) => y.df - x.df).slice(0, 30)];
   const projection = { _id: 0, term: 1, resource_id: 1, field: 1, tf: 1, pos: 1, len: 1 };
-  const lists = await Promise.all(terms.map((t) => (t.df <= POSTINGS_CUTOFF
-    ? db.collection('idap_terms').find({ ...scope, _id: idPrefixRange(`${dfId(clientId, 'businesses', t.term)}|`) } as never, { projection }).toArray()
-    : db.collection('idap_terms').find({ ...scope, term: t.term }, { projection }).sort({ impact: -1 }).limit(POSTINGS_CUTOFF).toArray())));
+  const lists = await Promise.all(terms.map((t) => db.collection('idap_terms')
+    .find({ ...scope, _id: idPrefixRange(`${dfId(clientId, 'businesses', t.term)}|`) } as never, { projection }).sort({ _id: 1 }).limit(POSTINGS_CUTOFF).toArray()));
   const ids = [...new Set(lists.flat().map((p) => p.resource_id as string))].slice(0, Math.max(limit * 2, 50));
   return db.collection('idap_resources').find({ ...scope, _id: { $in: ids as never[] }, flags: { $nin: ['rejected'] } }).toArray();
 }

@@ -88,7 +88,7 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
     if (postingsKey(before) === postingsKey(after)) continue;
     changed.push(id);
     rows.push(...after);
-    staleRows.push(...before.map((p) => postingId(clientId, type, p.term, id, p.field)));
+    staleRows.push(...before.map((p) => postingId(clientId, type, { ...p, resource_id: id })));
     for (const t of termsOf(after)) add(df, t, 1);
     for (const t of termsOf(before)) add(df, t, -1);
     for (const [f, len] of fieldLengths(after)) add(lengths, f, len);
@@ -101,7 +101,7 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
   }
   if (rows.length) {
     // A resource indexed by two writers at once: the _id keeps one copy of each posting.
-    await TermModel.insertMany(rows.map((r) => ({ _id: postingId(clientId, type, r.term, r.resource_id, r.field), ...scope, ...r })), { ordered: false, lean: true })
+    await TermModel.insertMany(rows.map((r) => ({ _id: postingId(clientId, type, r), ...scope, ...r })), { ordered: false, lean: true })
       .catch((err) => {
         if (!allDuplicates(err)) throw err;
       });

@@ -7,8 +7,8 @@ import { tenantOwned } from '../lib/tenancy';
  * (resources.service.ts). Four collections, all tenant-owned:
  *
  * - idap_terms: one posting per (term, resource, field) with the term's frequency and positions in
- *   that field, the field's length, and `impact` (the posting's BM25 weight when it was written), so
- *   a frequent term can be read best-first and cut off.
+ *   that field, the field's length, and `impact` (the posting's BM25 weight when it was written);
+ *   its _id orders a term's postings best-first, so a frequent term is read best-first and cut off.
  * - idap_doc_terms: per resource, the postings it has in idap_terms (what a re-index replaces).
  * - idap_term_df: the vocabulary with document frequencies per type; prefix matching expands the
  *   last query term with a range over it.
@@ -21,9 +21,15 @@ import { tenantOwned } from '../lib/tenancy';
  * from an index (the devstack's FerretDB serves no other, src/lib/devstack/ferretdb-build.ts).
  */
 export const dfId = (clientId: string, type: string, term: string) => `${clientId}|${type}|${term}`;
-/** A posting's id starts with its term's dfId, so a term's postings are one range of _id. */
-export const postingId = (clientId: string, type: string, term: string, resourceId: string, field: string) =>
-  `${dfId(clientId, type, term)}|${resourceId}|${field}`;
+/**
+ * A posting's id is its term's dfId, then its impact rank (best first), then resource and field: a
+ * term's postings are one range of _id, in the order a search wants them, so that its best N are the
+ * first N of the range on every engine.
+ */
+export const postingId = (clientId: string, type: string, p: { term: string; impact: number; resource_id: string; field: string }) =>
+  `${dfId(clientId, type, p.term)}|${impactRank(p.impact)}|${p.resource_id}|${p.field}`;
+/** 000000 for the highest impact (BM25 weights stay far below 100) to 999999 for none, fixed width. */
+const impactRank = (impact: number) => String(999_999 - Math.max(0, Math.min(999_999, Math.round(impact * 10_000)))).padStart(6, '0');
 export const statsId = (clientId: string, type: string) => `${clientId}|${type}`;
 /** The _id range of what starts with `prefix` (terms never hold the range's last character). */
 export const idPrefixRange = (prefix: string, inclusive = true) => ({ [inclusive ? '$gte' : '$gt']: prefix, $lt: `${prefix}\uffff` });
@@ -43,7 +49,6 @@ const termSchema = new Schema(
   },
   { versionKey: false },
 );
-termSchema.index({ client_id: 1, resource_type: 1, term: 1, impact: -1 });
 termSchema.plugin(tenantOwned);
 export const TermModel = model('IdapTerm', termSchema, 'idap_terms');
 

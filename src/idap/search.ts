@@ -68,7 +68,7 @@ export async function searchResources(clientId: string, type: ResourceType, q: s
   ]);
   const df = new Map([...vocab, ...completions].map((v) => [v.term, v.df]));
   const slots = slotsOf(tokens, prefix, completions, df);
-  const rows = await readPostings(clientId, type, [...new Set(slots.flatMap((s) => [...s.matches.keys()]))], df);
+  const rows = await readPostings(clientId, type, [...new Set(slots.flatMap((s) => [...s.matches.keys()]))]);
   const ranked = rank(type, slots, rows, df, stats);
   return fetchRanked(scope, ranked, opts);
 }
@@ -85,16 +85,12 @@ function slotsOf(tokens: string[], prefix: string | null, completions: { term: s
   });
 }
 
-/**
- * The postings of each term: all of a rarer term's (one range of _id), a frequent term's best
- * POSTINGS_CUTOFF by impact (the `{term, impact}` index).
- */
-async function readPostings(clientId: string, type: ResourceType, terms: string[], df: Map<string, number>): Promise<Posting[]> {
+/** The postings of each term, best first (one range of _id, see postingId), at most POSTINGS_CUTOFF of them. */
+async function readPostings(clientId: string, type: ResourceType, terms: string[]): Promise<Posting[]> {
   const scope = { client_id: clientId, resource_type: type };
   const projection = { _id: 0, term: 1, resource_id: 1, field: 1, tf: 1, pos: 1, len: 1 };
-  const lists = await Promise.all(terms.map((term) => ((df.get(term) ?? 0) <= POSTINGS_CUTOFF
-    ? TermModel.find({ ...scope, _id: idPrefixRange(`${dfId(clientId, type, term)}|`) }, projection).lean<Posting[]>()
-    : TermModel.find({ ...scope, term }, projection).sort({ impact: -1 }).limit(POSTINGS_CUTOFF).lean<Posting[]>())));
+  const lists = await Promise.all(terms.map((term) =>
+    TermModel.find({ ...scope, _id: idPrefixRange(`${dfId(clientId, type, term)}|`) }, projection).sort({ _id: 1 }).limit(POSTINGS_CUTOFF).lean<Posting[]>()));
   return lists.flat();
 }
 

@@ -1,7 +1,7 @@
 import { createClient, startTestApi, type TestApi } from '../support/harness';
 import { ResourceModel, resourceId } from '../../src/idap/resource.model';
 import { indexResources, upsertResources } from '../../src/idap/resources.service';
-import { TermDfModel, TermModel, readStats } from '../../src/idap/search-index.model';
+import { TermDfModel, TermModel, postingId, readStats } from '../../src/idap/search-index.model';
 
 /** The search index follows the stored resources exactly, however often a write is repeated. */
 describe('the IDAP search index', () => {
@@ -15,6 +15,13 @@ describe('the IDAP search index', () => {
     clientId = (await createClient(api, await api.login(), 'Index Co')).client_id;
   });
   afterAll(() => api.stop());
+
+  it('stores a term\'s postings in best-first order of _id, which is what a search reads and cuts off', async () => {
+    const impacts = [0.2, 5.1, 1.7, 0, 3.3349, 3.335];
+    const ids = impacts.map((impact, i) => ({ impact, id: postingId('c1', 'businesses', { term: 'cafe', impact, resource_id: `r${i}`, field: 'name' }) }));
+    expect(ids.sort((a, b) => (a.id < b.id ? -1 : 1)).map((p) => p.impact)).toEqual([5.1, 3.335, 3.3349, 1.7, 0.2, 0]);
+    expect(ids.every((p) => p.id.startsWith('c1|businesses|cafe|'))).toBe(true);
+  });
 
   it('keeps document frequencies, field lengths and postings in step with the data, and a repeated write changes nothing', async () => {
     const items = [
