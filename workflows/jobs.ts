@@ -1,9 +1,13 @@
 import {
-  ApplicationFailure, CancellationScope, ContinueAsNew, ParentClosePolicy, continueAsNew, isCancellation, proxyActivities, proxyLocalActivities, startChild, workflowInfo,
+  ApplicationFailure, CancellationScope, ContinueAsNew, ParentClosePolicy, continueAsNew, isCancellation, proxyActivities, proxyLocalActivities, sleep, startChild,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { JobEvent } from '../src/events/event-bus';
 import type { JobInputBase, JobOutcome, MapsScrapeInput, RetryTuning } from './jobs-signals';
+
+/** How long a job cancelled before it began waits for its run's cancel request. */
+const CANCEL_REQUEST_GRACE = '1 minute';
 
 /**
  * The job activities with the job's retry policy: 429/5xx are retried with backoff, other 4xx fail at
@@ -87,6 +91,12 @@ export async function runJob(input: JobInputBase, body: () => Promise<{ results_
   try {
     // body() answers false when the job was cancelled before it could start.
     const done = await body();
+    if (done === false) {
+      // Only a cancel makes a run find its job final before it began (runs start for queued jobs
+      // only). The API stored that cancel and is about to cancel this run: wait for it (a minute at
+      // most, should it never come), so that the run ends cancelled like its job, in the Temporal UI too.
+      await sleep(CANCEL_REQUEST_GRACE);
+    }
     const status = done ? 'completed' : 'cancelled';
     const ev = await acts.finishJob({ ...ref, status, results_count: done ? done.results_count : undefined });
     await notifyWebhook(input, ev);
