@@ -76,7 +76,6 @@ const dfSchema = new Schema(
   },
   { versionKey: false },
 );
-dfSchema.index({ client_id: 1, resource_type: 1, term: 1 }, { unique: true });
 dfSchema.plugin(tenantOwned);
 export const TermDfModel = model('IdapTermDf', dfSchema, 'idap_term_df');
 
@@ -91,7 +90,6 @@ const statsSchema = new Schema(
   },
   { versionKey: false, minimize: false },
 );
-statsSchema.index({ client_id: 1, resource_type: 1 }, { unique: true });
 statsSchema.plugin(tenantOwned);
 export const TermStatsModel = model('IdapTermStats', statsSchema, 'idap_term_stats');
 
