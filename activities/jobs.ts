@@ -8,6 +8,7 @@ import { providerFailure } from '../src/providers/errors';
 import { isFinal } from '../src/jobs/job.model';
 import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobLocks } from '../src/jobs/job-lock';
+import type { RunLocked } from '../src/lib/locks';
 import { createWriteGate, type WriteGate } from '../src/jobs/write-gate';
 import { indexResources, resourcesOfJob } from '../src/idap/resources.service';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
@@ -20,6 +21,8 @@ export interface JobDeps {
   research: ResearchProvider;
   events: EventBus;
   locks: JobLocks;
+  /** What the search index's maintenance takes turns with, across worker processes (indexResources). */
+  indexLock: RunLocked;
   gate: WriteGate;
   /** Where business photos go (DECISIONS.md §6); storing the same bytes again finds the first copy. */
   media: { storeMedia(clientId: string, body: Buffer, contentType: string, filename?: string | null): Promise<{ idap_ref: string }> };
@@ -149,7 +152,7 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
       return keepAlive(async () => {
         const refs = await resourcesOfJob(ref.client_id, ref.job_id);
         for (let i = 0; i < refs.length; i += INDEX_CHUNK) {
-          await indexGate(() => indexResources(ref.client_id, refs.slice(i, i + INDEX_CHUNK)));
+          await indexGate(() => indexResources(ref.client_id, refs.slice(i, i + INDEX_CHUNK), jobs.indexLock));
           heartbeat({ indexed: Math.min(i + INDEX_CHUNK, refs.length), of: refs.length });
         }
         return { indexed: refs.length };

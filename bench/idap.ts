@@ -22,6 +22,7 @@ import { startApi } from '../src/runtime';
 import { idapRef, resourceId, type ResourceType } from '../src/idap/resource.model';
 import { postingsOf, fieldLengths, termsOf } from '../src/idap/postings';
 import { upsertResources } from '../src/idap/resources.service';
+import { createLocks } from '../src/lib/locks';
 import { POSTINGS_CUTOFF } from '../src/idap/search';
 import { dfId, idPrefixRange, postingId, statsId } from '../src/idap/search-index.model';
 import { tokenize } from '../src/idap/text';
@@ -156,7 +157,7 @@ async function main() {
     process.stdout.write(`  ${n} businesses, ${seeded.postings} postings, ${seeded.vocabulary} terms in ${(seedMs / 1000).toFixed(1)} s (${Math.round(n / (seedMs / 1000))} businesses/s)\n`);
     t0 = Date.now();
     const others: ResourceType[] = ['domains', 'phones', 'emails'];
-    await upsertResources(cid, others.flatMap((type) => Array.from({ length: 10 }, (_, i) => ({ type, naturalKey: `${type}-${i}`, data: { domain: `d${i}.example`, number: `+31 ${i}`, address: `a${i}@x.example` } }))));
+    await upsertResources(cid, others.flatMap((type) => Array.from({ length: 10 }, (_, i) => ({ type, naturalKey: `${type}-${i}`, data: { domain: `d${i}.example`, number: `+31 ${i}`, address: `a${i}@x.example` } }))), createLocks(api.engines.redis).run);
     process.stdout.write(`  30 more resources of 3 types through upsertResources in ${Date.now() - t0} ms\n`);
 
     // 70 businesses spread over the tenant and 30 of the other types: one query per type (4).

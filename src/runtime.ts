@@ -15,6 +15,7 @@ import { createChannels } from './notifications/channels';
 import { resolveProviders, type Providers } from './providers';
 import { eventBusFor } from './events/event-bus';
 import { createJobLocks } from './jobs/job-lock';
+import { createLocks } from './lib/locks';
 import { createWriteGate } from './jobs/write-gate';
 import { createMediaService } from './media/media.service';
 import { createMediaStorage } from './media/storage';
@@ -98,7 +99,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
       channels: createChannels(config),
       jobs: {
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
-        locks: createJobLocks(rt.engines.redis), gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
+        locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run, gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
         media: createMediaService({ storage: createMediaStorage(config) }),
       },
     },

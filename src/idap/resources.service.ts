@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { isDuplicateKeyError } from '../lib/errors';
+import type { RunLocked } from '../lib/locks';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from './resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
 import { groupBy } from './group-by';
@@ -24,7 +25,7 @@ export interface ResourceInput {
  * (so two jobs that know different fields of a resource both keep theirs; null/undefined never
  * overwrite), `related` and `source_job_ids` only grow.
  */
-export async function upsertResources(clientId: string, items: ResourceInput[]): Promise<{ ids: string[] }> {
+export async function upsertResources(clientId: string, items: ResourceInput[], lock: RunLocked): Promise<{ ids: string[] }> {
   const ids = items.map((i) => resourceId(clientId, i.type, i.naturalKey));
   const ops = items.map((item, n) => {
     const set: Record<string, unknown> = { resource_type: item.type };
@@ -42,7 +43,7 @@ export async function upsertResources(clientId: string, items: ResourceInput[]):
     return { updateOne: { filter: { _id: ids[n], client_id: clientId }, update, upsert: true } };
   });
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
-  await indexResources(clientId, items.map((i, n) => ({ type: i.type, id: ids[n] })));
+  await indexResources(clientId, items.map((i, n) => ({ type: i.type, id: ids[n] })), lock);
   return { ids };
 }
 
@@ -56,11 +57,14 @@ export async function resourcesOfJob(clientId: string, jobId: string): Promise<{
  * Re-indexes resources from what is stored now. Every write to a resource's searchable data must be
  * followed by this (upsertResources does it). It converges: running it again after a crash, or for
  * a resource that did not change, rewrites nothing; a resource that no longer exists leaves the index.
+ * Each step compares what a resource has in the index with what it should have and applies the
+ * difference to shared counts, so two steps over one tenant's type must not interleave (both would
+ * count the same change): `lock` makes them take turns, in every process.
  */
-export async function indexResources(clientId: string, refs: { type: ResourceType; id: string }[]): Promise<void> {
+export async function indexResources(clientId: string, refs: { type: ResourceType; id: string }[], lock: RunLocked): Promise<void> {
   const byType = new Map<ResourceType, Set<string>>();
   for (const r of refs) byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
-  await Promise.all([...byType].map(([type, ids]) => indexType(clientId, type, [...ids])));
+  await Promise.all([...byType].map(([type, ids]) => lock(`idap-index:${statsId(clientId, type)}`, () => indexType(clientId, type, [...ids]))));
 }
 
 /** Ids per delete, so that FerretDB can still answer each `$in` from its _id index. */

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { createClient, startTestApi, type TestApi } from '../support/harness';
+import { createClient, indexLock, startTestApi, type TestApi } from '../support/harness';
 import { idapRef, resourceId } from '../../src/idap/resource.model';
 import { upsertResources } from '../../src/idap/resources.service';
 
@@ -29,8 +29,8 @@ describe('POST /idap/batch', () => {
         data: { name: 'Bakkerij de Zon', address: 'Oudegracht 12, Utrecht', category: 'Bakery', rating: 4.6, location: { lat: 52.09, lng: 5.12 } },
         related: [contact, email, phone, ref(a.client_id, 'domains', 'zon.example'), 'idap://media/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51'],
       },
-    ]);
-    await upsertResources(b.client_id, [{ type: 'businesses', naturalKey: 'place-b', data: { name: 'Other tenant bakery' } }]);
+    ], indexLock(api));
+    await upsertResources(b.client_id, [{ type: 'businesses', naturalKey: 'place-b', data: { name: 'Other tenant bakery' } }], indexLock(api));
   });
   afterAll(() => api.stop());
 
@@ -81,7 +81,7 @@ describe('POST /idap/batch', () => {
   it('takes at most 100 refs (422 above) and fetches 100 refs of four types with one query per type', async () => {
     const types = ['businesses', 'domains', 'emails', 'phones'] as const;
     const items = types.flatMap((type) => Array.from({ length: 25 }, (_, i) => ({ type, naturalKey: `bulk-${type}-${i}`, data: { name: `${type} ${i}` } })));
-    await upsertResources(a.client_id, items);
+    await upsertResources(a.client_id, items, indexLock(api));
     const refs = items.map((i) => ref(a.client_id, i.type, i.naturalKey));
     const tooMany = await batch(a.triple, { refs: [...refs, ref(a.client_id, 'businesses', 'place-zon')] });
     expect(tooMany.status).toBe(422);

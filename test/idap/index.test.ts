@@ -1,4 +1,4 @@
-import { createClient, startTestApi, type TestApi } from '../support/harness';
+import { createClient, indexLock, startTestApi, type TestApi } from '../support/harness';
 import { ResourceModel, resourceId } from '../../src/idap/resource.model';
 import { indexResources, upsertResources } from '../../src/idap/resources.service';
 import { TermDfModel, TermModel, postingId, readStats } from '../../src/idap/search-index.model';
@@ -28,7 +28,7 @@ describe('the IDAP search index', () => {
       { type: 'businesses' as const, naturalKey: 'a', data: { name: 'Green Mill', category: 'Bakery', address: '1 Mill Lane' } },
       { type: 'businesses' as const, naturalKey: 'b', data: { name: 'Green Door', category: 'Bar' } },
     ];
-    await upsertResources(clientId, items);
+    await upsertResources(clientId, items, indexLock(api));
     const first = await df();
     expect(first).toMatchObject({ green: 2, mill: 1, door: 1, bakery: 1, bar: 1, lane: 1 });
     expect(await readStats(clientId, 'businesses')).toEqual({ docs: 2, lengths: { name: 4, category: 2, address: 3 } });
@@ -36,36 +36,41 @@ describe('the IDAP search index', () => {
     // "mill" is in a's name and address: one posting per field.
     expect(postings.filter((p) => p.term === 'mill').map((p) => [p.field, p.pos, p.len]).sort()).toEqual([['address', [1], 3], ['name', [1], 2]]);
 
-    await upsertResources(clientId, items);
-    await indexResources(clientId, [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'a') }]);
+    await upsertResources(clientId, items, indexLock(api));
+    await indexResources(clientId, [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'a') }], indexLock(api));
     expect(await df()).toEqual(first);
     expect((await TermModel.find(scope()).lean()).map((p) => String(p._id)).sort()).toEqual(postings.map((p) => String(p._id)).sort());
 
     // A rename moves the counts; a term no resource has any more leaves the vocabulary.
-    await upsertResources(clientId, [{ type: 'businesses', naturalKey: 'b', data: { name: 'Blue Door Tavern' } }]);
+    await upsertResources(clientId, [{ type: 'businesses', naturalKey: 'b', data: { name: 'Blue Door Tavern' } }], indexLock(api));
     expect(await df()).toMatchObject({ green: 1, blue: 1, door: 1, tavern: 1 });
     expect((await df()).bar).toBe(1);
     expect(await readStats(clientId, 'businesses')).toEqual({ docs: 2, lengths: { name: 5, category: 2, address: 3 } });
 
     // A resource gone from the store leaves the index when re-indexed.
     await ResourceModel.deleteOne({ client_id: clientId, _id: resourceId(clientId, 'businesses', 'b') });
-    await indexResources(clientId, [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'b') }]);
+    await indexResources(clientId, [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'b') }], indexLock(api));
     expect(await df()).toEqual({ green: 1, mill: 1, bakery: 1, '1': 1, lane: 1 });
     expect(await readStats(clientId, 'businesses')).toEqual({ docs: 1, lengths: { name: 2, category: 1, address: 3 } });
   });
 
-  it('keeps one copy of each posting when two writers index the same resource at once', async () => {
+  it('counts a resource once when several writers index it at once, each posting kept once', async () => {
     const id = resourceId(clientId, 'businesses', 'race');
     await ResourceModel.create({ _id: id, client_id: clientId, resource_type: 'businesses', data: { name: 'Race Track Diner' } });
-    await Promise.all([0, 1, 2].map(() => indexResources(clientId, [{ type: 'businesses', id }])));
+    const statsBefore = await readStats(clientId, 'businesses');
+    // Three locks over one Redis, as three worker processes would have.
+    const locks = [indexLock(api), indexLock(api), indexLock(api)];
+    await Promise.all(locks.map((lock) => indexResources(clientId, [{ type: 'businesses', id }], lock)));
     const rows = await TermModel.find({ ...scope(), resource_id: id }).lean();
     expect(rows.map((r) => r.term).sort()).toEqual(['diner', 'race', 'track']);
+    expect(await df()).toMatchObject({ race: 1, track: 1, diner: 1 });
+    expect((await readStats(clientId, 'businesses')).docs).toBe(statsBefore.docs + 1);
   });
 
   it('keeps flags given on write, sets `new` otherwise, and only adds to related and source jobs', async () => {
     const rel = 'idap://phones/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51';
-    const { ids } = await upsertResources(clientId, [{ type: 'domains', naturalKey: 'x.example', data: { domain: 'x.example', title: null }, related: [rel], sourceJobId: 'j1' }]);
-    await upsertResources(clientId, [{ type: 'domains', naturalKey: 'X.example ', data: { title: 'X' }, sourceJobId: 'j2', flags: ['qualified'] }]);
+    const { ids } = await upsertResources(clientId, [{ type: 'domains', naturalKey: 'x.example', data: { domain: 'x.example', title: null }, related: [rel], sourceJobId: 'j1' }], indexLock(api));
+    await upsertResources(clientId, [{ type: 'domains', naturalKey: 'X.example ', data: { title: 'X' }, sourceJobId: 'j2', flags: ['qualified'] }], indexLock(api));
     const doc = await ResourceModel.findOne({ client_id: clientId, _id: ids[0] }).lean();
     expect(doc).toMatchObject({ data: { domain: 'x.example', title: 'X' }, flags: ['qualified'], related: [rel], source_job_ids: ['j1', 'j2'] });
   });

@@ -1,5 +1,5 @@
 import YAML from 'yaml';
-import { createClient, startTestApi, type TestApi } from '../support/harness';
+import { createClient, indexLock, startTestApi, type TestApi } from '../support/harness';
 import { upsertResources } from '../../src/idap/resources.service';
 
 describe('GET /idap/{resource_type}/search', () => {
@@ -27,14 +27,14 @@ describe('GET /idap/{resource_type}/search', () => {
       business('p6', 'Grand Hotel', 'Hotel', '3 Royal Crescent, Bath'),
       business('p7', 'Royal Cafe Closed', 'Cafe', '8 Old Road, Hull', ['rejected']),
       business('p8', 'Straße Cafe', 'Cafe', 'Hauptstraße 1, Berlin', ['qualified']),
-    ]);
+    ], indexLock(api));
     await upsertResources(a.client_id, [
       { type: 'contacts', naturalKey: 'c1', data: { name: 'Jan Jansen', email: 'jan@zon.example', title: 'Owner' } },
       { type: 'contacts', naturalKey: 'c2', data: { name: 'Piet Owner', email: 'piet@mill.example', title: 'Baker' } },
       { type: 'phones', naturalKey: '+31301234567', data: { number: '+31 30 123 4567' } },
       { type: 'company_registry', naturalKey: 'NL:30123456', data: { name: 'Bakkerij de Zon B.V.', registration_number: '30123456' } },
-    ]);
-    await upsertResources(b.client_id, [business('q1', 'Cafe Royal Elsewhere', 'Cafe', '1 Other Street')]);
+    ], indexLock(api));
+    await upsertResources(b.client_id, [business('q1', 'Cafe Royal Elsewhere', 'Cafe', '1 Other Street')], indexLock(api));
   });
   afterAll(() => api.stop());
 
@@ -94,9 +94,9 @@ describe('GET /idap/{resource_type}/search', () => {
   });
 
   it('follows changes to the data: a renamed resource is found by its new name only', async () => {
-    await upsertResources(a.client_id, [business('p6', 'Grand Palace Hotel', 'Hotel', '3 Royal Crescent, Bath')]);
+    await upsertResources(a.client_id, [business('p6', 'Grand Palace Hotel', 'Hotel', '3 Royal Crescent, Bath')], indexLock(api));
     expect(names((await search(a.triple, 'businesses', { q: 'palace ' })).body)).toEqual(['Grand Palace Hotel']);
-    await upsertResources(a.client_id, [business('p6', 'Grand Hotel', 'Hotel', '3 Royal Crescent, Bath')]);
+    await upsertResources(a.client_id, [business('p6', 'Grand Hotel', 'Hotel', '3 Royal Crescent, Bath')], indexLock(api));
     expect((await search(a.triple, 'businesses', { q: 'palace ' })).body.count).toBe(0);
   });
 

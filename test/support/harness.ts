@@ -5,8 +5,12 @@ import mongoose from 'mongoose';
 import { loadConfig, type Config } from '../../src/lib/config';
 import { createLogger } from '../../src/lib/logger';
 import { startApi, type ApiRuntime } from '../../src/runtime';
+import { createLocks } from '../../src/lib/locks';
 
 export const ADMIN = { email: 'root@example.test', password: 'root-password-123' };
+
+/** The lock the search index's maintenance takes turns with (what the worker passes to indexResources). */
+export const indexLock = (api: TestApi) => createLocks(api.rt.engines.redis).run;
 
 export interface TestApi {
   url: string;
