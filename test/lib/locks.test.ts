@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { createLocks } from '../../src/lib/locks';
+
+describe('locks', () => {
+  let redis: Redis;
+  const name = () => `test-${randomBytes(4).toString('hex')}`;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  beforeAll(() => {
+    redis = new Redis(process.env.REDIS_URL!);
+  });
+  afterAll(() => redis.quit());
+
+  it('lets one holder work at a time, however long its work outlasts the lease', async () => {
+    const locks = [createLocks(redis, { leaseMs: 300 }), createLocks(redis, { leaseMs: 300 })];
+    const lock = name();
+    const log: string[] = [];
+    const work = (who: string) => async () => {
+      log.push(`${who} in`);
+      await pause(1000); // more than three leases
+      log.push(`${who} out`);
+    };
+    await Promise.all([locks[0].run(lock, work('a')), pause(50).then(() => locks[1].run(lock, work('b')))]);
+    expect(log).toEqual(['a in', 'a out', 'b in', 'b out']);
+    expect(await redis.exists(`lock:${lock}`)).toBe(0);
+  });
+
+  it('hands a lock on once a holder that died lets its lease run out', async () => {
+    const lock = name();
+    await redis.set(`lock:${lock}`, 'a holder that died', 'PX', 400);
+    const started = Date.now();
+    expect(await createLocks(redis, { leaseMs: 400 }).run(lock, async () => Date.now() - started)).toBeGreaterThanOrEqual(350);
+  });
+});
