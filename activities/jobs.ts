@@ -88,7 +88,7 @@ export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T
 
 export function createJobActivities({ jobs }: { jobs: JobDeps }) {
   const store = createJobStore(jobs);
-  // Indexing has a lane of its own: a slow index (FerretDB scans) never holds up the jobs' writes.
+  // Indexing takes one step at a time per worker process, so it never crowds out the jobs' own writes.
   const indexGate = createWriteGate(1);
   // Best effort: a photo that cannot be fetched is left out (its URL stays in data.photo_urls).
   const storePhotos = async (clientId: string, urls: string[]) => {

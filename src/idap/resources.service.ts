@@ -104,7 +104,7 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
     await TermModel.deleteMany({ ...scope, _id: { $in: staleRows.slice(i, i + DELETE_CHUNK) } });
   }
   if (rows.length) {
-    // A resource indexed by two writers at once: the _id keeps one copy of each posting.
+    // A step retried after a crash finds some of its postings written already: the _id keeps one copy.
     await TermModel.insertMany(rows.map((r) => ({ _id: postingId(clientId, type, r), ...scope, ...r })), { ordered: false, lean: true })
       .catch((err) => {
         if (!allDuplicates(err)) throw err;
