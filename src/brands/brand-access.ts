@@ -1,0 +1,49 @@
+import type { Request } from 'express';
+import { AppError } from '../lib/errors';
+import { callerOf, type Caller } from '../lib/tenancy';
+import { BrandMemberModel, BrandModel, memberId, type BrandDoc, type BrandRole } from './brand.model';
+
+export type BrandNeed = 'member' | 'admin';
+
+export interface BrandAccess {
+  brand: BrandDoc;
+  /** The caller's role in the brand; a super_admin, the client's credential triple and agents acting for it count as admin. */
+  role: BrandRole;
+}
+
+const ADMIN_ROLES: BrandRole[] = ['owner', 'admin'];
+
+/**
+ * The one brand access rule, reused by every brand-scoped operation (brands, members, integrations,
+ * agent users, pins): a brand of another client, or one the caller does not belong to, is 404 (its
+ * existence does not leak); a member without admin or owner where admin is needed is 403.
+ * A super_admin and the brand's client's credential triple act as admin; an agent token acts as
+ * admin only for the brands it was granted.
+ */
+export async function brandAccess(caller: Caller, brandId: number, need: BrandNeed): Promise<BrandAccess> {
+  const notFound = AppError.notFound('Brand not found');
+  if (!Number.isSafeInteger(brandId) || brandId < 1) throw notFound;
+  if (caller.role === 'super_admin') {
+    const brand = await BrandModel.findOne({ _id: brandId }).setOptions({ allTenants: true }).lean<BrandDoc>();
+    if (!brand) throw notFound;
+    return { brand, role: 'admin' };
+  }
+  if (!caller.clientId) throw notFound;
+  const brand = await BrandModel.findOne({ _id: brandId, client_id: caller.clientId }).lean<BrandDoc>();
+  if (!brand) throw notFound;
+  let role: BrandRole | null = null;
+  if (caller.kind === 'client') role = 'admin';
+  else if (caller.kind === 'agent') role = caller.brandIds.includes(brandId) ? 'admin' : null;
+  else if (caller.userId) {
+    const member = await BrandMemberModel.findOne({ _id: memberId(brandId, caller.userId), client_id: caller.clientId }).lean<{ role: BrandRole }>();
+    role = member?.role ?? null;
+  }
+  if (!role) throw notFound;
+  if (need === 'admin' && !ADMIN_ROLES.includes(role)) throw AppError.forbidden('This needs the admin or owner role in the brand');
+  return { brand, role };
+}
+
+/** brandAccess for a request whose path carries {brand_id}. */
+export function requestBrandAccess(req: Request, need: BrandNeed): Promise<BrandAccess> {
+  return brandAccess(callerOf(req), Number(req.params.brand_id), need);
+}
