@@ -25,6 +25,7 @@ import { researchRoutes } from './research/research.routes';
 import { locationsRoutes } from './locations/locations.routes';
 import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
+import { brandsRoutes } from './brands/brands.routes';
 import { resetPasswordPage } from './auth/reset-password.page';
 
 /** Query parameters that carry secrets: their values never reach a log line. */
@@ -44,6 +45,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...locationsRoutes(s),
     ...eventsRoutes(s),
     ...idapRoutes(s),
+    ...brandsRoutes(s),
   };
 }
 

@@ -15,6 +15,8 @@ import type { EventsService } from './events/events.service';
 import { createIdapService, type IdapService } from './idap/idap.service';
 import { createMediaService, type MediaService } from './media/media.service';
 import { createMediaStorage } from './media/storage';
+import { createBrandsService, type BrandsService } from './brands/brands.service';
+import { createLocks } from './lib/locks';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -35,6 +37,7 @@ export interface Services {
   content: ContentServices;
   idap: IdapService;
   media: MediaService;
+  brands: BrandsService;
 }
 
 export function createServices(opts: {
@@ -53,8 +56,12 @@ export function createServices(opts: {
     clients, redis: engines.redis, temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE,
     logger: opts.logger, validateResponses: config.VALIDATE_RESPONSES,
   });
+  const storage = createMediaStorage(config);
+  const brands = createBrandsService({
+    redis: engines.redis, storage, lock: createLocks(engines.redis).run, publicBaseUrl: () => config.publicBaseUrl,
+  });
   return {
-    ...opts, ...createJobServices(opts), version, notifier, clients, users, auth, content, channels: createChannels(config),
-    idap: createIdapService(), media: createMediaService({ storage: createMediaStorage(config) }),
+    ...opts, ...createJobServices(opts), brands, version, notifier, clients, users, auth, content, channels: createChannels(config),
+    idap: createIdapService(), media: createMediaService({ storage }),
   };
 }

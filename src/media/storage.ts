@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../lib/config';
 
 export interface StoredObject {
@@ -17,6 +17,8 @@ export interface MediaStorage {
   get(key: string): Promise<Readable | null>;
   head(key: string): Promise<StoredObject | null>;
   exists(key: string): Promise<boolean>;
+  /** Removes the object; removing one that is not there is not an error. */
+  delete(key: string): Promise<void>;
 }
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
@@ -68,6 +70,10 @@ export class LocalStorage implements MediaStorage {
   async exists(key: string): Promise<boolean> {
     return (await this.head(key)) !== null;
   }
+
+  async delete(key: string): Promise<void> {
+    await fs.promises.rm(this.file(key), { force: true });
+  }
 }
 
 const isNotFound = (err: unknown) => {
@@ -106,6 +112,10 @@ export class S3Storage implements MediaStorage {
 
   async exists(key: string): Promise<boolean> {
     return (await this.head(key)) !== null;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
   }
 }
 

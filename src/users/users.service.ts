@@ -8,6 +8,7 @@ import type { Role } from '../lib/tenancy';
 import type { Notifier } from '../notifications/notifier';
 import { ClientModel } from '../clients/client.model';
 import { PasswordResetModel, UserModel, type UserDoc } from './user.model';
+import { BrandMemberModel } from '../brands/brand.model';
 
 export function toDashboardUser(doc: UserDoc) {
   return {
@@ -21,6 +22,14 @@ export function toDashboardUser(doc: UserDoc) {
     updated_at: iso(doc.updated_at),
     brands: [] as { brand_id: number; role: string }[],
   };
+}
+
+/** Each user's brand memberships, for the dashboard user list (one query for the page). */
+async function withMemberships(users: ReturnType<typeof toDashboardUser>[]) {
+  const rows = await BrandMemberModel.find({ user_id: { $in: users.map((u) => u.user_id) } }, { user_id: 1, brand_id: 1, role: 1 })
+    .sort({ brand_id: 1 }).setOptions({ allTenants: true }).lean<{ user_id: string; brand_id: number; role: string }[]>();
+  for (const u of users) u.brands = rows.filter((r) => r.user_id === u.user_id).map((r) => ({ brand_id: r.brand_id, role: r.role }));
+  return users;
 }
 
 export interface CreateUserInput {
@@ -88,7 +97,7 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
         UserModel.find(query).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<UserDoc[]>(),
         UserModel.countDocuments(query),
       ]);
-      return { users: docs.map(toDashboardUser), total, page: page.page, page_size: page.page_size };
+      return { users: await withMemberships(docs.map(toDashboardUser)), total, page: page.page, page_size: page.page_size };
     },
 
     async update(userId: string, patch: { role?: Role; client_id?: string | null; permissions?: string[]; is_active?: boolean }) {
@@ -101,6 +110,7 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
     async remove(userId: string) {
       const doc = await UserModel.findByIdAndUpdate(userId, { is_active: false }, { new: true }).lean<UserDoc>();
       if (!doc) throw AppError.notFound('User not found');
+      await BrandMemberModel.deleteMany({ user_id: userId }).setOptions({ allTenants: true });
       return { user_id: userId, removed: true };
     },
 

@@ -1,0 +1,173 @@
+import type Redis from 'ioredis';
+import { AppError, isDuplicateKeyError } from '../lib/errors';
+import type { RunLocked } from '../lib/locks';
+import type { Page } from '../lib/pagination';
+import type { Caller } from '../lib/tenancy';
+import type { MediaStorage } from '../media/storage';
+import { UserModel } from '../users/user.model';
+import { brandAccess } from './brand-access';
+import { insertWithNewBrandId } from './brand-ids';
+import { BrandMemberModel, BrandModel, memberId, type BrandDoc, type BrandRole, type MemberDoc } from './brand.model';
+import { toBrand, toInformation, toMember, toSettings, type LogoUrl } from './brand.views';
+import { decodeLogo, processLogo } from './logo';
+
+export interface BrandsDeps {
+  redis: Redis;
+  storage: MediaStorage;
+  lock: RunLocked;
+  publicBaseUrl: () => string;
+}
+
+export const LOGO_PATH = '/api/v1/brand-logos';
+const logoKey = (brandId: number, sha256: string) => `brand-logos/${brandId}/${sha256}.webp`;
+
+export function createBrandsService(deps: BrandsDeps) {
+  const logoUrl: LogoUrl = (key) => (key ? `${deps.publicBaseUrl()}${LOGO_PATH}/${key.slice('brand-logos/'.length)}` : null);
+  /** Read-modify-write steps on one brand take turns (FerretDB does not apply concurrent updates of a document atomically). */
+  const locked = <T>(brandId: number, work: () => Promise<T>) => deps.lock(`brand:${brandId}`, work);
+
+  async function reload(brand: BrandDoc): Promise<BrandDoc> {
+    const doc = await BrandModel.findOne({ _id: brand._id, client_id: brand.client_id }).lean<BrandDoc>();
+    if (!doc) throw AppError.notFound('Brand not found');
+    return doc;
+  }
+
+  async function setFields(brand: BrandDoc, set: Record<string, unknown>): Promise<BrandDoc> {
+    await BrandModel.updateOne({ _id: brand._id, client_id: brand.client_id }, { $set: set });
+    return reload(brand);
+  }
+
+  const prefixed = (prefix: string, patch: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(patch).map(([k, v]) => [`${prefix}.${k}`, v]));
+
+  async function storeLogo(brand: BrandDoc, key: string | null): Promise<BrandDoc> {
+    const updated = await setFields(brand, { logo_key: key });
+    // The old object goes only after the brand points elsewhere, so a reader never sees a dangling URL.
+    if (brand.logo_key && brand.logo_key !== key) await deps.storage.delete(brand.logo_key);
+    return updated;
+  }
+
+  return {
+    logoUrl,
+
+    async list(caller: Caller, tenant: string | null, page: Page) {
+      if (caller.role === 'super_admin' || caller.kind === 'client') {
+        const filter = tenant ? { client_id: tenant } : {};
+        const [docs, total] = await Promise.all([
+          BrandModel.find(filter).sort({ _id: 1 }).skip(page.skip).limit(page.page_size).setOptions({ allTenants: true }).lean<BrandDoc[]>(),
+          BrandModel.countDocuments(filter).setOptions({ allTenants: true }),
+        ]);
+        return { brands: docs.map((d) => toBrand(d, 'admin', logoUrl)), total, page: page.page, page_size: page.page_size };
+      }
+      if (!caller.userId || !caller.clientId) return { brands: [], total: 0, page: page.page, page_size: page.page_size };
+      const memberships = await BrandMemberModel.find({ client_id: caller.clientId, user_id: caller.userId }).sort({ brand_id: 1 }).lean<MemberDoc[]>();
+      const slice = memberships.slice(page.skip, page.skip + page.page_size);
+      const docs = await BrandModel.find({ client_id: caller.clientId, _id: { $in: slice.map((m) => m.brand_id) } }).lean<BrandDoc[]>();
+      const byId = new Map(docs.map((d) => [d._id, d]));
+      const brands = slice.filter((m) => byId.has(m.brand_id)).map((m) => toBrand(byId.get(m.brand_id)!, m.role as BrandRole, logoUrl));
+      return { brands, total: memberships.length, page: page.page, page_size: page.page_size };
+    },
+
+    async create(caller: Caller, clientId: string, input: { brand_name: string; slug: string }) {
+      try {
+        const doc = await insertWithNewBrandId(deps.redis, async (id) => {
+          const created = await BrandModel.create({ _id: id, client_id: clientId, brand_name: input.brand_name, slug: input.slug });
+          return created.toObject() as BrandDoc;
+        });
+        const ownerIsMember = caller.kind === 'user' && caller.userId && caller.clientId === clientId;
+        if (ownerIsMember) {
+          await BrandMemberModel.create({ _id: memberId(doc._id, caller.userId!), client_id: clientId, brand_id: doc._id, user_id: caller.userId, role: 'owner' });
+        }
+        return toBrand(doc, ownerIsMember ? 'owner' : 'admin', logoUrl);
+      } catch (err) {
+        if (isDuplicateKeyError(err)) throw AppError.conflict(`A brand with slug ${input.slug} already exists`);
+        throw err;
+      }
+    },
+
+    async get(caller: Caller, brandId: number) {
+      const { brand, role } = await brandAccess(caller, brandId, 'member');
+      return toBrand(brand, role, logoUrl);
+    },
+
+    async update(caller: Caller, brandId: number, patch: Record<string, unknown>) {
+      const { brand, role } = await brandAccess(caller, brandId, 'admin');
+      return toBrand(await locked(brandId, () => setFields(brand, patch)), role, logoUrl);
+    },
+
+    async settings(caller: Caller, brandId: number) {
+      return toSettings((await brandAccess(caller, brandId, 'admin')).brand, logoUrl);
+    },
+
+    async updateSettings(caller: Caller, brandId: number, patch: Record<string, unknown>) {
+      const { brand } = await brandAccess(caller, brandId, 'admin');
+      return toSettings(await locked(brandId, () => setFields(brand, prefixed('settings', patch))), logoUrl);
+    },
+
+    async information(caller: Caller, brandId: number) {
+      return toInformation((await brandAccess(caller, brandId, 'admin')).brand);
+    },
+
+    async updateInformation(caller: Caller, brandId: number, patch: Record<string, unknown>) {
+      const { brand } = await brandAccess(caller, brandId, 'admin');
+      return toInformation(await locked(brandId, () => setFields(brand, prefixed('information', patch))));
+    },
+
+    async uploadLogo(caller: Caller, brandId: number, file: string) {
+      await brandAccess(caller, brandId, 'admin');
+      const logo = await processLogo(decodeLogo(file));
+      const key = logoKey(brandId, logo.sha256);
+      const doc = await locked(brandId, async () => {
+        const { brand } = await brandAccess(caller, brandId, 'admin'); // the logo as it is now, inside the turn
+        await deps.storage.put(key, logo.webp, 'image/webp');
+        return storeLogo(brand, key);
+      });
+      return { brand_id: brandId, logo_url: logoUrl(doc.logo_key), updated_at: doc.updated_at.toISOString() };
+    },
+
+    async deleteLogo(caller: Caller, brandId: number) {
+      await brandAccess(caller, brandId, 'admin');
+      const doc = await locked(brandId, async () => storeLogo((await brandAccess(caller, brandId, 'admin')).brand, null));
+      return { brand_id: brandId, logo_url: null, updated_at: doc.updated_at.toISOString() };
+    },
+
+    /** The stored logo object for a public URL, or null. Keys are content-addressed, so the hash is the ETag. */
+    async logoObject(brandId: number, file: string) {
+      const key = `brand-logos/${brandId}/${file}`;
+      const head = await deps.storage.head(key);
+      return head ? { key, head, stream: () => deps.storage.get(key) } : null;
+    },
+
+    async members(caller: Caller, brandId: number, page: Page) {
+      const { brand } = await brandAccess(caller, brandId, 'member');
+      const filter = { client_id: brand.client_id, brand_id: brandId };
+      const [docs, total] = await Promise.all([
+        BrandMemberModel.find(filter).sort({ created_at: 1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<MemberDoc[]>(),
+        BrandMemberModel.countDocuments(filter),
+      ]);
+      const users = await UserModel.find({ _id: { $in: docs.map((d) => d.user_id) } }, { email: 1 }).lean<{ _id: string; email: string }[]>();
+      const email = new Map(users.map((u) => [u._id, u.email]));
+      return { members: docs.map((d) => toMember(d, email.get(d.user_id) ?? '')), total, page: page.page, page_size: page.page_size };
+    },
+
+    /** Super-admin: makes a user of the brand's client a member at once (409 when already one). */
+    async addMember(userId: string, brandId: number, role: BrandRole) {
+      const user = await UserModel.findById(userId).lean<{ _id: string; email: string; client_id: string | null }>();
+      if (!user) throw AppError.notFound('User not found');
+      const brand = await BrandModel.findOne({ _id: brandId }).setOptions({ allTenants: true }).lean<BrandDoc>();
+      if (!brand) throw AppError.notFound('Brand not found');
+      if (user.client_id !== brand.client_id) {
+        throw AppError.invalid('The user does not belong to the brand\'s client', [{ location: 'body', field: 'brand_id', message: 'brand of another client' }]);
+      }
+      try {
+        const doc = await BrandMemberModel.create({ _id: memberId(brandId, userId), client_id: brand.client_id, brand_id: brandId, user_id: userId, role });
+        return toMember(doc.toObject() as MemberDoc, user.email);
+      } catch (err) {
+        if (isDuplicateKeyError(err)) throw AppError.conflict('The user is already a member of this brand');
+        throw err;
+      }
+    },
+  };
+}
+
+export type BrandsService = ReturnType<typeof createBrandsService>;

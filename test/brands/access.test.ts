@@ -1,0 +1,90 @@
+import { useTestApi } from '../support/harness';
+import { brandCast } from './brand-helpers';
+
+const ONE_PX_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** Expected status per party: members read, admins and owners change; outside the brand is 404. */
+const READ = { owner: 200, admin: 200, member: 200, outsider: 404, otherClient: 404, super_admin: 200, triple: 200, otherTriple: 404 };
+const ADMIN = { ...READ, member: 403 };
+
+const operations: { name: string; method: string; path: (id: number) => string; body?: unknown; expect: Record<string, number> }[] = [
+  { name: 'getBrand', method: 'GET', path: (id) => `/api/v1/brands/${id}`, expect: READ },
+  { name: 'listBrandMembers', method: 'GET', path: (id) => `/api/v1/brands/${id}/members`, expect: READ },
+  { name: 'updateBrand', method: 'PATCH', path: (id) => `/api/v1/brands/${id}`, body: { billing_email: 'pay@a.test' }, expect: ADMIN },
+  { name: 'getBrandSettings', method: 'GET', path: (id) => `/api/v1/brands/${id}/settings`, expect: ADMIN },
+  { name: 'updateBrandSettings', method: 'PATCH', path: (id) => `/api/v1/brands/${id}/settings`, body: { brand_tone: 'Calm' }, expect: ADMIN },
+  { name: 'getBrandInformation', method: 'GET', path: (id) => `/api/v1/brands/${id}/information`, expect: ADMIN },
+  { name: 'updateBrandInformation', method: 'PATCH', path: (id) => `/api/v1/brands/${id}/information`, body: { city: 'Utrecht' }, expect: ADMIN },
+  { name: 'uploadBrandLogo', method: 'POST', path: (id) => `/api/v1/brands/${id}/logo`, body: { file: ONE_PX_PNG }, expect: ADMIN },
+  { name: 'deleteBrandLogo', method: 'DELETE', path: (id) => `/api/v1/brands/${id}/logo`, expect: ADMIN },
+];
+
+describe('brand access: the role matrix over every operation', () => {
+  const ctx = useTestApi();
+
+  it('members read, admins and owners change, everybody else outside the brand gets 404', async () => {
+    const { brandId, parties } = await brandCast(ctx.api, ctx.admin, 'matrix');
+    const seen: Record<string, Record<string, number>> = {};
+    const wanted: Record<string, Record<string, number>> = {};
+    for (const op of operations) {
+      seen[op.name] = {};
+      wanted[op.name] = op.expect;
+      for (const [who, party] of Object.entries(parties)) {
+        const res = await ctx.api.call(op.method, op.path(brandId), { token: party.token, body: op.body });
+        seen[op.name][who] = res.status;
+        if (res.status >= 400) expect(typeof res.body.detail).toBe('string');
+      }
+    }
+    expect(seen).toEqual(wanted);
+  });
+
+  it('an unknown brand is 404 for everybody, a super_admin too', async () => {
+    const res = await ctx.api.call('GET', '/api/v1/brands/987654', { token: ctx.admin });
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toBe('Brand not found');
+  });
+
+  it('lists each caller\'s brands with its role; a super_admin sees all as admin', async () => {
+    const { brandId, parties } = await brandCast(ctx.api, ctx.admin, 'list');
+    const roleIn = async (token: string) => {
+      const res = await ctx.api.call('GET', '/api/v1/brands?page_size=100', { token });
+      expect(res.status).toBe(200);
+      return res.body.brands.find((b: { brand_id: number }) => b.brand_id === brandId)?.role ?? null;
+    };
+    expect(await roleIn(parties.owner.token)).toBe('owner');
+    expect(await roleIn(parties.admin.token)).toBe('admin');
+    expect(await roleIn(parties.member.token)).toBe('member');
+    expect(await roleIn(parties.outsider.token)).toBeNull();
+    expect(await roleIn(parties.otherClient.token)).toBeNull();
+    expect(await roleIn(parties.super_admin.token)).toBe('admin');
+    expect(await roleIn(parties.triple.token)).toBe('admin');
+    expect(await roleIn(parties.otherTriple.token)).toBeNull();
+  });
+
+  it('members are listed with e-mail, role and when they were added; adding is super_admin only', async () => {
+    const { brandId, parties, clientA } = await brandCast(ctx.api, ctx.admin, 'members');
+    const res = await ctx.api.call('GET', `/api/v1/brands/${brandId}/members`, { token: parties.member.token });
+    expect(res.body.total).toBe(3);
+    expect(res.body.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+      ['owner-members@a.test', 'owner'], ['admin-members@a.test', 'admin'], ['member-members@a.test', 'member'],
+    ]);
+    expect(Date.parse(res.body.members[0].created_at)).not.toBeNaN();
+
+    const again = await ctx.api.call('POST', `/api/v1/dashboard/users/${parties.member.userId}/brands`, { token: ctx.admin, body: { brand_id: brandId } });
+    expect(again.status).toBe(409);
+    const byOwner = await ctx.api.call('POST', `/api/v1/dashboard/users/${parties.outsider.userId}/brands`, { token: parties.owner.token, body: { brand_id: brandId } });
+    expect(byOwner.status).toBe(403);
+    const unknownUser = await ctx.api.call('POST', '/api/v1/dashboard/users/9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d/brands', { token: ctx.admin, body: { brand_id: brandId } });
+    expect(unknownUser.status).toBe(404);
+    const unknownBrand = await ctx.api.call('POST', `/api/v1/dashboard/users/${parties.outsider.userId}/brands`, { token: ctx.admin, body: { brand_id: 999999 } });
+    expect(unknownBrand.status).toBe(404);
+    const otherClient = await ctx.api.call('POST', `/api/v1/dashboard/users/${parties.otherClient.userId}/brands`, { token: ctx.admin, body: { brand_id: brandId } });
+    expect(otherClient.status).toBe(422);
+
+    const users = await ctx.api.call('GET', '/api/v1/dashboard/users?search=owner-members', { token: ctx.admin });
+    expect(users.status).toBe(200);
+    const owner = users.body.users.find((u: { email: string }) => u.email === 'owner-members@a.test');
+    expect(owner.brands).toEqual([{ brand_id: brandId, role: 'owner' }]);
+    expect(clientA.client_id).toBeTruthy();
+  });
+});
