@@ -70,6 +70,12 @@ export function createEventBus(redis: Redis, opts: EventBusOptions) {
       return { id, event, data };
     },
 
+    /** The id of the newest retained event (`0-0` when there is none): where a new subscriber starts. */
+    async latestId(clientId: string | null): Promise<string> {
+      const [row] = await redis.xrevrange(streamKey(clientId), '+', '-', 'COUNT', 1);
+      return row?.[0] ?? '0-0';
+    },
+
     /** Events after `lastId` (exclusive) still inside the replay window, oldest first. */
     async replay(clientId: string | null, lastId: string): Promise<JobEvent[]> {
       if (!isStreamId(lastId)) return [];

@@ -30,15 +30,14 @@ export function createEventsService(deps: { redis: Redis; bus: EventBus; heartbe
       'X-Accel-Buffering': 'no',
     });
     res.flushHeaders();
-    let lastSent = lastEventId && isStreamId(lastEventId) ? lastEventId : '0-0';
+    let lastSent = '0-0';
     let held: JobEvent[] | null = [];
     const send = (e: JobEvent) => {
       if (compareIds(e.id, lastSent) <= 0) return;
       lastSent = e.id;
       res.write(frame(e.event, e.data, e.id));
     };
-    res.write(`retry: 3000\n${frame('connected', { client_id: scope, connected_at: new Date().toISOString() })}`);
-    const heartbeat = setInterval(() => res.write(frame('heartbeat', { at: new Date().toISOString() })), deps.heartbeatMs);
+    let heartbeat: NodeJS.Timeout | undefined;
     let unsubscribe: (() => void) | null = null;
     const cleanup = () => {
       clearInterval(heartbeat);
@@ -46,9 +45,15 @@ export function createEventsService(deps: { redis: Redis; bus: EventBus; heartbe
     };
     res.on('close', cleanup);
     try {
+      // `connected` carries the stream position the client starts from, so even a client that got no
+      // job event yet reconnects with a Last-Event-ID and misses nothing.
+      lastSent = lastEventId && isStreamId(lastEventId) ? lastEventId : await deps.bus.latestId(scope);
+      res.write(`retry: 3000\n${frame('connected', { client_id: scope, connected_at: new Date().toISOString() }, lastSent)}`);
+      heartbeat = setInterval(() => res.write(frame('heartbeat', { at: new Date().toISOString() })), deps.heartbeatMs);
       unsubscribe = await hub.subscribe(scope, (e) => (held ? held.push(e) : send(e)));
       if (res.destroyed) return cleanup();
-      if (lastEventId) for (const e of await deps.bus.replay(scope, lastEventId)) send(e);
+      // What was published since that position (also between reading it and subscribing) comes first.
+      for (const e of await deps.bus.replay(scope, lastSent)) send(e);
       for (const e of held) send(e);
       held = null;
     } catch (err) {

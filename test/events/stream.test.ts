@@ -42,6 +42,7 @@ describe('event stream', () => {
     const connected = await s.next((f) => f.event === 'connected');
     expect(s.frames[0]).toBe(connected);
     expect(connected.data).toMatchObject({ client_id: acme.client_id });
+    expect(connected.id).toMatch(/^\d+-\d+$/); // the position a reconnect resumes from
     const res = await api.call('POST', SUBMIT, { token: acme.triple, body: small('cafe') });
     const id = res.body.job_id;
     const queued = await s.next(forJob(id, 'job.queued'));
@@ -53,6 +54,14 @@ describe('event stream', () => {
     expect(completed.data).toMatchObject({ status: 'completed', results_count: 3, processing_time: expect.any(Number) });
     const job = await waitForStatus(api, acme.triple, jobPath(id), ['completed']);
     expect(completed.data.processing_time).toBe(job.processing_time);
+
+    // A client that reconnects with the id of `connected` receives everything since, nothing before.
+    const resumed = await stream(acme.triple, { 'last-event-id': connected.id! });
+    const replayed = await resumed.next(forJob(id, 'job.completed'));
+    const mine = resumed.frames.filter((f) => f.data?.job_id === id).map((f) => f.event);
+    expect(mine).toEqual(['job.queued', 'job.started', 'job.completed']);
+    expect(replayed.id).toBe(completed.id);
+    resumed.close();
   });
 
   it('sends heartbeats every SSE_HEARTBEAT_MS', async () => {
