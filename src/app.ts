@@ -9,6 +9,7 @@ import { AppError } from './lib/errors';
 import { errorHandler } from './lib/http/error-handler';
 import { loadOpenApi } from './lib/http/openapi-spec';
 import { mountOperations, type OperationHandlers } from './lib/http/operations';
+import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { memoisePathToRegexp } from './lib/http/path-regexp-cache';
 import { requestContext } from './lib/request-context';
 import type { Services } from './services';
@@ -49,6 +50,19 @@ export function operationHandlers(s: Services): OperationHandlers {
   };
 }
 
+/**
+ * express-openapi-validator's middlewares, cut before request validation: the first part finds the
+ * operation (req.openapi), the second validates parameters and body (and responses). Failing loudly
+ * here if an upgrade renames its stages keeps the gate order from silently changing.
+ */
+function splitValidator(stages: express.RequestHandler[]) {
+  const at = stages.findIndex((m) => m.name === 'requestMiddleware');
+  if (at < 1 || !stages.slice(0, at).some((m) => m.name === 'metadataMiddleware')) {
+    throw new Error('express-openapi-validator: cannot find its request-validation stage to run authentication before it');
+  }
+  return { routing: stages.slice(0, at), validation: stages.slice(at) };
+}
+
 export function createApp(s: Services): Express {
   memoisePathToRegexp();
   const { doc, text } = loadOpenApi();
@@ -78,20 +92,25 @@ export function createApp(s: Services): Express {
   app.get('/reset-password', (_req, res) => void res.type('html').send(resetPasswordPage()));
 
   app.use(publicContentFastPath(s.content)); // cached public content reads, before parsing and validation
-  app.use(express.json({ limit: s.config.JSON_BODY_LIMIT_BYTES }));
   app.use(cookieParser());
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: structuredClone(doc) as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false },
-      validateResponses: s.config.VALIDATE_RESPONSES ? { removeAdditional: false } : false,
-      validateSecurity: false, // authenticate() below applies the contract's security, roles and scopes
-      ignoreUndocumented: false,
-      ignorePaths: /^\/(docs|openapi\.yaml|reset-password)(\/|$)/,
-      validateFormats: true,
-    }),
-  );
+  app.use(multiSegmentPaths(doc));
+  const validator = OpenApiValidator.middleware({
+    apiSpec: structuredClone(doc) as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false },
+    validateResponses: s.config.VALIDATE_RESPONSES ? { removeAdditional: false } : false,
+    validateSecurity: false, // authenticate() applies the contract's security, roles and scopes
+    ignoreUndocumented: false,
+    ignorePaths: /^\/(docs|openapi\.yaml|reset-password)(\/|$)/,
+    validateFormats: true,
+    useRequestUrl: true, // match req.url, which multiSegmentPaths() may have folded
+  }) as unknown as express.RequestHandler[];
+  // The gates in the order the contract promises: the operation is found (404/405), credentials (401),
+  // role and scope (403), and only then is the body parsed (400/413) and the request validated (422).
+  const { routing, validation } = splitValidator(validator);
+  app.use(routing);
   app.use(authenticate(s.auth));
+  app.use(express.json({ limit: s.config.JSON_BODY_LIMIT_BYTES }));
+  app.use(validation);
   app.use(mountOperations(doc, operationHandlers(s)));
   app.use(() => {
     throw AppError.notFound('No such route');

@@ -11,6 +11,7 @@ import { PostModel, type PostDoc } from './post.model';
 import { deriveExcerpt, excerptSource, plainText, readingTime, validateRichText } from './rich-text';
 import { renderHtml } from './render-html';
 import { slugOrDerived } from './slug';
+import { checkFreeForm } from '../lib/http/free-form';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
 
 export interface AuthorInput {
@@ -161,6 +162,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
     },
 
     async createPage(clientId: string, input: PageInput & { title: string }) {
+      checkFreeForm(input.blocks, 'blocks', { status: 400 });
       const slug = slugOrDerived(input.slug, input.title, 'title');
       const doc = await insert<PageDoc>(PageModel, { ...defined(input), client_id: clientId, slug, status: 'draft', published_at: null }, 'page');
       return changed(clientId, toPage(doc));
@@ -168,6 +170,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
 
     /** Changes only the supplied fields; `blocks` replaces the whole list. */
     async updatePage(clientId: string, pageId: string, patch: PageInput) {
+      checkFreeForm(patch.blocks, 'blocks', { status: 400 });
       const $set = defined(patch);
       const filter = { _id: pageId, client_id: clientId };
       let doc: PageDoc | null;

@@ -43,7 +43,7 @@ export function createPublicContentService(deps: { clients: ClientsService; view
   /** The client that serves X-Content-Domain: 400 without the header, 404 for a domain no active client serves. */
   async function resolveClient(domain: string | undefined): Promise<string> {
     const key = domain?.trim().toLowerCase();
-    if (!key) throw AppError.badRequest('The X-Content-Domain header is required');
+    if (!key) throw AppError.invalid('The X-Content-Domain header is required', [{ location: 'header', field: 'X-Content-Domain', message: 'required' }]);
     const now = Date.now();
     let entry = memo.get(key);
     if (!entry || entry.until < now) {

@@ -1,3 +1,4 @@
+import { checkFreeForm } from '../lib/http/free-form';
 import { AppError } from '../lib/errors';
 
 /**
@@ -37,6 +38,7 @@ function checkType(value: Record<string, unknown>, keys: Set<string>, path: stri
   for (const key of Object.keys(value)) if (!keys.has(key)) fail(path, `has an unknown field "${key}"`);
   if (typeof value.type !== 'string' || !TYPE_NAME.test(value.type)) fail(`${path}.type`, 'must be a node type name (letters, digits, _ or -)');
   if (value.attrs !== undefined && !isObject(value.attrs)) fail(`${path}.attrs`, 'must be an object');
+  if (value.attrs !== undefined) checkFreeForm(value.attrs, `body${path}.attrs`, { status: 400 });
 }
 
 /** Checks a body is a well-formed, bounded node tree; answers 400 naming the first offending path otherwise. */

@@ -1,5 +1,6 @@
 import type { Services } from '../services';
 import type { OperationHandlers } from '../lib/http/operations';
+import { AppError } from '../lib/errors';
 import { checkHealth } from './health';
 import { queueStats } from './queue-stats';
 import { systemInfo } from './system-info';
@@ -9,6 +10,14 @@ export function systemRoutes(s: Services): OperationHandlers {
     async getHealth(_req, res) {
       const health = await checkHealth(s.engines, s.version);
       res.status(health.status === 'ok' ? 200 : 503).json(health);
+    },
+    getLiveness(_req, res) {
+      res.json({ status: 'ok' });
+    },
+    async getReadiness(_req, res) {
+      const health = await checkHealth(s.engines, s.version);
+      if (health.status !== 'ok') throw AppError.unavailable('not ready');
+      res.json({ status: 'ok' });
     },
     getSystemInfo(_req, res) {
       res.json(systemInfo(s));

@@ -121,7 +121,7 @@ describe('content authoring', () => {
       const a = await as.create('authors', { full_name: 'Chosen One' });
       const p = await as.create('posts', { slug: 'by-id', title: 'By id', body: doc('x'), author_id: a.id, author_name: 'Ignored Name' });
       expect(p.author).toEqual({ id: a.id, full_name: 'Chosen One', slug: 'chosen-one', avatar_url: null, bio: null });
-      const none = await as.create('posts', { title: 'No author here', body: doc('x'), excerpt: 'Given' });
+      const none = await as.create('posts', { slug: 'no-author-here', title: 'No author here', body: doc('x'), excerpt: 'Given' });
       expect(none).toMatchObject({ author: null, slug: 'no-author-here', excerpt: 'Given', tags: [], categories: [], related_posts: [] });
     });
 
@@ -132,7 +132,7 @@ describe('content authoring', () => {
         category: await asOther.create('categories', { name: 'Their Category' }),
         post: await asOther.create('posts', { slug: 'their-post', title: 'Theirs', body: doc('x') }),
       };
-      const base = { title: 'Refs', body: doc('x') };
+      const base = { slug: 'refs', title: 'Refs', body: doc('x') };
       for (const extra of [
         { author_id: theirs.author.id }, { tag_ids: [theirs.tag.id] }, { category_ids: [theirs.category.id] },
         { related_post_ids: [theirs.post.id] }, { tag_ids: ['00000000-0000-4000-8000-000000000000'] }, { author_id: 'not-a-uuid' },
@@ -142,7 +142,7 @@ describe('content authoring', () => {
       }
     });
 
-    it('answers 400 for a missing title or body and for a malformed body', async () => {
+    it('answers 400 for a missing slug, title or body and for a malformed body', async () => {
       const deep = { type: 'doc', content: [] as unknown[] };
       let node: { type: string; content: unknown[] } = deep;
       for (let i = 0; i < 40; i++) {
@@ -151,7 +151,7 @@ describe('content authoring', () => {
         node = child;
       }
       for (const body of [
-        { body: doc('x') }, { title: 'T' }, { title: 'T', body: { type: 'paragraph', content: [] } },
+        { body: doc('x') }, { title: 'T' }, { title: 'No slug', body: doc('x') }, { title: 'T', body: { type: 'paragraph', content: [] } },
         { title: 'T', body: { type: 'doc' } }, { title: 'T', body: { type: 'doc', content: [{ text: 'no type' }] } },
         { title: 'T', body: { type: 'doc', content: [{ type: 'text', text: 42 }] } },
         { title: 'T', body: { type: 'doc', content: [{ type: 'paragraph', style: 'x' }] } },
@@ -160,7 +160,7 @@ describe('content authoring', () => {
         const res = await as.post('posts', body);
         expect({ body, status: res.status }).toEqual({ body, status: 400 });
       }
-      const tooDeep = await as.post('posts', { title: 'T', body: deep });
+      const tooDeep = await as.post('posts', { slug: 't', title: 'T', body: deep });
       expect(tooDeep.body.detail).toMatch(/deeper than 32/);
     });
 
@@ -215,7 +215,7 @@ describe('content authoring', () => {
 
   describe('publishing', () => {
     it('publishes a post and a page: status published, published_at set and kept on a repeat', async () => {
-      const p = await as.create('posts', { title: 'To publish', body: doc('x') });
+      const p = await as.create('posts', { slug: 'to-publish', title: 'To publish', body: doc('x') });
       const published = await as.publish('posts', p.id);
       expect(published).toMatchObject({ id: p.id, status: 'published' });
       expect(Date.parse(published.published_at)).toBeGreaterThan(Date.now() - 60_000);
@@ -228,7 +228,7 @@ describe('content authoring', () => {
     });
 
     it("answers 404 for an unknown id or another client's record, 400 for a malformed id", async () => {
-      const p = await as.create('posts', { title: 'Mine only', body: doc('x') });
+      const p = await as.create('posts', { slug: 'mine-only', title: 'Mine only', body: doc('x') });
       const page = await as.create('pages', { slug: 'mine-only', title: 'Mine' });
       expect((await asOther.post(`posts/${p.id}/publish`)).status).toBe(404);
       expect((await asOther.post(`pages/${page.id}/publish`)).status).toBe(404);

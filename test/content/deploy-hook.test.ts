@@ -48,7 +48,7 @@ describe('the deploy hook on publish', () => {
     const site = await createSite(api, admin, 'Hooked', 'hooked.example', { deploy_hook_url: `${hook.base}/hooked` });
     expect(site.deploy_hook_url).toBe(`${hook.base}/hooked`);
     const as = author(api, site.triple);
-    const post = await as.create('posts', { title: 'Deploy me', body: doc('x') });
+    const post = await as.create('posts', { slug: 'deploy-me', title: 'Deploy me', body: doc('x') });
     expect(calls('/hooked')).toHaveLength(0); // creating does not deploy
     await as.publish('posts', post.id);
     const [call] = await eventually(async () => (calls('/hooked').length ? calls('/hooked') : undefined));
@@ -78,14 +78,14 @@ describe('the deploy hook on publish', () => {
     expect(set.body.deploy_hook_url).toBe(`${hook.base}/flaky`);
     hook.script.set('/flaky', [503, 502]);
     const as = author(api, site.triple);
-    const post = await as.create('posts', { title: 'Flaky', body: doc('x') });
+    const post = await as.create('posts', { slug: 'flaky', title: 'Flaky', body: doc('x') });
     await as.publish('posts', post.id);
     const temporal = api.rt.services.engines.temporal;
     expect(await temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).result()).toEqual({ status: 200 });
     expect(calls('/flaky')).toHaveLength(3);
 
     hook.script.set('/flaky', [404]);
-    const gone = await as.create('posts', { title: 'Gone', body: doc('x') });
+    const gone = await as.create('posts', { slug: 'gone', title: 'Gone', body: doc('x') });
     await as.publish('posts', gone.id);
     await expect(temporal.workflow.getHandle(`content-deploy-post-${gone.id}-r1`).result()).rejects.toThrow();
     expect(calls('/flaky').filter((c) => c.body.id === gone.id)).toHaveLength(1);
@@ -96,7 +96,7 @@ describe('the deploy hook on publish', () => {
     const cleared = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, { token: admin, body: { deploy_hook_url: null } });
     expect(cleared.body.deploy_hook_url).toBeNull();
     const as = author(api, site.triple);
-    const post = await as.create('posts', { title: 'Quiet', body: doc('x') });
+    const post = await as.create('posts', { slug: 'quiet', title: 'Quiet', body: doc('x') });
     await as.publish('posts', post.id);
     await expect(api.rt.services.engines.temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).describe()).rejects.toThrow(/not found/i);
     expect(calls('/quiet')).toHaveLength(0);

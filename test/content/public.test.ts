@@ -19,10 +19,10 @@ describe('public content reads', () => {
   });
   afterAll(() => api.stop());
 
-  it('answers 400 without X-Content-Domain and 404 for a domain no client serves', async () => {
+  it('answers 422 without X-Content-Domain (DECISIONS.md §3) and 404 for a domain no client serves', async () => {
     for (const path of ['authors', 'posts', 'posts/x', 'pages', 'pages/x', 'categories', 'tags']) {
       const missing = await publicGet(api, null, path);
-      expect({ path, status: missing.status }).toEqual({ path, status: 400 });
+      expect({ path, status: missing.status }).toEqual({ path, status: 422 });
       expect(missing.body.detail).toMatch(/X-Content-Domain/);
       const unknown = await publicGet(api, 'nobody.example', path);
       expect({ path, status: unknown.status, detail: unknown.body.detail }).toEqual({ path, status: 404, detail: 'Unknown content domain' });

@@ -33,7 +33,7 @@ describe('slug uniqueness under concurrency', () => {
 
   it('gives one 201 for parallel creates of one generated slug', async () => {
     const as = author(api, site.triple);
-    const results = await Promise.all(Array.from({ length: 10 }, () => as.post('posts', { title: 'Breaking News!', body: doc('x') })));
+    const results = await Promise.all(Array.from({ length: 10 }, () => as.post('tags', { name: 'Breaking News!' })));
     expect(results.filter((r) => r.status === 201).map((r) => r.body.slug)).toEqual(['breaking-news']);
     expect(results.filter((r) => r.status === 409)).toHaveLength(9);
   });
@@ -41,7 +41,7 @@ describe('slug uniqueness under concurrency', () => {
   it('creates a named tag or author once when parallel posts name it', async () => {
     const as = author(api, site.triple);
     const posts = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-      as.create('posts', { title: `Shared ${i}`, body: doc('x'), author_name: 'Shared Author', tags: ['Shared Tag'] })));
+      as.create('posts', { slug: `shared-${i}`, title: `Shared ${i}`, body: doc('x'), author_name: 'Shared Author', tags: ['Shared Tag'] })));
     expect(new Set(posts.map((p) => p.author.id)).size).toBe(1);
     expect(posts.every((p) => p.tags.length === 1 && p.tags[0] === 'Shared Tag')).toBe(true);
   });

@@ -4,11 +4,27 @@ import { createClient, useTestApi } from '../support/harness';
 describe('system operations', () => {
   const ctx = useTestApi();
 
-  it('reports every engine up, without credentials', async () => {
-    const res = await ctx.api.call('GET', '/api/v1/system/health');
+  it('reports every engine up, to authenticated callers only', async () => {
+    const anonymous = await ctx.api.call('GET', '/api/v1/system/health');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.checks).toBeUndefined();
+    const res = await ctx.api.call('GET', '/api/v1/system/health', { token: ctx.admin });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ok');
     for (const engine of ['api', 'mongodb', 'redis', 'temporal']) expect(res.body.checks[engine].status).toBe('up');
+  });
+
+  it('answers liveness and readiness probes without credentials and without details', async () => {
+    for (const probe of ['/healthz', '/readyz']) {
+      const res = await ctx.api.call('GET', probe);
+      expect({ probe, status: res.status, body: res.body }).toEqual({ probe, status: 200, body: { status: 'ok' } });
+    }
+  });
+
+  it('keeps every /system operation behind credentials', async () => {
+    for (const op of ['health', 'info', 'queue-stats', 'credential-health']) {
+      expect({ op, status: (await ctx.api.call('GET', `/api/v1/system/${op}`)).status }).toEqual({ op, status: 401 });
+    }
   });
 
   it('describes configuration and drivers without secrets', async () => {

@@ -9,6 +9,7 @@ describe('a Redis outage', () => {
   let api: TestApi;
   let redis: StartedEngine;
   let dataDir: string;
+  let admin: string;
   const startOwnRedis = (port?: number) =>
     startRedis({ dataDir, binDir: path.join(os.homedir(), '.cache', 'lead-service', 'bin'), progress: () => undefined, port });
 
@@ -16,6 +17,7 @@ describe('a Redis outage', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redis-outage-'));
     redis = await startOwnRedis();
     api = await startTestApi({ REDIS_URL: redis.url });
+    admin = await api.login();
   });
   afterAll(async () => {
     await api.stop();
@@ -24,18 +26,20 @@ describe('a Redis outage', () => {
   });
 
   it('answers 503 naming redis while it is down, and recovers when it is back', async () => {
-    expect((await api.call('GET', '/api/v1/system/health')).status).toBe(200);
+    expect((await api.call('GET', '/api/v1/system/health', { token: admin })).status).toBe(200);
 
     await redis.stop();
-    const down = await api.call('GET', '/api/v1/system/health');
+    const down = await api.call('GET', '/api/v1/system/health', { token: admin });
     expect(down.status).toBe(503);
     expect(down.body.detail).toBe('unavailable: redis');
     expect(down.body.checks.redis.status).toBe('down');
     expect(down.body.checks.mongodb.status).toBe('up');
+    const probe = await api.call('GET', '/readyz');
+    expect(probe).toMatchObject({ status: 503, body: { detail: 'not ready' } });
 
     redis = await startOwnRedis(Number(new URL(redis.url).port));
     const healthy = await eventually(async () => {
-      const res = await api.call('GET', '/api/v1/system/health');
+      const res = await api.call('GET', '/api/v1/system/health', { token: admin });
       return res.status === 200 ? res : undefined;
     });
     expect(healthy.body.checks.redis.status).toBe('up');

@@ -24,6 +24,12 @@ function isValidatorError(err: unknown): err is ValidatorError {
   return typeof err === 'object' && err !== null && typeof (err as ValidatorError).status === 'number' && 'errors' in err;
 }
 
+/** 422, or the status the operation's contract names for invalid input (400 for content authoring). */
+function validationStatus(req: Request): number {
+  const op = (req as unknown as { openapi?: { schema?: { 'x-validation-status'?: number } } }).openapi?.schema;
+  return op?.['x-validation-status'] ?? 422;
+}
+
 /** Turns any failure into the contract's error body {detail} with the right status (DECISIONS.md §3). */
 export function toAppError(err: unknown, req: Request, exposeInternals: boolean): AppError {
   if (err instanceof AppError) return err;
@@ -32,14 +38,18 @@ export function toAppError(err: unknown, req: Request, exposeInternals: boolean)
   if (bodyError.type === 'entity.too.large') return new AppError(413, `Request body larger than ${bodyError.limit} bytes`);
   if (isValidatorError(err)) {
     if (err.status === 400) {
-      const op = (req as unknown as { openapi?: { schema?: { 'x-validation-status'?: number } } }).openapi?.schema;
       const errors = fieldErrors(err);
       const detail = `Invalid request: ${errors.map((e) => `${e.location} ${e.field} ${e.message}`).join('; ')}`;
-      return new AppError(op?.['x-validation-status'] ?? 422, detail, { errors });
+      return new AppError(validationStatus(req), detail, { errors });
     }
     if (err.status === 404) return AppError.notFound('No such route');
     if (err.status === 405) return new AppError(405, 'Method not allowed on this route');
-    if (err.status === 415) return new AppError(415, 'Unsupported media type: send application/json');
+    if (err.status === 415) {
+      // A missing or non-JSON body is a body error like any other: 422 (400 for content authoring).
+      return new AppError(validationStatus(req), 'Send a JSON body with Content-Type: application/json', {
+        errors: [{ location: 'header', field: 'Content-Type', message: 'must be application/json' }],
+      });
+    }
     if (err.status >= 500) return new AppError(500, exposeInternals ? `Contract violation: ${err.message} ${JSON.stringify(err.errors)}` : 'Internal error');
     return new AppError(err.status, err.message);
   }
