@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { fullFormats } from 'ajv-formats/dist/formats';
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import './lib/http-types';
@@ -102,6 +103,7 @@ export function createApp(s: Services): Express {
     ignoreUndocumented: false,
     ignorePaths: /^\/(docs|openapi\.yaml|reset-password)(\/|$)/,
     validateFormats: true,
+    formats: { uri: fullFormats.uri }, // a uri is ASCII (RFC 3986), as clients' validators expect; other formats stay lenient (admin@localhost is an e-mail)
     useRequestUrl: true, // match req.url, which multiSegmentPaths() may have folded
   }) as unknown as express.RequestHandler[];
   // The gates in the order the contract promises: the operation is found (404/405), credentials (401),

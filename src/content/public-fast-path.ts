@@ -5,6 +5,9 @@ import { readKey, withViewCount } from './public-http';
 /** The public read URLs (slugs as the contract's ContentSlug pattern allows them). */
 const PUBLIC_READ = /^\/api\/v1\/content\/(?:authors|posts|pages|categories|tags|pages\/[a-z0-9]+(?:-[a-z0-9]+)*|posts\/([a-z0-9]+(?:-[a-z0-9]+)*))$/;
 
+/** The contract's bound on If-None-Match: a longer one must reach the validator (and its 422). */
+const IF_NONE_MATCH_MAX = 1000;
+
 /**
  * Answers public reads that the cache already holds before body parsing, contract validation and
  * routing, which cost several times more than the cache lookup itself. It only ever serves an entry
@@ -31,7 +34,7 @@ export function publicContentFastPath(content: ContentServices): RequestHandler 
   }
 
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET') return next();
+    if (req.method !== 'GET' || (req.get('if-none-match')?.length ?? 0) > IF_NONE_MATCH_MAX) return next();
     const match = PUBLIC_READ.exec(req.path);
     const clientId = match ? pub.rememberedClient(req.get('x-content-domain')) : undefined;
     if (!match || !clientId) return next();

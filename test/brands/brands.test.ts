@@ -64,6 +64,7 @@ describe('brands, settings and information', () => {
     ['information', { support_email: 'not-an-address' }, 'support_email'],
     ['information', { country: 'Netherlands' }, 'country'],
     ['information', { website: 'javascript:alert(1)' }, 'website'],
+    ['information', { website: 'https://\u00cf.example' }, 'website'],
   ])('a bad %s field is 422 naming it: %j', async (part, body, field) => {
     const client = await createClient(ctx.api, ctx.admin, `Bad ${field.replace(/_/g, '')} ${String(body).length}`);
     const { body: brand } = await ctx.api.call('POST', '/api/v1/brands', { token: client.triple, body: { brand_name: 'B', slug: 'b' } });
