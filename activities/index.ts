@@ -3,11 +3,13 @@ import { createContentActivities } from './content';
 import { createNotificationActivities } from './notifications';
 import { createJobActivities, type JobDeps } from './jobs';
 import { createResearchActivities } from './research';
+import { createAccessRequestActivities } from './access-requests';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
   channels: Channels;
   jobs: JobDeps;
+  agents: { credentialsKey: string };
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -16,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createJobActivities(deps),
     ...createResearchActivities(deps),
     ...createContentActivities(),
+    ...createAccessRequestActivities(deps),
   };
 }
 

@@ -28,6 +28,7 @@ import { locationsRoutes } from './locations/locations.routes';
 import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
 import { brandsRoutes } from './brands/brands.routes';
+import { agentsRoutes } from './agents/agents.routes';
 import { resetPasswordPage } from './auth/reset-password.page';
 
 /** Query parameters that carry secrets: their values never reach a log line. */
@@ -48,6 +49,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...eventsRoutes(s),
     ...idapRoutes(s),
     ...brandsRoutes(s),
+    ...agentsRoutes(s),
   };
 }
 

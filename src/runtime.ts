@@ -97,6 +97,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deps: {
       channels: createChannels(config),
+      agents: { credentialsKey: rt.credentialsKey },
       jobs: {
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
         locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run, gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
@@ -131,7 +132,8 @@ export interface ApiRuntime extends EngineRuntime {
 /** The API process: engines, bootstrap admin, HTTP server and, on the local default, a worker. */
 export async function startApi(config: Config, opts: RuntimeOptions): Promise<ApiRuntime> {
   const rt = await startEngines(config, opts);
-  const server = http.createServer();
+  // Long enough for every query the contract allows, percent-encoded (Node's default 16 KiB answers 431 first).
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 });
   let worker: ServiceWorker | undefined;
   let services: Services | undefined;
   const stop = async () => {

@@ -17,6 +17,8 @@ import { createMediaService, type MediaService } from './media/media.service';
 import { createMediaStorage } from './media/storage';
 import { createBrandsService, type BrandsService } from './brands/brands.service';
 import { createLocks } from './lib/locks';
+import { createAccessRequests, type AccessRequests } from './agents/access-requests.service';
+import { createTokens, type Tokens } from './agents/tokens.service';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -38,6 +40,7 @@ export interface Services {
   idap: IdapService;
   media: MediaService;
   brands: BrandsService;
+  agents: { requests: AccessRequests; tokens: Tokens };
 }
 
 export function createServices(opts: {
@@ -60,8 +63,15 @@ export function createServices(opts: {
   const brands = createBrandsService({
     redis: engines.redis, storage, lock: createLocks(engines.redis).run, publicBaseUrl: () => config.publicBaseUrl,
   });
+  const agents = {
+    requests: createAccessRequests({
+      temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, credentialsKey: opts.credentialsKey,
+      publicBaseUrl: () => config.publicBaseUrl, ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS, ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
+    }),
+    tokens: createTokens(),
+  };
   return {
-    ...opts, ...createJobServices(opts), brands, version, notifier, clients, users, auth, content, channels: createChannels(config),
+    ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
     idap: createIdapService(), media: createMediaService({ storage }),
   };
 }

@@ -3,3 +3,4 @@ export { deliverMessageWorkflow } from './notifications';
 export { contentDeployHookWorkflow } from './content';
 export { mapsScrapeWorkflow, jobWebhookWorkflow, jobIndexWorkflow } from './jobs';
 export { researchWorkflow } from './research';
+export { accessRequestWorkflow } from './access-requests';

@@ -16,11 +16,15 @@ const accessTokenSchema = new Schema(
     scopes: { type: [String], default: [] },
     owner_email: { type: String, default: null },
     project_name: { type: String, default: null },
+    multi_brand: { type: Boolean, default: false },
+    fingerprint: { type: Schema.Types.Mixed, default: () => ({}) },
+    request_id: { type: String, default: null },
+    ttl_hours: { type: Number, default: 72 },
     expires_at: { type: Date, required: true },
     revoked_at: { type: Date, default: null },
     last_used_at: { type: Date, default: null },
   },
-  baseSchemaOptions,
+  { ...baseSchemaOptions, minimize: false },
 );
 accessTokenSchema.plugin(tenantOwned);
 

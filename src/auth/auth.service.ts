@@ -6,9 +6,9 @@ import type { UsersService } from '../users/users.service';
 import { UserModel, type UserDoc } from '../users/user.model';
 import { AccessTokenModel } from './access-token.model';
 import { SessionModel } from './session.model';
+import { ACCESS_TOKEN_PREFIX, isWellFormedAccessToken } from '../agents/token-format';
 
 export const SESSION_PREFIX = 'lss_';
-export const ACCESS_TOKEN_PREFIX = 'lpat_';
 export const SESSION_COOKIE = 'lead_session';
 
 function userCaller(user: UserDoc, sessionId?: string): Caller {
@@ -27,13 +27,26 @@ export function createAuthService(deps: { clients: ClientsService; users: UsersS
     return user?.is_active ? userCaller(user, session._id) : null;
   }
 
+  /** last_used_at is written at most once a minute per token and process, never on every request. */
+  const lastUsedWrites = new Map<string, number>();
+  function touch(tokenId: string, clientId: string) {
+    const now = Date.now();
+    if (now - (lastUsedWrites.get(tokenId) ?? 0) < 60_000) return;
+    lastUsedWrites.set(tokenId, now);
+    if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
+    AccessTokenModel.updateOne({ _id: tokenId, client_id: clientId }, { last_used_at: new Date(now) }).catch(() => lastUsedWrites.delete(tokenId));
+  }
+
   async function accessTokenCaller(token: string): Promise<Caller | null> {
+    if (!isWellFormedAccessToken(token)) return null; // a mistyped token fails its checksum: no lookup
+    // No cache of lookups: a revocation or expiry is seen by every process on its next request.
     const doc = await AccessTokenModel.findOne(
       { token_hash: sha256(token), revoked_at: null, expires_at: { $gt: new Date() } },
       null,
       { allTenants: true }, // the token itself names its tenant
     ).lean<{ _id: string; client_id: string; scopes: string[]; brand_ids: number[]; owner_email: string | null }>();
     if (!doc) return null;
+    touch(doc._id, doc.client_id);
     return {
       kind: 'agent', role: 'client_user', clientId: doc.client_id, userId: null, email: doc.owner_email,
       permissions: [], scopes: doc.scopes, brandIds: doc.brand_ids, tokenId: doc._id,

@@ -42,6 +42,8 @@ const schema = z.object({
     .optional(),
   SESSION_TTL_SECONDS: positiveInt.default(12 * 3600),
   PASSWORD_RESET_TTL_SECONDS: positiveInt.default(3600),
+  ACCESS_REQUEST_TTL_SECONDS: positiveInt.default(24 * 3600),
+  ACCESS_REQUEST_RATE_PER_HOUR: z.coerce.number().int().min(0, 'must be 0 (off) or more').default(10),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email('must be an e-mail address').optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').optional(),
 

@@ -1,0 +1,14 @@
+import { createAccessDecisions } from '../src/agents/access-decisions';
+import type { Verdict } from '../workflows/access-request-api';
+
+export function createAccessRequestActivities(deps: { agents: { credentialsKey: string } }) {
+  const decisions = createAccessDecisions(deps.agents);
+  return {
+    decideAccessRequest(input: { request_id: string; verdict: Verdict; token_id: string }) {
+      return decisions.decide(input.request_id, input.verdict, input.token_id);
+    },
+    expireAccessRequest(requestId: string) {
+      return decisions.expire(requestId);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+import { baseSchemaOptions } from '../lib/ids';
+
+export const ACCESS_REQUEST_STATES = ['pending', 'approved', 'denied', 'expired'] as const;
+export type AccessRequestState = (typeof ACCESS_REQUEST_STATES)[number];
+
+/**
+ * An agent's request for an access token. Its secrets are kept as SHA-256 hashes; the token issued
+ * on approval is kept sealed (AES-256-GCM) only until the agent's first poll picks it up. Not
+ * tenant-owned: a request by e-mail may name no client, and every lookup is by id plus a secret.
+ */
+const accessRequestSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    client_id: { type: String, default: null },
+    owner_email: { type: String, default: null },
+    project_name: { type: String, required: true },
+    requested_scopes: { type: [String], required: true },
+    ttl_hours: { type: Number, required: true },
+    multi_brand: { type: Boolean, default: false },
+    fingerprint: { type: Schema.Types.Mixed, default: () => ({}) },
+    /** What a request by e-mail says about the agent user it will become. */
+    profile: { type: Schema.Types.Mixed, default: () => ({}) },
+    poll_token_hash: { type: String, required: true },
+    approval_token_hash: { type: String, required: true },
+    status: { type: String, enum: ACCESS_REQUEST_STATES, default: 'pending' },
+    expires_at: { type: Date, required: true },
+    decided_at: { type: Date, default: null },
+    token_id: { type: String, default: null },
+    token_expires_at: { type: Date, default: null },
+    brand_ids: { type: [Number], default: [] },
+    /** The issued token, sealed, until the first poll after approval takes it. */
+    token_sealed: { type: String, default: null },
+  },
+  { ...baseSchemaOptions, minimize: false },
+);
+
+export type AccessRequestDoc = InferSchemaType<typeof accessRequestSchema> & { _id: string; created_at: Date; updated_at: Date };
+export const AccessRequestModel = model('AccessRequest', accessRequestSchema, 'access_requests');

@@ -1,0 +1,129 @@
+import { AppError } from '../lib/errors';
+import { iso, newId } from '../lib/ids';
+import type { Page } from '../lib/pagination';
+import type { Caller } from '../lib/tenancy';
+import { AccessTokenModel } from '../auth/access-token.model';
+import { brandAccess } from '../brands/brand-access';
+import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
+import { storeToken } from './issue-token';
+import { newAccessToken } from './token-format';
+
+interface TokenDoc {
+  _id: string; client_id: string; token_prefix: string; project_name: string | null; owner_email: string | null;
+  scopes: string[]; multi_brand: boolean; brand_ids: number[]; fingerprint: Record<string, unknown>; request_id: string | null;
+  ttl_hours: number; created_at: Date; expires_at: Date; last_used_at: Date | null; revoked_at: Date | null;
+}
+
+const statusOf = (t: TokenDoc) => (t.revoked_at ? 'revoked' : t.expires_at <= new Date() ? 'expired' : 'active');
+
+export function toAccessToken(t: TokenDoc) {
+  return {
+    token_id: t._id, client_id: t.client_id, token_prefix: t.token_prefix, project_name: t.project_name ?? '',
+    owner_email: t.owner_email ?? null, scopes: t.scopes, multi_brand: t.multi_brand ?? false, brand_ids: t.brand_ids,
+    fingerprint: t.fingerprint ?? {}, status: statusOf(t), created_at: iso(t.created_at), expires_at: iso(t.expires_at),
+    last_used_at: iso(t.last_used_at), revoked_at: iso(t.revoked_at),
+  };
+}
+
+function toAgentUser(a: AgentUserDoc, lastUsed: Date | null) {
+  return {
+    agent_user_id: a._id, brand_id: a.brand_id, token_id: a.token_id, name: a.name ?? null, description: a.description ?? null,
+    photo: a.photo ?? null, project_name: a.project_name, owner_email: a.owner_email ?? null, scopes: a.scopes,
+    monthly_budget_usd: a.monthly_budget_usd ?? null, rate_limit_rpm: a.rate_limit_rpm ?? null, rate_limit_rpd: a.rate_limit_rpd ?? null,
+    allowed_models: a.allowed_models, is_active: a.is_active, created_at: iso(a.created_at), last_used_at: iso(lastUsed), revoked_at: iso(a.revoked_at),
+  };
+}
+
+/** Agent tokens as their client and brands manage them: list, describe, revoke, and per-brand agent users. */
+export function createTokens() {
+  const active = () => ({ revoked_at: null, expires_at: { $gt: new Date() } });
+
+  async function tokenOf(clientId: string, tokenId: string): Promise<TokenDoc> {
+    const t = await AccessTokenModel.findOne({ _id: tokenId, client_id: clientId }).lean<TokenDoc>();
+    if (!t) throw AppError.notFound('Access token not found');
+    return t;
+  }
+
+  async function agentUserIn(caller: Caller, brandId: number, agentUserId: string) {
+    const { brand } = await brandAccess(caller, brandId, 'admin');
+    const agent = await AgentUserModel.findOne({ _id: agentUserId, client_id: brand.client_id, brand_id: brandId }).lean<AgentUserDoc>();
+    if (!agent) throw AppError.notFound('Agent user not found');
+    return agent;
+  }
+
+  const lastUsedOf = async (clientId: string, tokenIds: string[]) => new Map(
+    (await AccessTokenModel.find({ client_id: clientId, _id: { $in: tokenIds } }, { last_used_at: 1 }).lean<{ _id: string; last_used_at: Date | null }[]>())
+      .map((t) => [t._id, t.last_used_at]),
+  );
+
+  return {
+    async list(scope: string | null, includeInactive: boolean, page: Page) {
+      const filter = { ...(scope ? { client_id: scope } : {}), ...(includeInactive ? {} : active()) };
+      const opts = scope ? {} : { allTenants: true };
+      const [docs, total] = await Promise.all([
+        AccessTokenModel.find(filter, null, opts).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<TokenDoc[]>(),
+        AccessTokenModel.countDocuments(filter).setOptions(opts),
+      ]);
+      return { agents: docs.map(toAccessToken), total, page: page.page, page_size: page.page_size };
+    },
+
+    async describe(caller: Caller) {
+      if (caller.kind !== 'agent' || !caller.tokenId || !caller.clientId) throw AppError.forbidden('Only an agent access token has a token status');
+      return { valid: true, token: toAccessToken(await tokenOf(caller.clientId, caller.tokenId)) };
+    },
+
+    /** Revokes a token in every brand; authentication sees it on the next request, on every process. */
+    async revoke(scope: string | null, tokenId: string) {
+      const filter = scope ? { _id: tokenId, client_id: scope } : { _id: tokenId };
+      const t = await AccessTokenModel.findOne(filter, null, scope ? {} : { allTenants: true }).lean<TokenDoc>();
+      if (!t) throw AppError.notFound('Access token not found');
+      const now = new Date();
+      if (!t.revoked_at) await AccessTokenModel.updateOne({ _id: tokenId, client_id: t.client_id }, { revoked_at: now });
+      await AgentUserModel.updateMany({ client_id: t.client_id, token_id: tokenId, is_active: true }, { is_active: false, revoked_at: now });
+      return toAccessToken({ ...t, revoked_at: t.revoked_at ?? now });
+    },
+
+    async agentUsers(caller: Caller, brandId: number, includeInactive: boolean, page: Page) {
+      const { brand } = await brandAccess(caller, brandId, 'member');
+      const filter = { client_id: brand.client_id, brand_id: brandId, ...(includeInactive ? {} : { is_active: true }) };
+      const [docs, total] = await Promise.all([
+        AgentUserModel.find(filter).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<AgentUserDoc[]>(),
+        AgentUserModel.countDocuments(filter),
+      ]);
+      const lastUsed = await lastUsedOf(brand.client_id, docs.map((d) => d.token_id));
+      return { agent_users: docs.map((d) => toAgentUser(d, lastUsed.get(d.token_id) ?? null)), total, page: page.page, page_size: page.page_size };
+    },
+
+    /** Takes this brand away from the agent's token; the token keeps working in its other brands. */
+    async revokeAgentUser(caller: Caller, brandId: number, agentUserId: string) {
+      const agent = await agentUserIn(caller, brandId, agentUserId);
+      const now = new Date();
+      if (agent.is_active) {
+        await AgentUserModel.updateOne({ _id: agent._id, client_id: agent.client_id }, { is_active: false, revoked_at: now });
+        await AccessTokenModel.updateOne({ _id: agent.token_id, client_id: agent.client_id }, { $pull: { brand_ids: brandId } });
+      }
+      const lastUsed = await lastUsedOf(agent.client_id, [agent.token_id]);
+      return toAgentUser({ ...agent, is_active: false, revoked_at: agent.revoked_at ?? now }, lastUsed.get(agent.token_id) ?? null);
+    },
+
+    /** A new token with the same scopes and brands, its lifetime counted from now; the old one stops at once. */
+    async regenerate(caller: Caller, brandId: number, agentUserId: string) {
+      const agent = await agentUserIn(caller, brandId, agentUserId);
+      if (!agent.is_active) throw AppError.conflict('This agent was revoked in this brand');
+      const old = await tokenOf(agent.client_id, agent.token_id);
+      const plaintext = newAccessToken();
+      const tokenId = newId();
+      const expiresAt = new Date(Date.now() + old.ttl_hours * 3_600_000);
+      await storeToken({
+        token_id: tokenId, client_id: old.client_id, scopes: old.scopes, brand_ids: old.brand_ids, ttl_hours: old.ttl_hours,
+        owner_email: old.owner_email, project_name: old.project_name ?? '', multi_brand: old.multi_brand, fingerprint: old.fingerprint,
+        request_id: old.request_id ?? '',
+      }, plaintext, expiresAt);
+      await AccessTokenModel.updateOne({ _id: old._id, client_id: old.client_id }, { revoked_at: new Date() });
+      await AgentUserModel.updateMany({ client_id: old.client_id, token_id: old._id, is_active: true }, { token_id: tokenId });
+      return { agent_user_id: agent._id, brand_id: brandId, token_id: tokenId, access_token: plaintext, expires_at: expiresAt.toISOString() };
+    },
+  };
+}
+
+export type Tokens = ReturnType<typeof createTokens>;

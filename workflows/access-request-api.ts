@@ -1,0 +1,32 @@
+// The access-request workflow's name, update and types, shared by the workflow and the API that starts and updates it.
+import { defineUpdate } from '@temporalio/workflow';
+import type { OutboundMessage } from '../src/notifications/message';
+
+export const ACCESS_REQUEST_WORKFLOW = 'accessRequestWorkflow';
+export const accessRequestWorkflowId = (requestId: string) => `access-request-${requestId}`;
+
+export type Verdict = 'approved' | 'denied';
+
+export interface AccessDecisionResult {
+  request_id: string;
+  status: Verdict;
+  decided_at: string;
+  token_id: string | null;
+  brand_ids: number[];
+  token_expires_at: string | null;
+}
+
+/** Failure types the API maps to 409 and 410. */
+export const ALREADY_DECIDED = 'AlreadyDecided';
+export const EXPIRED = 'Expired';
+
+/** The admin's decision, delivered as an Update so the link's answer reports the decision actually taken. */
+export const decideUpdate = defineUpdate<AccessDecisionResult, [Verdict]>('decide');
+
+export interface AccessRequestInput {
+  request_id: string;
+  /** How long the request waits for a decision (24 hours; tests shorten it). */
+  ttl_ms: number;
+  /** The approval e-mails, delivered by child workflows so a provider outage delays them without blocking the decision. */
+  emails: Omit<OutboundMessage, 'id'>[];
+}
