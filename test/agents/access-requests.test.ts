@@ -1,4 +1,4 @@
-import { createClient, useTestApi } from '../support/harness';
+import { createClient, eventually, useTestApi } from '../support/harness';
 import { AccessRequestModel } from '../../src/agents/access-request.model';
 import { AccessTokenModel } from '../../src/auth/access-token.model';
 import { approvalMail, approvedToken, brandsFor, linkOf, pollUntil, requestAccess, sleep } from './agent-helpers';
@@ -131,8 +131,11 @@ describe('an undecided access request', () => {
     const late = await fetch(linkOf(mail, 'approve'), { headers: { accept: 'application/json' } });
     expect(late.status).toBe(410);
     // The workflow marked it too (not only the read-time deadline check).
-    const { status } = (await AccessRequestModel.findById(receipt.request_id).lean())!;
-    expect(status).toBe('expired');
+    const marked = await eventually(async () => {
+      const { status } = (await AccessRequestModel.findById(receipt.request_id).lean())!;
+      return status === 'expired' ? status : undefined;
+    });
+    expect(marked).toBe('expired');
   });
 });
 

@@ -1,5 +1,6 @@
 import { AccessTokenModel } from '../../src/auth/access-token.model';
-import { randomToken, sha256 } from '../../src/lib/crypto';
+import { sha256 } from '../../src/lib/crypto';
+import { newAccessToken } from '../../src/agents/token-format';
 import type { CallResult, TestApi } from '../support/harness';
 
 /** A site: a client with a credential triple and one content domain. */
@@ -22,7 +23,7 @@ export const doc = (...paragraphs: string[]) => ({
 
 /** An agent access token of the client (test setup: the access-request flow is covered elsewhere). */
 export async function agentToken(clientId: string, scopes: string[]): Promise<string> {
-  const token = randomToken('lpat_', 24);
+  const token = newAccessToken();
   await AccessTokenModel.create({
     client_id: clientId, token_hash: sha256(token), token_prefix: token.slice(0, 12), scopes,
     expires_at: new Date(Date.now() + 3600_000),

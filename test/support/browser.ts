@@ -1,0 +1,8 @@
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+/** Debian's chromium (CHROMIUM_PATH to use another); nothing here ever downloads a browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+}
