@@ -19,6 +19,8 @@ import { createBrandsService, type BrandsService } from './brands/brands.service
 import { createLocks } from './lib/locks';
 import { createAccessRequests, type AccessRequests } from './agents/access-requests.service';
 import { createTokens, type Tokens } from './agents/tokens.service';
+import { createTokenCache } from './auth/token-cache';
+import type { AccessTokenDoc } from './auth/access-token.model';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -54,7 +56,8 @@ export function createServices(opts: {
   const notifier = createNotifier(engines.temporal, config.TEMPORAL_TASK_QUEUE);
   const clients = createClientsService(new SecretBox(opts.credentialsKey));
   const users = createUsersService({ notifier, publicBaseUrl: config.publicBaseUrl, resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS });
-  const auth = createAuthService({ clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS });
+  const tokenCache = createTokenCache<AccessTokenDoc>(engines.redis);
+  const auth = createAuthService({ clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS, tokenCache });
   const content = createContentServices({
     clients, redis: engines.redis, temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE,
     logger: opts.logger, validateResponses: config.VALIDATE_RESPONSES,
@@ -68,7 +71,7 @@ export function createServices(opts: {
       temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, credentialsKey: opts.credentialsKey,
       publicBaseUrl: () => config.publicBaseUrl, ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS, ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
     }),
-    tokens: createTokens(),
+    tokens: createTokens({ invalidate: tokenCache.invalidate }),
   };
   return {
     ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),

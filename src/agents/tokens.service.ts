@@ -35,7 +35,7 @@ function toAgentUser(a: AgentUserDoc, lastUsed: Date | null) {
 }
 
 /** Agent tokens as their client and brands manage them: list, describe, revoke, and per-brand agent users. */
-export function createTokens() {
+export function createTokens(deps: { invalidate: () => Promise<void> }) {
   const active = () => ({ revoked_at: null, expires_at: { $gt: new Date() } });
 
   async function tokenOf(clientId: string, tokenId: string): Promise<TokenDoc> {
@@ -69,7 +69,8 @@ export function createTokens() {
 
     async describe(caller: Caller) {
       if (caller.kind !== 'agent' || !caller.tokenId || !caller.clientId) throw AppError.forbidden('Only an agent access token has a token status');
-      return { valid: true, token: toAccessToken(await tokenOf(caller.clientId, caller.tokenId)) };
+      // The record authentication just found (its lookup cache is never stale on revocation or expiry).
+      return { valid: true, token: toAccessToken((caller.accessToken as TokenDoc | undefined) ?? (await tokenOf(caller.clientId, caller.tokenId))) };
     },
 
     /** Revokes a token in every brand; authentication sees it on the next request, on every process. */
@@ -80,6 +81,7 @@ export function createTokens() {
       const now = new Date();
       if (!t.revoked_at) await AccessTokenModel.updateOne({ _id: tokenId, client_id: t.client_id }, { revoked_at: now });
       await AgentUserModel.updateMany({ client_id: t.client_id, token_id: tokenId, is_active: true }, { is_active: false, revoked_at: now });
+      await deps.invalidate();
       return toAccessToken({ ...t, revoked_at: t.revoked_at ?? now });
     },
 
@@ -101,6 +103,7 @@ export function createTokens() {
       if (agent.is_active) {
         await AgentUserModel.updateOne({ _id: agent._id, client_id: agent.client_id }, { is_active: false, revoked_at: now });
         await AccessTokenModel.updateOne({ _id: agent.token_id, client_id: agent.client_id }, { $pull: { brand_ids: brandId } });
+        await deps.invalidate();
       }
       const lastUsed = await lastUsedOf(agent.client_id, [agent.token_id]);
       return toAgentUser({ ...agent, is_active: false, revoked_at: agent.revoked_at ?? now }, lastUsed.get(agent.token_id) ?? null);
@@ -120,6 +123,7 @@ export function createTokens() {
         request_id: old.request_id ?? '',
       }, plaintext, expiresAt);
       await AccessTokenModel.updateOne({ _id: old._id, client_id: old.client_id }, { revoked_at: new Date() });
+      await deps.invalidate();
       await AgentUserModel.updateMany({ client_id: old.client_id, token_id: old._id, is_active: true }, { token_id: tokenId });
       return { agent_user_id: agent._id, brand_id: brandId, token_id: tokenId, access_token: plaintext, expires_at: expiresAt.toISOString() };
     },

@@ -1,4 +1,4 @@
-import { Schema, model } from 'mongoose';
+import { Schema, model, type InferSchemaType } from 'mongoose';
 import { baseSchemaOptions, newId } from '../lib/ids';
 import { tenantOwned } from '../lib/tenancy';
 
@@ -28,4 +28,5 @@ const accessTokenSchema = new Schema(
 );
 accessTokenSchema.plugin(tenantOwned);
 
+export type AccessTokenDoc = InferSchemaType<typeof accessTokenSchema> & { _id: string; created_at: Date; updated_at: Date };
 export const AccessTokenModel = model('AccessToken', accessTokenSchema, 'access_tokens');

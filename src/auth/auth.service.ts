@@ -4,7 +4,8 @@ import type { Caller, Role } from '../lib/tenancy';
 import type { ClientsService } from '../clients/clients.service';
 import type { UsersService } from '../users/users.service';
 import { UserModel, type UserDoc } from '../users/user.model';
-import { AccessTokenModel } from './access-token.model';
+import { AccessTokenModel, type AccessTokenDoc } from './access-token.model';
+import type { TokenCache } from './token-cache';
 import { SessionModel } from './session.model';
 import { ACCESS_TOKEN_PREFIX, isWellFormedAccessToken } from '../agents/token-format';
 
@@ -18,7 +19,7 @@ function userCaller(user: UserDoc, sessionId?: string): Caller {
   };
 }
 
-export function createAuthService(deps: { clients: ClientsService; users: UsersService; sessionTtlSeconds: number }) {
+export function createAuthService(deps: { clients: ClientsService; users: UsersService; sessionTtlSeconds: number; tokenCache: TokenCache<AccessTokenDoc> }) {
   async function sessionCaller(token: string): Promise<Caller | null> {
     const session = await SessionModel.findOne({ token_hash: sha256(token), revoked_at: null, expires_at: { $gt: new Date() } })
       .lean<{ _id: string; user_id: string }>();
@@ -39,17 +40,20 @@ export function createAuthService(deps: { clients: ClientsService; users: UsersS
 
   async function accessTokenCaller(token: string): Promise<Caller | null> {
     if (!isWellFormedAccessToken(token)) return null; // a mistyped token fails its checksum: no lookup
-    // No cache of lookups: a revocation or expiry is seen by every process on its next request.
-    const doc = await AccessTokenModel.findOne(
-      { token_hash: sha256(token), revoked_at: null, expires_at: { $gt: new Date() } },
-      null,
-      { allTenants: true }, // the token itself names its tenant
-    ).lean<{ _id: string; client_id: string; scopes: string[]; brand_ids: number[]; owner_email: string | null }>();
+    const tokenHash = sha256(token);
+    const doc = await deps.tokenCache.lookup(tokenHash, async () => {
+      const found = await AccessTokenModel.findOne(
+        { token_hash: tokenHash, revoked_at: null, expires_at: { $gt: new Date() } },
+        null,
+        { allTenants: true }, // the token itself names its tenant
+      ).lean<AccessTokenDoc>();
+      return found ? { value: found, expiresAt: found.expires_at } : null;
+    });
     if (!doc) return null;
     touch(doc._id, doc.client_id);
     return {
-      kind: 'agent', role: 'client_user', clientId: doc.client_id, userId: null, email: doc.owner_email,
-      permissions: [], scopes: doc.scopes, brandIds: doc.brand_ids, tokenId: doc._id,
+      kind: 'agent', role: 'client_user', clientId: doc.client_id, userId: null, email: doc.owner_email ?? null,
+      permissions: [], scopes: doc.scopes, brandIds: doc.brand_ids, tokenId: doc._id, accessToken: doc,
     };
   }
 

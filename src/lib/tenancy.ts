@@ -18,6 +18,8 @@ export interface Caller {
   scopes: string[] | null;
   brandIds: number[];
   tokenId?: string;
+  /** An agent's token record as authentication found it (its status answers from this, without another read). */
+  accessToken?: unknown;
   sessionId?: string;
 }
 
