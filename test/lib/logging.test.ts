@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
+import { approvalMail, approvedToken, linkOf } from '../agents/agent-helpers';
 
 describe('request logs', () => {
   const lines: Record<string, unknown>[] = [];
@@ -12,7 +13,7 @@ describe('request logs', () => {
   let api: TestApi;
 
   beforeAll(async () => {
-    api = await startTestApi({ LOG_LEVEL: 'info' }, { logDestination: sink });
+    api = await startTestApi({ LOG_LEVEL: 'info', ACCESS_REQUEST_RATE_PER_HOUR: '0' }, { logDestination: sink });
   });
   afterAll(() => api.stop());
 
@@ -31,5 +32,16 @@ describe('request logs', () => {
     const line = lines.find((l) => l.request_id === 'req-log-test-1' || (l.req as { id?: string })?.id === 'req-log-test-1');
     expect(line).toBeDefined();
     expect(lines.every((l) => typeof l.level === 'number' && typeof l.time === 'string')).toBe(true);
+  });
+
+  it('never carry an access token, poll token or approval token, not even in request URLs', async () => {
+    const admin = await api.login();
+    const client = await createClient(api, admin, 'Agent Logged');
+    const { token, receipt } = await approvedToken(api, admin, client);
+    const approvalToken = new URL(linkOf(await approvalMail(api, admin, client.admin_email, receipt.request_id), 'approve')).searchParams.get('approval_token')!;
+    await api.call('GET', '/api/v1/auth/pat/status', { token });
+    const text = JSON.stringify(lines);
+    expect(text).toContain(`/api/v1/auth/pat/request/${receipt.request_id}/approve`); // the requests were logged
+    for (const secret of [token, receipt.poll_token, approvalToken]) expect(text).not.toContain(secret);
   });
 });
