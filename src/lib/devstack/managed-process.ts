@@ -41,6 +41,8 @@ export class ManagedProcess {
     });
     running.add(this);
     installExitHook();
+    reaper().watch(child.pid!);
+    child.once('exit', () => reaper().release(child.pid!));
     const deadline = Date.now() + (this.options.readyTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {
       if (this.exited) throw new Error(`${name} exited during start-up; see ${logFile}`);
@@ -60,6 +62,40 @@ export class ManagedProcess {
     await exited;
     clearTimeout(timer);
   }
+}
+
+/**
+ * A small process that outlives this one only to end its engines: it holds the read end of a pipe
+ * whose write end is this process, learns each engine's pid over it, and when the pipe closes (this
+ * process exited, even by kill -9) it sends them SIGTERM, then SIGKILL after 3 s. No polling.
+ */
+const REAPER = `
+const pids = new Set(); let buf = '';
+process.stdin.on('data', (d) => {
+  buf += d;
+  for (let i; (i = buf.indexOf('\\n')) >= 0; buf = buf.slice(i + 1)) {
+    const line = buf.slice(0, i);
+    if (line[0] === '+') pids.add(Number(line.slice(1))); else pids.delete(Number(line.slice(1)));
+  }
+});
+process.stdin.on('end', () => {
+  const signal = (s) => { for (const p of pids) { try { process.kill(p, s); } catch {} } };
+  signal('SIGTERM');
+  setTimeout(() => { signal('SIGKILL'); process.exit(0); }, 3000);
+});`;
+
+let reaperProcess: { watch(pid: number): void; release(pid: number): void } | undefined;
+
+function reaper() {
+  if (!reaperProcess) {
+    const proc = spawn(process.execPath, ['-e', REAPER], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    proc.unref();
+    proc.stdin!.on('error', () => undefined); // the reaper gone: nothing left to tell it
+    (proc.stdin as unknown as { unref(): void }).unref(); // the pipe must not keep this process alive
+    const send = (line: string) => void proc.stdin!.write(`${line}\n`);
+    reaperProcess = { watch: (pid) => send(`+${pid}`), release: (pid) => send(`-${pid}`) };
+  }
+  return reaperProcess;
 }
 
 /** Engines must not outlive the process that started them, even on Ctrl-C. */

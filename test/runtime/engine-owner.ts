@@ -1,0 +1,14 @@
+// A process that starts a redis-server through the devstack and then just lives, so a test can kill it with SIGKILL.
+import os from 'node:os';
+import path from 'node:path';
+import { startRedis } from '../../src/lib/devstack/engines';
+
+startRedis({ dataDir: process.env.OWNER_DATA_DIR!, binDir: path.join(os.homedir(), '.cache', 'lead-service', 'bin'), progress: () => undefined })
+  .then((redis) => {
+    process.stdout.write(`engine ready ${redis.url}\n`);
+    setInterval(() => undefined, 60_000);
+  })
+  .catch((err) => {
+    process.stderr.write(`${err?.stack ?? err}\n`);
+    process.exit(1);
+  });
