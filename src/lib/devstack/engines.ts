@@ -12,6 +12,8 @@ export interface StartedEngine {
   /** What runs it, for /system/info and the start-up banner (e.g. "ferretdb 1.24 (sqlite)"). */
   kind: string;
   url: string;
+  /** The engine's process, when the devstack started one. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -47,7 +49,7 @@ export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
       args: ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'],
     });
     await proc.start();
-    return { kind: 'mongod', url, stop: () => proc.stop() };
+    return { kind: 'mongod', url, pid: proc.pid, stop: () => proc.stop() };
   }
   let ferretdb = onPath('ferretdb');
   if (!ferretdb) {
@@ -68,7 +70,7 @@ export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
       ],
     });
     await proc.start();
-    return { kind: 'ferretdb 1.24 (sqlite)', url, stop: () => proc.stop() };
+    return { kind: 'ferretdb 1.24 (sqlite)', url, pid: proc.pid, stop: () => proc.stop() };
   }
   return startMemoryServer(opts, port);
 }
@@ -113,7 +115,7 @@ export async function startRedis(opts: EngineOptions): Promise<StartedEngine> {
     },
   });
   await proc.start();
-  return { kind: 'redis-server', url, stop: () => proc.stop() };
+  return { kind: 'redis-server', url, pid: proc.pid, stop: () => proc.stop() };
 }
 
 export interface TemporalEngine extends StartedEngine {
@@ -147,7 +149,7 @@ export async function startTemporal(opts: EngineOptions & { uiPort?: number; nam
     ready: () => temporalReady(address, opts.namespace),
   });
   await proc.start();
-  return { kind: 'temporal dev server', url: address, uiUrl, stop: () => proc.stop() };
+  return { kind: 'temporal dev server', url: address, uiUrl, pid: proc.pid, stop: () => proc.stop() };
 }
 
 async function temporalReady(address: string, namespace: string): Promise<boolean> {

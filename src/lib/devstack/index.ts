@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Progress } from './binaries';
+import { lockDataDir } from './data-dir-lock';
 import { startMongo, startRedis, startTemporal, type StartedEngine, type TemporalEngine } from './engines';
 
 export interface DevstackOptions {
@@ -26,6 +27,7 @@ export const DEFAULT_PORTS = { mongo: 27117, redis: 6380, temporal: 7233, tempor
  * The three start side by side; if one cannot start, the others are stopped again and the error names it.
  */
 export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
+  const lock = await lockDataDir(opts.dataDir, opts.progress);
   const binDir = path.join(opts.cacheDir, 'bin');
   const base = { dataDir: opts.dataDir, binDir, progress: opts.progress };
   const ports = opts.ports ?? {};
@@ -38,7 +40,10 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
       ? track(startTemporal({ ...base, port: ports.temporal, uiPort: ports.temporalUi, namespace: opts.namespace }))
       : undefined,
   ]);
-  const stopAll = async () => void (await Promise.allSettled(started.map((e) => e.stop())));
+  const stopAll = async () => {
+    await Promise.allSettled(started.map((e) => e.stop()));
+    lock.release();
+  };
   const failures = results.flatMap((r, i) =>
     r.status === 'rejected' ? [`${['documents (MongoDB)', 'cache (Redis)', 'workflows (Temporal)'][i]}: ${(r.reason as Error).message}`] : [],
   );
@@ -47,6 +52,7 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
     throw new Error(`The devstack could not start:\n  ${failures.join('\n  ')}`);
   }
   const [mongo, redis, temporal] = results.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+  lock.engines(started.map((e) => e.pid));
   return {
     mongo: mongo as StartedEngine | undefined,
     redis: redis as StartedEngine | undefined,

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startDevstack } from '../../src/lib/devstack';
+
+const sleeper = () => spawn('sleep', ['60'], { stdio: 'ignore' });
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const exited = (proc: ReturnType<typeof sleeper>) => new Promise((r) => (proc.exitCode !== null || proc.signalCode ? r(null) : proc.once('exit', r)));
+
+describe('the devstack owns its data directory', () => {
+  let dataDir: string;
+  const start = (log: string[] = []) => startDevstack({
+    dataDir, cacheDir: path.join(os.homedir(), '.cache', 'lead-service'), namespace: 'default',
+    need: { mongo: false, redis: true, temporal: false }, progress: (m) => void log.push(m),
+  });
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'devstack-lock-'));
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('refuses a second start while a live service holds it, and lets the next one in after a stop', async () => {
+    const first = await start();
+    await expect(start()).rejects.toThrow(`is in use by a running service (pid ${process.pid}`);
+    await first.stop();
+    const owner = sleeper(); // another live process holding the lock is refused too
+    fs.writeFileSync(path.join(dataDir, 'devstack.lock'), JSON.stringify({ pid: owner.pid, started_at: 'then', engine_pids: [] }));
+    try {
+      await expect(start()).rejects.toThrow(`is in use by a running service (pid ${owner.pid}`);
+    } finally {
+      owner.kill('SIGKILL');
+    }
+    await exited(owner);
+    const again = await start();
+    await again.stop();
+    expect(fs.existsSync(path.join(dataDir, 'devstack.lock'))).toBe(false);
+  });
+
+  it('stops the engines a dead service left behind before starting its own, and says so', async () => {
+    const deadOwner = sleeper();
+    deadOwner.kill('SIGKILL');
+    await exited(deadOwner);
+    const leftover = sleeper(); // stands in for an engine that outlived its service
+    fs.writeFileSync(path.join(dataDir, 'devstack.lock'), JSON.stringify({ pid: deadOwner.pid, started_at: 'then', engine_pids: [leftover.pid] }));
+    const log: string[] = [];
+    const stack = await start(log);
+    try {
+      await exited(leftover);
+      expect(isAlive(leftover.pid!)).toBe(false);
+      expect(log.join('\n')).toContain(`left by a service that died: ${leftover.pid}`);
+      const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'devstack.lock'), 'utf8'));
+      expect(lock).toMatchObject({ pid: process.pid, engine_pids: [expect.any(Number)] });
+    } finally {
+      await stack.stop();
+    }
+  });
+});
