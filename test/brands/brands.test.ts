@@ -4,10 +4,16 @@ import { SETTINGS_DEFAULTS } from '../../src/brands/brand.views';
 describe('brands, settings and information', () => {
   const ctx = useTestApi();
 
-  it('a super_admin creates a brand for the client it names; without one it is 422', async () => {
+  it('a super_admin creates a brand for the client it names; without one, or naming an unknown one, it is 422', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Named');
     const none = await ctx.api.call('POST', '/api/v1/brands', { token: ctx.admin, body: { brand_name: 'X', slug: 'x' } });
     expect(none.status).toBe(422);
+    const unknown = await ctx.api.call('POST', '/api/v1/brands', {
+      token: ctx.admin, headers: { 'x-selected-client-id': '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d' }, body: { brand_name: 'X', slug: 'x' },
+    });
+    expect([unknown.status, unknown.body.errors?.[0]?.field]).toEqual([422, 'X-Selected-Client-Id']);
+    const orphans = await ctx.api.call('GET', '/api/v1/brands?page_size=100', { token: ctx.admin, headers: { 'x-selected-client-id': '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d' } });
+    expect(orphans.body.total).toBe(0);
     const res = await ctx.api.call('POST', '/api/v1/brands', {
       token: ctx.admin, headers: { 'x-selected-client-id': client.client_id }, body: { brand_name: 'Zonnebloem', slug: 'zonnebloem' },
     });
