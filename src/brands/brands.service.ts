@@ -41,11 +41,26 @@ export function createBrandsService(deps: BrandsDeps) {
   const prefixed = (prefix: string, patch: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(patch).map(([k, v]) => [`${prefix}.${k}`, v]));
 
+  /** Drops a just-written object the brand does not point to after a failed write (an orphan otherwise). */
+  async function dropIfUnrecorded(brand: BrandDoc, key: string): Promise<void> {
+    try {
+      const now = await BrandModel.findOne({ _id: brand._id, client_id: brand.client_id }, { logo_key: 1 }).lean<{ logo_key: string | null }>();
+      if (now && now.logo_key !== key) await deps.storage.delete(key);
+    } catch {
+      // Unknown whether the write landed: keeping a possible orphan beats a dangling logo_url.
+    }
+  }
+
   async function storeLogo(brand: BrandDoc, key: string | null): Promise<BrandDoc> {
-    const updated = await setFields(brand, { logo_key: key });
+    try {
+      await BrandModel.updateOne({ _id: brand._id, client_id: brand.client_id }, { $set: { logo_key: key } });
+    } catch (err) {
+      if (key && key !== brand.logo_key) await dropIfUnrecorded(brand, key);
+      throw err;
+    }
     // The old object goes only after the brand points elsewhere, so a reader never sees a dangling URL.
     if (brand.logo_key && brand.logo_key !== key) await deps.storage.delete(brand.logo_key);
-    return updated;
+    return reload(brand);
   }
 
   return {

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { createClient, useTestApi } from '../support/harness';
 import { png } from '../media/media-helpers';
+import { BrandModel } from '../../src/brands/brand.model';
 
 const dataUrl = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.toString('base64')}`;
 
@@ -98,6 +99,31 @@ describe('brand logos', () => {
     expect(res.body.detail).toMatch(/^The logo is not usable/);
     expect(res.body.errors[0].field).toBe('file');
     expect(storedLogos()).toEqual(before);
+  });
+
+  it('concurrent replacements leave exactly one object, the one logo_url points to', async () => {
+    const sides = [40, 41, 42, 43, 44];
+    const results = await Promise.all(sides.map(async (side) => upload((await png(side, side)).toString('base64'))));
+    expect(results.map((r) => r.status)).toEqual(sides.map(() => 200));
+    const settings = await ctx.api.call('GET', `/api/v1/brands/${brandId}/settings`, { token: triple });
+    expect(storedLogos()).toEqual([path.basename(settings.body.logo_url)]);
+  });
+
+  it('a logo whose record cannot be written is removed again: the old logo stays, nothing is orphaned', async () => {
+    const kept = await upload((await png(30, 30)).toString('base64'));
+    const before = storedLogos();
+    const dbDown = Object.assign(new Error('connection 3 to 127.0.0.1 closed'), { name: 'MongoNetworkError' });
+    const spy = jest.spyOn(BrandModel, 'updateOne').mockRejectedValueOnce(dbDown);
+    try {
+      const res = await upload((await png(31, 31)).toString('base64'));
+      expect(res.status).toBe(503);
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(storedLogos()).toEqual(before);
+    const settings = await ctx.api.call('GET', `/api/v1/brands/${brandId}/settings`, { token: triple });
+    expect(settings.body.logo_url).toBe(kept.body.logo_url);
   });
 
   it('deleting the logo removes the object; its URL then answers 404', async () => {
