@@ -1,4 +1,5 @@
 import { createClient, useTestApi } from '../support/harness';
+import { startSecondApi } from '../support/second-api';
 import { SETTINGS_DEFAULTS } from '../../src/brands/brand.views';
 
 describe('brands, settings and information', () => {
@@ -37,6 +38,33 @@ describe('brands, settings and information', () => {
     expect(second.map((r) => r.status)).toEqual(Array(5).fill(201));
     const ids = [...first, ...second].map((r) => r.body.brand_id);
     expect(new Set(ids).size).toBe(25);
+  });
+
+  it('creations spread over two API processes, right after the counter is lost, get distinct ids', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Two processes');
+    const second = await startSecondApi(ctx.api);
+    try {
+      const createOn = (url: string, i: number) => fetch(`${url}/api/v1/brands`, {
+        method: 'POST', headers: { authorization: `Bearer ${client.triple}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ brand_name: `P${i}`, slug: `process-${i}` }),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const earlier = [await createOn(ctx.api.url, 100), await createOn(second.url, 101), await createOn(ctx.api.url, 102)];
+      await ctx.api.rt.engines.redis.del('brand-id'); // lost: the next ids collide with stored ones until both processes re-seed it
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => createOn(i % 2 ? second.url : ctx.api.url, i)));
+      expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+      expect(new Set([...earlier, ...results].map((r) => r.body.brand_id)).size).toBe(23);
+    } finally {
+      second.stop();
+    }
+  });
+
+  it('concurrent creations with one slug: one brand, the others 409', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Same slug');
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+      ctx.api.call('POST', '/api/v1/brands', { token: client.triple, body: { brand_name: `Same ${i}`, slug: 'same' } })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const list = await ctx.api.call('GET', '/api/v1/brands', { token: client.triple });
+    expect(list.body.brands.map((b: { slug: string }) => b.slug)).toEqual(['same']);
   });
 
   it('settings and information start from documented defaults and change only the fields given', async () => {
