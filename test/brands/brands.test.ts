@@ -47,7 +47,7 @@ describe('brands, settings and information', () => {
       const createOn = (url: string, i: number) => fetch(`${url}/api/v1/brands`, {
         method: 'POST', headers: { authorization: `Bearer ${client.triple}`, 'content-type': 'application/json' },
         body: JSON.stringify({ brand_name: `P${i}`, slug: `process-${i}` }),
-      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { brand_id: number } }));
       const earlier = [await createOn(ctx.api.url, 100), await createOn(second.url, 101), await createOn(ctx.api.url, 102)];
       await ctx.api.rt.engines.redis.del('brand-id'); // lost: the next ids collide with stored ones until both processes re-seed it
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => createOn(i % 2 ? second.url : ctx.api.url, i)));
