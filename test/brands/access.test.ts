@@ -38,6 +38,24 @@ describe('brand access: the role matrix over every operation', () => {
     expect(seen).toEqual(wanted);
   });
 
+  it('every party may create a brand of its own client; only a super_admin adds members', async () => {
+    const { brandId, parties, clientA } = await brandCast(ctx.api, ctx.admin, 'creators');
+    const created: Record<string, number> = {};
+    const added: Record<string, number> = {};
+    for (const [who, party] of Object.entries(parties)) {
+      const headers: Record<string, string> = who === 'super_admin' ? { 'x-selected-client-id': clientA.client_id } : {};
+      const res = await ctx.api.call('POST', '/api/v1/brands', { token: party.token, headers, body: { brand_name: `By ${who}`, slug: `by-${who.toLowerCase().replace('_', '-')}` } });
+      created[who] = res.status;
+      const add = await ctx.api.call('POST', `/api/v1/dashboard/users/${parties.outsider.userId}/brands`, { token: party.token, body: { brand_id: brandId } });
+      added[who] = add.status;
+      if (add.status === 201) expect(add.body).toMatchObject({ user_id: parties.outsider.userId, brand_id: brandId, role: 'member' });
+    }
+    expect(created).toEqual(Object.fromEntries(Object.keys(parties).map((who) => [who, 201])));
+    expect(added).toEqual({ ...Object.fromEntries(Object.keys(parties).map((who) => [who, 403])), super_admin: 201 });
+    const mine = await ctx.api.call('GET', '/api/v1/brands', { token: parties.member.token });
+    expect(mine.body.brands.find((b: { slug: string }) => b.slug === 'by-member')?.role).toBe('owner');
+  });
+
   it('an unknown brand is 404 for everybody, a super_admin too', async () => {
     const res = await ctx.api.call('GET', '/api/v1/brands/987654', { token: ctx.admin });
     expect(res.status).toBe(404);
