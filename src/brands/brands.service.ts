@@ -5,6 +5,7 @@ import type { Page } from '../lib/pagination';
 import type { Caller } from '../lib/tenancy';
 import type { MediaStorage } from '../media/storage';
 import { ClientModel } from '../clients/client.model';
+import { countryExists } from '../locations/dataset';
 import { UserModel } from '../users/user.model';
 import { brandAccess } from './brand-access';
 import { insertWithNewBrandId } from './brand-ids';
@@ -130,6 +131,10 @@ export function createBrandsService(deps: BrandsDeps) {
 
     async updateInformation(caller: Caller, brandId: number, patch: Record<string, unknown>) {
       const { brand } = await brandAccess(caller, brandId, 'admin');
+      // The contract's pattern admits any two capitals; only an assigned ISO 3166-1 code is a country.
+      if (typeof patch.country === 'string' && !countryExists(patch.country)) {
+        throw AppError.invalid(`Unknown country ${patch.country}`, [{ location: 'body', field: 'country', message: 'not an ISO 3166-1 alpha-2 country code' }]);
+      }
       return toInformation(await locked(brandId, () => setFields(brand, prefixed('information', patch))));
     },
 

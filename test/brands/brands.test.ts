@@ -97,6 +97,7 @@ describe('brands, settings and information', () => {
     ['settings', { logo_url: 'https://elsewhere.test/logo.png' }, 'logo_url'],
     ['information', { support_email: 'not-an-address' }, 'support_email'],
     ['information', { country: 'Netherlands' }, 'country'],
+    ['information', { country: 'XX' }, 'country'],
     ['information', { website: 'javascript:alert(1)' }, 'website'],
     ['information', { website: 'https://\u00cf.example' }, 'website'],
   ])('a bad %s field is 422 naming it: %j', async (part, body, field) => {
