@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -72,6 +73,21 @@ describe('brand logos', () => {
     const settings = await ctx.api.call('GET', `/api/v1/brands/${brandId}/settings`, { token: triple });
     expect(settings.body.logo_url).toBe(res.body.logo_url);
     expect(storedLogos()).toHaveLength(1); // a replaced logo leaves no orphan
+  });
+
+  it('takes a logo of several megabytes (up to the documented 5 MB), more than the default JSON body limit', async () => {
+    const noise = await sharp(randomBytes(1100 * 1100 * 3), { raw: { width: 1100, height: 1100, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const file = dataUrl(noise, 'image/png');
+    expect(file.length).toBeGreaterThan(ctx.api.config.JSON_BODY_LIMIT_BYTES * 3);
+    const res = await upload(file);
+    expect(res.status).toBe(200);
+    expect((await sharp((await fetchLogo(res.body.logo_url)).bytes).metadata()).width).toBe(256);
+  });
+
+  it('a body beyond the logo limit is 413 before anything is decoded', async () => {
+    const res = await upload('A'.repeat(7_200_000));
+    expect(res.status).toBe(413);
+    expect(typeof res.body.detail).toBe('string');
   });
 
   it('honours EXIF orientation before cropping', async () => {
