@@ -70,6 +70,8 @@ describe('brand logos', () => {
     expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: side, height: side });
     const again = await fetch(res.body.logo_url, { headers: { 'if-none-match': img.headers.get('etag')! } });
     expect(again.status).toBe(304);
+    expect((await fetch(res.body.logo_url, { headers: { 'if-none-match': '*' } })).status).toBe(304);
+    expect((await fetch(res.body.logo_url, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
     const settings = await ctx.api.call('GET', `/api/v1/brands/${brandId}/settings`, { token: triple });
     expect(settings.body.logo_url).toBe(res.body.logo_url);
     expect(storedLogos()).toHaveLength(1); // a replaced logo leaves no orphan
