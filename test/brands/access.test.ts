@@ -1,5 +1,5 @@
 import { useTestApi } from '../support/harness';
-import { brandCast } from './brand-helpers';
+import { addMember, brandCast } from './brand-helpers';
 
 const ONE_PX_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -54,6 +54,23 @@ describe('brand access: the role matrix over every operation', () => {
     expect(added).toEqual({ ...Object.fromEntries(Object.keys(parties).map((who) => [who, 403])), super_admin: 201 });
     const mine = await ctx.api.call('GET', '/api/v1/brands', { token: parties.member.token });
     expect(mine.body.brands.find((b: { slug: string }) => b.slug === 'by-member')?.role).toBe('owner');
+  });
+
+  it('brand and member lists are paginated with page and page_size', async () => {
+    const { brandId, parties } = await brandCast(ctx.api, ctx.admin, 'pages');
+    const more = [];
+    for (const slug of ['pages-b', 'pages-c']) {
+      more.push((await ctx.api.call('POST', '/api/v1/brands', { token: parties.owner.token, body: { brand_name: slug, slug } })).body.brand_id);
+    }
+    for (const id of more) await addMember(ctx.api, ctx.admin, parties.member.userId!, id, 'member');
+    const page = async (path: string, n: number) => (await ctx.api.call('GET', `${path}?page=${n}&page_size=2`, { token: parties.member.token })).body;
+    const first = await page('/api/v1/brands', 1);
+    const second = await page('/api/v1/brands', 2);
+    expect([first.total, first.page, first.page_size, second.page]).toEqual([3, 1, 2, 2]);
+    expect([...first.brands, ...second.brands].map((b: { brand_id: number }) => b.brand_id)).toEqual([brandId, ...more]);
+    const members = [await page(`/api/v1/brands/${brandId}/members`, 1), await page(`/api/v1/brands/${brandId}/members`, 2)];
+    expect(members.map((m) => [m.total, m.members.length])).toEqual([[3, 2], [3, 1]]);
+    expect(members[1].members[0].email).toBe('member-pages@a.test');
   });
 
   it('an unknown brand is 404 for everybody, a super_admin too', async () => {
