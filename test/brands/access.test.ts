@@ -73,6 +73,21 @@ describe('brand access: the role matrix over every operation', () => {
     expect(members[1].members[0].email).toBe('member-pages@a.test');
   });
 
+  it('a user moved to another client loses its memberships, also after moving back', async () => {
+    const { brandId, parties, clientA, clientB } = await brandCast(ctx.api, ctx.admin, 'movers');
+    const patchUser = (client_id: string) =>
+      ctx.api.call('PATCH', `/api/v1/dashboard/users/${parties.admin.userId}`, { token: ctx.admin, body: { client_id } });
+    const before = await patchUser(clientA.client_id); // unchanged client: memberships stay and are shown
+    expect(before.body.brands).toEqual([{ brand_id: brandId, role: 'admin' }]);
+    const moved = await patchUser(clientB.client_id);
+    expect([moved.status, moved.body.brands]).toEqual([200, []]);
+    expect((await patchUser(clientA.client_id)).body.brands).toEqual([]);
+    const members = await ctx.api.call('GET', `/api/v1/brands/${brandId}/members`, { token: parties.owner.token });
+    expect(members.body.members.map((m: { email: string }) => m.email)).toEqual(['owner-movers@a.test', 'member-movers@a.test']);
+    const token = await ctx.api.login('admin-movers@a.test', 'party-password-123');
+    expect((await ctx.api.call('GET', `/api/v1/brands/${brandId}`, { token })).status).toBe(404);
+  });
+
   it('an unknown brand is 404 for everybody, a super_admin too', async () => {
     const res = await ctx.api.call('GET', '/api/v1/brands/987654', { token: ctx.admin });
     expect(res.status).toBe(404);
