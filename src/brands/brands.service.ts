@@ -97,7 +97,13 @@ export function createBrandsService(deps: BrandsDeps) {
         });
         const ownerIsMember = caller.kind === 'user' && caller.userId && caller.clientId === clientId;
         if (ownerIsMember) {
-          await BrandMemberModel.create({ _id: memberId(doc._id, caller.userId!), client_id: clientId, brand_id: doc._id, user_id: caller.userId, role: 'owner' });
+          try {
+            await BrandMemberModel.create({ _id: memberId(doc._id, caller.userId!), client_id: clientId, brand_id: doc._id, user_id: caller.userId, role: 'owner' });
+          } catch (err) {
+            // A brand without its owner would hold the slug while its creator cannot see it: undo, so a retry works.
+            await BrandModel.deleteOne({ _id: doc._id, client_id: clientId }).catch(() => undefined);
+            throw err;
+          }
         }
         return toBrand(doc, ownerIsMember ? 'owner' : 'admin', logoUrl);
       } catch (err) {

@@ -1,5 +1,6 @@
-import { useTestApi } from '../support/harness';
-import { addMember, brandCast } from './brand-helpers';
+import { createClient, useTestApi } from '../support/harness';
+import { BrandMemberModel } from '../../src/brands/brand.model';
+import { addMember, brandCast, userOf } from './brand-helpers';
 
 const ONE_PX_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -86,6 +87,21 @@ describe('brand access: the role matrix over every operation', () => {
     expect(members.body.members.map((m: { email: string }) => m.email)).toEqual(['owner-movers@a.test', 'member-movers@a.test']);
     const token = await ctx.api.login('admin-movers@a.test', 'party-password-123');
     expect((await ctx.api.call('GET', `/api/v1/brands/${brandId}`, { token })).status).toBe(404);
+  });
+
+  it('a brand whose owner cannot be recorded is undone, so the creator can retry with the same slug', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Undo');
+    const creator = await userOf(ctx.api, ctx.admin, client.client_id, 'creator@undo.test');
+    const create = () => ctx.api.call('POST', '/api/v1/brands', { token: creator.token, body: { brand_name: 'Undo', slug: 'undo' } });
+    const dbDown = Object.assign(new Error('connection 7 to 127.0.0.1 closed'), { name: 'MongoNetworkError' });
+    const spy = jest.spyOn(BrandMemberModel, 'create').mockRejectedValueOnce(dbDown as never);
+    try {
+      expect((await create()).status).toBe(503);
+    } finally {
+      spy.mockRestore();
+    }
+    const retried = await create();
+    expect([retried.status, retried.body.role]).toEqual([201, 'owner']);
   });
 
   it('an unknown brand is 404 for everybody, a super_admin too', async () => {
