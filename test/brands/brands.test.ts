@@ -90,6 +90,23 @@ describe('brands, settings and information', () => {
     expect(brandPatch.body).toMatchObject({ brand_name: 'S', subscription_status: 'inactive', billing_email: 'pay@s.test', is_active: true });
   });
 
+  it('concurrent changes of different fields all stay (FerretDB does not apply concurrent updates of a document atomically)', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Concurrent fields');
+    const { body: brand } = await ctx.api.call('POST', '/api/v1/brands', { token: client.triple, body: { brand_name: 'C', slug: 'c' } });
+    const fields = ['website', 'description', 'industry', 'street1', 'street2', 'city', 'state', 'postcode', 'tax_id', 'vat_id'];
+    const value = (f: string) => (f === 'website' ? 'https://c.example' : `${f} value`);
+    const settings = { default_rate_limit: 7, default_campaign_quota_daily: 8, brand_voice: 'Warm', brand_promise: 'Fresh' };
+    const results = await Promise.all([
+      ...fields.map((f) => ctx.api.call('PATCH', `/api/v1/brands/${brand.brand_id}/information`, { token: client.triple, body: { [f]: value(f) } })),
+      ...Object.entries(settings).map(([k, v]) => ctx.api.call('PATCH', `/api/v1/brands/${brand.brand_id}/settings`, { token: client.triple, body: { [k]: v } })),
+    ]);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const info = await ctx.api.call('GET', `/api/v1/brands/${brand.brand_id}/information`, { token: client.triple });
+    expect(info.body).toMatchObject(Object.fromEntries(fields.map((f) => [f, value(f)])));
+    const stored = await ctx.api.call('GET', `/api/v1/brands/${brand.brand_id}/settings`, { token: client.triple });
+    expect(stored.body).toMatchObject(settings);
+  });
+
   it.each([
     ['settings', { default_rate_limit: -1 }, 'default_rate_limit'],
     ['settings', { default_rate_limit: 10_000_000_000 }, 'default_rate_limit'],
