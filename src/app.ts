@@ -10,6 +10,7 @@ import { AppError } from './lib/errors';
 import { errorHandler } from './lib/http/error-handler';
 import { loadOpenApi } from './lib/http/openapi-spec';
 import { mountOperations, type OperationHandlers } from './lib/http/operations';
+import { jsonBody } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { memoisePathToRegexp } from './lib/http/path-regexp-cache';
 import { requestContext } from './lib/request-context';
@@ -113,7 +114,7 @@ export function createApp(s: Services): Express {
   const { routing, validation } = splitValidator(validator);
   app.use(routing);
   app.use(authenticate(s.auth));
-  app.use(express.json({ limit: s.config.JSON_BODY_LIMIT_BYTES }));
+  app.use(jsonBody(s.config.JSON_BODY_LIMIT_BYTES));
   app.use(validation);
   app.use(mountOperations(doc, operationHandlers(s)));
   app.use(() => {

@@ -59,7 +59,8 @@ export function brandsRoutes(s: Services): OperationHandlers {
       if (!found) throw AppError.notFound('Logo not found');
       const etag = `"${file.replace(/\.webp$/, '')}"`;
       res.set({ ETag: etag, 'Cache-Control': IMMUTABLE, 'Last-Modified': found.head.lastModified.toUTCString() });
-      if (req.get('if-none-match')?.split(',').map((t) => t.trim().replace(/^W\//, '')).includes(etag)) return void res.status(304).end();
+      const tags = req.get('if-none-match')?.split(',').map((t) => t.trim().replace(/^W\//, '')) ?? [];
+      if (tags.includes(etag) || tags.includes('*')) return void res.status(304).end(); // `*`: any stored version (RFC 9110)
       const stream = await found.stream();
       if (!stream) throw AppError.notFound('Logo not found');
       res.status(200).set({ 'Content-Type': 'image/webp', 'Content-Length': String(found.head.size) });

@@ -4,6 +4,8 @@ import type { RunLocked } from '../lib/locks';
 import type { Page } from '../lib/pagination';
 import type { Caller } from '../lib/tenancy';
 import type { MediaStorage } from '../media/storage';
+import { ClientModel } from '../clients/client.model';
+import { countryExists } from '../locations/dataset';
 import { UserModel } from '../users/user.model';
 import { brandAccess } from './brand-access';
 import { insertWithNewBrandId } from './brand-ids';
@@ -40,11 +42,26 @@ export function createBrandsService(deps: BrandsDeps) {
   const prefixed = (prefix: string, patch: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(patch).map(([k, v]) => [`${prefix}.${k}`, v]));
 
+  /** Drops a just-written object the brand does not point to after a failed write (an orphan otherwise). */
+  async function dropIfUnrecorded(brand: BrandDoc, key: string): Promise<void> {
+    try {
+      const now = await BrandModel.findOne({ _id: brand._id, client_id: brand.client_id }, { logo_key: 1 }).lean<{ logo_key: string | null }>();
+      if (now && now.logo_key !== key) await deps.storage.delete(key);
+    } catch {
+      // Unknown whether the write landed: keeping a possible orphan beats a dangling logo_url.
+    }
+  }
+
   async function storeLogo(brand: BrandDoc, key: string | null): Promise<BrandDoc> {
-    const updated = await setFields(brand, { logo_key: key });
+    try {
+      await BrandModel.updateOne({ _id: brand._id, client_id: brand.client_id }, { $set: { logo_key: key } });
+    } catch (err) {
+      if (key && key !== brand.logo_key) await dropIfUnrecorded(brand, key);
+      throw err;
+    }
     // The old object goes only after the brand points elsewhere, so a reader never sees a dangling URL.
     if (brand.logo_key && brand.logo_key !== key) await deps.storage.delete(brand.logo_key);
-    return updated;
+    return reload(brand);
   }
 
   return {
@@ -69,6 +86,10 @@ export function createBrandsService(deps: BrandsDeps) {
     },
 
     async create(caller: Caller, clientId: string, input: { brand_name: string; slug: string }) {
+      // Everybody else creates for their own client; a super_admin's choice must name a real one (no orphan brands).
+      if (caller.role === 'super_admin' && !(await ClientModel.exists({ _id: clientId }))) {
+        throw AppError.invalid('X-Selected-Client-Id names no client', [{ location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' }]);
+      }
       try {
         const doc = await insertWithNewBrandId(deps.redis, async (id) => {
           const created = await BrandModel.create({ _id: id, client_id: clientId, brand_name: input.brand_name, slug: input.slug });
@@ -76,7 +97,13 @@ export function createBrandsService(deps: BrandsDeps) {
         });
         const ownerIsMember = caller.kind === 'user' && caller.userId && caller.clientId === clientId;
         if (ownerIsMember) {
-          await BrandMemberModel.create({ _id: memberId(doc._id, caller.userId!), client_id: clientId, brand_id: doc._id, user_id: caller.userId, role: 'owner' });
+          try {
+            await BrandMemberModel.create({ _id: memberId(doc._id, caller.userId!), client_id: clientId, brand_id: doc._id, user_id: caller.userId, role: 'owner' });
+          } catch (err) {
+            // A brand without its owner would hold the slug while its creator cannot see it: undo, so a retry works.
+            await BrandModel.deleteOne({ _id: doc._id, client_id: clientId }).catch(() => undefined);
+            throw err;
+          }
         }
         return toBrand(doc, ownerIsMember ? 'owner' : 'admin', logoUrl);
       } catch (err) {
@@ -110,6 +137,10 @@ export function createBrandsService(deps: BrandsDeps) {
 
     async updateInformation(caller: Caller, brandId: number, patch: Record<string, unknown>) {
       const { brand } = await brandAccess(caller, brandId, 'admin');
+      // The contract's pattern admits any two capitals; only an assigned ISO 3166-1 code is a country.
+      if (typeof patch.country === 'string' && !countryExists(patch.country)) {
+        throw AppError.invalid(`Unknown country ${patch.country}`, [{ location: 'body', field: 'country', message: 'not an ISO 3166-1 alpha-2 country code' }]);
+      }
       return toInformation(await locked(brandId, () => setFields(brand, prefixed('information', patch))));
     },
 

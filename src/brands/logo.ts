@@ -45,10 +45,12 @@ export async function processLogo(bytes: Buffer): Promise<ProcessedLogo> {
   if ((meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0) > LOGO_MAX_INPUT_PIXELS) {
     throw unusable(`more than ${LOGO_MAX_INPUT_PIXELS} pixels`);
   }
+  // One pipeline (auto-orient, crop, shrink, encode), so a large JPEG is shrunk while it is decoded and no
+  // full-size intermediate image is encoded. The square's side is the shorter edge, whichever way up.
+  const side = Math.min(meta.width ?? 0, meta.pageHeight ?? meta.height ?? 0, LOGO_MAX_PX);
   try {
-    const upright = await sharp(bytes, opts).rotate().toBuffer({ resolveWithObject: true });
-    const side = Math.min(upright.info.width, upright.info.height, LOGO_MAX_PX);
-    const { data, info } = await sharp(upright.data)
+    const { data, info } = await sharp(bytes, opts)
+      .rotate()
       .resize(side, side, { fit: 'cover', position: 'centre', withoutEnlargement: true })
       .webp({ quality: 86 })
       .toBuffer({ resolveWithObject: true });

@@ -104,7 +104,12 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
       const current = await getUser(userId);
       await checkClient(patch.role ?? (current.role as Role), patch.client_id === undefined ? current.client_id : patch.client_id);
       const doc = await UserModel.findByIdAndUpdate(userId, patch, { new: true }).lean<UserDoc>();
-      return toDashboardUser(doc!);
+      // Memberships are of one client's brands: a user moved elsewhere keeps none of them (nor regains them on moving back).
+      if (current.client_id && doc!.client_id !== current.client_id) {
+        await BrandMemberModel.deleteMany({ user_id: userId, client_id: current.client_id });
+      }
+      const [user] = await withMemberships([toDashboardUser(doc!)]);
+      return user;
     },
 
     async remove(userId: string) {

@@ -1,5 +1,6 @@
-import { useTestApi } from '../support/harness';
-import { brandCast } from './brand-helpers';
+import { createClient, useTestApi } from '../support/harness';
+import { BrandMemberModel } from '../../src/brands/brand.model';
+import { addMember, brandCast, userOf } from './brand-helpers';
 
 const ONE_PX_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -36,6 +37,71 @@ describe('brand access: the role matrix over every operation', () => {
       }
     }
     expect(seen).toEqual(wanted);
+  });
+
+  it('every party may create a brand of its own client; only a super_admin adds members', async () => {
+    const { brandId, parties, clientA } = await brandCast(ctx.api, ctx.admin, 'creators');
+    const created: Record<string, number> = {};
+    const added: Record<string, number> = {};
+    for (const [who, party] of Object.entries(parties)) {
+      const headers: Record<string, string> = who === 'super_admin' ? { 'x-selected-client-id': clientA.client_id } : {};
+      const res = await ctx.api.call('POST', '/api/v1/brands', { token: party.token, headers, body: { brand_name: `By ${who}`, slug: `by-${who.toLowerCase().replace('_', '-')}` } });
+      created[who] = res.status;
+      const add = await ctx.api.call('POST', `/api/v1/dashboard/users/${parties.outsider.userId}/brands`, { token: party.token, body: { brand_id: brandId } });
+      added[who] = add.status;
+      if (add.status === 201) expect(add.body).toMatchObject({ user_id: parties.outsider.userId, brand_id: brandId, role: 'member' });
+    }
+    expect(created).toEqual(Object.fromEntries(Object.keys(parties).map((who) => [who, 201])));
+    expect(added).toEqual({ ...Object.fromEntries(Object.keys(parties).map((who) => [who, 403])), super_admin: 201 });
+    const mine = await ctx.api.call('GET', '/api/v1/brands', { token: parties.member.token });
+    expect(mine.body.brands.find((b: { slug: string }) => b.slug === 'by-member')?.role).toBe('owner');
+  });
+
+  it('brand and member lists are paginated with page and page_size', async () => {
+    const { brandId, parties } = await brandCast(ctx.api, ctx.admin, 'pages');
+    const more = [];
+    for (const slug of ['pages-b', 'pages-c']) {
+      more.push((await ctx.api.call('POST', '/api/v1/brands', { token: parties.owner.token, body: { brand_name: slug, slug } })).body.brand_id);
+    }
+    for (const id of more) await addMember(ctx.api, ctx.admin, parties.member.userId!, id, 'member');
+    const page = async (path: string, n: number) => (await ctx.api.call('GET', `${path}?page=${n}&page_size=2`, { token: parties.member.token })).body;
+    const first = await page('/api/v1/brands', 1);
+    const second = await page('/api/v1/brands', 2);
+    expect([first.total, first.page, first.page_size, second.page]).toEqual([3, 1, 2, 2]);
+    expect([...first.brands, ...second.brands].map((b: { brand_id: number }) => b.brand_id)).toEqual([brandId, ...more]);
+    const members = [await page(`/api/v1/brands/${brandId}/members`, 1), await page(`/api/v1/brands/${brandId}/members`, 2)];
+    expect(members.map((m) => [m.total, m.members.length])).toEqual([[3, 2], [3, 1]]);
+    expect(members[1].members[0].email).toBe('member-pages@a.test');
+  });
+
+  it('a user moved to another client loses its memberships, also after moving back', async () => {
+    const { brandId, parties, clientA, clientB } = await brandCast(ctx.api, ctx.admin, 'movers');
+    const patchUser = (client_id: string) =>
+      ctx.api.call('PATCH', `/api/v1/dashboard/users/${parties.admin.userId}`, { token: ctx.admin, body: { client_id } });
+    const before = await patchUser(clientA.client_id); // unchanged client: memberships stay and are shown
+    expect(before.body.brands).toEqual([{ brand_id: brandId, role: 'admin' }]);
+    const moved = await patchUser(clientB.client_id);
+    expect([moved.status, moved.body.brands]).toEqual([200, []]);
+    expect((await patchUser(clientA.client_id)).body.brands).toEqual([]);
+    const members = await ctx.api.call('GET', `/api/v1/brands/${brandId}/members`, { token: parties.owner.token });
+    expect(members.body.members.map((m: { email: string }) => m.email)).toEqual(['owner-movers@a.test', 'member-movers@a.test']);
+    const token = await ctx.api.login('admin-movers@a.test', 'party-password-123');
+    expect((await ctx.api.call('GET', `/api/v1/brands/${brandId}`, { token })).status).toBe(404);
+  });
+
+  it('a brand whose owner cannot be recorded is undone, so the creator can retry with the same slug', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Undo');
+    const creator = await userOf(ctx.api, ctx.admin, client.client_id, 'creator@undo.test');
+    const create = () => ctx.api.call('POST', '/api/v1/brands', { token: creator.token, body: { brand_name: 'Undo', slug: 'undo' } });
+    const dbDown = Object.assign(new Error('connection 7 to 127.0.0.1 closed'), { name: 'MongoNetworkError' });
+    const spy = jest.spyOn(BrandMemberModel, 'create').mockRejectedValueOnce(dbDown as never);
+    try {
+      expect((await create()).status).toBe(503);
+    } finally {
+      spy.mockRestore();
+    }
+    const retried = await create();
+    expect([retried.status, retried.body.role]).toEqual([201, 'owner']);
   });
 
   it('an unknown brand is 404 for everybody, a super_admin too', async () => {

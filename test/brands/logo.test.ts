@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { createClient, useTestApi } from '../support/harness';
 import { png } from '../media/media-helpers';
+import { BrandModel } from '../../src/brands/brand.model';
 
 const dataUrl = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.toString('base64')}`;
 
@@ -68,9 +70,26 @@ describe('brand logos', () => {
     expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: side, height: side });
     const again = await fetch(res.body.logo_url, { headers: { 'if-none-match': img.headers.get('etag')! } });
     expect(again.status).toBe(304);
+    expect((await fetch(res.body.logo_url, { headers: { 'if-none-match': '*' } })).status).toBe(304);
+    expect((await fetch(res.body.logo_url, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
     const settings = await ctx.api.call('GET', `/api/v1/brands/${brandId}/settings`, { token: triple });
     expect(settings.body.logo_url).toBe(res.body.logo_url);
     expect(storedLogos()).toHaveLength(1); // a replaced logo leaves no orphan
+  });
+
+  it('takes a logo of several megabytes (up to the documented 5 MB), more than the default JSON body limit', async () => {
+    const noise = await sharp(randomBytes(1100 * 1100 * 3), { raw: { width: 1100, height: 1100, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const file = dataUrl(noise, 'image/png');
+    expect(file.length).toBeGreaterThan(ctx.api.config.JSON_BODY_LIMIT_BYTES * 3);
+    const res = await upload(file);
+    expect(res.status).toBe(200);
+    expect((await sharp((await fetchLogo(res.body.logo_url)).bytes).metadata()).width).toBe(256);
+  });
+
+  it('a body beyond the logo limit is 413 before anything is decoded', async () => {
+    const res = await upload('A'.repeat(7_200_000));
+    expect(res.status).toBe(413);
+    expect(typeof res.body.detail).toBe('string');
   });
 
   it('honours EXIF orientation before cropping', async () => {
@@ -98,6 +117,31 @@ describe('brand logos', () => {
     expect(res.body.detail).toMatch(/^The logo is not usable/);
     expect(res.body.errors[0].field).toBe('file');
     expect(storedLogos()).toEqual(before);
+  });
+
+  it('concurrent replacements leave exactly one object, the one logo_url points to', async () => {
+    const sides = [40, 41, 42, 43, 44];
+    const results = await Promise.all(sides.map(async (side) => upload((await png(side, side)).toString('base64'))));
+    expect(results.map((r) => r.status)).toEqual(sides.map(() => 200));
+    const settings = await ctx.api.call('GET', `/api/v1/brands/${brandId}/settings`, { token: triple });
+    expect(storedLogos()).toEqual([path.basename(settings.body.logo_url)]);
+  });
+
+  it('a logo whose record cannot be written is removed again: the old logo stays, nothing is orphaned', async () => {
+    const kept = await upload((await png(30, 30)).toString('base64'));
+    const before = storedLogos();
+    const dbDown = Object.assign(new Error('connection 3 to 127.0.0.1 closed'), { name: 'MongoNetworkError' });
+    const spy = jest.spyOn(BrandModel, 'updateOne').mockRejectedValueOnce(dbDown);
+    try {
+      const res = await upload((await png(31, 31)).toString('base64'));
+      expect(res.status).toBe(503);
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(storedLogos()).toEqual(before);
+    const settings = await ctx.api.call('GET', `/api/v1/brands/${brandId}/settings`, { token: triple });
+    expect(settings.body.logo_url).toBe(kept.body.logo_url);
   });
 
   it('deleting the logo removes the object; its URL then answers 404', async () => {
