@@ -21,6 +21,8 @@ function presentedToken(req: Request, schemes: Set<string>): string | undefined 
   return undefined;
 }
 
+const nonEmpty = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+
 /** Role and scope rules come from the contract itself (x-roles, x-scopes), so the docs cannot drift from the checks. */
 export function authorize(op: OperationSecurity, caller: Caller): void {
   if (caller.kind === 'agent') {
@@ -43,7 +45,13 @@ export function authenticate(auth: AuthService) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const op = (req as unknown as { openapi?: { schema?: OperationSecurity } }).openapi?.schema;
     const schemes = new Set((op?.security ?? []).flatMap((s) => Object.keys(s)));
-    if (!op || !CREDENTIAL_SCHEMES.some((s) => schemes.has(s))) return next();
+    if (!op) return next();
+    if (!CREDENTIAL_SCHEMES.some((s) => schemes.has(s))) {
+      // The signup token is verified by the signup handlers (401 expired or badly signed, 410 old
+      // format); the gate refuses a request without one before its parameters are validated.
+      if (schemes.has('signupToken') && !nonEmpty(req.query.token)) throw AppError.unauthorized('Missing signup token');
+      return next();
+    }
     const token = presentedToken(req, schemes);
     if (!token) throw AppError.unauthorized('Missing credentials');
     const caller = await auth.resolve(token);

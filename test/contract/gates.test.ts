@@ -32,6 +32,16 @@ describe('the gates run in the contract\'s order', () => {
     expect(invalid.body.errors.length).toBeGreaterThan(0);
   });
 
+  it('a signup read without a signup token, or with an empty one, is 401 before its parameters are validated', async () => {
+    for (const path of ['/api/v1/signup/resolve', '/api/v1/signup/resolve?token=', '/api/v1/signup/check-name?token=&name=', '/api/v1/signup/check-name?name=-bad']) {
+      const res = await ctx.api.call('GET', path);
+      expect({ path, status: res.status, detail: res.body.detail }).toEqual({ path, status: 401, detail: 'Missing signup token' });
+    }
+    // A token that is present passes the gate: its handler verifies it.
+    const presented = await ctx.api.call('GET', '/api/v1/signup/resolve?token=abc');
+    expect(presented.body.detail).not.toBe('Missing signup token');
+  });
+
   it('routes a maps relay sub-path of several segments to its operation', async () => {
     for (const sub of ['geocode/json', 'place/details/json', 'geocode%2Fjson']) {
       const anonymous = await ctx.api.call('POST', `/api/v1/agent/proxy/maps/${sub}`, { body: { params: {} } });
