@@ -1,3 +1,4 @@
+import { escapeHtml } from '../lib/html';
 import type { RichTextMark, RichTextNode } from './rich-text';
 
 /**
@@ -5,9 +6,6 @@ import type { RichTextMark, RichTextNode } from './rich-text';
  * attribute value is escaped, only known node and mark types produce tags (anything else renders
  * its children only), and link and image URLs must use an allowed scheme (or be relative).
  */
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-
 const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
 const IMAGE_SCHEMES = new Set(['http:', 'https:']);
 
