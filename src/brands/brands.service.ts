@@ -4,7 +4,7 @@ import type { RunLocked } from '../lib/locks';
 import type { Page } from '../lib/pagination';
 import type { Caller } from '../lib/tenancy';
 import type { MediaStorage } from '../media/storage';
-import { ClientModel } from '../clients/client.model';
+import { assertSelectedClient } from '../clients/selected-client';
 import { countryExists } from '../locations/dataset';
 import { UserModel } from '../users/user.model';
 import { brandAccess } from './brand-access';
@@ -86,10 +86,7 @@ export function createBrandsService(deps: BrandsDeps) {
     },
 
     async create(caller: Caller, clientId: string, input: { brand_name: string; slug: string }) {
-      // Everybody else creates for their own client; a super_admin's choice must name a real one (no orphan brands).
-      if (caller.role === 'super_admin' && !(await ClientModel.exists({ _id: clientId }))) {
-        throw AppError.invalid('X-Selected-Client-Id names no client', [{ location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' }]);
-      }
+      await assertSelectedClient(clientId, caller.role === 'super_admin');
       try {
         const doc = await insertWithNewBrandId(deps.redis, async (id) => {
           const created = await BrandModel.create({ _id: id, client_id: clientId, brand_name: input.brand_name, slug: input.slug });

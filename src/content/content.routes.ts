@@ -4,7 +4,7 @@ import { AppError } from '../lib/errors';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, requireTenant } from '../lib/tenancy';
-import { ClientModel } from '../clients/client.model';
+import { assertSelectedClient } from '../clients/selected-client';
 import type { PostFilters } from './public.service';
 import { readKey, withViewCount } from './public-http';
 
@@ -13,11 +13,7 @@ const domainOf = (req: Request) => req.get('x-content-domain');
 /** The client an authoring call writes to; a super_admin must name an existing one (422 otherwise, like a missing one). */
 async function tenantOf(req: Request): Promise<string> {
   const clientId = requireTenant(req);
-  if (callerOf(req).role === 'super_admin' && !(await ClientModel.exists({ _id: clientId }))) {
-    throw AppError.invalid('X-Selected-Client-Id names no client', [
-      { location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' },
-    ]);
-  }
+  await assertSelectedClient(clientId, callerOf(req).role === 'super_admin');
   return clientId;
 }
 

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AppError } from '../lib/errors';
-import { ClientModel } from '../clients/client.model';
+import { assertSelectedClient } from '../clients/selected-client';
 import { JobModel, isFinal, type JobDoc, type JobType } from './job.model';
 import type { JobLocks } from './job-lock';
 import { createJobStarter, type JobStarterDeps } from './job-starter';
@@ -22,11 +22,7 @@ export function createJobControl(deps: JobControlDeps) {
     sweep: starter.sweep,
     close: starter.close,
 
-    async assertClient(clientId: string, isSuperAdmin: boolean) {
-      if (isSuperAdmin && !(await ClientModel.exists({ _id: clientId }))) {
-        throw AppError.invalid('X-Selected-Client-Id names no client', [{ location: 'header', field: 'X-Selected-Client-Id', message: 'unknown client' }]);
-      }
-    },
+    assertClient: assertSelectedClient,
 
     /** A job of this type within the tenancy (null scope: a super_admin seeing all clients), or 404. */
     async find(scope: string | null, jobId: string, type: JobType): Promise<JobDoc> {

@@ -1,11 +1,13 @@
 import { createClient, useTestApi } from '../support/harness';
 import { BrandMemberModel } from '../../src/brands/brand.model';
+import { approvedToken } from '../agents/agent-helpers';
 import { addMember, brandCast, userOf } from './brand-helpers';
 
 const ONE_PX_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** Expected status per party: members read, admins and owners change; outside the brand is 404. */
-const READ = { owner: 200, admin: 200, member: 200, outsider: 404, otherClient: 404, super_admin: 200, triple: 200, otherTriple: 404 };
+/** An agent token granted the brand still calls none of these operations: they declare no scope (x-scopes). */
+const READ = { owner: 200, admin: 200, member: 200, outsider: 404, otherClient: 404, super_admin: 200, triple: 200, otherTriple: 404, agent: 403 };
 const ADMIN = { ...READ, member: 403 };
 
 const operations: { name: string; method: string; path: (id: number) => string; body?: unknown; expect: Record<string, number> }[] = [
@@ -24,7 +26,10 @@ describe('brand access: the role matrix over every operation', () => {
   const ctx = useTestApi();
 
   it('members read, admins and owners change, everybody else outside the brand gets 404', async () => {
-    const { brandId, parties } = await brandCast(ctx.api, ctx.admin, 'matrix');
+    const { brandId, parties, clientA } = await brandCast(ctx.api, ctx.admin, 'matrix');
+    const granted = await approvedToken(ctx.api, ctx.admin, clientA);
+    expect(granted.polled.brand_ids).toEqual([brandId]);
+    parties.agent = { token: granted.token };
     const seen: Record<string, Record<string, number>> = {};
     const wanted: Record<string, Record<string, number>> = {};
     for (const op of operations) {

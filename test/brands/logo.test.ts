@@ -108,6 +108,8 @@ describe('brand logos', () => {
     ['text, not an image', Buffer.from('hello, this is not a picture').toString('base64')],
     ['not base64 at all', '%%% not base64 %%%'],
     ['a truncated PNG', async () => (await png(64, 64)).subarray(0, 80).toString('base64')],
+    ['an SVG (a format sharp reads, but not one of the accepted ones)', dataUrl(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64"/></svg>'), 'image/svg+xml')],
+    ['a TIFF', async () => dataUrl(await sharp(await png(32, 32)).tiff().toBuffer(), 'image/tiff')],
     ['a decompression bomb (a small file that declares 50,000 x 50,000 pixels)', async () => pixelBomb()],
   ])('%s is a 422 that says so', async (_name, make) => {
     const file = typeof make === 'function' ? await make() : make;
