@@ -13,7 +13,9 @@ export interface FreeFormLimits {
  * Checks an object a user may shape freely (page block data, rich-text attrs, and the credentials,
  * fingerprints, addresses and relay params of the agent areas) before it is stored or forwarded:
  * keys with a NUL byte, keys starting with `$` or containing `.` are refused (MongoDB rejects or
- * interprets them), and so are values nested too deep or too large. The error names the field path.
+ * interprets them), and so are values nested too deep or too large, and arrays directly inside arrays
+ * (FerretDB, the local engine, cannot store them: wrap the inner array in an object). The error names
+ * the field path.
  */
 export function checkFreeForm(value: unknown, field: string, limits: FreeFormLimits = {}): void {
   const { maxDepth = 16, maxEntries = 10_000, status = 422 } = limits;
@@ -28,7 +30,10 @@ export function checkFreeForm(value: unknown, field: string, limits: FreeFormLim
     if (Array.isArray(v)) {
       entries += v.length;
       if (entries > maxEntries) fail(field, `has more than ${maxEntries} keys and items`);
-      v.forEach((item, i) => visit(item, `${path}[${i}]`, depth + 1));
+      v.forEach((item, i) => {
+        if (Array.isArray(item)) fail(`${path}[${i}]`, 'is an array inside an array (wrap it in an object)');
+        visit(item, `${path}[${i}]`, depth + 1);
+      });
       return;
     }
     for (const [key, child] of Object.entries(v)) {

@@ -1,0 +1,32 @@
+import type { TestApi } from '../support/harness';
+
+const doc = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Seeded for the fuzzer.' }] }] };
+
+/**
+ * Records of the fuzz client that the fuzzer's path parameters point at, so operations on one record
+ * (status, results, publish, public reads by slug) reach their handlers instead of answering 404 to
+ * every random id. Returns schemathesis parameters (`path.<name>` → value). Only string ids: a seeded
+ * value replaces the fuzzer's out-of-range integers too, which it would then report as accepted.
+ */
+export async function seedRecords(api: TestApi, triple: string): Promise<Record<string, string>> {
+  const created = async (path: string, body: unknown, field: string) => {
+    const res = await api.call('POST', path, { token: triple, body });
+    if (res.status < 200 || res.status > 299) throw new Error(`fuzz seed: POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
+    return String(res.body[field]);
+  };
+  const slug = 'fuzz-seeded';
+  const pageId = await created('/api/v1/dashboard/content/pages', { slug, title: 'Seeded', blocks: [{ type: 'text', data: { text: 'x' } }] }, 'id');
+  const postId = await created('/api/v1/dashboard/content/posts', { slug, title: 'Seeded', body: doc }, 'id');
+  for (const [kind, id] of [['pages', pageId], ['posts', postId]]) {
+    const res = await api.call('POST', `/api/v1/dashboard/content/${kind}/${id}/publish`, { token: triple });
+    if (res.status !== 200) throw new Error(`fuzz seed: publishing ${kind} answered ${res.status}`);
+  }
+  return {
+    'path.slug': slug,
+    'path.page_id': pageId,
+    'path.post_id': postId,
+    'path.job_id': await created('/api/v1/dashboard/client/jobs/maps-scrape/submit', { query: 'bakery', country_code: 'NL', region_codes: ['NL-UT'], max_locations: 3 }, 'job_id'),
+    'path.research_id': await created('/api/v1/dashboard/client/research/submit', { companies: [{ name: 'Seeded Bakery', country_code: 'NL' }] }, 'research_id'),
+  };
+}
+
