@@ -22,14 +22,18 @@ const alive = (pid: number) => {
   }
 };
 
-/** Processes whose command line names this data directory: the engines the devstack runs on it. */
+/**
+ * Processes whose command line names this data directory, or that work inside it (redis-server rewrites its
+ * command line, but runs in its --dir): the engines running on its files.
+ */
 function enginesOn(dataDir: string): { pid: number; command: string }[] {
   const found: { pid: number; command: string }[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmdline.includes(dataDir)) found.push({ pid: Number(entry), command: path.basename(cmdline.split(' ')[0]) });
+      const cwd = fs.readlinkSync(`/proc/${entry}/cwd`);
+      if (cmdline.includes(dataDir) || cwd.startsWith(dataDir)) found.push({ pid: Number(entry), command: path.basename(cmdline.split(' ')[0]) });
     } catch {
       /* gone meanwhile */
     }
