@@ -148,7 +148,9 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
     /** Moves the job to its final state (if not there already) and publishes the final event once. */
     async finishJob(input: JobRef & { status: 'completed' | 'failed' | 'cancelled'; error?: string; results_count?: number }): Promise<JobEvent | null> {
       const doc = await loadJob(input.job_id, input.client_id);
-      const results_count = input.results_count ?? (doc?.type === 'research'
+      // Counted from what is stored, not from the workflow's running count: an attempt Temporal timed out
+      // while it was unreachable can still have been writing when its retry counted (fault matrix, Temporal case).
+      const results_count = (doc?.type === 'research'
         ? await researchResultsCount(input.client_id, input.job_id)
         : await resultsCount(input.client_id, input.job_id));
       return store.finish(input.job_id, input.client_id, input.status, { error: input.error, results_count });

@@ -10,7 +10,9 @@ async function main() {
   const logger = createLogger(config.LOG_LEVEL);
   installTemporalLogger(logger);
   const say = (line: string) => process.stdout.write(`${line}\n`);
-  const rt = await startApi(config, { logger, devstackPorts: DEFAULT_PORTS, progress: (m) => say(`  … ${m}`) });
+  // The default data directory keeps the documented ports; any other gets its own (no clash side by side).
+  const devstackPorts = process.env.DATA_DIR ? undefined : DEFAULT_PORTS;
+  const rt = await startApi(config, { logger, devstackPorts, progress: (m) => say(`  … ${m}`) });
   say('');
   say(`lead-service ${rt.services.version} is running`);
   say(`  API         ${rt.url}/api/v1`);

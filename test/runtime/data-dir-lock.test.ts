@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startDevstack } from '../../src/lib/devstack';
 
-const sleeper = () => spawn('sleep', ['60'], { stdio: 'ignore' });
+const sleeper = (cwd?: string) => spawn('sleep', ['60'], { stdio: 'ignore', cwd });
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -47,17 +47,20 @@ describe('the devstack owns its data directory', () => {
     const deadOwner = sleeper();
     deadOwner.kill('SIGKILL');
     await exited(deadOwner);
-    const leftover = sleeper(); // stands in for an engine that outlived its service
-    fs.writeFileSync(path.join(dataDir, 'devstack.lock'), JSON.stringify({ pid: deadOwner.pid, started_at: 'then', engine_pids: [leftover.pid] }));
+    const leftover = sleeper(dataDir); // stands in for an engine that outlived its service (it runs in the directory)
+    const stranger = sleeper(); // a recorded pid that now belongs to something else: left alone
+    fs.writeFileSync(path.join(dataDir, 'devstack.lock'), JSON.stringify({ pid: deadOwner.pid, started_at: 'then', engine_pids: [leftover.pid, stranger.pid] }));
     const log: string[] = [];
     const stack = await start(log);
     try {
       await exited(leftover);
       expect(isAlive(leftover.pid!)).toBe(false);
-      expect(log.join('\n')).toContain(`left by a service that died: ${leftover.pid}`);
+      expect(log.join('\n')).toMatch(new RegExp(`left by a service that died: ${leftover.pid}$`, 'm')); // the stranger not named
+      expect(isAlive(stranger.pid!)).toBe(true);
       const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'devstack.lock'), 'utf8'));
       expect(lock).toMatchObject({ pid: process.pid, engine_pids: [expect.any(Number)] });
     } finally {
+      stranger.kill('SIGKILL');
       await stack.stop();
     }
   });

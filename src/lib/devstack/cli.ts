@@ -25,7 +25,7 @@ async function main() {
     const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
     const stack = await startDevstack({
       dataDir, cacheDir, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
-      need: { mongo: true, redis: true, temporal: true }, ports: DEFAULT_PORTS, progress: say,
+      need: { mongo: true, redis: true, temporal: true }, ports: process.env.DATA_DIR ? undefined : DEFAULT_PORTS, progress: say,
     });
     say(`MONGODB_URI=${stack.mongo!.url}`);
     say(`REDIS_URL=${stack.redis!.url}`);

@@ -17,8 +17,23 @@ const alive = (pid: number) => {
   }
 };
 
-async function stopLeftovers(pids: number[], progress: Progress) {
-  const left = pids.filter(alive);
+/**
+ * Whether a live pid is still an engine on this data directory (its command line names the directory, or it
+ * works inside it, as redis-server does): after a reboot a recorded pid can belong to anything. Without /proc
+ * (macOS) the recorded pid is trusted.
+ */
+function runsOn(pid: number, dataDir: string): boolean {
+  if (!fs.existsSync('/proc/self/cmdline')) return true;
+  try {
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes(dataDir) || fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(dataDir);
+  } catch {
+    return false;
+  }
+}
+
+async function stopLeftovers(pids: number[], dataDir: string, progress: Progress) {
+  const left = pids.filter((pid) => alive(pid) && runsOn(pid, dataDir));
   if (!left.length) return;
   progress(`stopping ${left.length} engine process(es) left by a service that died: ${left.join(', ')}`);
   for (const pid of left) process.kill(pid, 'SIGTERM');
@@ -52,7 +67,7 @@ export async function lockDataDir(dataDir: string, progress: Progress) {
     if (held && alive(held.pid)) {
       throw new Error(`The data directory ${dataDir} is in use by a running service (pid ${held.pid}, since ${held.started_at}); stop it or set another DATA_DIR`);
     }
-    if (held) await stopLeftovers(held.engine_pids ?? [], progress);
+    if (held) await stopLeftovers(held.engine_pids ?? [], path.resolve(dataDir), progress);
     fs.rmSync(file, { force: true });
   }
   return {

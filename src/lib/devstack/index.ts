@@ -2,14 +2,15 @@ import path from 'node:path';
 import type { Progress } from './binaries';
 import { lockDataDir } from './data-dir-lock';
 import { startMongo, startRedis, startTemporal, type StartedEngine, type TemporalEngine } from './engines';
+import { portOf, portsForDir, rememberPorts, type EnginePorts } from './ports';
 
 export interface DevstackOptions {
   dataDir: string;
   cacheDir: string;
   namespace: string;
   need: { mongo: boolean; redis: boolean; temporal: boolean };
-  /** Preferred ports (stable URLs for `npm start`); tests leave them out and get free ones. */
-  ports?: { mongo?: number; redis?: number; temporal?: number; temporalUi?: number };
+  /** Ports for a directory that has none recorded yet; left out, derived from its path (portsForDir). Busy ones fall back to free ones. */
+  ports?: EnginePorts;
   progress: Progress;
 }
 
@@ -30,14 +31,16 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
   const lock = await lockDataDir(opts.dataDir, opts.progress);
   const binDir = path.join(opts.cacheDir, 'bin');
   const base = { dataDir: opts.dataDir, binDir, progress: opts.progress };
-  const ports = opts.ports ?? {};
+  const ports = portsForDir(opts.dataDir, opts.ports);
   const started: StartedEngine[] = [];
-  const track = <T extends StartedEngine>(p: Promise<T>) => p.then((e) => (started.push(e), e));
+  // A preferred port free when checked can be taken before the engine binds it: then once more on any free port.
+  const track = <T extends StartedEngine>(start: (preferred: boolean) => Promise<T>) =>
+    start(true).catch(() => start(false)).then((e) => (started.push(e), e));
   const results = await Promise.allSettled([
-    opts.need.mongo ? track(startMongo({ ...base, port: ports.mongo })) : undefined,
-    opts.need.redis ? track(startRedis({ ...base, port: ports.redis })) : undefined,
+    opts.need.mongo ? track((p) => startMongo({ ...base, port: p ? ports.mongo : undefined })) : undefined,
+    opts.need.redis ? track((p) => startRedis({ ...base, port: p ? ports.redis : undefined })) : undefined,
     opts.need.temporal
-      ? track(startTemporal({ ...base, port: ports.temporal, uiPort: ports.temporalUi, namespace: opts.namespace }))
+      ? track((p) => startTemporal({ ...base, port: p ? ports.temporal : undefined, uiPort: p ? ports.temporalUi : undefined, namespace: opts.namespace }))
       : undefined,
   ]);
   const stopAll = async () => {
@@ -53,6 +56,11 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
   }
   const [mongo, redis, temporal] = results.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
   lock.engines(started.map((e) => e.pid));
+  const t = temporal as TemporalEngine | undefined;
+  rememberPorts(opts.dataDir, {
+    ...ports, mongo: portOf(mongo?.url) ?? ports.mongo, redis: portOf(redis?.url) ?? ports.redis,
+    temporal: portOf(t?.url) ?? ports.temporal, temporalUi: portOf(t?.uiUrl) ?? ports.temporalUi,
+  });
   return {
     mongo: mongo as StartedEngine | undefined,
     redis: redis as StartedEngine | undefined,
