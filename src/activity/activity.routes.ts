@@ -27,7 +27,9 @@ export function activityRoutes(s: Services): OperationHandlers {
     async exportShifts(req, res) {
       const client = await activity.clientOf(req);
       const list = await listShifts(client._id, shiftQuery(req.query));
-      res.attachment(`shifts-${list.from}-${list.to}.csv`).type('text/csv; charset=utf-8').send(shiftsCsv(list.shifts));
+      // The dates are validated YYYY-MM-DD, so the name needs no escaping; quoted as the contract shows it.
+      res.setHeader('Content-Disposition', `attachment; filename="shifts-${list.from}-${list.to}.csv"`);
+      res.type('text/csv; charset=utf-8').send(shiftsCsv(list.shifts));
     },
     async getDigestSettings(req, res) {
       const client = await activity.clientOf(req);
