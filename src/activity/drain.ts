@@ -54,7 +54,8 @@ export function startActivityDrain(redis: Redis, logger: Logger, opts: DrainOpti
 
   async function ensureGroup() {
     try {
-      await redis.xgroup('CREATE', ACTIVITY_STREAM, GROUP, '0', 'MKSTREAM');
+      // Through EVAL: ioredis does not apply its key prefix to XGROUP's key, but does to EVAL's KEYS.
+      await redis.eval(`return redis.call('XGROUP', 'CREATE', KEYS[1], ARGV[1], '0', 'MKSTREAM')`, 1, ACTIVITY_STREAM, GROUP);
     } catch (err) {
       if (!/BUSYGROUP/.test((err as Error).message)) throw err;
     }
