@@ -4,12 +4,17 @@ import { createNotificationActivities } from './notifications';
 import { createJobActivities, type JobDeps } from './jobs';
 import { createResearchActivities } from './research';
 import { createAccessRequestActivities } from './access-requests';
+import { createDigestActivities, type DigestDeps } from './digests';
+import type { ActivityRecorder } from '../src/activity/recorder';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
   channels: Channels;
   jobs: JobDeps;
   agents: { credentialsKey: string };
+  /** The activity log (outcomes of jobs) and the digests' settings lock. */
+  activity: { recorder: ActivityRecorder };
+  digests: DigestDeps;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -19,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createResearchActivities(deps),
     ...createContentActivities(),
     ...createAccessRequestActivities(deps),
+    ...createDigestActivities(deps),
   };
 }
 

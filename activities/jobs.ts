@@ -14,6 +14,8 @@ import { indexResources, resourcesOfJob } from '../src/idap/resources.service';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
 import { deliverWebhook, webhookSecret } from '../src/jobs/webhooks';
 import { researchResultsCount } from '../src/research/research-company';
+import { recordJobOutcome } from '../src/activity/outcomes';
+import type { ActivityRecorder } from '../src/activity/recorder';
 
 /** What the job activities need: provider adapters, the event bus, and the key webhooks are signed with. */
 export interface JobDeps {
@@ -86,7 +88,7 @@ export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T
   }
 }
 
-export function createJobActivities({ jobs }: { jobs: JobDeps }) {
+export function createJobActivities({ jobs, activity }: { jobs: JobDeps; activity: { recorder: ActivityRecorder } }) {
   const store = createJobStore(jobs);
   // Indexing takes one step at a time per worker process, so it never crowds out the jobs' own writes.
   const indexGate = createWriteGate(1);
@@ -153,7 +155,10 @@ export function createJobActivities({ jobs }: { jobs: JobDeps }) {
       const results_count = (doc?.type === 'research'
         ? await researchResultsCount(input.client_id, input.job_id)
         : await resultsCount(input.client_id, input.job_id));
-      return store.finish(input.job_id, input.client_id, input.status, { error: input.error, results_count });
+      const event = await store.finish(input.job_id, input.client_id, input.status, { error: input.error, results_count });
+      // Every attempt records it (under one id), so a retry after a crash here still logs the outcome.
+      await recordJobOutcome(activity.recorder, await loadJob(input.job_id, input.client_id));
+      return event;
     },
 
     /** Indexes every resource the job wrote for search, a chunk at a time (the index converges, so a retry is safe). */

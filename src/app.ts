@@ -31,6 +31,8 @@ import { idapRoutes } from './idap/idap.routes';
 import { brandsRoutes } from './brands/brands.routes';
 import { agentsRoutes } from './agents/agents.routes';
 import { resetPasswordPage } from './auth/reset-password.page';
+import { activityRoutes } from './activity/activity.routes';
+import { recordWrites } from './activity/record-writes';
 
 /** Query parameters that carry secrets: their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret)=)[^&]*/gi;
@@ -51,6 +53,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...idapRoutes(s),
     ...brandsRoutes(s),
     ...agentsRoutes(s),
+    ...activityRoutes(s),
   };
 }
 
@@ -114,6 +117,7 @@ export function createApp(s: Services): Express {
   const { routing, validation } = splitValidator(validator);
   app.use(routing);
   app.use(authenticate(s.auth));
+  app.use(recordWrites(s.activity.recorder, s.logger)); // the activity log: every successful authenticated write
   app.use(jsonBody(s.config.JSON_BODY_LIMIT_BYTES));
   app.use(validation);
   app.use(mountOperations(doc, operationHandlers(s)));

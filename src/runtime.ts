@@ -19,6 +19,9 @@ import { createLocks } from './lib/locks';
 import { createWriteGate } from './jobs/write-gate';
 import { createMediaService } from './media/media.service';
 import { createMediaStorage } from './media/storage';
+import { createActivityRecorder } from './activity/recorder';
+import { startActivityDrain, type ActivityDrain } from './activity/drain';
+import { ensureDigestSchedule } from './activity/digest-schedule';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -86,6 +89,8 @@ function localCredentialsKey(dataDir: string): string {
 export interface ServiceWorker extends RunningWorker {
   /** The provider adapters its activities use (and the sandbox server, when one was started). */
   providers: Providers;
+  /** Moves activity events from the Redis stream into MongoDB. */
+  drain: ActivityDrain;
 }
 
 export async function workerFor(config: Config, rt: EngineRuntime, opts: RuntimeOptions): Promise<ServiceWorker> {
@@ -98,6 +103,8 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     deps: {
       channels: createChannels(config),
       agents: { credentialsKey: rt.credentialsKey },
+      activity: { recorder: createActivityRecorder(rt.engines.redis, opts.logger) },
+      digests: { lock: createLocks(rt.engines.redis).run },
       jobs: {
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
         locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run, gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
@@ -110,10 +117,17 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     await providers.stop();
     throw err;
   });
+  // The worker moves recorded activity from Redis into MongoDB and keeps the digest schedule in place.
+  const drain = startActivityDrain(rt.engines.redis, opts.logger);
+  await ensureDigestSchedule(rt.engines.temporal, config.TEMPORAL_TASK_QUEUE).catch((err) => {
+    opts.logger.warn({ err: (err as Error).message }, 'digest schedule not created; the next worker start tries again');
+  });
   return {
     ...running,
     providers,
+    drain,
     async shutdown() {
+      await drain.stop();
       await running.shutdown();
       await providers.stop();
     },

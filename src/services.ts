@@ -21,6 +21,7 @@ import { createAccessRequests, type AccessRequests } from './agents/access-reque
 import { createTokens, type Tokens } from './agents/tokens.service';
 import { createTokenCache } from './auth/token-cache';
 import type { AccessTokenDoc } from './auth/access-token.model';
+import { createActivityService, type ActivityService } from './activity/activity.service';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -43,6 +44,7 @@ export interface Services {
   media: MediaService;
   brands: BrandsService;
   agents: { requests: AccessRequests; tokens: Tokens };
+  activity: ActivityService;
 }
 
 export function createServices(opts: {
@@ -76,5 +78,6 @@ export function createServices(opts: {
   return {
     ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
     idap: createIdapService(), media: createMediaService({ storage }),
+    activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
   };
 }

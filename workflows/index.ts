@@ -4,3 +4,4 @@ export { contentDeployHookWorkflow } from './content';
 export { mapsScrapeWorkflow, jobWebhookWorkflow, jobIndexWorkflow } from './jobs';
 export { researchWorkflow } from './research';
 export { accessRequestWorkflow } from './access-requests';
+export { digestTickWorkflow } from './digests';

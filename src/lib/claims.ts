@@ -22,3 +22,8 @@ export async function claimOnce(key: string): Promise<boolean> {
     throw err;
   }
 }
+
+/** True once `key` has been claimed (a check before costly work; claimOnce stays the decision). */
+export async function isClaimed(key: string): Promise<boolean> {
+  return (await ClaimModel.exists({ _id: key })) !== null;
+}
