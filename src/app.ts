@@ -31,6 +31,7 @@ import { idapRoutes } from './idap/idap.routes';
 import { brandsRoutes } from './brands/brands.routes';
 import { agentsRoutes } from './agents/agents.routes';
 import { resetPasswordPage } from './auth/reset-password.page';
+import { adminRoutes } from './admin/admin.routes';
 
 /** Query parameters that carry secrets: their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret)=)[^&]*/gi;
@@ -51,6 +52,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...idapRoutes(s),
     ...brandsRoutes(s),
     ...agentsRoutes(s),
+    ...adminRoutes(s),
   };
 }
 

@@ -145,6 +145,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     }
     await services?.events.close();
     await services?.jobs.close();
+    await services?.admin.close();
     await worker?.shutdown();
     await closeEngines(rt.engines);
     await rt.devstack?.stop();

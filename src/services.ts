@@ -21,6 +21,7 @@ import { createAccessRequests, type AccessRequests } from './agents/access-reque
 import { createTokens, type Tokens } from './agents/tokens.service';
 import { createTokenCache } from './auth/token-cache';
 import type { AccessTokenDoc } from './auth/access-token.model';
+import { createAdminServices, type AdminServices } from './admin/admin.services';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -43,6 +44,7 @@ export interface Services {
   media: MediaService;
   brands: BrandsService;
   agents: { requests: AccessRequests; tokens: Tokens };
+  admin: AdminServices;
 }
 
 export function createServices(opts: {
@@ -75,6 +77,6 @@ export function createServices(opts: {
   };
   return {
     ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
-    idap: createIdapService(), media: createMediaService({ storage }),
+    idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
   };
 }
