@@ -47,19 +47,18 @@ const JOB_COUNTRY_FIELD = { 'maps-scrape': 'params.country_code', research: 'par
 async function jobFigures(scope: KpiScope, type: 'maps-scrape' | 'research', range?: { start: Date; end: Date }): Promise<JobFigures> {
   const match: Record<string, unknown> = { ...tenantMatch(scope.clientId), type, ...createdIn(scope, range?.start, range?.end) };
   if (scope.country) match[JOB_COUNTRY_FIELD[type]] = scope.country;
-  const pipeline: PipelineStage[] = [
-    { $match: match },
-    { $group: { _id: '$status', n: { $sum: 1 }, results: { $sum: '$results_count' } } },
-  ];
-  const groups = await JobModel.aggregate<{ _id: string; n: number; results: number }>(pipeline).option(tenantOptions(scope.clientId) as never);
+  // One accumulator per $group: the devstack's FerretDB computes only the first of several (the rest answer 0).
+  const grouped = (accumulator: unknown) =>
+    JobModel.aggregate<{ _id: string; v: number }>([{ $match: match }, { $group: { _id: '$status', v: accumulator } }] as PipelineStage[])
+      .option(tenantOptions(scope.clientId) as never);
+  const [counts, sums] = await Promise.all([grouped({ $sum: 1 }), grouped({ $sum: '$results_count' })]);
   const by_status: StatusCounts = Object.fromEntries(JOB_STATES[type].map((s) => [s, 0]));
   let submitted = 0;
-  let results = 0;
-  for (const g of groups) {
-    if (g._id in by_status) by_status[g._id] += g.n;
-    submitted += g.n;
-    results += g.results ?? 0;
+  for (const g of counts) {
+    if (g._id in by_status) by_status[g._id] += g.v;
+    submitted += g.v;
   }
+  const results = sums.reduce((n, g) => n + (g.v ?? 0), 0);
   return { submitted, by_status, results };
 }
 
