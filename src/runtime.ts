@@ -104,7 +104,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
         media: createMediaService({ storage: createMediaStorage(config) }),
       },
     },
-    logger: opts.logger,
+    logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     workflowBundle: opts.workflowBundle,
   }).catch(async (err) => {
     await providers.stop();

@@ -4,6 +4,8 @@ import type { OperationHandlers } from '../lib/http/operations';
 import { tenantScope } from '../lib/tenancy';
 import { windowFromRequest } from './kpi-window';
 import type { KpiScope } from './kpi-figures';
+import type { LogQuery } from './log-store';
+import { AppError } from '../lib/errors';
 
 const flag = (v: unknown) => v === true || v === 'true';
 
@@ -38,6 +40,17 @@ export function adminRoutes(s: Services): OperationHandlers {
     },
     async getSocialReport(req, res) {
       res.json(await reports.social(reportRequest(req)));
+    },
+    async getLogs(req, res) {
+      const q = req.query as Record<string, unknown>;
+      const minutes = q.minutes === undefined ? 15 : Number(q.minutes);
+      const found = await s.admin.logs.query({
+        container: q.container as string | undefined, level: q.level as LogQuery['level'], search: q.search as string | undefined,
+        minutes, limit: q.limit === undefined ? 100 : Number(q.limit),
+      }).catch(() => {
+        throw AppError.unavailable('The log store (Redis) is unavailable');
+      });
+      res.json({ generated_at: new Date().toISOString(), minutes, ...found });
     },
   };
 }
