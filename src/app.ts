@@ -33,9 +33,10 @@ import { agentsRoutes } from './agents/agents.routes';
 import { resetPasswordPage } from './auth/reset-password.page';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
+import { adminRoutes } from './admin/admin.routes';
 
-/** Query parameters that carry secrets: their values never reach a log line. */
-const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret)=)[^&]*/gi;
+/** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
+const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 export function operationHandlers(s: Services): OperationHandlers {
@@ -54,6 +55,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...brandsRoutes(s),
     ...agentsRoutes(s),
     ...activityRoutes(s),
+    ...adminRoutes(s),
   };
 }
 

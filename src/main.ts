@@ -8,7 +8,7 @@ import { installTemporalLogger } from './worker/create-worker';
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  installTemporalLogger(logger);
+  installTemporalLogger(logger.child({ container: 'worker' })); // the SDK's lines are the worker's
   const say = (line: string) => process.stdout.write(`${line}\n`);
   // The default data directory keeps the documented ports; any other gets its own (no clash side by side).
   const devstackPorts = process.env.DATA_DIR ? undefined : DEFAULT_PORTS;

@@ -111,7 +111,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
         media: createMediaService({ storage: createMediaStorage(config) }),
       },
     },
-    logger: opts.logger,
+    logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     workflowBundle: opts.workflowBundle,
   }).catch(async (err) => {
     await providers.stop();
@@ -159,6 +159,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     }
     await services?.events.close();
     await services?.jobs.close();
+    await services?.admin.close();
     await worker?.shutdown();
     await closeEngines(rt.engines);
     await rt.devstack?.stop();

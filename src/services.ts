@@ -22,6 +22,7 @@ import { createTokens, type Tokens } from './agents/tokens.service';
 import { createTokenCache } from './auth/token-cache';
 import type { AccessTokenDoc } from './auth/access-token.model';
 import { createActivityService, type ActivityService } from './activity/activity.service';
+import { createAdminServices, type AdminServices } from './admin/admin.services';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -45,6 +46,7 @@ export interface Services {
   brands: BrandsService;
   agents: { requests: AccessRequests; tokens: Tokens };
   activity: ActivityService;
+  admin: AdminServices;
 }
 
 export function createServices(opts: {
@@ -77,7 +79,7 @@ export function createServices(opts: {
   };
   return {
     ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
-    idap: createIdapService(), media: createMediaService({ storage }),
+    idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
   };
 }

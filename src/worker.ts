@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './lib/config';
 import { closeEngines } from './lib/engines';
-import { createLogger } from './lib/logger';
+import { createLogger, logTapOf } from './lib/logger';
+import { logStoreFor } from './admin/admin.services';
 import { startEngines, workerFor } from './runtime';
 import { installTemporalLogger } from './worker/create-worker';
 
@@ -10,9 +11,12 @@ async function main() {
   const logger = createLogger(config.LOG_LEVEL);
   installTemporalLogger(logger);
   const rt = await startEngines(config, { logger });
+  const tap = logTapOf(logger);
+  tap?.attach(logStoreFor(config, rt.engines), 'worker');
   const worker = await workerFor(config, rt, { logger });
   const stop = async () => {
     await worker.shutdown();
+    await tap?.detach();
     await closeEngines(rt.engines);
     await rt.devstack?.stop();
     process.exit(0);

@@ -26,6 +26,11 @@ const accessTokenSchema = new Schema(
   },
   { ...baseSchemaOptions, minimize: false },
 );
+// KPIs: tokens issued in a window, and tokens still usable, of one client or of all.
+accessTokenSchema.index({ client_id: 1, created_at: -1 });
+accessTokenSchema.index({ created_at: -1 });
+accessTokenSchema.index({ client_id: 1, revoked_at: 1, expires_at: 1 });
+accessTokenSchema.index({ revoked_at: 1, expires_at: 1 });
 accessTokenSchema.plugin(tenantOwned);
 
 export type AccessTokenDoc = InferSchemaType<typeof accessTokenSchema> & { _id: string; created_at: Date; updated_at: Date };

@@ -17,6 +17,8 @@ const clientSchema = new Schema(
   baseSchemaOptions,
 );
 
+clientSchema.index({ created_at: 1 }); // KPIs: clients that existed at the end of a window
+
 export type ClientDoc = InferSchemaType<typeof clientSchema> & { _id: string; created_at: Date; updated_at: Date };
 export const ClientModel = model('Client', clientSchema, 'clients');
 

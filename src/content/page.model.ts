@@ -11,6 +11,9 @@ const pageSchema = contentSchema({
   ...publishableFields,
 });
 pageSchema.index({ client_id: 1, status: 1, sort_order: 1 });
+// KPIs: pages published in a window, of one client or of all.
+pageSchema.index({ client_id: 1, status: 1, published_at: -1 });
+pageSchema.index({ status: 1, published_at: -1 });
 
 export interface PageBlock {
   type: string;

@@ -20,6 +20,7 @@ const postSchema = contentSchema({
   ...publishableFields,
 });
 postSchema.index({ client_id: 1, status: 1, published_at: -1 });
+postSchema.index({ status: 1, published_at: -1 }); // the platform's KPIs: published in a window, every client
 
 export interface PostDoc extends PublishableBase {
   title: string;

@@ -12,6 +12,7 @@ const bool = z
 const port = z.coerce.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const positiveInt = z.coerce.number().int().positive('must be a positive integer');
 const url = z.string().url('must be a URL');
+const sourceUrl = z.union([z.literal('none'), url], { message: 'must be a URL or none' });
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -84,6 +85,29 @@ const schema = z.object({
   RESEARCH_PROVIDER_URL: url.optional(),
   RESEARCH_PROVIDER_KEY: z.string().min(1).optional(),
   PROVIDER_TIMEOUT_MS: positiveInt.default(15_000),
+
+  /** Analytics sources of the admin reports: a URL (or `none` to switch one off) and its key. */
+  PRODUCT_ANALYTICS_URL: sourceUrl.optional(),
+  PRODUCT_ANALYTICS_KEY: z.string().min(1).optional(),
+  WEB_ANALYTICS_URL: sourceUrl.optional(),
+  WEB_ANALYTICS_KEY: z.string().min(1).optional(),
+  MOBILE_SUBSCRIPTIONS_URL: sourceUrl.optional(),
+  MOBILE_SUBSCRIPTIONS_KEY: z.string().min(1).optional(),
+  SOCIAL_ANALYTICS_URL: sourceUrl.optional(),
+  SOCIAL_ANALYTICS_KEY: z.string().min(1).optional(),
+  SOCIAL_ACCOUNTS: z
+    .string()
+    .regex(/^\s*[a-z0-9_-]+:[^,:]+(\s*,\s*[a-z0-9_-]+:[^,:]+)*\s*$/i, 'must be network:handle pairs separated by commas')
+    .optional(),
+  CAMPAIGNS_URL: sourceUrl.optional(),
+  CAMPAIGNS_KEY: z.string().min(1).optional(),
+  ANALYTICS_TIMEOUT_MS: positiveInt.default(5_000),
+
+  /** The log viewer's store: newest lines kept, and for how long at most. */
+  LOG_STORE_MAX_ENTRIES: positiveInt.default(20_000),
+  LOG_STORE_RETENTION_MINUTES: positiveInt.default(1440),
+  /** Where the engines' log files are (the devstack's DATA_DIR/logs when it runs in this process). */
+  ENGINE_LOG_DIR: z.string().min(1).optional(),
 });
 
 type Raw = z.infer<typeof schema>;

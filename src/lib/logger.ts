@@ -1,5 +1,11 @@
 import pino from 'pino';
 import { currentRequestId } from './request-context';
+import { LogTap } from './log-tap';
+
+const taps = new WeakMap<pino.Logger, LogTap>();
+
+/** The tap of a logger made by createLogger: what it writes also goes to the log viewer's store once attached. */
+export const logTapOf = (logger: pino.Logger): LogTap | undefined => taps.get(logger);
 
 /** Paths that may hold a secret: pino replaces them before a line is written. */
 export const REDACTED_PATHS = [
@@ -18,7 +24,8 @@ export const REDACTED_PATHS = [
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
-  return pino(
+  const tap = new LogTap();
+  const logger = pino(
     {
       level,
       base: { service: 'lead-service' },
@@ -29,8 +36,13 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         return requestId ? { request_id: requestId } : {};
       },
     },
-    destination,
+    pino.multistream([
+      { level: 'trace', stream: destination ?? pino.destination(1) },
+      { level: 'trace', stream: tap },
+    ]),
   );
+  taps.set(logger, tap);
+  return logger;
 }
 
 export type Logger = pino.Logger;

@@ -20,11 +20,32 @@ function retryAfterMs(header: string | null): number | undefined {
  * statuses are returned for the adapter to interpret.
  */
 export async function providerGet(provider: string, url: string, opts: { timeoutMs: number; signal?: AbortSignal; accept: string }): Promise<ProviderResponse> {
+  return providerRequest(provider, url, opts);
+}
+
+export interface ProviderRequestOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  accept: string;
+  method?: 'GET' | 'POST';
+  /** Extra headers (a provider's authorization); never logged. */
+  headers?: Record<string, string>;
+  /** A JSON body (sent with content-type application/json). */
+  json?: unknown;
+}
+
+/** providerGet for any method, with the provider's own headers and an optional JSON body. */
+export async function providerRequest(provider: string, url: string, opts: ProviderRequestOptions): Promise<ProviderResponse> {
   const signals = [AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])];
+  const headers: Record<string, string> = { accept: opts.accept, 'user-agent': 'lead-service/1', ...opts.headers };
+  if (opts.json !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   let text: string;
   try {
-    res = await fetch(url, { headers: { accept: opts.accept, 'user-agent': 'lead-service/1' }, signal: AbortSignal.any(signals) });
+    res = await fetch(url, {
+      method: opts.method ?? 'GET', headers, signal: AbortSignal.any(signals),
+      body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
+    });
     text = await res.text();
   } catch (err) {
     if (opts.signal?.aborted) throw err; // cancelled by the job: not a provider failure

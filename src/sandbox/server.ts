@@ -4,6 +4,7 @@ import { FaultPlan, type QueuedFault, type Target } from './faults';
 import { PAGE_SIZE, decodeToken, encodeToken, placesFor, type PageToken } from './maps-data';
 import { renderPage } from './research-site';
 import { Seed } from './seed';
+import { analyticsAnswer } from './analytics';
 import sharp from 'sharp';
 
 /**
@@ -13,12 +14,16 @@ import sharp from 'sharp';
  *   GET  /maps/api/place/textsearch/json   classic Places Text Search (query, location, radius, region, pagetoken)
  *   GET  /maps/api/place/photo             a place photo (photo_reference)
  *   GET  /research/fetch?url=              a company web page as HTML (home, /team, /contact)
+ *   /product-analytics, /web-analytics, /mobile-subscriptions, /social, /campaigns: the analytics
+ *                                          providers of the admin reports (see analytics.ts)
  *   POST /_sandbox/faults                  queue faults {target, status?, delay_ms?, malformed?, times}
  *   GET  /_sandbox/stats, POST /_sandbox/reset
  */
 export interface Sandbox {
   url: string;
   faults: FaultPlan;
+  /** Calls answered per analytics source since the server started. */
+  analytics: Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -75,6 +80,7 @@ async function readJson(req: http.IncomingMessage): Promise<any> {
 
 export async function startSandbox(opts: { host?: string; port?: number } = {}): Promise<Sandbox> {
   const faults = new FaultPlan();
+  const analytics: Record<string, number> = {};
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const send = (a: Answer) => {
@@ -90,8 +96,13 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
           return void res.writeHead(204).end();
         }
         if (req.method === 'POST' && url.pathname === '/_sandbox/reset') return void (faults.reset(), res.writeHead(204).end());
-        if (url.pathname === '/_sandbox/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(faults.stats));
+        if (url.pathname === '/_sandbox/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...faults.stats, analytics }));
       }
+      const report = await analyticsAnswer(
+        { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization ?? '', readBody: () => readJson(req) },
+        analytics,
+      );
+      if (report) return send(report);
       if (url.pathname === '/maps/api/place/photo') return send({ status: 200, type: 'image/png', body: await photo(url.searchParams.get('photo_reference') ?? '') });
       const target: Target | null = url.pathname === '/maps/api/place/textsearch/json' ? 'maps' : url.pathname === '/research/fetch' ? 'research' : null;
       if (!target || req.method !== 'GET') return send(json(404, { error: 'no such sandbox route' }));
@@ -115,6 +126,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
   return {
     url: `http://${address}:${port}`,
     faults,
+    analytics,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,0 +1,56 @@
+import type { Request } from 'express';
+import type { Services } from '../services';
+import type { OperationHandlers } from '../lib/http/operations';
+import { tenantScope } from '../lib/tenancy';
+import { windowFromRequest } from './kpi-window';
+import type { KpiScope } from './kpi-figures';
+import type { LogQuery } from './log-store';
+import { AppError } from '../lib/errors';
+
+const flag = (v: unknown) => v === true || v === 'true';
+
+/** Who the report is for (tenancy's rule: a brand_admin their client, a super_admin all or the selected one), and its window. */
+function reportRequest(req: Request) {
+  const q = req.query as Record<string, unknown>;
+  const scope: KpiScope = {
+    clientId: tenantScope(req),
+    window: windowFromRequest(req),
+    country: typeof q.country === 'string' ? q.country : null,
+  };
+  return { scope, refresh: flag(q.refresh) };
+}
+
+export function adminRoutes(s: Services): OperationHandlers {
+  const reports = s.admin.reports;
+  return {
+    async getKpis(req, res) {
+      res.json(await reports.kpis(reportRequest(req)));
+    },
+    async getProductAnalyticsMetrics(req, res) {
+      res.json(await reports.productAnalytics(reportRequest(req)));
+    },
+    async getWebAnalytics(req, res) {
+      res.json(await reports.webAnalytics(reportRequest(req)));
+    },
+    async getMobileSubscriptions(req, res) {
+      res.json(await reports.mobileSubscriptions(reportRequest(req)));
+    },
+    async getCampaignsReport(req, res) {
+      res.json(await reports.campaigns(reportRequest(req)));
+    },
+    async getSocialReport(req, res) {
+      res.json(await reports.social(reportRequest(req)));
+    },
+    async getLogs(req, res) {
+      const q = req.query as Record<string, unknown>;
+      const minutes = q.minutes === undefined ? 15 : Number(q.minutes);
+      const found = await s.admin.logs.query({
+        container: q.container as string | undefined, level: q.level as LogQuery['level'], search: q.search as string | undefined,
+        minutes, limit: q.limit === undefined ? 100 : Number(q.limit),
+      }).catch(() => {
+        throw AppError.unavailable('The log store (Redis) is unavailable');
+      });
+      res.json({ generated_at: new Date().toISOString(), minutes, ...found });
+    },
+  };
+}

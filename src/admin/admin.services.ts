@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { Config } from '../lib/config';
+import type { Engines } from '../lib/engines';
+import { logTapOf, type Logger } from '../lib/logger';
+import { createAnalyticsSources } from './analytics-sources';
+import { createAdminReports } from './reports.service';
+import { createLogStore } from './log-store';
+import { followEngineLogs } from './engine-logs';
+
+/** The log viewer's store of a process, from its configuration. */
+export const logStoreFor = (config: Config, engines: Engines) =>
+  createLogStore(engines.redis, { maxEntries: config.LOG_STORE_MAX_ENTRIES, retentionMinutes: config.LOG_STORE_RETENTION_MINUTES });
+
+/**
+ * The admin area: reports (KPIs and analytics sources) and the log viewer. The API process's own
+ * logs go to the log store (container `api`), and it follows the engines' log files.
+ */
+export function createAdminServices(deps: { config: Config; engines: Engines; logger: Logger }) {
+  const sources = createAnalyticsSources(deps.config);
+  const logs = logStoreFor(deps.config, deps.engines);
+  const tap = logTapOf(deps.logger);
+  tap?.attach(logs, 'api');
+  const engineLogs = followEngineLogs({
+    redis: deps.engines.redis, sink: logs, dir: deps.config.ENGINE_LOG_DIR ?? path.join(deps.config.dataDir, 'logs'),
+  });
+  return {
+    sources,
+    reports: createAdminReports({ redis: deps.engines.redis, logger: deps.logger, sources }),
+    logs,
+    async close() {
+      await engineLogs.stop();
+      await tap?.detach();
+      await sources.close();
+    },
+  };
+}
+
+export type AdminServices = ReturnType<typeof createAdminServices>;

@@ -1,0 +1,111 @@
+import type { PipelineStage } from 'mongoose';
+import { ClientModel } from '../clients/client.model';
+import { JobModel } from '../jobs/job.model';
+import { PostModel } from '../content/post.model';
+import { PageModel } from '../content/page.model';
+import { AccessTokenModel } from '../auth/access-token.model';
+import { windowRange, type KpiWindow } from './kpi-window';
+
+/**
+ * Every KPI source, one function per figure, each an aggregation or count over indexed fields (never a
+ * load of the documents themselves). Figures of areas that keep no records yet (pins, relay calls,
+ * relay spend) are null and named in `untracked`, so a dashboard never shows an invented number.
+ */
+export interface KpiScope {
+  /** One tenant, or null for the whole platform (a super_admin without X-Selected-Client-Id). */
+  clientId: string | null;
+  window: KpiWindow;
+  /** ISO country, applied to the figures whose records carry a country (jobs). */
+  country: string | null;
+}
+
+/** The states of each job type (DECISIONS §4), every one reported, zero included. */
+const JOB_STATES = {
+  'maps-scrape': ['queued', 'processing', 'completed', 'failed', 'cancelled'],
+  research: ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'],
+} as const;
+export type StatusCounts = Record<string, number>;
+
+export interface JobFigures {
+  submitted: number;
+  by_status: StatusCounts;
+  /** Sum of the jobs' results_count: businesses for maps-scrape, companies for research. */
+  results: number;
+}
+
+/** The first $match of every tenant-owned aggregation: the tenant, or every tenant said out loud. */
+const tenantMatch = (clientId: string | null) => (clientId ? { client_id: clientId } : {});
+const tenantOptions = (clientId: string | null) => (clientId ? {} : { allTenants: true });
+
+function createdIn(scope: KpiScope, start = windowRange(scope.window).start, end = windowRange(scope.window).end) {
+  return { created_at: { $gte: start, $lt: end } };
+}
+
+/** Where each job type keeps the country it was submitted for. */
+const JOB_COUNTRY_FIELD = { 'maps-scrape': 'params.country_code', research: 'params.companies.country_code' } as const;
+
+async function jobFigures(scope: KpiScope, type: 'maps-scrape' | 'research', range?: { start: Date; end: Date }): Promise<JobFigures> {
+  const match: Record<string, unknown> = { ...tenantMatch(scope.clientId), type, ...createdIn(scope, range?.start, range?.end) };
+  if (scope.country) match[JOB_COUNTRY_FIELD[type]] = scope.country;
+  // One accumulator per $group: the devstack's FerretDB computes only the first of several (the rest answer 0).
+  const grouped = (accumulator: unknown) =>
+    JobModel.aggregate<{ _id: string; v: number }>([{ $match: match }, { $group: { _id: '$status', v: accumulator } }] as PipelineStage[])
+      .option(tenantOptions(scope.clientId) as never);
+  const [counts, sums] = await Promise.all([grouped({ $sum: 1 }), grouped({ $sum: '$results_count' })]);
+  const by_status: StatusCounts = Object.fromEntries(JOB_STATES[type].map((s) => [s, 0]));
+  let submitted = 0;
+  for (const g of counts) {
+    if (g._id in by_status) by_status[g._id] += g.v;
+    submitted += g.v;
+  }
+  const results = sums.reduce((n, g) => n + (g.v ?? 0), 0);
+  return { submitted, by_status, results };
+}
+
+/** Maps-scrape jobs submitted in the window, by status, and the businesses they found. */
+export const mapsJobFigures = (scope: KpiScope, range?: { start: Date; end: Date }) => jobFigures(scope, 'maps-scrape', range);
+
+/** Research jobs submitted in the window, by status, and the companies they researched. */
+export const researchJobFigures = (scope: KpiScope) => jobFigures(scope, 'research');
+
+/** Clients that existed at the end of the window, and how many of them are active. */
+export async function clientFigures(scope: KpiScope): Promise<{ clients: number; active_clients: number }> {
+  const { end } = windowRange(scope.window);
+  const base = { ...(scope.clientId ? { _id: scope.clientId } : {}), created_at: { $lt: end } };
+  const [clients, active_clients] = await Promise.all([
+    ClientModel.countDocuments(base),
+    ClientModel.countDocuments({ ...base, is_active: true }),
+  ]);
+  return { clients, active_clients };
+}
+
+async function publishedIn(model: typeof PostModel | typeof PageModel, scope: KpiScope): Promise<number> {
+  const { start, end } = windowRange(scope.window);
+  return (model as typeof PostModel)
+    .countDocuments({ ...tenantMatch(scope.clientId), status: 'published', published_at: { $gte: start, $lt: end } })
+    .setOptions(tenantOptions(scope.clientId));
+}
+
+/** Posts whose (latest) publication falls in the window and that are still published. */
+export const postsPublished = (scope: KpiScope) => publishedIn(PostModel, scope);
+
+/** Pages whose (latest) publication falls in the window and that are still published. */
+export const pagesPublished = (scope: KpiScope) => publishedIn(PageModel, scope);
+
+/** Access tokens issued in the window: one per approved access request. */
+export async function agentsApproved(scope: KpiScope): Promise<number> {
+  return AccessTokenModel.countDocuments({ ...tenantMatch(scope.clientId), ...createdIn(scope) }).setOptions(tenantOptions(scope.clientId));
+}
+
+/** Access tokens usable right now: neither revoked nor expired. */
+export async function activeAgents(scope: KpiScope, now = new Date()): Promise<number> {
+  return AccessTokenModel.countDocuments({ ...tenantMatch(scope.clientId), revoked_at: null, expires_at: { $gt: now } })
+    .setOptions(tenantOptions(scope.clientId));
+}
+
+/**
+ * Figures whose areas keep no records yet (pin registry, provider relays). They answer null and are
+ * listed in the report's `untracked` until those areas store what they count; then each becomes a
+ * function like the ones above.
+ */
+export const UNTRACKED_FIGURES = ['pins_created', 'relay_calls', 'relay_spend'] as const;
