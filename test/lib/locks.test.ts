@@ -12,12 +12,14 @@ describe('locks', () => {
   afterAll(() => redis.quit());
 
   it('lets one holder work at a time, however long its work outlasts the lease', async () => {
-    const locks = [createLocks(redis, { leaseMs: 300 }), createLocks(redis, { leaseMs: 300 })];
+    // The lease is short next to the work but long next to an event-loop stall on a loaded CI machine:
+    // renewals come every lease/3, so the holder loses its lease only if it stalls for 2/3 of a lease.
+    const locks = [createLocks(redis, { leaseMs: 1200 }), createLocks(redis, { leaseMs: 1200 })];
     const lock = name();
     const log: string[] = [];
     const work = (who: string) => async () => {
       log.push(`${who} in`);
-      await pause(1000); // more than three leases
+      await pause(3000); // two and a half leases
       log.push(`${who} out`);
     };
     await Promise.all([locks[0].run(lock, work('a')), pause(50).then(() => locks[1].run(lock, work('b')))]);
