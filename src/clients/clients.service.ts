@@ -107,7 +107,7 @@ export function createClientsService(box: SecretBox) {
 
     /** Verifies a credential triple in constant time; null when anything does not match. */
     async verifyTriple(clientId: string, apiKey: string, apiSecret: string): Promise<ClientDoc | null> {
-      const doc = await ClientModel.findById(clientId).lean<ClientDoc>().catch(() => null);
+      const doc = await ClientModel.findById(clientId).lean<ClientDoc>(); // an engine error is a 503, never a 401
       if (!doc || !doc.is_active) return null;
       const keyOk = safeEqual(sha256(apiKey), doc.api_key_hash);
       const secretOk = safeEqual(sha256(apiSecret), doc.api_secret_hash);

@@ -8,6 +8,7 @@ import { FAULT_CASES, type FaultCase, type FaultContext } from './cases';
 import { startFaultEngines, type FaultEngines } from './engines';
 import { footprint, startService, type ProcessFootprint } from './service';
 import { startSubscriber } from './sse';
+import { eventually } from '../support/eventually';
 import {
   createTenant, expectedPlaces, jobStatus, mapsParams, request, researchParams, startWriter, submitJob,
   type Answer, type SubmittedJob, type Tenant,
@@ -34,20 +35,7 @@ const say = (line: string) => process.stdout.write(`[faults] ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const base = () => ctx.service.url;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, everyMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await sleep(everyMs);
-  }
-  throw new Error(`${what}: not within ${timeoutMs / 1000}s${last ? ` (${(last as Error).message})` : ''}`);
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, everyMs = 250) => eventually(probe, timeoutMs, everyMs, what);
 
 async function login(): Promise<string> {
   const res = await request(base(), 'POST', '/api/v1/auth/login', { body: ADMIN });

@@ -94,21 +94,7 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { log
   };
 }
 
-/** Polls until `probe` returns a value (not undefined) or the time runs out. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, intervalMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
-}
+export { eventually } from './eventually';
 
 /** A client with a credential triple, created through the super-admin API. */
 export async function createClient(api: TestApi, adminToken: string, name = 'Acme', domains: string[] = []) {
