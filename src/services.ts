@@ -20,7 +20,7 @@ import { createLocks } from './lib/locks';
 import { createAccessRequests, type AccessRequests } from './agents/access-requests.service';
 import { createTokens, type Tokens } from './agents/tokens.service';
 import { createTokenCache } from './auth/token-cache';
-import type { AccessTokenDoc } from './auth/access-token.model';
+import type { Caller } from './lib/tenancy';
 import { createActivityService, type ActivityService } from './activity/activity.service';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
 import { version } from '../package.json';
@@ -58,10 +58,13 @@ export function createServices(opts: {
 }): Services {
   const { config, engines } = opts;
   const notifier = createNotifier(engines.temporal, config.TEMPORAL_TASK_QUEUE);
-  const clients = createClientsService(new SecretBox(opts.credentialsKey));
-  const users = createUsersService({ notifier, publicBaseUrl: config.publicBaseUrl, resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS });
-  const tokenCache = createTokenCache<AccessTokenDoc>(engines.redis);
-  const auth = createAuthService({ clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS, tokenCache });
+  // Resolved credentials of every kind, cached per process; any write that takes access away invalidates them all.
+  const credentialCache = createTokenCache<Caller>(engines.redis);
+  const clients = createClientsService(new SecretBox(opts.credentialsKey), credentialCache.invalidate);
+  const users = createUsersService({
+    notifier, publicBaseUrl: config.publicBaseUrl, resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS, invalidateCredentials: credentialCache.invalidate,
+  });
+  const auth = createAuthService({ clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS, credentialCache });
   const content = createContentServices({
     clients, redis: engines.redis, temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE,
     logger: opts.logger, validateResponses: config.VALIDATE_RESPONSES,
@@ -75,7 +78,7 @@ export function createServices(opts: {
       temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, credentialsKey: opts.credentialsKey,
       publicBaseUrl: () => config.publicBaseUrl, ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS, ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
     }),
-    tokens: createTokens({ invalidate: tokenCache.invalidate }),
+    tokens: createTokens({ invalidate: credentialCache.invalidate }),
   };
   return {
     ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),

@@ -19,13 +19,21 @@ function userCaller(user: UserDoc, sessionId?: string): Caller {
   };
 }
 
-export function createAuthService(deps: { clients: ClientsService; users: UsersService; sessionTtlSeconds: number; tokenCache: TokenCache<AccessTokenDoc> }) {
-  async function sessionCaller(token: string): Promise<Caller | null> {
-    const session = await SessionModel.findOne({ token_hash: sha256(token), revoked_at: null, expires_at: { $gt: new Date() } })
-      .lean<{ _id: string; user_id: string }>();
-    if (!session) return null;
-    const user = await UserModel.findById(session.user_id).lean<UserDoc>();
-    return user?.is_active ? userCaller(user, session._id) : null;
+/** A triple is valid until something changes its client: cached entries are bounded by the cache's TTL and epoch. */
+const NO_EXPIRY = new Date(8.64e15);
+
+export function createAuthService(deps: { clients: ClientsService; users: UsersService; sessionTtlSeconds: number; credentialCache: TokenCache<Caller> }) {
+  const cache = deps.credentialCache;
+
+  function sessionCaller(token: string): Promise<Caller | null> {
+    const tokenHash = sha256(token);
+    return cache.lookup(tokenHash, async () => {
+      const session = await SessionModel.findOne({ token_hash: tokenHash, revoked_at: null, expires_at: { $gt: new Date() } })
+        .lean<{ _id: string; user_id: string; expires_at: Date }>();
+      if (!session) return null;
+      const user = await UserModel.findById(session.user_id).lean<UserDoc>();
+      return user?.is_active ? { value: userCaller(user, session._id), expiresAt: session.expires_at } : null;
+    });
   }
 
   /** last_used_at is written at most once a minute per token and process, never on every request. */
@@ -41,27 +49,32 @@ export function createAuthService(deps: { clients: ClientsService; users: UsersS
   async function accessTokenCaller(token: string): Promise<Caller | null> {
     if (!isWellFormedAccessToken(token)) return null; // a mistyped token fails its checksum: no lookup
     const tokenHash = sha256(token);
-    const doc = await deps.tokenCache.lookup(tokenHash, async () => {
-      const found = await AccessTokenModel.findOne(
+    const caller = await cache.lookup(tokenHash, async () => {
+      const doc = await AccessTokenModel.findOne(
         { token_hash: tokenHash, revoked_at: null, expires_at: { $gt: new Date() } },
         null,
         { allTenants: true }, // the token itself names its tenant
       ).lean<AccessTokenDoc>();
-      return found ? { value: found, expiresAt: found.expires_at } : null;
+      if (!doc) return null;
+      const value: Caller = {
+        kind: 'agent', role: 'client_user', clientId: doc.client_id, userId: null, email: doc.owner_email ?? null,
+        permissions: [], scopes: doc.scopes, brandIds: doc.brand_ids, tokenId: doc._id, accessToken: doc,
+      };
+      return { value, expiresAt: doc.expires_at };
     });
-    if (!doc) return null;
-    touch(doc._id, doc.client_id);
-    return {
-      kind: 'agent', role: 'client_user', clientId: doc.client_id, userId: null, email: doc.owner_email ?? null,
-      permissions: [], scopes: doc.scopes, brandIds: doc.brand_ids, tokenId: doc._id, accessToken: doc,
-    };
+    if (caller) touch(caller.tokenId!, caller.clientId!);
+    return caller;
   }
 
-  async function tripleCaller(token: string): Promise<Caller | null> {
+  /** Keyed by the hash of the whole triple, so a wrong secret never meets a cached entry. */
+  function tripleCaller(token: string): Promise<Caller | null> {
     const [clientId, apiKey, apiSecret] = token.split(':');
-    const client = await deps.clients.verifyTriple(clientId, apiKey, apiSecret);
-    if (!client) return null;
-    return { kind: 'client', role: 'client_user', clientId: client._id, userId: null, email: null, permissions: [], scopes: null, brandIds: [] };
+    return cache.lookup(sha256(token), async () => {
+      const client = await deps.clients.verifyTriple(clientId, apiKey, apiSecret);
+      if (!client) return null;
+      const value: Caller = { kind: 'client', role: 'client_user', clientId: client._id, userId: null, email: null, permissions: [], scopes: null, brandIds: [] };
+      return { value, expiresAt: NO_EXPIRY };
+    });
   }
 
   return {
@@ -90,6 +103,7 @@ export function createAuthService(deps: { clients: ClientsService; users: UsersS
     async logout(sessionId: string | undefined) {
       if (!sessionId) throw AppError.badRequest('Only a login session can be logged out');
       await SessionModel.updateOne({ _id: sessionId }, { revoked_at: new Date() });
+      await cache.invalidate();
       return { logged_out: true };
     },
   };

@@ -11,11 +11,12 @@ interface Entry<T> {
 }
 
 /**
- * An in-process cache of access-token lookups that can never serve a revoked token: every change
- * that takes access away bumps one Redis counter (the epoch) after its write, and every lookup reads
- * the counter first (one Redis round trip instead of a document query) and trusts only entries made
- * under the current one. So a revocation holds on every API process from the next request. When
- * Redis is unreachable nothing is cached and every lookup asks the database.
+ * An in-process cache of credential lookups (access tokens, sessions, triples) that can never serve a
+ * revoked one: every change that takes access away (a token revoked, a logout, a user changed or removed,
+ * a client deactivated or its secret rotated) bumps one Redis counter (the epoch) after its write, and every
+ * lookup reads the counter first (one Redis round trip instead of document queries) and trusts only
+ * entries made under the current one. So a revocation holds on every API process from the next request.
+ * When Redis is unreachable nothing is cached and every lookup asks the database.
  */
 export function createTokenCache<T>(redis: Redis, opts: { ttlMs?: number } = {}) {
   const ttlMs = opts.ttlMs ?? 30_000;

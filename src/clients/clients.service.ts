@@ -58,7 +58,8 @@ async function claimDomains(clientId: string, domains: string[]): Promise<void> 
   }
 }
 
-export function createClientsService(box: SecretBox) {
+/** `invalidateCredentials`: after a write that may take a triple's access away (deactivation, rotated secrets). */
+export function createClientsService(box: SecretBox, invalidateCredentials: () => Promise<void>) {
   return {
     async create(input: { name: string; content_domains?: string[]; admin_email: string; deploy_hook_url?: string | null }) {
       const secrets = newSecrets(box);
@@ -94,6 +95,7 @@ export function createClientsService(box: SecretBox) {
       }
       const update = { ...patch, ...(domains ? { content_domains: domains } : {}) };
       const doc = await ClientModel.findByIdAndUpdate(clientId, update, { new: true }).lean<ClientDoc>();
+      if (patch.is_active !== undefined) await invalidateCredentials();
       return toClient(doc!);
     },
 
@@ -102,6 +104,7 @@ export function createClientsService(box: SecretBox) {
       const secrets = newSecrets(box);
       const doc = await ClientModel.findByIdAndUpdate(clientId, secrets.stored, { new: true }).lean<ClientDoc>();
       if (!doc) throw AppError.notFound('Client not found');
+      await invalidateCredentials();
       return { client_id: doc._id, ...secrets.plain };
     },
 

@@ -8,11 +8,12 @@ import { generatePassword } from './users.service';
 export function usersRoutes(s: Services): OperationHandlers {
   return {
     async getMe(req, res) {
+      // The caller was resolved from current records (a user's change invalidates cached callers): an inactive
+      // user or client never gets this far.
       const caller = callerOf(req);
-      const user = caller.userId ? await s.users.getUser(caller.userId) : null;
       res.json({
-        kind: caller.kind, user_id: caller.userId, email: user?.email ?? caller.email, role: caller.role,
-        client_id: caller.clientId, permissions: caller.permissions, is_active: user?.is_active ?? true,
+        kind: caller.kind, user_id: caller.userId, email: caller.email, role: caller.role,
+        client_id: caller.clientId, permissions: caller.permissions, is_active: true,
       });
     },
     async listDashboardUsers(req, res) {

@@ -55,7 +55,8 @@ export function generatePassword(length = 16): string {
   return chars.join('');
 }
 
-export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: string; resetTtlSeconds: number }) {
+/** `invalidateCredentials`: after a write that may take access away, so no process keeps serving a cached login. */
+export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: string; resetTtlSeconds: number; invalidateCredentials: () => Promise<void> }) {
   async function getUser(userId: string): Promise<UserDoc> {
     const doc = await UserModel.findById(userId).lean<UserDoc>();
     if (!doc) throw AppError.notFound('User not found');
@@ -104,6 +105,7 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
       const current = await getUser(userId);
       await checkClient(patch.role ?? (current.role as Role), patch.client_id === undefined ? current.client_id : patch.client_id);
       const doc = await UserModel.findByIdAndUpdate(userId, patch, { new: true }).lean<UserDoc>();
+      await deps.invalidateCredentials(); // role, client, permissions and is_active live in cached callers
       // Memberships are of one client's brands: a user moved elsewhere keeps none of them (nor regains them on moving back).
       if (current.client_id && doc!.client_id !== current.client_id) {
         await BrandMemberModel.deleteMany({ user_id: userId, client_id: current.client_id });
@@ -115,6 +117,7 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
     async remove(userId: string) {
       const doc = await UserModel.findByIdAndUpdate(userId, { is_active: false }, { new: true }).lean<UserDoc>();
       if (!doc) throw AppError.notFound('User not found');
+      await deps.invalidateCredentials();
       await BrandMemberModel.deleteMany({ user_id: userId }).setOptions({ allTenants: true });
       return { user_id: userId, removed: true };
     },
