@@ -72,6 +72,7 @@ const schema = z.object({
   TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM: z.string().min(1).optional(),
+  TWILIO_BASE_URL: url.optional(),
 
   S3_BUCKET: z.string().min(1).optional(),
   S3_ENDPOINT: url.optional(),
