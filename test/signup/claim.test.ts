@@ -37,7 +37,7 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
       expect(done.body).toEqual({ pin_id: 'NL:BAKKERIJ-DE-ZON', state: 'done' });
       const pin = await PinModel.findById('NL:BAKKERIJ-DE-ZON').lean();
       expect(pin).toMatchObject({ client_id: agent.client.client_id, brand_id: agent.brandId, reservation_id: res.body.reservation_id, gps: { lat: 52.0907, lng: 5.1214 } });
-      expect(pin!.subscription.status).toBe('active');
+      expect(pin!.subscription!.status).toBe('active');
       expect((await ReservationModel.findById('NL:BAKKERIJ-DE-ZON').lean())!.state).toBe('completed');
 
       // The same completion again: the same pin, nothing new.
