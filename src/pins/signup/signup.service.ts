@@ -137,7 +137,13 @@ export function createSignupService(deps: SignupDeps) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) throw await notAvailable(country, name);
         throw err;
       }
-      const release = () => workflow(id).signal(releaseSignal, reservationId).catch(() => undefined);
+      // A refused confirm frees the name before it answers: the workflow closes (briefly awaited) and the document says so.
+      const release = async () => {
+        const handle = workflow(id);
+        await handle.signal(releaseSignal, reservationId).catch(() => undefined);
+        await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(() => undefined);
+        await Promise.race([handle.result().catch(() => undefined), sleep(5_000)]);
+      };
       // A completed earlier run has written its pin before it closed, so the name is taken after all.
       if (await PinModel.exists({ _id: id })) {
         await release();
