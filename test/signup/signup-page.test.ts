@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import { useTestApi } from '../support/harness';
+import { eventually, useTestApi } from '../support/harness';
 import { launchBrowser } from '../support/browser';
 import { PinModel } from '../../src/pins/pin.model';
 import { brandCaller, confirmPin, signupLink, type BrandCaller } from './signup-helpers';
@@ -19,7 +19,7 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
 
   const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
   const statusText = (page: Page, selector: string, pattern: RegExp) =>
-    page.waitForFunction((sel, src) => new RegExp(src).test(document.querySelector(sel)?.textContent ?? ''), { timeout: 20_000 }, selector, pattern.source);
+    eventually(async () => (pattern.test(await text(page, selector)) ? true : undefined));
 
   async function claimThroughPage(name: string, phone: string, viewport: typeof PHONE | typeof DESKTOP, locate: 'geolocation' | 'typed') {
     expect((await confirmPin(ctx.api, agent, { name, identifier: phone })).status).toBe(202);
@@ -49,7 +49,7 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
 
     if (locate === 'geolocation') {
       await page.click('#locate');
-      await page.waitForFunction(() => (document.getElementById('lat') as HTMLInputElement).value !== '');
+      await eventually(async () => ((await page.$eval('#lat', (el) => (el as unknown as { value: string }).value)) !== '' ? true : undefined));
     } else {
       await page.type('#lat', '52.0907');
       await page.type('#lng', '5.1214');
@@ -63,8 +63,8 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     await page.close();
     const pin = await PinModel.findById(`NL:${name}`).lean();
     expect(pin).toMatchObject({ brand_id: agent.brandId, structured_address: { address_road: 'Oudegracht', address_settlement: 'Utrecht' } });
-    expect(pin!.gps.lat).toBeCloseTo(52.0907, 4);
-    expect(pin!.gps.lng).toBeCloseTo(5.1214, 4);
+    expect(pin!.gps!.lat).toBeCloseTo(52.0907, 4);
+    expect(pin!.gps!.lng).toBeCloseTo(5.1214, 4);
   }
 
   beforeAll(async () => {
