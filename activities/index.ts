@@ -5,6 +5,7 @@ import { createJobActivities, type JobDeps } from './jobs';
 import { createResearchActivities } from './research';
 import { createAccessRequestActivities } from './access-requests';
 import { createDigestActivities, type DigestDeps } from './digests';
+import { createPinActivities } from './pins';
 import type { ActivityRecorder } from '../src/activity/recorder';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContentActivities(),
     ...createAccessRequestActivities(deps),
     ...createDigestActivities(deps),
+    ...createPinActivities(deps),
   };
 }
 

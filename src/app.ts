@@ -34,6 +34,8 @@ import { resetPasswordPage } from './auth/reset-password.page';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
+import { signupRoutes } from './pins/signup/signup.routes';
+import { signupPage } from './pins/signup/signup.page';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
@@ -56,6 +58,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...agentsRoutes(s),
     ...activityRoutes(s),
     ...adminRoutes(s),
+    ...signupRoutes(s),
   };
 }
 
@@ -99,6 +102,7 @@ export function createApp(s: Services): Express {
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
   app.get('/reset-password', (_req, res) => void res.type('html').send(resetPasswordPage()));
+  app.get('/signup', signupPage(s.signup));
 
   app.use(publicContentFastPath(s.content)); // cached public content reads, before parsing and validation
   app.use(cookieParser());
@@ -109,7 +113,7 @@ export function createApp(s: Services): Express {
     validateResponses: s.config.VALIDATE_RESPONSES ? { removeAdditional: false } : false,
     validateSecurity: false, // authenticate() applies the contract's security, roles and scopes
     ignoreUndocumented: false,
-    ignorePaths: /^\/(docs|openapi\.yaml|reset-password)(\/|$)/,
+    ignorePaths: /^\/(docs|openapi\.yaml|reset-password|signup)(\/|$)/,
     validateFormats: true,
     formats: { uri: fullFormats.uri }, // a uri is ASCII (RFC 3986), as clients' validators expect; other formats stay lenient (admin@localhost is an e-mail)
     useRequestUrl: true, // match req.url, which multiSegmentPaths() may have folded

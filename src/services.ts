@@ -23,6 +23,8 @@ import { createTokenCache } from './auth/token-cache';
 import type { Caller } from './lib/tenancy';
 import { createActivityService, type ActivityService } from './activity/activity.service';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
+import { createSignupService, type SignupService } from './pins/signup/signup.service';
+import { createSignupTokens, signingKeys } from './pins/signup/tokens';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -47,6 +49,7 @@ export interface Services {
   agents: { requests: AccessRequests; tokens: Tokens };
   activity: ActivityService;
   admin: AdminServices;
+  signup: SignupService;
 }
 
 export function createServices(opts: {
@@ -80,8 +83,14 @@ export function createServices(opts: {
     }),
     tokens: createTokens({ invalidate: credentialCache.invalidate }),
   };
+  const signup = createSignupService({
+    temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, notifier, credentialsKey: opts.credentialsKey,
+    tokens: createSignupTokens(signingKeys(config.SIGNUP_TOKEN_KEYS, opts.credentialsKey)), publicBaseUrl: () => config.publicBaseUrl,
+    reservationTtlSeconds: config.PIN_RESERVATION_TTL_SECONDS, linkSendWaitMs: config.SIGNUP_LINK_SEND_WAIT_MS, completeWaitMs: config.PIN_COMPLETE_WAIT_MS,
+    callback: { initial_ms: config.PIN_CALLBACK_RETRY_INITIAL_MS, total_seconds: config.PIN_CALLBACK_RETRY_SECONDS },
+  });
   return {
-    ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
+    ...opts, ...createJobServices(opts), signup, brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
     idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
   };

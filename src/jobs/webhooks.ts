@@ -23,12 +23,13 @@ export function signBody(secret: string, body: string): string {
 }
 
 /**
- * One POST of a job event to a job's webhook_url, signed. 2xx is done; 408, 429, 5xx and network
- * failures are retried by the activity's retry policy (so delivery is at least once); any other
- * answer means the receiver refuses it, and it is not retried.
+ * One signed JSON POST to a receiver's URL. Returns the status of a 2xx answer or of a refusal (any
+ * other 4xx, not retried); 408, 429, 5xx and network failures throw a retryable failure, so the
+ * activity's retry policy makes delivery at least once. Job webhooks and pin callbacks both use it.
  */
-export async function deliverWebhook(opts: { url: string; secret: string; event: JobEvent; timeoutMs?: number; signal?: AbortSignal }): Promise<number> {
-  const body = JSON.stringify({ id: opts.event.id, event: opts.event.event, data: opts.event.data });
+export async function postSignedJson(opts: {
+  url: string; secret: string; body: string; headers: Record<string, string>; timeoutMs?: number; signal?: AbortSignal;
+}): Promise<number> {
   let res: Response;
   try {
     res = await fetch(opts.url, {
@@ -36,11 +37,10 @@ export async function deliverWebhook(opts: { url: string; secret: string; event:
       headers: {
         'content-type': 'application/json',
         'user-agent': 'lead-service-webhooks/1',
-        [SIGNATURE_HEADER]: signBody(opts.secret, body),
-        'X-Lead-Event': opts.event.event,
-        'X-Lead-Event-Id': opts.event.id,
+        [SIGNATURE_HEADER]: signBody(opts.secret, opts.body),
+        ...opts.headers,
       },
-      body,
+      body: opts.body,
       redirect: 'manual',
       signal: AbortSignal.any([AbortSignal.timeout(opts.timeoutMs ?? 10_000), ...(opts.signal ? [opts.signal] : [])]),
     });
@@ -48,9 +48,19 @@ export async function deliverWebhook(opts: { url: string; secret: string; event:
   } catch (err) {
     throw ApplicationFailure.retryable(`webhook ${opts.url} unreachable: ${(err as Error).message}`, 'WebhookUnreachable');
   }
-  if (res.status >= 200 && res.status < 300) return res.status;
   if (res.status === 408 || res.status === 429 || res.status >= 500) {
     throw ApplicationFailure.retryable(`webhook ${opts.url} answered ${res.status}`, 'WebhookRetry');
   }
-  throw ApplicationFailure.nonRetryable(`webhook ${opts.url} refused the event (${res.status})`, 'WebhookRefused');
+  return res.status;
+}
+
+/** One POST of a job event to a job's webhook_url, signed; an answer other than 2xx (and not retried) fails it. */
+export async function deliverWebhook(opts: { url: string; secret: string; event: JobEvent; timeoutMs?: number; signal?: AbortSignal }): Promise<number> {
+  const status = await postSignedJson({
+    ...opts,
+    body: JSON.stringify({ id: opts.event.id, event: opts.event.event, data: opts.event.data }),
+    headers: { 'X-Lead-Event': opts.event.event, 'X-Lead-Event-Id': opts.event.id },
+  });
+  if (status >= 200 && status < 300) return status;
+  throw ApplicationFailure.nonRetryable(`webhook ${opts.url} refused the event (${status})`, 'WebhookRefused');
 }

@@ -45,6 +45,24 @@ const schema = z.object({
   PASSWORD_RESET_TTL_SECONDS: positiveInt.default(3600),
   ACCESS_REQUEST_TTL_SECONDS: positiveInt.default(24 * 3600),
   ACCESS_REQUEST_RATE_PER_HOUR: z.coerce.number().int().min(0, 'must be 0 (off) or more').default(10),
+  /** How long confirm-pin holds a name for the end user (24 hours; tests shorten it). */
+  PIN_RESERVATION_TTL_SECONDS: positiveInt.default(24 * 3600),
+  /** How long the pin_created callback is retried (5xx, timeouts) before delivery gives up. */
+  PIN_CALLBACK_RETRY_SECONDS: positiveInt.default(24 * 3600),
+  /** First retry interval of the pin_created callback (doubling up to 10 minutes). */
+  PIN_CALLBACK_RETRY_INITIAL_MS: positiveInt.default(5_000),
+  /** How long signup completion waits for the pin to be written before answering `creating`. */
+  PIN_COMPLETE_WAIT_MS: z.coerce.number().int().min(0, 'must be 0 or more').default(3_000),
+  /** How long confirm-pin waits for the channel provider to take the signup link (a rejected number is 422). */
+  SIGNUP_LINK_SEND_WAIT_MS: positiveInt.default(10_000),
+  /**
+   * Signup-token signing keys, `kid:secret` pairs separated by commas (secret: 32+ bytes as hex or base64);
+   * the first signs, all verify, so a key can be rotated. Unset: one key derived from CREDENTIALS_KEY.
+   */
+  SIGNUP_TOKEN_KEYS: z
+    .string()
+    .regex(/^\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{43,}(\s*,\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{43,})*\s*$/, 'must be kid:secret pairs separated by commas (secrets of 32+ bytes)')
+    .optional(),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email('must be an e-mail address').optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').optional(),
 
@@ -54,6 +72,7 @@ const schema = z.object({
   TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM: z.string().min(1).optional(),
+  TWILIO_BASE_URL: url.optional(),
 
   S3_BUCKET: z.string().min(1).optional(),
   S3_ENDPOINT: url.optional(),

@@ -1,0 +1,22 @@
+import type { Services } from '../../services';
+import type { OperationHandlers } from '../../lib/http/operations';
+import { actingBrand } from '../../brands/acting-brand';
+
+/** confirm-pin (an agent acting for its brand) and the three signup operations (authorised by the signup token). */
+export function signupRoutes(s: Services): OperationHandlers {
+  return {
+    async confirmPin(req, res) {
+      const { brand } = await actingBrand(req);
+      res.status(202).json(await s.signup.confirm({ client_id: brand.client_id, brand_id: brand._id }, req.body));
+    },
+    async resolveSignup(req, res) {
+      res.json(await s.signup.resolve(String(req.query.token)));
+    },
+    async checkSignupName(req, res) {
+      res.json(await s.signup.checkName(String(req.query.token), String(req.query.name)));
+    },
+    async completeSignup(req, res) {
+      res.status(202).json(await s.signup.complete(req.body));
+    },
+  };
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type Redis from 'ioredis';
+import { AppError } from '../../lib/errors';
+import { sha256 } from '../../lib/crypto';
+import { webhookSecret } from '../../jobs/webhooks';
+import type { Notifier } from '../../notifications/notifier';
+import { CHANNEL_FAILURES } from '../../notifications/channels';
+import { nameAvailability, MAX_CHECK_NAME_SUGGESTIONS } from '../availability';
+import { PinModel } from '../pin.model';
+import { PIN_NAME, normalizePinName, pinId } from '../pin-name';
+import { ReservationModel, type ReservationDoc } from '../reservation.model';
+import {
+  PIN_RESERVATION_WORKFLOW, RESERVATION_CLOSED, WRONG_RESERVATION, completeUpdate, pinReservationWorkflowId, releaseSignal,
+  type PinAddress, type PinReservationInput,
+} from '../../../workflows/pin-reservation-api';
+import { failureTypeOf } from './failures';
+import { signupLinkMessage } from './link-message';
+import { brandMapsKey } from './maps-key';
+import { maskIdentifier } from './mask';
+import type { SignupTokens } from './tokens';
+
+export const SIGNUP_CHANNELS = ['sms', 'email'] as const;
+const E164 = /^\+[1-9]\d{6,14}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ADDRESS_FIELD_MAX = 200;
+const CHECK_NAME_LIMITS = [{ window: 1, max: 5 }, { window: 60, max: 60 }];
+
+export interface SignupDeps {
+  temporal: Client;
+  taskQueue: string;
+  redis: Redis;
+  notifier: Notifier;
+  tokens: SignupTokens;
+  credentialsKey: string;
+  publicBaseUrl: () => string;
+  reservationTtlSeconds: number;
+  linkSendWaitMs: number;
+  completeWaitMs: number;
+  callback: { initial_ms: number; total_seconds: number };
+}
+
+export interface ConfirmInput {
+  name: string;
+  country_code: string;
+  identifier: string;
+  channel: string;
+  callback_url?: string;
+}
+
+export interface CompleteInput {
+  token: string;
+  name: string;
+  country_code: string;
+  lat: number;
+  lng: number;
+  structured_address?: PinAddress;
+  account_oauth_uid?: string;
+  verified_identifier?: string;
+}
+
+const invalidField = (field: string, message: string) => AppError.invalid(`Invalid request: body ${field} ${message}`, [{ location: 'body', field, message }]);
+const notAvailable = async (country_code: string, name: string) =>
+  AppError.notFound('name_not_available', { suggestions: (await nameAvailability({ country_code, name, count: 5 })).suggestions });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function createSignupService(deps: SignupDeps) {
+  const workflow = (id: string) => deps.temporal.workflow.getHandle(pinReservationWorkflowId(id));
+
+  /** The reservation a valid token stands for; a token whose reservation is gone or has lapsed is 401 like an expired one. */
+  async function reservationOf(token: string, opts: { allowCompleted: boolean }): Promise<ReservationDoc> {
+    const claims = deps.tokens.verify(token);
+    const doc = await ReservationModel.findById(claims.pin_id).lean<ReservationDoc>();
+    if (!doc || doc.reservation_id !== claims.reservation_id) throw AppError.unauthorized('Invalid or expired signup token');
+    const open = doc.state === 'held' && doc.expires_at > new Date();
+    if (!open && !(opts.allowCompleted && doc.state === 'completed')) throw AppError.unauthorized('Invalid or expired signup token');
+    return doc;
+  }
+
+  /** 5 per second and 60 per minute per token: fixed windows counted in Redis, keyed by the token's hash. */
+  async function limitCheckName(token: string) {
+    const id = sha256(token).slice(0, 32);
+    const now = Math.floor(Date.now() / 1000);
+    const multi = deps.redis.multi();
+    for (const l of CHECK_NAME_LIMITS) {
+      const key = `signup-check-name:${id}:${l.window}:${Math.floor(now / l.window)}`;
+      multi.incr(key).expire(key, l.window + 1);
+    }
+    const results = (await multi.exec()) ?? [];
+    CHECK_NAME_LIMITS.forEach((l, i) => {
+      if (Number(results[i * 2]?.[1]) > l.max) throw new AppError(429, `At most ${l.max} name checks per ${l.window === 1 ? 'second' : 'minute'}`);
+    });
+  }
+
+  /** Waits for the link's delivery workflow: the provider took it, refused the destination, or is unavailable. */
+  async function sendLink(message: ReturnType<typeof signupLinkMessage>): Promise<void> {
+    const messageWorkflowId = await deps.notifier.send(message);
+    const handle = deps.temporal.workflow.getHandle(messageWorkflowId);
+    const outcome = await Promise.race([
+      handle.result().then(() => 'sent' as const, (err: unknown) => failureTypeOf(err) ?? 'failed'),
+      sleep(deps.linkSendWaitMs).then(() => 'timeout' as const),
+    ]);
+    if (outcome === 'sent') return;
+    if (outcome === 'timeout') await handle.terminate('signup link not delivered in time; the reservation was released').catch(() => undefined);
+    if (outcome === CHANNEL_FAILURES.invalidDestination) throw invalidField('identifier', `The ${message.channel} provider rejected this destination`);
+    if (outcome === CHANNEL_FAILURES.credentialRejected) throw new AppError(500, 'The messaging provider credential is misconfigured');
+    if (outcome === CHANNEL_FAILURES.unreadable || outcome === CHANNEL_FAILURES.refused) throw new AppError(502, 'The messaging provider answered in a way that could not be interpreted');
+    throw AppError.unavailable('The signup link could not be sent right now; try again');
+  }
+
+  return {
+    /** Reserves the name (one reservation per name, decided by Temporal's workflow id) and sends the signup link. */
+    async confirm(brand: { client_id: string; brand_id: number }, input: ConfirmInput) {
+      const name = normalizePinName(input.name);
+      const country = input.country_code;
+      if (!PIN_NAME.test(name)) throw invalidField('name', 'must be letters, digits, _ and -, up to 64');
+      if (!(SIGNUP_CHANNELS as readonly string[]).includes(input.channel)) throw AppError.unavailable('channel_not_available');
+      const channel = input.channel as (typeof SIGNUP_CHANNELS)[number];
+      if (channel === 'sms' && !E164.test(input.identifier)) throw invalidField('identifier', 'must be a phone number in E.164 (+31612345678)');
+      if (channel === 'email' && !EMAIL.test(input.identifier)) throw invalidField('identifier', 'must be an e-mail address');
+      if (!(await nameAvailability({ country_code: country, name, count: 0 })).is_available) throw await notAvailable(country, name);
+
+      const id = pinId(country, name);
+      const reservationId = randomUUID();
+      const expiresAt = new Date(Date.now() + deps.reservationTtlSeconds * 1000);
+      const args: PinReservationInput = {
+        reservation_id: reservationId, pin_id: id, country_code: country, name, client_id: brand.client_id, brand_id: brand.brand_id,
+        callback_url: input.callback_url ?? null, expires_at_ms: expiresAt.getTime(), callback: deps.callback,
+      };
+      try {
+        // Only one run per name at a time; a closed run (completed or expired) does not block a new one.
+        await deps.temporal.workflow.start(PIN_RESERVATION_WORKFLOW, {
+          taskQueue: deps.taskQueue, workflowId: pinReservationWorkflowId(id), args: [args],
+          workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        });
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) throw await notAvailable(country, name);
+        throw err;
+      }
+      // A refused confirm frees the name before it answers: the workflow closes (briefly awaited) and the document says so.
+      const release = async () => {
+        const handle = workflow(id);
+        await handle.signal(releaseSignal, reservationId).catch(() => undefined);
+        await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(() => undefined);
+        await Promise.race([handle.result().catch(() => undefined), sleep(5_000)]);
+      };
+      // A completed earlier run has written its pin before it closed, so the name is taken after all.
+      if (await PinModel.exists({ _id: id })) {
+        await release();
+        throw await notAvailable(country, name);
+      }
+      await ReservationModel.updateOne(
+        { _id: id },
+        { $set: { reservation_id: reservationId, country_code: country, name, client_id: brand.client_id, brand_id: brand.brand_id,
+          channel, identifier: input.identifier, callback_url: input.callback_url ?? null, state: 'held', expires_at: expiresAt } },
+        { upsert: true },
+      );
+      const token = deps.tokens.issue({ reservation_id: reservationId, pin_id: id, expires_at: expiresAt });
+      const link = `${deps.publicBaseUrl()}/signup?token=${encodeURIComponent(token)}`;
+      try {
+        await sendLink(signupLinkMessage({ channel, to: input.identifier, name, country_code: country, link, expires_at: expiresAt }));
+      } catch (err) {
+        await release();
+        throw err;
+      }
+      return {
+        reservation_id: reservationId, expires_at: expiresAt.toISOString(),
+        ...(input.callback_url ? { callback_secret: webhookSecret(deps.credentialsKey, brand.client_id) } : {}),
+      };
+    },
+
+    async resolve(token: string) {
+      const doc = await reservationOf(token, { allowCompleted: true });
+      return {
+        name: doc.name, country_code: doc.country_code, brand_id: doc.brand_id ?? 0,
+        identifier_masked: maskIdentifier(doc.identifier), maps_byok_key_or_null: await brandMapsKey(doc.brand_id ?? 0),
+      };
+    },
+
+    /** Another name in the claim's country; the reserved name itself is this token's, so it reads as available. */
+    async checkName(token: string, rawName: string) {
+      deps.tokens.verify(token);
+      await limitCheckName(token);
+      const doc = await reservationOf(token, { allowCompleted: false });
+      const name = normalizePinName(rawName);
+      if (name === doc.name) return { is_available: true, suggestions: [] };
+      return nameAvailability({ country_code: doc.country_code, name, count: MAX_CHECK_NAME_SUGGESTIONS });
+    },
+
+    async complete(input: CompleteInput) {
+      const claims = deps.tokens.verify(input.token);
+      const doc = await ReservationModel.findById(claims.pin_id).lean<ReservationDoc>();
+      if (!doc || doc.reservation_id !== claims.reservation_id) throw AppError.notFound('Reservation not found');
+      if (normalizePinName(input.name) !== doc.name || input.country_code !== doc.country_code) {
+        throw AppError.conflict('Name or country does not match the reservation');
+      }
+      const address = checkAddress(input.structured_address ?? {});
+      const done = async () => (await PinModel.exists({ _id: doc._id, reservation_id: doc.reservation_id })) !== null;
+      const result = { pin_id: doc._id };
+      if (await done()) return { ...result, state: 'done' as const };
+      try {
+        await workflow(doc._id).executeUpdate(completeUpdate, {
+          args: [{
+            reservation_id: doc.reservation_id, lat: input.lat, lng: input.lng, structured_address: address,
+            account_oauth_uid: input.account_oauth_uid ?? null, verified_identifier: input.verified_identifier ?? null,
+          }],
+        });
+      } catch (err) {
+        const type = failureTypeOf(err);
+        if (type === RESERVATION_CLOSED) throw AppError.unauthorized('The reservation has expired');
+        if (type === WRONG_RESERVATION) throw AppError.notFound('Reservation not found');
+        const ended = err instanceof WorkflowNotFoundError || /already completed|workflow execution already/i.test(String((err as Error)?.message));
+        if (!ended) throw err;
+        if (await done()) return { ...result, state: 'done' as const };
+        throw AppError.unauthorized('The reservation has expired');
+      }
+      // The claim is accepted; the answer says whether the pin is already written.
+      const deadline = Date.now() + deps.completeWaitMs;
+      for (;;) {
+        if (await done()) return { ...result, state: 'done' as const };
+        const now = await ReservationModel.findById(doc._id, { state: 1, reservation_id: 1 }).lean<ReservationDoc>();
+        if (now?.reservation_id === doc.reservation_id && now.state === 'expired') throw new AppError(502, 'The pin could not be created');
+        if (Date.now() >= deadline) return { ...result, state: 'creating' as const };
+        await sleep(Math.min(100, Math.max(1, deadline - Date.now())));
+      }
+    },
+  };
+}
+
+/** Trimmed address fields, each at most 200 characters; a settlement (town) is required to find the place. */
+function checkAddress(address: PinAddress): PinAddress {
+  const out: PinAddress = {};
+  for (const [field, value] of Object.entries(address)) {
+    const v = String(value ?? '').trim();
+    if (v.length > ADDRESS_FIELD_MAX) throw invalidField(`structured_address.${field}`, `must be at most ${ADDRESS_FIELD_MAX} characters`);
+    if (v) out[field] = v;
+  }
+  if (!out.address_settlement) throw invalidField('structured_address.address_settlement', 'is required (the town or city)');
+  return out;
+}
+
+export type SignupService = ReturnType<typeof createSignupService>;

@@ -1,0 +1,82 @@
+import { eventually, useTestApi } from '../support/harness';
+import { PinModel } from '../../src/pins/pin.model';
+import { ReservationModel } from '../../src/pins/reservation.model';
+import { extendHoldUpdate, pinReservationWorkflowId } from '../../workflows/pin-reservation-api';
+import { brandCaller, completeSignup, confirmPin, freshPhone, reserve, type BrandCaller } from './signup-helpers';
+
+const TTL_SECONDS = 3;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The hold's timer on the dev server with a short TTL (PIN_RESERVATION_TTL_SECONDS=3): Temporal's
+ * time-skipping test server needs a download that is not possible offline here.
+ */
+describe('the reservation workflow: expiry, extension, completion racing expiry', () => {
+  const ctx = useTestApi({ PIN_RESERVATION_TTL_SECONDS: String(TTL_SECONDS), PIN_COMPLETE_WAIT_MS: '5000' });
+  let agent: BrandCaller;
+  beforeAll(async () => {
+    agent = await brandCaller(ctx.api, ctx.admin, 'Timers');
+  });
+
+  it('an unclaimed hold expires: the name is released, the link stops working, and the name can be reserved again', async () => {
+    const r = await reserve(ctx.api, ctx.admin, agent, 'LAPSING');
+    expect((await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(r.token)}`)).status).toBe(200);
+    await eventually(async () => ((await ReservationModel.findById('NL:LAPSING').lean())?.state === 'expired' ? true : undefined), 20_000);
+    const handle = ctx.api.rt.engines.temporal.workflow.getHandle(pinReservationWorkflowId('NL:LAPSING'));
+    expect(await handle.result()).toBe('expired');
+    expect((await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(r.token)}`)).status).toBe(401);
+    expect((await completeSignup(ctx.api, r.token, 'LAPSING')).status).toBe(401);
+    expect(await PinModel.exists({ _id: 'NL:LAPSING' })).toBeNull();
+    // A closed reservation does not block a new one under the same workflow id.
+    const again = await confirmPin(ctx.api, agent, { name: 'LAPSING', identifier: freshPhone() });
+    expect(again.status).toBe(202);
+    expect(again.body.reservation_id).not.toBe(r.reservation_id);
+  });
+
+  it('extendHold moves the timer: the hold outlives its first deadline and can still be completed', async () => {
+    const r = await reserve(ctx.api, ctx.admin, agent, 'EXTENDED');
+    const handle = ctx.api.rt.engines.temporal.workflow.getHandle(pinReservationWorkflowId('NL:EXTENDED'));
+    const until = Date.now() + 30_000;
+    const moved = await handle.executeUpdate(extendHoldUpdate, { args: [until] });
+    expect(new Date(moved.expires_at).getTime()).toBe(until);
+    expect((await ReservationModel.findById('NL:EXTENDED').lean())!.expires_at.getTime()).toBe(until);
+    await sleep(TTL_SECONDS * 1000 + 1500);
+    expect((await ReservationModel.findById('NL:EXTENDED').lean())!.state).toBe('held');
+    // The token carries the first expiry (it is past); the hold itself is what extendHold moved.
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.executeUpdate('complete', {
+      args: [{ reservation_id: r.reservation_id, lat: 1, lng: 2, structured_address: { address_settlement: 'Utrecht' }, account_oauth_uid: null, verified_identifier: null }],
+    });
+    expect(await handle.result()).toBe('completed');
+    expect(await PinModel.exists({ _id: 'NL:EXTENDED' })).not.toBeNull();
+    // A deadline in the past is refused.
+    await reserve(ctx.api, ctx.admin, agent, 'EXTEND-PAST');
+    await expect(
+      ctx.api.rt.engines.temporal.workflow.getHandle(pinReservationWorkflowId('NL:EXTEND-PAST')).executeUpdate(extendHoldUpdate, { args: [Date.now() - 1000] }),
+    ).rejects.toThrow(/update failed/i);
+  });
+
+  it('completions racing the expiry: for every name exactly one of them wins, and the answer says which', async () => {
+    const names = ['RACE-A', 'RACE-B', 'RACE-C', 'RACE-D', 'RACE-E', 'RACE-F'];
+    const held = await Promise.all(names.map((n) => reserve(ctx.api, ctx.admin, agent, n)));
+    // Completions spread across the deadline: some clearly before, some right at it, some after.
+    const answers = await Promise.all(
+      held.map(async (r, i) => {
+        const at = new Date(r.expires_at).getTime() + (i - 3) * 300;
+        await sleep(Math.max(0, at - Date.now()));
+        return completeSignup(ctx.api, r.token, names[i]);
+      }),
+    );
+    for (const [i, name] of names.entries()) {
+      const handle = ctx.api.rt.engines.temporal.workflow.getHandle(pinReservationWorkflowId(`NL:${name}`));
+      const outcome = await handle.result();
+      const pin = await PinModel.exists({ _id: `NL:${name}` });
+      const state = (await ReservationModel.findById(`NL:${name}`).lean())!.state;
+      const seen = { name, status: answers[i].status, outcome, pin: pin !== null, state };
+      if (answers[i].status === 202) expect(seen).toEqual({ name, status: 202, outcome: 'completed', pin: true, state: 'completed' });
+      else expect(seen).toEqual({ name, status: 401, outcome: 'expired', pin: false, state: 'expired' });
+    }
+    // The spread reaches both sides of the deadline.
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set([202, 401]));
+  });
+});

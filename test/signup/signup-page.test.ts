@@ -1,0 +1,85 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { eventually, useTestApi } from '../support/harness';
+import { launchBrowser } from '../support/browser';
+import { PinModel } from '../../src/pins/pin.model';
+import { brandCaller, confirmPin, signupLink, type BrandCaller } from './signup-helpers';
+
+const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
+const DESKTOP = { width: 1280, height: 800 };
+
+describe('the signup page, in a real browser, from the SMS link to the pin', () => {
+  const ctx = useTestApi();
+  let browser: Browser;
+  let agent: BrandCaller;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    agent = await brandCaller(ctx.api, ctx.admin, 'Browser Pins');
+  });
+  afterAll(() => browser?.close());
+
+  const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
+  const statusText = (page: Page, selector: string, pattern: RegExp) =>
+    eventually(async () => (pattern.test(await text(page, selector)) ? true : undefined));
+
+  async function claimThroughPage(name: string, phone: string, viewport: typeof PHONE | typeof DESKTOP, locate: 'geolocation' | 'typed') {
+    expect((await confirmPin(ctx.api, agent, { name, identifier: phone })).status).toBe(202);
+    const link = await signupLink(ctx.api, ctx.admin, phone);
+    const page = await browser.newPage();
+    await page.setViewport(viewport);
+    if (locate === 'geolocation') {
+      await browser.defaultBrowserContext().overridePermissions(ctx.api.url, ['geolocation']);
+      await page.setGeolocation({ latitude: 52.0907, longitude: 5.1214 });
+    }
+    const response = await page.goto(link);
+    expect(response!.status()).toBe(200);
+    expect(response!.headers()['content-security-policy']).toMatch(/script-src 'nonce-/);
+    expect(await text(page, 'h1')).toBe(`Claim NL:${name}`);
+    expect(await text(page, '#identifier')).toMatch(/^\+31 6 ••• ••• \d\d$/);
+    // Nothing scrolls sideways, on a phone too.
+    expect(await page.$eval('html', (el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await page.$('#map')).toBeNull(); // no maps key for this brand: the typed address and location instead
+
+    // Try another name: a taken one shows free alternatives.
+    await page.type('#other-name', 'race-taken');
+    await page.click('#check');
+    await statusText(page, '#check-result', /RACE-TAKEN is taken/);
+    const suggestions = await page.$$eval('#suggestions li', (lis) => lis.map((li) => li.textContent));
+    expect(suggestions.length).toBeGreaterThan(0);
+    expect(suggestions).not.toContain('RACE-TAKEN');
+
+    if (locate === 'geolocation') {
+      await page.click('#locate');
+      await eventually(async () => ((await page.$eval('#lat', (el) => (el as unknown as { value: string }).value)) !== '' ? true : undefined));
+    } else {
+      await page.type('#lat', '52.0907');
+      await page.type('#lng', '5.1214');
+    }
+    await page.type('#address_road', 'Oudegracht');
+    await page.type('#address_house_number', '12');
+    await page.type('#address_settlement', 'Utrecht');
+    await page.click('#complete');
+    await statusText(page, '#result', /is (live|being created)/);
+    expect(await text(page, '#result')).toMatch(new RegExp(`NL:${name}`));
+    await page.close();
+    const pin = await PinModel.findById(`NL:${name}`).lean();
+    expect(pin).toMatchObject({ brand_id: agent.brandId, structured_address: { address_road: 'Oudegracht', address_settlement: 'Utrecht' } });
+    expect(pin!.gps!.lat).toBeCloseTo(52.0907, 4);
+    expect(pin!.gps!.lng).toBeCloseTo(5.1214, 4);
+  }
+
+  beforeAll(async () => {
+    expect((await confirmPin(ctx.api, agent, { name: 'RACE-TAKEN', identifier: '+31600000001' })).status).toBe(202);
+  });
+
+  it('on a phone, placing the pin with the phone\'s location', () => claimThroughPage('PHONE-PIN', '+31611111111', PHONE, 'geolocation'));
+
+  it('on a desktop, with typed coordinates and address', () => claimThroughPage('DESK-PIN', '+31622222222', DESKTOP, 'typed'));
+
+  it('a broken link shows why, with 401', async () => {
+    const page = await browser.newPage();
+    const response = await page.goto(`${ctx.api.url}/signup?token=sgt2.d1.bad.bad`);
+    expect(response!.status()).toBe(401);
+    expect(await text(page, '#result')).toMatch(/invalid or has expired/);
+    await page.close();
+  });
+});

@@ -1,0 +1,72 @@
+// The pin-reservation workflow's name, updates, signal and types, shared by the workflow and the API that starts and updates it.
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
+
+export const PIN_RESERVATION_WORKFLOW = 'pinReservationWorkflow';
+/** One id per name: Temporal then lets only one reservation of a name run at a time. */
+export const pinReservationWorkflowId = (pinId: string) => `pin-reservation-${pinId}`;
+export const pinCreatedWorkflowId = (reservationId: string) => `pin-created-${reservationId}`;
+
+export interface PinAddress {
+  [field: string]: string | undefined;
+}
+
+/** What the end user sends on completion (after the API checked the token, name and country). */
+export interface PinClaim {
+  reservation_id: string;
+  lat: number;
+  lng: number;
+  structured_address: PinAddress;
+  account_oauth_uid: string | null;
+  verified_identifier: string | null;
+}
+
+export interface CallbackRetry {
+  /** First retry interval; it doubles up to 10 minutes. */
+  initial_ms: number;
+  /** How long delivery is retried in all (24 hours; tests shorten it). */
+  total_seconds: number;
+}
+
+export interface PinReservationInput {
+  reservation_id: string;
+  pin_id: string;
+  country_code: string;
+  name: string;
+  client_id: string;
+  brand_id: number;
+  callback_url: string | null;
+  /** When the hold ends unless completed or moved (epoch ms). */
+  expires_at_ms: number;
+  callback: CallbackRetry;
+}
+
+export type ReservationOutcome = 'completed' | 'expired' | 'released' | 'failed';
+
+/** Failure types the API maps to answers: a closed (expired or released) reservation, a token of another reservation. */
+export const RESERVATION_CLOSED = 'ReservationClosed';
+export const WRONG_RESERVATION = 'WrongReservation';
+export const ALREADY_COMPLETING = 'AlreadyCompleting';
+
+/** The end user's completion: accepted once (later identical ones get the same pin id), refused after expiry. */
+export const completeUpdate = defineUpdate<{ pin_id: string }, [PinClaim]>('complete');
+/** Moves the hold's deadline (epoch ms, in the future): the updatable timer. */
+export const extendHoldUpdate = defineUpdate<{ expires_at: string }, [number]>('extendHold');
+/** Ends the hold without a pin (the signup link could not be delivered); carries the reservation id. */
+export const releaseSignal = defineSignal<[string]>('release');
+
+export interface PinCreatedNotification {
+  event: 'pin_created';
+  pin_id: string;
+  reservation_id: string;
+  name: string;
+  country_code: string;
+  brand_id: number;
+  created_at: string;
+}
+
+export interface PinCreatedCallbackInput {
+  url: string;
+  client_id: string;
+  notification: PinCreatedNotification;
+  retry: CallbackRetry;
+}
