@@ -23,6 +23,7 @@ import { createTokenCache } from './auth/token-cache';
 import type { AccessTokenDoc } from './auth/access-token.model';
 import { createActivityService, type ActivityService } from './activity/activity.service';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
+import { createPinsService, type PinsService } from './pins/pins.service';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -47,6 +48,7 @@ export interface Services {
   agents: { requests: AccessRequests; tokens: Tokens };
   activity: ActivityService;
   admin: AdminServices;
+  pins: PinsService;
 }
 
 export function createServices(opts: {
@@ -81,5 +83,6 @@ export function createServices(opts: {
     ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
     idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
+    pins: createPinsService(config),
   };
 }
