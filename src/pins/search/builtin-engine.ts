@@ -118,7 +118,8 @@ export function createBuiltinEngine(): PinSearchEngine {
     async search(body): Promise<SearchResponse> {
       const started = process.hrtime.bigint();
       const req = parseSearchRequest(body);
-      const pins = await PinModel.find(builtinMongoQuery(req)).lean();
+      // The driver, not Mongoose: a pushed-down filter may hold a regex or number for any path, which Mongoose would cast by the schema.
+      const pins = await PinModel.collection.find(builtinMongoQuery(req)).toArray();
       const queryWords = wordsOf(req.q);
       const geo = req.sort.find((r): r is Extract<SortRule, { kind: 'geo' }> => r.kind === 'geo');
       const candidates: Candidate[] = [];

@@ -49,9 +49,9 @@ function wordMatch(query: string, isLast: boolean, words: Set<string>): number |
   for (const w of words) {
     if (isLast && w.startsWith(query)) return 0;
     if (max === 0) continue;
-    const candidate = isLast && w.length > query.length ? w.slice(0, query.length) : w;
-    const d = withinDistance(query, candidate, max);
-    if (d !== null && (best === null || d < best)) best = d;
+    const whole = withinDistance(query, w, max);
+    const prefix = isLast && w.length > query.length ? withinDistance(query, w.slice(0, query.length), max) : null;
+    for (const d of [whole, prefix]) if (d !== null && (best === null || d < best)) best = d;
   }
   return best;
 }
