@@ -1,8 +1,7 @@
-import type { FilterQuery } from 'mongoose';
 import { PinModel } from '../pin.model';
 import { MAX_TOTAL_HITS, type PinSearchEngine, type SearchResponse } from './engine';
 import { matchesFilter } from './filter-eval';
-import { toMongoFilter } from './mongo-filter';
+import { toMongoFilter, type MongoQuery } from './mongo-filter';
 import { DISPLAYED_ATTRIBUTES, distanceMeters, toSearchDocument, valuesAt, type PinSearchDocument } from './search-document';
 import { parseSearchRequest, type SearchRequest, type SortRule } from './search-request';
 import { scoreText, wordsOf, type TextScore } from './text-match';
@@ -14,13 +13,13 @@ interface Candidate {
 }
 
 /** Only what resolve-pin serves is searchable: an active subscription not yet past its end. */
-export const visiblePins = (now: Date): FilterQuery<Record<string, unknown>> => ({
+export const visiblePins = (now: Date): MongoQuery => ({
   'subscription.status': 'active',
   'subscription.expires_at': { $gt: now },
 });
 
 /** The MongoDB query the built-in engine issues for a request (the benchmark measures it raw). */
-export function builtinMongoQuery(req: Pick<SearchRequest, 'filter'>, now = new Date()): FilterQuery<Record<string, unknown>> {
+export function builtinMongoQuery(req: Pick<SearchRequest, 'filter'>, now = new Date()): MongoQuery {
   const pushed = toMongoFilter(req.filter);
   return Object.keys(pushed).length ? { $and: [visiblePins(now), pushed] } : visiblePins(now);
 }

@@ -1,4 +1,3 @@
-import type { FilterQuery } from 'mongoose';
 import type { FilterNode } from './filter-parser';
 
 /**
@@ -9,7 +8,8 @@ import type { FilterNode } from './filter-parser';
  * Fields stored upper-case (pin id, country, name) compare exactly on the upper-cased value; others use a
  * case-insensitive anchored regex, which is what Meilisearch's case-insensitive equality needs.
  */
-type Query = FilterQuery<Record<string, unknown>>;
+export type MongoQuery = Record<string, unknown>;
+type Query = MongoQuery;
 const ALL: Query = {};
 
 const STORED_PATH: Record<string, string> = { pin_id: '_id', _geo: 'gps', subscription_status: 'subscription.status' };
