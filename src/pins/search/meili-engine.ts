@@ -27,6 +27,8 @@ export function upstreamError(err: unknown): AppError {
     if (status >= 500) return AppError.unavailable('Upstream temporarily unavailable');
     return new AppError(502, 'Search engine answer could not be interpreted');
   }
+  // The client parses every body as JSON; a body that is not (a proxy's error page) is not Meilisearch's answer.
+  if (err instanceof SyntaxError) return new AppError(502, 'Search engine answer could not be interpreted');
   return AppError.unavailable('Upstream temporarily unavailable');
 }
 
