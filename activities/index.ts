@@ -6,6 +6,7 @@ import { createResearchActivities } from './research';
 import { createAccessRequestActivities } from './access-requests';
 import { createDigestActivities, type DigestDeps } from './digests';
 import { createPinActivities } from './pins';
+import type { PinSearchConfig } from '../src/pins/search';
 import type { ActivityRecorder } from '../src/activity/recorder';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
@@ -16,6 +17,8 @@ export interface ActivityDeps {
   /** The activity log (outcomes of jobs) and the digests' settings lock. */
   activity: { recorder: ActivityRecorder };
   digests: DigestDeps;
+  /** Where claimed pins are indexed for search. */
+  pins: { search: PinSearchConfig };
 }
 
 export function createActivities(deps: ActivityDeps) {

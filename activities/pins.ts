@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { PinModel, type PinDoc } from '../src/pins/pin.model';
 import { ReservationModel } from '../src/pins/reservation.model';
-import { indexClaimedPin } from '../src/pins/signup/index-hook';
+import { indexPin, type PinSearchConfig } from '../src/pins/search';
 import { isDuplicateKeyError } from '../src/lib/errors';
 import { postSignedJson, webhookSecret } from '../src/jobs/webhooks';
 import type { ActivityRecorder } from '../src/activity/recorder';
@@ -11,7 +11,7 @@ import type { PinClaim, PinCreatedCallbackInput, PinReservationInput } from '../
 const SUBSCRIPTION_DAYS = 365;
 export const RESERVATION_HEADER = 'X-Pin-Reservation-Id';
 
-export function createPinActivities(deps: { agents: { credentialsKey: string }; activity: { recorder: ActivityRecorder } }) {
+export function createPinActivities(deps: { agents: { credentialsKey: string }; activity: { recorder: ActivityRecorder }; pins: { search: PinSearchConfig } }) {
   return {
     /**
      * Writes the claimed pin once: a retry finds its own pin (same reservation) and goes on; a pin of
@@ -37,7 +37,7 @@ export function createPinActivities(deps: { agents: { credentialsKey: string }; 
         }
         pin = existing;
       }
-      await indexClaimedPin(pin);
+      await indexPin(pin, deps.pins.search); // Meilisearch's failures are AppErrors: the activity retries
       await ReservationModel.updateOne({ _id: r.pin_id, reservation_id: r.reservation_id }, { state: 'completed' });
       await deps.activity.recorder.record({
         clientId: r.client_id, actor: { id: r.client_id, kind: 'client', name: null, role: 'client_user' }, action: 'pin.claimed',

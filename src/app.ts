@@ -36,6 +36,7 @@ import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
 import { signupRoutes } from './pins/signup/signup.routes';
 import { signupPage } from './pins/signup/signup.page';
+import { pinsRoutes } from './pins/pins.routes';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
@@ -59,6 +60,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...activityRoutes(s),
     ...adminRoutes(s),
     ...signupRoutes(s),
+    ...pinsRoutes(s),
   };
 }
 

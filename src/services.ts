@@ -25,6 +25,7 @@ import { createActivityService, type ActivityService } from './activity/activity
 import { createAdminServices, type AdminServices } from './admin/admin.services';
 import { createSignupService, type SignupService } from './pins/signup/signup.service';
 import { createSignupTokens, signingKeys } from './pins/signup/tokens';
+import { createPinsService, type PinsService } from './pins/pins.service';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -50,6 +51,7 @@ export interface Services {
   activity: ActivityService;
   admin: AdminServices;
   signup: SignupService;
+  pins: PinsService;
 }
 
 export function createServices(opts: {
@@ -93,5 +95,6 @@ export function createServices(opts: {
     ...opts, ...createJobServices(opts), signup, brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
     idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
+    pins: createPinsService(config),
   };
 }

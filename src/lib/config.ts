@@ -83,6 +83,9 @@ const schema = z.object({
 
   MEILISEARCH_URL: url.optional(),
   MEILISEARCH_API_KEY: z.string().optional(),
+  /** The pin index's name in Meilisearch (tests give each run its own). */
+  MEILISEARCH_INDEX: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1..100 letters, digits, _ or -').default('pins'),
+  MEILISEARCH_TIMEOUT_MS: positiveInt.default(5_000),
 
   SSE_HEARTBEAT_MS: positiveInt.default(30_000),
   /** Job events kept per client in Redis for Last-Event-ID replay (approximate cap of the stream). */
