@@ -81,7 +81,7 @@ async function main() {
         '-H', `Authorization: Bearer ${token}`, '-H', `X-Content-Domain: fuzz.example`,
         '--max-examples', process.env.FUZZ_MAX_EXAMPLES ?? '12', '--seed', process.env.FUZZ_SEED ?? '20261123',
         '--workers', '1', // Python 3.11's ast.parse is not thread-safe under hypothesis ("AST constructor recursion depth mismatch")
-        '--request-timeout', '20', '--no-shrink', '--suppress-health-check', 'all',
+        '--request-timeout', '60', '--no-shrink', '--suppress-health-check', 'all', // the timeout: a loaded 2-core machine is slow, not wrong
         '--phases', 'examples,coverage,fuzzing', '--report', 'junit', '--report-dir', reportDir, ...selection,
       ]);
       console.log(`== schemathesis as ${who}: exit ${code}`);
