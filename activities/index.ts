@@ -6,6 +6,7 @@ import { createResearchActivities } from './research';
 import { createAccessRequestActivities } from './access-requests';
 import { createDigestActivities, type DigestDeps } from './digests';
 import type { ActivityRecorder } from '../src/activity/recorder';
+import { createIntegrationActivities, type IntegrationDeps } from './integrations';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   /** The activity log (outcomes of jobs) and the digests' settings lock. */
   activity: { recorder: ActivityRecorder };
   digests: DigestDeps;
+  /** Billing syncs of integration keys: the key ring, limits and the relays' provider URLs. */
+  integrations: IntegrationDeps;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -25,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContentActivities(),
     ...createAccessRequestActivities(deps),
     ...createDigestActivities(deps),
+    ...createIntegrationActivities(deps),
   };
 }
 

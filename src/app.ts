@@ -34,6 +34,7 @@ import { resetPasswordPage } from './auth/reset-password.page';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
+import { integrationsRoutes } from './integrations/integrations.routes';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
@@ -56,6 +57,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...agentsRoutes(s),
     ...activityRoutes(s),
     ...adminRoutes(s),
+    ...integrationsRoutes(s),
   };
 }
 

@@ -23,6 +23,8 @@ import { createTokenCache } from './auth/token-cache';
 import type { AccessTokenDoc } from './auth/access-token.model';
 import { createActivityService, type ActivityService } from './activity/activity.service';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
+import { createIntegrations, type Integrations } from './integrations/integrations.module';
+import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -47,6 +49,7 @@ export interface Services {
   agents: { requests: AccessRequests; tokens: Tokens };
   activity: ActivityService;
   admin: AdminServices;
+  integrations: Integrations;
 }
 
 export function createServices(opts: {
@@ -55,6 +58,8 @@ export function createServices(opts: {
   logger: Logger;
   credentialsKey: string;
   temporalUiUrl: string | null;
+  /** The relays' provider URLs (shared with an in-process worker, so both reach the same sandbox). */
+  relayEndpoints?: RelayEndpoints;
 }): Services {
   const { config, engines } = opts;
   const notifier = createNotifier(engines.temporal, config.TEMPORAL_TASK_QUEUE);
@@ -81,5 +86,9 @@ export function createServices(opts: {
     ...opts, ...createJobServices(opts), brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
     idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
+    integrations: createIntegrations({
+      config, redis: engines.redis, temporal: engines.temporal, notifier, logger: opts.logger, credentialsKey: opts.credentialsKey,
+      endpoints: opts.relayEndpoints ?? createRelayEndpoints(config),
+    }),
   };
 }

@@ -5,3 +5,4 @@ export { mapsScrapeWorkflow, jobWebhookWorkflow, jobIndexWorkflow } from './jobs
 export { researchWorkflow } from './research';
 export { accessRequestWorkflow } from './access-requests';
 export { digestTickWorkflow } from './digests';
+export { integrationBillingSyncWorkflow } from './integration-billing';
