@@ -26,7 +26,7 @@ export function createIntegrations(deps: { config: Config; redis: Redis; tempora
     service: createIntegrationsService({
       redis: deps.redis, ring, limits, lock: createLocks(deps.redis).run, endpoints, temporal: deps.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, ...bounds,
     }),
-    relay: createRelay({ ring, limits, endpoints, notifySpend: createSpendNotifier(deps), logger: deps.logger, ...bounds }),
+    relay: createRelay({ ring, limits, endpoints, notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }), logger: deps.logger, ...bounds }),
     endpoints,
     close: () => endpoints.close(),
   };

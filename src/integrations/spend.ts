@@ -65,7 +65,7 @@ export async function spendReport(opts: {
  * and owners (the client's admin address when the brand has none) that the key reached its limit;
  * calls continue. An in-process memo spares the claim's insert on every later call of the period.
  */
-export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger }) {
+export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; publicBaseUrl: () => string }) {
   const done = new Set<string>();
   return async function notifySpendReached(key: IntegrationDoc, spentMicros: number, at = new Date()): Promise<void> {
     if (key.spend_limit_action !== 'notify' || key.spend_limit_amount == null || fromMicros(spentMicros) < key.spend_limit_amount) return;
@@ -85,7 +85,8 @@ export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger }
       }
       const text = `The ${key.provider_name} key "${key.key_label}" (integration ${key._id}, brand ${key.brand_id}) has spent `
         + `${fromMicros(spentMicros).toFixed(2)} of its ${period} limit of ${Number(key.spend_limit_amount).toFixed(2)} `
-        + `(period ${dayOf(start)} to ${dayOf(new Date(end.getTime() - DAY_MS))}, UTC). Calls continue; raise the limit or switch the action to block to stop them.`;
+        + `(period ${dayOf(start)} to ${dayOf(new Date(end.getTime() - DAY_MS))}, UTC). Calls continue; raise the limit or switch the action to block to stop them.\n\n`
+        + `Spend: ${deps.publicBaseUrl()}/api/v1/brands/${key.brand_id}/integrations/${key._id}/spend`;
       for (const address of to) {
         await deps.notifier.send({ channel: 'email', to: address, subject: `Spend limit reached: ${key.key_label}`, text });
       }

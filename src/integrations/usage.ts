@@ -34,9 +34,13 @@ export async function dailyTotals(
   match: { client_id: string; integration_id?: number; brand_id?: number; provider_name?: string },
   fromDay: string, toDay: string,
 ): Promise<Map<string, DayTotal>> {
-  const rows = await RelayUsageModel.aggregate<{ _id: string; amount: number; calls: number }>([
+  // One accumulator per $group: the devstack's FerretDB computes only the first of several (the rest answer 0).
+  const sumOf = (field: string) => RelayUsageModel.aggregate<{ _id: string; v: number }>([
     { $match: { ...match, day: { $gte: fromDay, $lte: toDay } } },
-    { $group: { _id: '$day', amount: { $sum: '$amount' }, calls: { $sum: '$calls' } } },
+    { $group: { _id: '$day', v: { $sum: field } } },
   ]);
+  const [amounts, calls] = await Promise.all([sumOf('$amount'), sumOf('$calls')]);
+  const callsOf = new Map(calls.map((r) => [r._id, r.v]));
+  const rows = amounts.map((r) => ({ _id: r._id, amount: r.v, calls: callsOf.get(r._id) ?? 0 }));
   return new Map(rows.map((r) => [r._id, { date: r._id, amount: Math.round(r.amount * 1e6) / 1e6, calls: r.calls }]));
 }
