@@ -7,6 +7,7 @@ import type { Logger } from '../lib/logger';
 import type { Notifier } from '../notifications/notifier';
 import { createIntegrationsService } from './integrations.service';
 import { createLimits } from './limits';
+import { createKeyCache } from './key-store';
 import type { RelayEndpoints } from './relay/endpoints';
 import { createRelay } from './relay/relay.service';
 import { createSpendNotifier } from './spend';
@@ -20,14 +21,16 @@ export function createIntegrations(deps: { config: Config; redis: Redis; tempora
   const { config } = deps;
   const ring = keyRingFor(config, deps.credentialsKey);
   const limits = createLimits(deps.redis);
+  const keys = createKeyCache(deps.redis);
   const { endpoints } = deps;
   const bounds = { timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES };
   return {
     service: createIntegrationsService({
-      redis: deps.redis, ring, limits, lock: createLocks(deps.redis).run, endpoints, temporal: deps.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, ...bounds,
+      redis: deps.redis, ring, keys, limits, lock: createLocks(deps.redis).run, endpoints, temporal: deps.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, ...bounds,
     }),
-    relay: createRelay({ ring, limits, endpoints, notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }), logger: deps.logger, ...bounds }),
+    relay: createRelay({ ring, keys, limits, endpoints, notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }), logger: deps.logger, ...bounds }),
     endpoints,
+    keys,
     close: () => endpoints.close(),
   };
 }

@@ -9,7 +9,7 @@ import type { RunLocked } from '../lib/locks';
 import type { Page } from '../lib/pagination';
 import type { BrandAccess } from '../brands/brand-access';
 import { IntegrationModel, type IntegrationDoc, type SpendPeriod } from './integration.model';
-import { activeCredential, unseal, type KeyQuery } from './key-store';
+import { activeCredential, unseal, type KeyCache, type KeyQuery } from './key-store';
 import { spendPeriodOf, type Limits } from './limits';
 import { PROVIDER_NAMES, PROVIDERS, maskCredentials, templateOf, templateView, validateCredentials, type ProviderName } from './providers';
 import { callProvider, providerUnavailable, ProviderUnreachable, type ProviderCall } from './relay/forward';
@@ -34,6 +34,7 @@ type Body = Record<string, any>;
 export interface IntegrationsDeps {
   redis: Redis;
   ring: KeyRing;
+  keys: KeyCache;
   limits: Limits;
   lock: RunLocked;
   endpoints: RelayEndpoints;
@@ -146,6 +147,7 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
           await unsetOtherPrimaries(key);
           return key;
         }));
+      await deps.keys.changed();
       return view(created, 0);
     },
 
@@ -167,12 +169,14 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
         await unsetOtherPrimaries(key);
         return key;
       });
+      await deps.keys.changed();
       return view(updated);
     },
 
     async remove(access: BrandAccess, id: number) {
       await find(access, id);
       await IntegrationModel.deleteOne({ _id: id, client_id: access.brand.client_id });
+      await deps.keys.changed();
       return { integration_id: id, deleted: true };
     },
 

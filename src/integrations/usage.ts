@@ -1,4 +1,5 @@
 import { RelayUsageModel } from './integration.model';
+import { newId } from '../lib/ids';
 import { dayOf } from './periods';
 
 export interface RelayCallRecord {
@@ -14,13 +15,42 @@ export interface RelayCallRecord {
   at?: Date;
 }
 
+interface Pending {
+  doc: Record<string, unknown>;
+  done: (err?: unknown) => void;
+}
+
+const MAX_BATCH = 500;
+const queue: Pending[] = [];
+let writing = false;
+
+/** Group commit: whatever queued while one insert ran goes in the next, as one insertMany. */
+async function writeQueued(): Promise<void> {
+  writing = true;
+  while (queue.length) {
+    const batch = queue.splice(0, MAX_BATCH);
+    try {
+      await RelayUsageModel.insertMany(batch.map((p) => p.doc), { ordered: false });
+      for (const p of batch) p.done();
+    } catch (err) {
+      for (const p of batch) p.done(err);
+    }
+  }
+  writing = false;
+}
+
 /**
  * Records one relayed call (what the KPIs count as relay calls and relay spend): an insert into
- * `relay_usage` with client_id, brand_id, provider_name and day, kind `call`.
+ * `relay_usage` with client_id, brand_id, provider_name and day, kind `call`. Resolves once stored;
+ * concurrent calls share inserts (group commit), so the record does not cost one write each under load.
  */
-export async function recordRelayCall(r: RelayCallRecord): Promise<void> {
+export function recordRelayCall(r: RelayCallRecord): Promise<void> {
   const at = r.at ?? new Date();
-  await RelayUsageModel.create({ ...r, kind: 'call', calls: 1, day: dayOf(at), at });
+  const doc = { _id: newId(), ...r, kind: 'call', calls: 1, day: dayOf(at), at };
+  return new Promise((resolve, reject) => {
+    queue.push({ doc, done: (err) => (err ? reject(err) : resolve()) });
+    if (!writing) void writeQueued();
+  });
 }
 
 export interface DayTotal {

@@ -132,6 +132,7 @@ describe('provider relays', () => {
       _id: 900_001, client_id: cast.clientA.client_id, brand_id: brandId, provider_name: 'maps', key_label: 'old', is_primary: true,
       credentials_sealed: new KeyRing(OLD_KEY).encrypt(JSON.stringify(credentials)), credentials_masked: maskCredentials(credentials),
     });
+    await ctx.api.rt.services.integrations.keys.changed(); // written behind the service's back
     const res = await relay('maps/geocode/json', { params: { address: 'x' } }, { token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId) } });
     expect(res.status).toBe(200);
     expect((await received(ctx.api, '/maps/api/'))[0].query.key).toBe(credentials.api_key);
@@ -148,6 +149,7 @@ describe('provider relays', () => {
       _id: 900_002, client_id: cast.clientA.client_id, brand_id: brandId, provider_name: 'maps', key_label: 'lost', is_primary: true,
       credentials_sealed: new KeyRing(randomBytes(32).toString('hex')).encrypt(JSON.stringify(credentials)), credentials_masked: maskCredentials(credentials),
     });
+    await ctx.api.rt.services.integrations.keys.changed();
     const res = await relay('maps/geocode/json', { params: { address: 'x' } }, { token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId) } });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ detail: 'Provider temporarily unavailable' });

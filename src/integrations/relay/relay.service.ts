@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { BrandAccess } from '../../brands/brand-access';
 import { IntegrationModel, type IntegrationDoc } from '../integration.model';
-import { brandKey, poolKeys, unseal } from '../key-store';
+import { brandKeyIn, poolKeysIn, unseal, type KeyCache } from '../key-store';
 import type { Limits, LimitVerdict } from '../limits';
 import { PROVIDERS, type Credentials, type ProviderName } from '../providers';
 import type { NotifySpendReached } from '../spend';
@@ -16,6 +16,7 @@ const LAST_USED_EVERY_MS = 60_000;
 
 export interface RelayDeps {
   ring: KeyRing;
+  keys: KeyCache;
   limits: Limits;
   endpoints: RelayEndpoints;
   notifySpend: NotifySpendReached;
@@ -61,8 +62,9 @@ export function createRelay(deps: RelayDeps) {
     async relay(access: BrandAccess, provider: ProviderName, call: ProviderCall, country: string | null): Promise<unknown> {
       checkAllowed(provider, call);
       const q = { client_id: access.brand.client_id, brand_id: access.brand._id, provider, country_code: country };
-      const own = await brandKey(q);
-      const candidates = [...(own ? [own] : []), ...(await poolKeys(q))];
+      const keys = await deps.keys.activeKeys(q.client_id, provider);
+      const own = brandKeyIn(keys, q);
+      const candidates = [...(own ? [own] : []), ...poolKeysIn(keys, q)];
       if (!candidates.length) throw new AppError(412, `No active ${provider} credential for this brand`);
       const baseUrl = await deps.endpoints.baseUrl(provider);
       if (!baseUrl) throw providerUnavailable();
