@@ -1,5 +1,5 @@
 /**
- * The parcel-tracking relay (authentication, acting brand, key choice, limits in Redis, decryption,
+ * The parcel-tracking relay called with an agent access token (authentication, acting brand, key choice, limits in Redis, decryption,
  * forwarding, the usage record) side by side with calling the same sandbox provider directly with the
  * key: requests per second and p50/p99, at one connection (what the relay adds to a call) and under
  * load (throughput). Target: the relay adds under 5 ms at p50 and keeps at least 0.7x of the direct
@@ -8,6 +8,8 @@
  *   npm run bench:relay            (BENCH_SECONDS=10 BENCH_CONNECTIONS=50 by default)
  */
 import { BrandModel } from '../src/brands/brand.model';
+import { createAccessDecisions } from '../src/agents/access-decisions';
+import { AccessRequestModel } from '../src/agents/access-request.model';
 import { startSandbox } from '../src/sandbox/server';
 import { CONNECTIONS, load, machine, printTable, SECONDS, withBenchApi, type Figures } from './support';
 
@@ -29,8 +31,13 @@ async function main() {
       });
       if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
 
+      // The relays' caller: an agent access token acting for its brand (approved directly; the flow is not measured).
+      const receipt = await s.agents.requests.request({ client_id: client.client_id, owner_email: 'dev@relay.example', project_name: 'bench', requested_scopes: ['jobs:read'] }, 'bench');
+      await createAccessDecisions({ credentialsKey: api.credentialsKey }).decide(receipt.request_id, 'approved', crypto.randomUUID());
+      await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() });
+      const agent = (await s.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
       const relayUrl = `${api.url}/api/v1/agent/proxy/parcel-tracking`;
-      const relayHeaders = { authorization: `Bearer ${triple}`, 'x-brand-id': '1', 'content-type': 'application/json' };
+      const relayHeaders = { authorization: `Bearer ${agent}`, 'content-type': 'application/json' };
       const relayBody = JSON.stringify({ method: 'GET', path: PATH });
       const check = await fetch(relayUrl, { method: 'POST', headers: relayHeaders, body: relayBody });
       if (check.status !== 200) throw new Error(`relay: ${check.status} ${await check.text()}`);
