@@ -124,6 +124,25 @@ describe('provider relays', () => {
     expect(JSON.stringify(r)).not.toContain(token);
   }, 60_000);
 
+  it('X-Country-Code picks the brand\'s key for that country; activeCredential makes the same choice', async () => {
+    const brand = await ctx.api.call('POST', '/api/v1/brands', { token: cast.parties.owner.token, body: { brand_name: 'Countries', slug: 'countries' } });
+    const brandId = brand.body.brand_id as number;
+    await createKey(ctx.api, cast.parties.owner.token, brandId, { provider_name: 'maps', credentials: { api_key: 'global-maps-key' } });
+    await createKey(ctx.api, cast.parties.owner.token, brandId, { provider_name: 'maps', country_code: 'NL', credentials: { api_key: 'dutch-maps-key' } });
+    const who = (country?: string) => ({ token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId), ...(country ? { 'x-country-code': country } : {}) } });
+    for (const [country, key] of [['NL', 'dutch-maps-key'], ['BE', 'global-maps-key'], [undefined, 'global-maps-key']] as const) {
+      await resetSandbox(ctx.api);
+      expect((await relay('maps/geocode/json', { params: { address: 'x' } }, who(country))).status).toBe(200);
+      expect([country, (await received(ctx.api, '/maps/api/'))[0].query.key]).toEqual([country, key]);
+    }
+    const { activeCredential } = ctx.api.rt.services.integrations.service;
+    const q = { client_id: cast.clientA.client_id, brand_id: brandId, provider: 'maps' as const };
+    expect(await activeCredential({ ...q, country_code: 'NL' })).toEqual({ api_key: 'dutch-maps-key' });
+    expect(await activeCredential(q)).toEqual({ api_key: 'global-maps-key' });
+    expect(await activeCredential({ ...q, provider: 'messaging' })).toBeNull();
+    expect(await activeCredential({ ...q, client_id: cast.clientB.client_id })).toBeNull(); // another tenant's brand id
+  });
+
   it('key rotation: a credential sealed under the previous key still decrypts; new ones use the current key', async () => {
     const brand = await ctx.api.call('POST', '/api/v1/brands', { token: cast.parties.owner.token, body: { brand_name: 'Rotated', slug: 'rotated' } });
     const brandId = brand.body.brand_id as number;
