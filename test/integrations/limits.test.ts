@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { eventually, useTestApi } from '../support/harness';
 import { brandCast } from '../brands/brand-helpers';
 import { base, createKey, MESSAGING, received, resetSandbox } from './helpers';
@@ -161,8 +163,21 @@ describe('usage and spend limits', () => {
   }, 60_000);
 });
 
-describe('an unreachable provider', () => {
-  const ctx = useTestApi({ RELAY_PARCEL_TRACKING_URL: 'http://127.0.0.1:9/v4', RELAY_TIMEOUT_MS: '2000' });
+describe('an unreachable or silent provider', () => {
+  // Parcel tracking points at a closed port, messaging at a server that never answers.
+  const env: Record<string, string> = { RELAY_PARCEL_TRACKING_URL: 'http://127.0.0.1:9/v4', RELAY_TIMEOUT_MS: '1500' };
+  const silent = http.createServer(() => undefined);
+  let heard = 0;
+  silent.on('request', () => heard++);
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    env.RELAY_MESSAGING_URL = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    silent.closeAllConnections();
+    silent.close();
+  });
+  const ctx = useTestApi(env);
 
   it('answers 503 with a masked detail and does not count the spend', async () => {
     const cast = await brandCast(ctx.api, ctx.admin, 'down');
@@ -176,5 +191,15 @@ describe('an unreachable provider', () => {
     expect(spend.body.amount).toBe(0);
     const tested = await ctx.api.call('POST', `${base(cast.brandId)}/${key.integration_id}/test`, { token: cast.parties.owner.token });
     expect(tested.body).toMatchObject({ ok: false, provider_status: null, message: 'Provider unreachable' });
+
+    await createKey(ctx.api, cast.parties.owner.token, cast.brandId, { provider_name: 'messaging', credentials: MESSAGING });
+    const started = Date.now();
+    const slow = await ctx.api.call('POST', '/api/v1/agent/proxy/messaging', {
+      token: cast.parties.owner.token, headers: { 'x-brand-id': String(cast.brandId) }, body: { path: '/Messages.json', form_body: { To: '+31612345678' } },
+    });
+    expect(slow.status).toBe(503); // bounded by RELAY_TIMEOUT_MS
+    expect(slow.body).toEqual({ detail: 'Provider temporarily unavailable' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(heard).toBe(1);
   }, 60_000);
 });
