@@ -5,7 +5,8 @@ import { Seed } from './seed';
  * The relays' providers on the sandbox server, in their own wire formats: the maps platform's web
  * services (key in the `key` query parameter), a parcel-tracking API (key in the `tracking-api-key`
  * header) and a messaging API (account id and auth token as basic authentication, form bodies,
- * paths under /2010-04-01/Accounts/{AccountSid}). The key `sbx-invalid` is refused. Every request is
+ * paths under /2010-04-01/Accounts/{AccountSid}). The key `sbx-invalid` is refused; an account id with
+ * `SLOW` in it gets its usage report after 3 s. Every request is
  * recorded (method, path, query, headers, body), so tests can check what a relay forwarded.
  */
 export interface ReceivedRequest {
@@ -88,7 +89,7 @@ interface SentMessage {
   day: string;
 }
 
-function messagingAnswer(method: string, path: string, q: URLSearchParams, headers: http.IncomingHttpHeaders, body: string, sent: SentMessage[]): Answer {
+async function messagingAnswer(method: string, path: string, q: URLSearchParams, headers: http.IncomingHttpHeaders, body: string, sent: SentMessage[]): Promise<Answer> {
   const m = /^\/2010-04-01\/Accounts\/(AC[A-Za-z0-9]{1,64})(\.json|\/.*)$/.exec(path);
   if (!m) return json(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
   const [, account, rest] = m;
@@ -110,6 +111,7 @@ function messagingAnswer(method: string, path: string, q: URLSearchParams, heade
   if (rest === '/Messages.json' && method === 'GET') return json(200, { messages: [], page: 0, page_size: 50 });
   if (/^\/Messages\/[A-Za-z0-9]+\.json$/.test(rest)) return json(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
   if (rest === '/Usage/Records/Daily.json' && method === 'GET') {
+    if (account.includes('SLOW')) await new Promise((r) => setTimeout(r, 3000)); // a report that takes a while
     const start = q.get('StartDate') ?? '1970-01-01';
     const end = q.get('EndDate') ?? '9999-12-31';
     const perDay = new Map<string, number>();

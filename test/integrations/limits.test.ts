@@ -157,6 +157,12 @@ describe('usage and spend limits', () => {
     await eventually(async () => ((await ctx.api.call('POST', `${base(brandId)}/${key.integration_id}/sync-billing`, { token: owner() })).status === 202 ? true : undefined), 30_000, 300);
     await sleep(2000);
     expect((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount).toBe(0.0249); // a second sync changes nothing
+    // 409 while a sync of the key runs (this account's report takes 3 s).
+    const slow = await createKey(ctx.api, owner(), brandId, { provider_name: 'messaging', is_primary: false, credentials: { account_sid: 'ACSLOW0001', auth_token: 'slow-token' } });
+    expect((await ctx.api.call('POST', `${base(brandId)}/${slow.integration_id}/sync-billing`, { token: owner() })).status).toBe(202);
+    const running = await ctx.api.call('POST', `${base(brandId)}/${slow.integration_id}/sync-billing`, { token: owner() });
+    expect(running.status).toBe(409);
+    expect(running.body.detail).toBe('A billing sync is already running for this key');
     const maps = await createKey(ctx.api, owner(), brandId, { provider_name: 'maps', credentials: { api_key: 'no-billing-api' } });
     expect((await ctx.api.call('POST', `${base(brandId)}/${maps.integration_id}/sync-billing`, { token: owner() })).status).toBe(409);
     expect((await ctx.api.call('POST', `${base(brandId)}/${maps.integration_id}/sync-billing`, { token: cast.parties.member.token })).status).toBe(404);
