@@ -1,4 +1,5 @@
-// The one function other areas use to get a brand's provider key (see key-store.ts); the integrations
-// service exposes it bound to the process's key ring as `services.integrations.activeCredential`.
+// What other areas use from integrations: a brand's provider key (see key-store.ts; the service binds it
+// to the process's key ring as `services.integrations.service.activeCredential`), and relay usage
+// (recordRelayCall is its one writer; relayUsageTotals is what the admin KPIs' relay figures read).
 export { activeCredential, type KeyQuery } from './key-store';
-export { recordRelayCall } from './usage';
+export { recordRelayCall, relayUsageTotals } from './usage';

@@ -74,3 +74,20 @@ export async function dailyTotals(
   const rows = amounts.map((r) => ({ _id: r._id, amount: r.v, calls: callsOf.get(r._id) ?? 0 }));
   return new Map(rows.map((r) => [r._id, { date: r._id, amount: Math.round(r.amount * 1e6) / 1e6, calls: r.calls }]));
 }
+
+/**
+ * Relay calls and relay spend (corrections of billing syncs included) of one client, or of every
+ * client (null), over whole UTC days `from`..`to` inclusive: the admin KPIs' relay_calls and
+ * relay_spend (a KpiWindow's from and to).
+ */
+export async function relayUsageTotals(clientId: string | null, window: { from: string; to: string }): Promise<{ calls: number; spend: number }> {
+  const match = { ...(clientId ? { client_id: clientId } : {}), day: { $gte: window.from, $lte: window.to } };
+  // One accumulator per $group (FerretDB computes only the first of several).
+  const total = async (field: string) => {
+    const rows = await RelayUsageModel.aggregate<{ v: number }>([{ $match: match }, { $group: { _id: null, v: { $sum: field } } }])
+      .option(clientId ? {} : ({ allTenants: true } as never));
+    return rows[0]?.v ?? 0;
+  };
+  const [calls, spend] = await Promise.all([total('$calls'), total('$amount')]);
+  return { calls, spend: Math.round(spend * 1e6) / 1e6 };
+}

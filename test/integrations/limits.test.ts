@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventually, useTestApi } from '../support/harness';
+import { relayUsageTotals } from '../../src/integrations/active-credential';
+import { createClient, eventually, useTestApi } from '../support/harness';
 import { brandCast } from '../brands/brand-helpers';
 import { base, createKey, MESSAGING, received, resetSandbox } from './helpers';
 
@@ -135,6 +136,21 @@ describe('usage and spend limits', () => {
       token: cast.parties.otherClient.token, headers: { 'x-brand-id': String(other.body.brand_id) }, body: { method: 'GET', path: '/trackings/X1' },
     });
     expect(foreign.status).toBe(412);
+  });
+
+  it('relay calls and spend per client for the admin KPIs', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Totals');
+    const brand = await ctx.api.call('POST', '/api/v1/brands', { token: client.triple, body: { brand_name: 'Totals', slug: 'totals' } });
+    await createKey(ctx.api, client.triple, brand.body.brand_id, { provider_name: 'parcel-tracking', credentials: { api_key: 'totals-key' } });
+    for (let i = 0; i < 2; i++) {
+      const res = await ctx.api.call('POST', '/api/v1/agent/proxy/parcel-tracking', { token: client.triple, headers: { 'x-brand-id': String(brand.body.brand_id) }, body: { path: '/trackings/T1' } });
+      expect(res.status).toBe(200);
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await relayUsageTotals(client.client_id, { from: today, to: today })).toEqual({ calls: 2, spend: 0.02 });
+    expect(await relayUsageTotals(client.client_id, { from: '2020-01-01', to: '2020-01-31' })).toEqual({ calls: 0, spend: 0 });
+    const platform = await relayUsageTotals(null, { from: today, to: today });
+    expect(platform.calls).toBeGreaterThan(2);
   });
 
   it('sync-billing reconciles recorded spend with the provider usage report; 409 for a provider without billing', async () => {
