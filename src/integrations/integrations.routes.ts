@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { Services } from '../services';
 import { AppError, type FieldError } from '../lib/errors';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
@@ -39,7 +39,7 @@ function relayCall(req: Request, provider: ProviderName): ProviderCall {
 export function integrationsRoutes(s: Services): OperationHandlers {
   const svc = s.integrations.service;
   const relay = s.integrations.relay;
-  const relayFor = (provider: ProviderName, call: (req: Request) => ProviderCall) => async (req: Request, res: import('express').Response) => {
+  const relayFor = (provider: ProviderName, call: (req: Request) => ProviderCall) => async (req: Request, res: Response) => {
     const access = await actingBrand(req);
     res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null));
   };

@@ -68,9 +68,14 @@ export function createLimits(redis: Redis) {
       return { ok: false, reason: 'spend_limit', retryAfterSeconds: secondsUntil(periodBounds(period, at).end.getTime(), t) };
     },
 
-    /** Takes back the price of a call the provider never answered (it is not spend). */
-    async refund(keyId: number, price: number, at: Date): Promise<void> {
-      await redis.decrby(spendKey(keyId, dayOf(at)), toMicros(price));
+    /**
+     * Takes back the price of a call the provider never answered (it is not spend), and with `calls`
+     * also its place in the windows (a call that was never sent at all).
+     */
+    async refund(keyId: number, price: number, at: Date, opts: { calls?: boolean } = {}): Promise<void> {
+      const tx = redis.multi().decrby(spendKey(keyId, dayOf(at)), toMicros(price));
+      if (opts.calls) tx.decr(minuteKey(keyId, at)).decr(dayKey(keyId, at));
+      await tx.exec();
     },
 
     /** Adds a billing-sync correction (millionths, may be negative) to one day's spend. */

@@ -173,5 +173,8 @@ describe('provider relays', () => {
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ detail: 'Provider temporarily unavailable' });
     expect(await received(ctx.api, '/')).toEqual([]);
+    // Nothing was sent: the call takes no place in the key's windows and costs nothing.
+    const key = await ctx.api.call('GET', `/api/v1/brands/${brandId}/integrations/900002`, { token: cast.parties.owner.token });
+    expect(key.body).toMatchObject({ usage_today: 0, usage_this_minute: 0, spend_current_period: 0, credentials_masked: { api_key: '••••••••••••-key' } });
   });
 });

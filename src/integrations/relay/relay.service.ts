@@ -75,7 +75,7 @@ export function createRelay(deps: RelayDeps) {
       try {
         credentials = unseal(deps.ring, key);
       } catch {
-        await deps.limits.refund(key._id, template.price_per_call, at);
+        await deps.limits.refund(key._id, template.price_per_call, at, { calls: true }); // nothing was sent
         deps.logger.error({ integration_id: key._id }, 'stored credentials cannot be decrypted (CREDENTIALS_KEY or CREDENTIALS_KEY_PREVIOUS)');
         throw providerUnavailable();
       }
