@@ -26,7 +26,14 @@ export const RELAY_PREFIXES = ['/maps/api/', '/parcel-tracking/', '/messaging/']
 export const SANDBOX_MESSAGE_PRICE = 0.0083;
 const MAX_RECORDED = 5000;
 
+/** The maps web services answered here; text search and photos stay with the jobs' sandbox (server.ts). */
+const MAPS_SERVICES = new Set([
+  'geocode/json', 'place/details/json', 'timezone/json', 'place/nearbysearch/json', 'place/autocomplete/json',
+  'place/findplacefromtext/json', 'directions/json', 'distancematrix/json',
+]);
+
 function mapsAnswer(path: string, q: URLSearchParams): Answer | null {
+  if (!MAPS_SERVICES.has(path)) return null;
   const key = q.get('key');
   if (!key || key === 'sbx-invalid') return json(200, { status: 'REQUEST_DENIED', error_message: 'The provided API key is invalid.', results: [] });
   if (path === 'geocode/json') {
@@ -48,7 +55,7 @@ function mapsAnswer(path: string, q: URLSearchParams): Answer | null {
     return json(200, { result: { place_id: id, name: `Place ${s.hex(6)}`, rating: s.int(10, 50) / 10, formatted_phone_number: `0${s.int(100000000, 999999999)}` }, status: 'OK' });
   }
   if (path === 'timezone/json') return json(200, { dstOffset: 0, rawOffset: 3600, status: 'OK', timeZoneId: 'Europe/Amsterdam', timeZoneName: 'Central European Standard Time' });
-  return null;
+  return json(200, { status: 'ZERO_RESULTS', results: [] });
 }
 
 function parcelAnswer(method: string, path: string, headers: http.IncomingHttpHeaders, body: string): Answer {

@@ -52,6 +52,14 @@ describe('provider relays', () => {
     }
   });
 
+  it('maps: text search reaches the same sandbox provider the jobs use, with the brand key', async () => {
+    const res = await relay('maps/place/textsearch/json', { params: { query: 'bakery in Utrecht' } });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('OK');
+    expect(res.body.results.length).toBeGreaterThan(0);
+    expect((await received(ctx.api, '/maps/api/'))[0].query).toEqual({ query: 'bakery in Utrecht', key: MAPS_KEY });
+  });
+
   it('maps: refuses paths off the allowlist, traversal and other hosts without forwarding', async () => {
     const bad = ['admin/json', 'geocode%2F..%2F..%2Fadmin', 'geocode%2Fjson%2F..%2F..%2Fx', '..%2Fgeocode%2Fjson', 'geocode%252Fjson', 'http%3A%2F%2Fevil.test%2Fgeocode%2Fjson', '%2F%2Fevil.test%2Fgeocode%2Fjson', 'geocode%2Fjson%3Fkey%3Dx', 'geocode/json/'];
     for (const path of bad) {
