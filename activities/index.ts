@@ -8,6 +8,7 @@ import { createDigestActivities, type DigestDeps } from './digests';
 import { createPinActivities } from './pins';
 import type { PinSearchConfig } from '../src/pins/search';
 import type { ActivityRecorder } from '../src/activity/recorder';
+import { createIntegrationActivities, type IntegrationDeps } from './integrations';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
@@ -19,6 +20,8 @@ export interface ActivityDeps {
   digests: DigestDeps;
   /** Where claimed pins are indexed for search. */
   pins: { search: PinSearchConfig };
+  /** Billing syncs of integration keys: the key ring, limits and the relays' provider URLs. */
+  integrations: IntegrationDeps;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -30,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAccessRequestActivities(deps),
     ...createDigestActivities(deps),
     ...createPinActivities(deps),
+    ...createIntegrationActivities(deps),
   };
 }
 

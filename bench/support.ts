@@ -23,8 +23,11 @@ export interface Figures {
 }
 
 /** autocannon in a worker thread, so the load generator does not share the servers' event loop. */
-export async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers, workers: 1 });
+export async function load(
+  url: string, headers: Record<string, string> = {},
+  opts: { method?: 'GET' | 'POST'; body?: string; connections?: number } = {},
+): Promise<Figures> {
+  const r = await autocannon({ url, connections: opts.connections ?? CONNECTIONS, duration: SECONDS, headers, workers: 1, method: opts.method ?? 'GET', ...(opts.body === undefined ? {} : { body: opts.body }) });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 

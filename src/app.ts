@@ -37,6 +37,7 @@ import { adminRoutes } from './admin/admin.routes';
 import { signupRoutes } from './pins/signup/signup.routes';
 import { signupPage } from './pins/signup/signup.page';
 import { pinsRoutes } from './pins/pins.routes';
+import { integrationsRoutes } from './integrations/integrations.routes';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
@@ -61,6 +62,7 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...adminRoutes(s),
     ...signupRoutes(s),
     ...pinsRoutes(s),
+    ...integrationsRoutes(s),
   };
 }
 

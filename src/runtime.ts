@@ -22,6 +22,9 @@ import { createMediaStorage } from './media/storage';
 import { createActivityRecorder } from './activity/recorder';
 import { startActivityDrain, type ActivityDrain } from './activity/drain';
 import { ensureDigestSchedule } from './activity/digest-schedule';
+import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
+import { keyRingFor } from './integrations/integrations.module';
+import { createLimits } from './integrations/limits';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -37,6 +40,8 @@ export interface EngineRuntime {
   temporalAddress: string;
   temporalUiUrl: string | null;
   credentialsKey: string;
+  /** Where the relays' providers are (the API's relays and the worker's billing syncs share one sandbox). */
+  relayEndpoints: RelayEndpoints;
 }
 
 /** The engines a process needs: configured URLs, or the devstack for the ones left unset. */
@@ -73,6 +78,7 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     engines, devstack, temporalAddress,
     temporalUiUrl: config.TEMPORAL_UI_URL ?? devstack?.temporal?.uiUrl ?? null,
     credentialsKey: config.CREDENTIALS_KEY ?? localCredentialsKey(config.dataDir),
+    relayEndpoints: createRelayEndpoints(config),
   };
 }
 
@@ -110,6 +116,10 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
         locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run, gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
         media: createMediaService({ storage: createMediaStorage(config) }),
+      },
+      integrations: {
+        ring: keyRingFor(config, rt.credentialsKey), limits: createLimits(rt.engines.redis), endpoints: rt.relayEndpoints,
+        timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES,
       },
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
@@ -161,6 +171,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     await services?.events.close();
     await services?.jobs.close();
     await services?.admin.close();
+    await (services?.integrations ?? rt.relayEndpoints).close();
     await worker?.shutdown();
     await closeEngines(rt.engines);
     await rt.devstack?.stop();
@@ -178,7 +189,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.HOST}:${port}`;
     if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
-    services = createServices({ config, engines: rt.engines, logger: opts.logger, credentialsKey: rt.credentialsKey, temporalUiUrl: rt.temporalUiUrl });
+    services = createServices({ config, engines: rt.engines, logger: opts.logger, credentialsKey: rt.credentialsKey, temporalUiUrl: rt.temporalUiUrl, relayEndpoints: rt.relayEndpoints });
     server.on('request', createApp(services));
     worker = config.RUN_WORKER ? await workerFor(config, rt, opts) : undefined;
     return { ...rt, services, server, url, worker, admin, stop };

@@ -26,6 +26,8 @@ import { createAdminServices, type AdminServices } from './admin/admin.services'
 import { createSignupService, type SignupService } from './pins/signup/signup.service';
 import { createSignupTokens, signingKeys } from './pins/signup/tokens';
 import { createPinsService, type PinsService } from './pins/pins.service';
+import { createIntegrations, type Integrations } from './integrations/integrations.module';
+import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { version } from '../package.json';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -52,6 +54,7 @@ export interface Services {
   admin: AdminServices;
   signup: SignupService;
   pins: PinsService;
+  integrations: Integrations;
 }
 
 export function createServices(opts: {
@@ -60,6 +63,8 @@ export function createServices(opts: {
   logger: Logger;
   credentialsKey: string;
   temporalUiUrl: string | null;
+  /** The relays' provider URLs (shared with an in-process worker, so both reach the same sandbox). */
+  relayEndpoints?: RelayEndpoints;
 }): Services {
   const { config, engines } = opts;
   const notifier = createNotifier(engines.temporal, config.TEMPORAL_TASK_QUEUE);
@@ -85,16 +90,22 @@ export function createServices(opts: {
     }),
     tokens: createTokens({ invalidate: credentialCache.invalidate }),
   };
+  const integrations = createIntegrations({
+    config, redis: engines.redis, temporal: engines.temporal, notifier, logger: opts.logger, credentialsKey: opts.credentialsKey,
+    endpoints: opts.relayEndpoints ?? createRelayEndpoints(config),
+  });
   const signup = createSignupService({
     temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, notifier, credentialsKey: opts.credentialsKey,
     tokens: createSignupTokens(signingKeys(config.SIGNUP_TOKEN_KEYS, opts.credentialsKey)), publicBaseUrl: () => config.publicBaseUrl,
     reservationTtlSeconds: config.PIN_RESERVATION_TTL_SECONDS, linkSendWaitMs: config.SIGNUP_LINK_SEND_WAIT_MS, completeWaitMs: config.PIN_COMPLETE_WAIT_MS,
     callback: { initial_ms: config.PIN_CALLBACK_RETRY_INITIAL_MS, total_seconds: config.PIN_CALLBACK_RETRY_SECONDS },
+    mapsCredential: integrations.service.activeCredential,
   });
   return {
     ...opts, ...createJobServices(opts), signup, brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
     idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     pins: createPinsService(config),
+    integrations,
   };
 }

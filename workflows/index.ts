@@ -6,3 +6,4 @@ export { researchWorkflow } from './research';
 export { accessRequestWorkflow } from './access-requests';
 export { digestTickWorkflow } from './digests';
 export { pinReservationWorkflow, pinCreatedCallbackWorkflow } from './pin-reservation';
+export { integrationBillingSyncWorkflow } from './integration-billing';

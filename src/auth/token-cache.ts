@@ -18,10 +18,11 @@ interface Entry<T> {
  * entries made under the current one. So a revocation holds on every API process from the next request.
  * When Redis is unreachable nothing is cached and every lookup asks the database.
  */
-export function createTokenCache<T>(redis: Redis, opts: { ttlMs?: number } = {}) {
+export function createTokenCache<T>(redis: Redis, opts: { ttlMs?: number; /** Another cache's own counter (integration keys use one). */ epochKey?: string } = {}) {
   const ttlMs = opts.ttlMs ?? 30_000;
+  const epochKey = opts.epochKey ?? EPOCH_KEY;
   const entries = new Map<string, Entry<T>>();
-  const currentEpoch = () => redis.get(EPOCH_KEY).then((e) => e ?? '0', () => null);
+  const currentEpoch = () => redis.get(epochKey).then((e) => e ?? '0', () => null);
 
   return {
     async lookup(key: string, load: () => Promise<{ value: T; expiresAt: Date } | null>): Promise<T | null> {
@@ -43,7 +44,7 @@ export function createTokenCache<T>(redis: Redis, opts: { ttlMs?: number } = {})
 
     /** After a write that takes access away: every process's entries stop counting. */
     async invalidate(): Promise<void> {
-      await redis.incr(EPOCH_KEY);
+      await redis.incr(epochKey);
     },
   };
 }

@@ -41,6 +41,11 @@ const schema = z.object({
     .string()
     .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex digits or base64')
     .optional(),
+  /** Keys CREDENTIALS_KEY replaced, comma-separated: values sealed under them still open (key rotation). */
+  CREDENTIALS_KEY_PREVIOUS: z
+    .string()
+    .regex(/^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)(\s*,\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=))*\s*$/, 'must be 32-byte keys (64 hex digits or base64) separated by commas')
+    .optional(),
   SESSION_TTL_SECONDS: positiveInt.default(12 * 3600),
   PASSWORD_RESET_TTL_SECONDS: positiveInt.default(3600),
   ACCESS_REQUEST_TTL_SECONDS: positiveInt.default(24 * 3600),
@@ -107,6 +112,14 @@ const schema = z.object({
   RESEARCH_PROVIDER_URL: url.optional(),
   RESEARCH_PROVIDER_KEY: z.string().min(1).optional(),
   PROVIDER_TIMEOUT_MS: positiveInt.default(15_000),
+
+  // The relays' providers (brands' integration keys); unset outside production means the sandbox server.
+  RELAY_MAPS_URL: url.optional(),
+  RELAY_PARCEL_TRACKING_URL: url.optional(),
+  RELAY_MESSAGING_URL: url.optional(),
+  /** A relayed call's time limit, and the largest provider answer relayed (bytes). */
+  RELAY_TIMEOUT_MS: positiveInt.default(10_000),
+  RELAY_MAX_RESPONSE_BYTES: positiveInt.default(2_097_152),
 
   /** Analytics sources of the admin reports: a URL (or `none` to switch one off) and its key. */
   PRODUCT_ANALYTICS_URL: sourceUrl.optional(),

@@ -39,27 +39,82 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
+/** A 32-byte key given as 64 hex digits or base64. */
+function parseKey(key: string): Buffer {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64');
+  if (bytes.length !== 32) throw new Error('CREDENTIALS_KEY must be 32 bytes');
+  return bytes;
+}
+
+function seal(key: Buffer, plaintext: string): string[] {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')];
+}
+
+function open(key: Buffer, iv: string, tag: string, body: string): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+}
+
 /** AES-256-GCM for secrets the service must use again later (a client's credentials for scheduled work). */
 export class SecretBox {
   private readonly key: Buffer;
 
   constructor(key: string) {
-    this.key = /^[0-9a-fA-F]{64}$/.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64');
-    if (this.key.length !== 32) throw new Error('CREDENTIALS_KEY must be 32 bytes');
+    this.key = parseKey(key);
   }
 
   encrypt(plaintext: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
+    return ['v1', ...seal(this.key, plaintext)].join(':');
   }
 
   decrypt(sealed: string): string {
     const [version, iv, tag, body] = sealed.split(':');
     if (version !== 'v1' || !iv || !tag || !body) throw new Error('unrecognised ciphertext');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+    return open(this.key, iv, tag, body);
+  }
+}
+
+/** A key's public id: the first 12 hex digits of SHA-256 over a label and the key (reveals nothing of it). */
+export function keyIdOf(key: string): string {
+  return createHash('sha256').update('credentials-key-id:v1:').update(parseKey(key)).digest('hex').slice(0, 12);
+}
+
+/**
+ * SecretBox with key ids, so the encryption key can be rotated: a value is sealed under the current
+ * key and names its id (`v2:<key id>:...`); it opens with whichever configured key has that id, so
+ * values sealed under a previous key (CREDENTIALS_KEY_PREVIOUS) keep opening after a rotation, and are
+ * sealed again under the current key on their next write.
+ */
+export class KeyRing {
+  private readonly keys = new Map<string, Buffer>();
+  readonly currentKeyId: string;
+
+  constructor(current: string, previous: string[] = []) {
+    this.currentKeyId = keyIdOf(current);
+    this.keys.set(this.currentKeyId, parseKey(current));
+    for (const key of previous) if (!this.keys.has(keyIdOf(key))) this.keys.set(keyIdOf(key), parseKey(key));
+  }
+
+  encrypt(plaintext: string): string {
+    return ['v2', this.currentKeyId, ...seal(this.keys.get(this.currentKeyId)!, plaintext)].join(':');
+  }
+
+  /** Throws when no configured key has the value's id, or the value does not authenticate under it. */
+  decrypt(sealed: string): string {
+    const [version, keyId, iv, tag, body] = sealed.split(':');
+    if (version !== 'v2' || !keyId || !iv || !tag || !body) throw new Error('unrecognised ciphertext');
+    const key = this.keys.get(keyId);
+    if (!key) throw new Error('sealed under a key that is not configured');
+    return open(key, iv, tag, body);
+  }
+
+  /** The id of the key a sealed value was made with. */
+  static keyIdOf(sealed: string): string | null {
+    const [version, keyId] = sealed.split(':');
+    return version === 'v2' && keyId ? keyId : null;
   }
 }

@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly extra: Record<string, unknown> = {},
+    /** Response headers the error needs (Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -32,6 +34,10 @@ export class AppError extends Error {
   }
   static invalid(detail: string, errors: FieldError[] = []) {
     return new AppError(422, detail, { errors });
+  }
+  /** 429 with Retry-After: the caller may ask again after `retryAfterSeconds`. */
+  static tooManyRequests(detail: string, retryAfterSeconds: number) {
+    return new AppError(429, detail, {}, { 'Retry-After': String(retryAfterSeconds) });
   }
   static unavailable(detail: string) {
     return new AppError(503, detail);

@@ -9,7 +9,7 @@ export async function listOutbox(filter: { channel?: string; to?: string; limit:
   return {
     messages: docs.map((d) => ({
       id: d._id as string, channel: d.channel, to: d.to, subject: d.subject ?? null, text: d.text,
-      html: d.html ?? null, links: d.links, created_at: iso(d.created_at as Date),
+      html: d.html ?? null, links: d.links ?? [], created_at: iso(d.created_at as Date),
     })),
   };
 }

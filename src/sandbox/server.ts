@@ -5,6 +5,7 @@ import { PAGE_SIZE, decodeToken, encodeToken, placesFor, type PageToken } from '
 import { renderPage } from './research-site';
 import { Seed } from './seed';
 import { analyticsAnswer } from './analytics';
+import { createRelayProviders, type ReceivedRequest } from './relay-providers';
 import sharp from 'sharp';
 
 /**
@@ -14,16 +15,20 @@ import sharp from 'sharp';
  *   GET  /maps/api/place/textsearch/json   classic Places Text Search (query, location, radius, region, pagetoken)
  *   GET  /maps/api/place/photo             a place photo (photo_reference)
  *   GET  /research/fetch?url=              a company web page as HTML (home, /team, /contact)
+ *   /maps/api/..., /parcel-tracking/v4/..., /messaging/2010-04-01/...
+ *                                          the relays' providers (see relay-providers.ts)
  *   /product-analytics, /web-analytics, /mobile-subscriptions, /social, /campaigns: the analytics
  *                                          providers of the admin reports (see analytics.ts)
  *   POST /_sandbox/faults                  queue faults {target, status?, delay_ms?, malformed?, times}
- *   GET  /_sandbox/stats, POST /_sandbox/reset
+ *   GET  /_sandbox/stats, GET /_sandbox/received (what the relay providers received), POST /_sandbox/reset
  */
 export interface Sandbox {
   url: string;
   faults: FaultPlan;
   /** Calls answered per analytics source since the server started. */
   analytics: Record<string, number>;
+  /** Requests the relay providers received, oldest first. */
+  received: ReceivedRequest[];
   stop(): Promise<void>;
 }
 
@@ -81,6 +86,7 @@ async function readJson(req: http.IncomingMessage): Promise<any> {
 export async function startSandbox(opts: { host?: string; port?: number } = {}): Promise<Sandbox> {
   const faults = new FaultPlan();
   const analytics: Record<string, number> = {};
+  const relay = createRelayProviders();
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const send = (a: Answer) => {
@@ -95,8 +101,13 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
           faults.enqueue({ target: f.target ?? 'any', status: f.status, delayMs: f.delay_ms, malformed: f.malformed, times: f.times ?? 1 } as QueuedFault);
           return void res.writeHead(204).end();
         }
-        if (req.method === 'POST' && url.pathname === '/_sandbox/reset') return void (faults.reset(), res.writeHead(204).end());
+        if (req.method === 'POST' && url.pathname === '/_sandbox/reset') return void (faults.reset(), relay.reset(), res.writeHead(204).end());
+        if (url.pathname === '/_sandbox/received') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: relay.received }));
         if (url.pathname === '/_sandbox/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...faults.stats, analytics }));
+      }
+      if (relay.matches(url.pathname)) {
+        const answer = await relay.answer(req, url);
+        if (answer) return send(answer);
       }
       const report = await analyticsAnswer(
         { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization ?? '', readBody: () => readJson(req) },
@@ -127,6 +138,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
     url: `http://${address}:${port}`,
     faults,
     analytics,
+    received: relay.received,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,3 +1,4 @@
+import { BrandModel } from '../../src/brands/brand.model';
 import type { TestApi } from '../support/harness';
 
 const doc = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Seeded for the fuzzer.' }] }] };
@@ -21,6 +22,7 @@ export async function seedRecords(api: TestApi, triple: string): Promise<Record<
     const res = await api.call('POST', `/api/v1/dashboard/content/${kind}/${id}/publish`, { token: triple });
     if (res.status !== 200) throw new Error(`fuzz seed: publishing ${kind} answered ${res.status}`);
   }
+  await seedIntegrationExamples(api, triple);
   return {
     'path.slug': slug,
     'path.page_id': pageId,
@@ -30,3 +32,18 @@ export async function seedRecords(api: TestApi, triple: string): Promise<Record<
   };
 }
 
+
+/**
+ * A brand and an integration key under the contract's example ids (brand 12, integration 301), so the
+ * integration operations and the relays (X-Brand-Id 12) reach their handlers. Integer ids are not
+ * passed as parameters (a seeded value would replace the fuzzer's out-of-range integers): the
+ * examples already carry them.
+ */
+async function seedIntegrationExamples(api: TestApi, triple: string) {
+  await BrandModel.create({ _id: 12, client_id: triple.split(':')[0], brand_name: 'Fuzz brand', slug: 'fuzz-brand' });
+  await api.rt.engines.redis.set('integration-id', 300); // the next key is 301
+  const res = await api.call('POST', '/api/v1/brands/12/integrations', {
+    token: triple, body: { provider_name: 'maps', key_label: 'Fuzz maps key', credentials: { api_key: 'fuzz-maps-key-0001' }, is_primary: true },
+  });
+  if (res.status !== 201 || res.body.integration_id !== 301) throw new Error(`fuzz seed: integration key answered ${res.status} ${JSON.stringify(res.body)}`);
+}

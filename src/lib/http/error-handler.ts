@@ -65,6 +65,7 @@ export function errorHandler(logger: Logger, exposeInternals: boolean) {
       logger.error({ err, status: appError.status, path: req.path }, 'request failed');
     }
     if (res.headersSent) return res.end();
+    res.set(appError.headers);
     res.status(appError.status).json({ detail: appError.detail, ...appError.extra });
   };
 }

@@ -1,11 +1,18 @@
+import type { KeyQuery } from '../../integrations/active-credential';
+
+/** A brand's maps credential, as the integrations area unseals it (its `activeCredential`). */
+export type MapsCredentialLookup = (q: KeyQuery) => Promise<Record<string, unknown> | null>;
+
 /**
- * The brand's own browser maps key for the signup page (`maps_byok_key_or_null`), or null. The key
- * lives with the brand's integration keys (the integrations area: `activeCredential(...)` in
- * src/integrations/active-credential.ts), which is not on this branch yet; the coordinator wires the
- * lookup here when the areas meet. Until then every brand has no key, and the signup page offers the
- * typed address and "use my location" instead of the map (it is built to work without one).
+ * The brand's own maps key for the signup page (`maps_byok_key_or_null`): the `api_key` of its active maps
+ * integration for the reservation's country, or null. A key that cannot be unsealed (a rotated-away
+ * encryption key) is treated as none: the page then offers the typed address and "use my location", never
+ * an error for the end user.
  */
-export async function brandMapsKey(brandId: number): Promise<string | null> {
-  void brandId;
-  return null;
+export function brandMapsKey(lookup: MapsCredentialLookup) {
+  return async (q: { client_id: string; brand_id: number | null; country_code: string }): Promise<string | null> => {
+    if (q.brand_id === null) return null;
+    const credentials = await lookup({ client_id: q.client_id, brand_id: q.brand_id, provider: 'maps', country_code: q.country_code }).catch(() => null);
+    return typeof credentials?.api_key === 'string' ? credentials.api_key : null;
+  };
 }

@@ -16,7 +16,7 @@ import {
 } from '../../../workflows/pin-reservation-api';
 import { failureTypeOf } from './failures';
 import { signupLinkMessage } from './link-message';
-import { brandMapsKey } from './maps-key';
+import { brandMapsKey, type MapsCredentialLookup } from './maps-key';
 import { maskIdentifier } from './mask';
 import type { SignupTokens } from './tokens';
 
@@ -38,6 +38,8 @@ export interface SignupDeps {
   linkSendWaitMs: number;
   completeWaitMs: number;
   callback: { initial_ms: number; total_seconds: number };
+  /** The brand's maps credential (integrations), for the signup page's map. */
+  mapsCredential: MapsCredentialLookup;
 }
 
 export interface ConfirmInput {
@@ -66,6 +68,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createSignupService(deps: SignupDeps) {
   const workflow = (id: string) => deps.temporal.workflow.getHandle(pinReservationWorkflowId(id));
+  const mapsKeyOf = brandMapsKey(deps.mapsCredential);
 
   /** The reservation a valid token stands for; a token whose reservation is gone or has lapsed is 401 like an expired one. */
   async function reservationOf(token: string, opts: { allowCompleted: boolean }): Promise<ReservationDoc> {
@@ -173,7 +176,7 @@ export function createSignupService(deps: SignupDeps) {
       const doc = await reservationOf(token, { allowCompleted: true });
       return {
         name: doc.name, country_code: doc.country_code, brand_id: doc.brand_id ?? 0,
-        identifier_masked: maskIdentifier(doc.identifier), maps_byok_key_or_null: await brandMapsKey(doc.brand_id ?? 0),
+        identifier_masked: maskIdentifier(doc.identifier), maps_byok_key_or_null: await mapsKeyOf({ client_id: doc.client_id, brand_id: doc.brand_id ?? null, country_code: doc.country_code }),
       };
     },
 

@@ -1,0 +1,5 @@
+// What other areas use from integrations: a brand's provider key (see key-store.ts; the service binds it
+// to the process's key ring as `services.integrations.service.activeCredential`), and relay usage
+// (recordRelayCall is its one writer; relayUsageTotals is what the admin KPIs' relay figures read).
+export { activeCredential, type KeyQuery } from './key-store';
+export { recordRelayCall, relayUsageTotals } from './usage';

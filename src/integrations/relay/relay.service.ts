@@ -1,0 +1,106 @@
+import type { KeyRing } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import type { BrandAccess } from '../../brands/brand-access';
+import { IntegrationModel, type IntegrationDoc } from '../integration.model';
+import { brandKeyIn, poolKeysIn, unseal, type KeyCache } from '../key-store';
+import type { Limits, LimitVerdict } from '../limits';
+import { PROVIDERS, type Credentials, type ProviderName } from '../providers';
+import type { NotifySpendReached } from '../spend';
+import { recordRelayCall } from '../usage';
+import type { RelayEndpoints } from './endpoints';
+import { callProvider, providerUnavailable, ProviderUnreachable, type ProviderCall } from './forward';
+
+const LIMIT_DETAIL = { minute_limit: 'Minute limit of this key reached', daily_limit: 'Daily limit of this key reached', spend_limit: 'Spend limit of this key reached' };
+const LAST_USED_EVERY_MS = 60_000;
+
+export interface RelayDeps {
+  ring: KeyRing;
+  keys: KeyCache;
+  limits: Limits;
+  endpoints: RelayEndpoints;
+  notifySpend: NotifySpendReached;
+  logger: Logger;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+/** The allowlist: the whole path must match one of the provider's routes, with a method that route allows. */
+export function checkAllowed(provider: ProviderName, call: ProviderCall): void {
+  const route = PROVIDERS[provider].routes.find((r) => r.pattern.test(call.path));
+  if (!route) throw AppError.badRequest('Path not on the allowlist');
+  if (!route.methods.includes(call.method)) throw AppError.badRequest(`Method ${call.method} not allowed for this path`);
+}
+
+/**
+ * The three relays: pick the key (the brand's primary active key, else a key another brand of the
+ * client shares with the pool), decrypt it, take the call from its limits (atomically, in Redis),
+ * forward with the key injected, record usage and spend, and map the provider's answer.
+ */
+export function createRelay(deps: RelayDeps) {
+  const lastUsedWritten = new Map<number, number>();
+
+  function touch(key: IntegrationDoc, at: Date) {
+    if ((lastUsedWritten.get(key._id) ?? 0) > at.getTime() - LAST_USED_EVERY_MS) return;
+    lastUsedWritten.set(key._id, at.getTime());
+    IntegrationModel.updateOne({ _id: key._id, client_id: key.client_id }, { $set: { last_used_at: at } })
+      .catch((err) => deps.logger.warn({ err: (err as Error).message, integration_id: key._id }, 'last_used_at not written'));
+  }
+
+  /** The first candidate key whose limits take the call; a refusal by every one is the first refusal (429). */
+  async function takeFrom(candidates: IntegrationDoc[], price: number, at: Date): Promise<{ key: IntegrationDoc; verdict: LimitVerdict & { ok: true } }> {
+    let refused: (LimitVerdict & { ok: false }) | undefined;
+    for (const key of candidates) {
+      const verdict = await deps.limits.take(key, price, at);
+      if (verdict.ok) return { key, verdict };
+      refused ??= verdict;
+    }
+    throw AppError.tooManyRequests(LIMIT_DETAIL[refused!.reason], refused!.retryAfterSeconds);
+  }
+
+  return {
+    async relay(access: BrandAccess, provider: ProviderName, call: ProviderCall, country: string | null): Promise<unknown> {
+      checkAllowed(provider, call);
+      const q = { client_id: access.brand.client_id, brand_id: access.brand._id, provider, country_code: country };
+      const keys = await deps.keys.activeKeys(q.client_id, provider);
+      const own = brandKeyIn(keys, q);
+      const candidates = [...(own ? [own] : []), ...poolKeysIn(keys, q)];
+      if (!candidates.length) throw new AppError(412, `No active ${provider} credential for this brand`);
+      const baseUrl = await deps.endpoints.baseUrl(provider);
+      if (!baseUrl) throw providerUnavailable();
+      const template = PROVIDERS[provider];
+      const at = new Date();
+      const { key, verdict } = await takeFrom(candidates, template.price_per_call, at);
+      let credentials: Credentials;
+      try {
+        credentials = unseal(deps.ring, key);
+      } catch {
+        await deps.limits.refund(key._id, template.price_per_call, at, { calls: true }); // nothing was sent
+        deps.logger.error({ integration_id: key._id }, 'stored credentials cannot be decrypted (CREDENTIALS_KEY or CREDENTIALS_KEY_PREVIOUS)');
+        throw providerUnavailable();
+      }
+      let answer;
+      try {
+        answer = await callProvider(baseUrl, provider, credentials, call, { timeoutMs: deps.timeoutMs, maxBytes: deps.maxBytes });
+      } catch (err) {
+        if (!(err instanceof ProviderUnreachable)) throw err;
+        await deps.limits.refund(key._id, template.price_per_call, at);
+        deps.logger.warn({ integration_id: key._id, provider, why: err.message }, 'relay provider unreachable');
+        throw providerUnavailable();
+      }
+      await recordRelayCall({
+        client_id: key.client_id, brand_id: key.brand_id, acting_brand_id: access.brand._id, integration_id: key._id,
+        provider_name: provider, amount: template.price_per_call, provider_status: answer.status, at,
+      });
+      touch(key, at);
+      await deps.notifySpend(key, verdict.spentMicros, at);
+      if (answer.status >= 200 && answer.status < 300) {
+        if (answer.body === null || typeof answer.body !== 'object' || Array.isArray(answer.body)) throw new AppError(502, 'Provider answer is not a JSON object');
+        return answer.body;
+      }
+      throw AppError.badRequest('Provider refused the request', { provider_status: answer.status, provider_body: answer.body ?? null });
+    },
+  };
+}
+
+export type Relay = ReturnType<typeof createRelay>;
