@@ -1,3 +1,4 @@
+import type Redis from 'ioredis';
 import type { Channels } from '../src/notifications/channels';
 import { createContentActivities } from './content';
 import { createNotificationActivities } from './notifications';
@@ -18,7 +19,7 @@ export interface ActivityDeps {
   activity: { recorder: ActivityRecorder };
   digests: DigestDeps;
   /** Where claimed pins are indexed for search. */
-  pins: { search: PinSearchConfig };
+  pins: { search: PinSearchConfig; redis: Redis };
 }
 
 export function createActivities(deps: ActivityDeps) {

@@ -1,4 +1,7 @@
+import type Redis from 'ioredis';
 import { PinModel } from '../pin.model';
+import { PinMemoryIndex } from './memory-index';
+import { publishPinChanges } from './pin-changes';
 import type { PinSearchEngine, SearchResponse } from './engine';
 import { toMongoFilter, type MongoQuery } from './mongo-filter';
 import { answerSearch, type SourceDoc } from './search-pipeline';
@@ -29,15 +32,37 @@ export async function searchThroughMongo(req: SearchRequest, started: bigint): P
   return answerSearch(req, source, started);
 }
 
-/** The built-in engine: it reads the pins collection itself, so indexing is nothing to do. */
-export function createBuiltinEngine(): PinSearchEngine {
+/**
+ * The built-in engine. With Redis it answers from the process's in-memory index (memory-index.ts), kept
+ * current by the pin change feed, which `index`/`remove` append to; if Redis cannot be reached it answers
+ * through MongoDB instead (slow, but never from an index that may be stale). Without Redis (the
+ * benchmark's baseline), always through MongoDB.
+ */
+export function createBuiltinEngine(opts: { redis?: Redis } = {}): PinSearchEngine & { memory: PinMemoryIndex | null } {
+  const memory = opts.redis ? new PinMemoryIndex(opts.redis) : null;
   return {
     kind: 'builtin',
-    async index() {},
-    async remove() {},
+    memory,
+    async index(docs) {
+      if (opts.redis) await publishPinChanges(opts.redis, docs.map((d) => d.pin_id));
+    },
+    async remove(pinIds) {
+      if (opts.redis) await publishPinChanges(opts.redis, pinIds);
+    },
     async search(body) {
       const started = process.hrtime.bigint();
-      return searchThroughMongo(parseSearchRequest(body), started);
+      const req = parseSearchRequest(body);
+      if (memory && (await memory.sync().then(() => true, (err) => (isRedisFailure(err) ? false : Promise.reject(err))))) {
+        return answerSearch(req, memory.candidates(req.filter), started);
+      }
+      return searchThroughMongo(req, started);
     },
   };
+}
+
+/** Redis refused or is unreachable (ioredis's errors), as opposed to MongoDB failing during a sync. */
+function isRedisFailure(err: unknown): boolean {
+  const name = (err as Error)?.name ?? '';
+  const message = (err as Error)?.message ?? '';
+  return name === 'ReplyError' || name === 'MaxRetriesPerRequestError' || /Connection is closed|Stream isn't writeable|ECONNREFUSED|ETIMEDOUT/i.test(message);
 }
