@@ -1,5 +1,5 @@
 import { MAX_TOTAL_HITS, type SearchResponse } from './engine';
-import { matchesFilter } from './filter-eval';
+import { matchesFilter, type ValuesOf } from './filter-eval';
 import { DISPLAYED_ATTRIBUTES, distanceMeters, valuesAt, type PinSearchDocument } from './search-document';
 import type { SearchRequest, SortRule } from './search-request';
 import { documentWords, scoreWords, wordsOf, type TextScore } from './text-match';
@@ -8,10 +8,12 @@ import { documentWords, scoreWords, wordsOf, type TextScore } from './text-match
 export interface SourceDoc {
   doc: PinSearchDocument;
   words?: Set<string>;
+  valuesOf?: ValuesOf;
 }
 
 interface Candidate {
   doc: PinSearchDocument;
+  valuesOf: ValuesOf;
   score: TextScore;
   distance?: number;
   keys: unknown[]; // one sort key per sort rule, computed once
@@ -26,9 +28,9 @@ function compareValues(a: unknown, b: unknown): number {
   return 0;
 }
 
-function sortKey(doc: PinSearchDocument, distance: number | undefined, rule: SortRule): unknown {
+function sortKey(valuesOf: ValuesOf, distance: number | undefined, rule: SortRule): unknown {
   if (rule.kind === 'geo') return distance;
-  const values = valuesAt(doc, rule.field).values.filter((v) => typeof v === 'number' || typeof v === 'string');
+  const values = valuesOf(rule.field).values.filter((v) => typeof v === 'number' || typeof v === 'string');
   if (values.length === 0) return undefined;
   return values.sort(compareValues)[rule.desc ? values.length - 1 : 0];
 }
@@ -101,7 +103,7 @@ function facetsOf(candidates: Candidate[], facets: string[]) {
     let max = -Infinity;
     for (const c of candidates) {
       const seen = new Set<string>();
-      for (const v of valuesAt(c.doc, facet).values) {
+      for (const v of c.valuesOf(facet).values) {
         if (typeof v === 'number') {
           min = Math.min(min, v);
           max = Math.max(max, v);
@@ -126,12 +128,13 @@ export function answerSearch(req: SearchRequest, source: Iterable<SourceDoc>, st
   const queryWords = wordsOf(req.q);
   const geo = req.sort.find((r): r is Extract<SortRule, { kind: 'geo' }> => r.kind === 'geo');
   const candidates: Candidate[] = [];
-  for (const { doc, words } of source) {
-    if (req.filter && !matchesFilter(req.filter, doc)) continue;
+  for (const { doc, words, valuesOf: cached } of source) {
+    const valuesOf = cached ?? ((field: string) => valuesAt(doc, field));
+    if (req.filter && !matchesFilter(req.filter, doc, valuesOf)) continue;
     const score = queryWords.length ? scoreWords(queryWords, words ?? documentWords(doc), req.matchingStrategy) : { matchedWords: 0, typos: 0 };
     if (!score) continue;
     const distance = geo ? distanceMeters(geo, doc._geo) : undefined;
-    candidates.push({ doc, score, distance, keys: req.sort.map((rule) => sortKey(doc, distance, rule)) });
+    candidates.push({ doc, valuesOf, score, distance, keys: req.sort.map((rule) => sortKey(valuesOf, distance, rule)) });
   }
   const reachable = firstSorted(candidates, MAX_TOTAL_HITS, comparatorFor(req));
   const answer: Record<string, unknown> = {};
