@@ -1,6 +1,6 @@
 import { PinModel } from '../../src/pins/pin.model';
 import { createRedis } from '../../src/lib/engines/redis';
-import { pinSearchFor } from '../../src/pins/search';
+import { indexPin, pinSearchFor } from '../../src/pins/search';
 import { createBuiltinEngine } from '../../src/pins/search/builtin-engine';
 import { PIN_CHANGES_EPOCH, PIN_CHANGES_STREAM } from '../../src/pins/search/pin-changes';
 import { useTestApi } from '../support/harness';
@@ -29,6 +29,19 @@ describe('built-in search: the in-memory pin index', () => {
     await seedPins(ctx.api, caller.clientId, [{ country_code: 'NL', name: 'SECOND', lat: 52.2, lng: 5.2, business: { category: 'Cheese' } }]);
     expect(names(await engine.search({ filter: 'business.category = cheese' }))).toEqual(['FIRST', 'SECOND']);
     expect(engine.memory!.lastLoad).toBe(load); // the same load: the change came from the feed
+  });
+
+  it('keeps its value maps and number lists current when a pin changes after they were built', async () => {
+    const engine = createBuiltinEngine({ redis: redis() });
+    await seedPins(ctx.api, caller.clientId, [{ country_code: 'NL', name: 'RATED', lat: 52.4, lng: 5.4, business: { category: 'Coffee', rating: 3.5 } }]);
+    expect(names(await engine.search({ filter: 'business.rating >= 3 AND business.category = coffee' }))).toEqual(['RATED']);
+    expect(names(await engine.search({ filter: 'business.rating 4 TO 5' }))).toEqual([]);
+    await PinModel.updateOne({ _id: 'NL:RATED' }, { business: { category: 'Tea', rating: 4.5 } });
+    await indexPin((await PinModel.findById('NL:RATED').lean())!, ctx.api.config, redis());
+    expect(names(await engine.search({ filter: 'business.rating 4 TO 5' }))).toEqual(['RATED']);
+    expect(names(await engine.search({ filter: 'business.rating > 4.5 OR business.rating < 4' }))).toEqual([]);
+    expect(names(await engine.search({ filter: 'business.category IN [coffee, tea]' }))).toEqual(['RATED']);
+    expect(names(await engine.search({ filter: 'business.category = coffee' }))).toEqual([]);
   });
 
   it('is what search-pins answers from', async () => {
