@@ -1,3 +1,4 @@
+import type Redis from 'ioredis';
 import type { Channels } from '../src/notifications/channels';
 import { createContentActivities } from './content';
 import { createNotificationActivities } from './notifications';
@@ -19,7 +20,7 @@ export interface ActivityDeps {
   activity: { recorder: ActivityRecorder };
   digests: DigestDeps;
   /** Where claimed pins are indexed for search. */
-  pins: { search: PinSearchConfig };
+  pins: { search: PinSearchConfig; redis: Redis };
   /** Billing syncs of integration keys: the key ring, limits and the relays' provider URLs. */
   integrations: IntegrationDeps;
 }

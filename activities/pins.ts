@@ -1,3 +1,4 @@
+import type Redis from 'ioredis';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { PinModel, type PinDoc } from '../src/pins/pin.model';
 import { ReservationModel } from '../src/pins/reservation.model';
@@ -11,7 +12,7 @@ import type { PinClaim, PinCreatedCallbackInput, PinReservationInput } from '../
 const SUBSCRIPTION_DAYS = 365;
 export const RESERVATION_HEADER = 'X-Pin-Reservation-Id';
 
-export function createPinActivities(deps: { agents: { credentialsKey: string }; activity: { recorder: ActivityRecorder }; pins: { search: PinSearchConfig } }) {
+export function createPinActivities(deps: { agents: { credentialsKey: string }; activity: { recorder: ActivityRecorder }; pins: { search: PinSearchConfig; redis: Redis } }) {
   return {
     /**
      * Writes the claimed pin once: a retry finds its own pin (same reservation) and goes on; a pin of
@@ -37,7 +38,7 @@ export function createPinActivities(deps: { agents: { credentialsKey: string }; 
         }
         pin = existing;
       }
-      await indexPin(pin, deps.pins.search); // Meilisearch's failures are AppErrors: the activity retries
+      await indexPin(pin, deps.pins.search, deps.pins.redis); // Meilisearch's failures are AppErrors: the activity retries
       await ReservationModel.updateOne({ _id: r.pin_id, reservation_id: r.reservation_id }, { state: 'completed' });
       await deps.activity.recorder.record({
         clientId: r.client_id, actor: { id: r.client_id, kind: 'client', name: null, role: 'client_user' }, action: 'pin.claimed',

@@ -111,7 +111,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
       agents: { credentialsKey: rt.credentialsKey },
       activity: { recorder: createActivityRecorder(rt.engines.redis, opts.logger) },
       digests: { lock: createLocks(rt.engines.redis).run },
-      pins: { search: config },
+      pins: { search: config, redis: rt.engines.redis },
       jobs: {
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
         locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run, gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,

@@ -105,7 +105,7 @@ export function createServices(opts: {
     ...opts, ...createJobServices(opts), signup, brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
     idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
-    pins: createPinsService(config),
+    pins: createPinsService(config, engines.redis),
     integrations,
   };
 }

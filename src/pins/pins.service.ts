@@ -1,3 +1,4 @@
+import type Redis from 'ioredis';
 import { AppError } from '../lib/errors';
 import { iso } from '../lib/ids';
 import { nameAvailability, MAX_PREVIEW_SUGGESTIONS, type NameAvailability } from './availability';
@@ -29,7 +30,7 @@ export interface PinsService {
   preview(input: { name: string; country_code: string; count?: number }): Promise<NameAvailability>;
 }
 
-export function createPinsService(config: PinSearchConfig): PinsService {
+export function createPinsService(config: PinSearchConfig, redis: Redis): PinsService {
   return {
     async resolve(id) {
       parsePinId(id);
@@ -37,7 +38,7 @@ export function createPinsService(config: PinSearchConfig): PinsService {
       if (!pin || !isServed(pin)) throw AppError.notFound('Pin not found');
       return pinPayload(pin as never);
     },
-    search: (body) => pinSearchFor(config).search(body),
+    search: (body) => pinSearchFor(config, redis).search(body),
     preview: ({ name, country_code, count }) =>
       nameAvailability({ name, country_code, count: Math.min(count ?? 5, MAX_PREVIEW_SUGGESTIONS) }),
   };

@@ -24,7 +24,7 @@ export interface PinSeed {
   subscription?: { status: 'active' | 'lapsed'; expires_at: Date };
 }
 
-/** Writes pins as the claim would, and indexes them (a no-op for the built-in engine). */
+/** Writes pins as the claim would, and indexes them (the built-in engine: the pin change feed). */
 export async function seedPins(api: TestApi, clientId: string, seeds: PinSeed[]) {
   for (const seed of seeds) {
     const pin = await PinModel.create({
@@ -39,7 +39,7 @@ export async function seedPins(api: TestApi, clientId: string, seeds: PinSeed[])
       business: seed.business ?? {},
       subscription: seed.subscription ?? { status: 'active', expires_at: new Date(Date.now() + 365 * DAY) },
     });
-    await indexPin(pin.toObject() as never, api.config);
+    await indexPin(pin.toObject() as never, api.config, api.rt.engines.redis);
   }
 }
 

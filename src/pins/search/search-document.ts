@@ -55,8 +55,13 @@ export function toSearchDocument(pin: PinLike): PinSearchDocument {
   };
 }
 
+export interface FieldValues {
+  present: boolean;
+  values: unknown[];
+}
+
 /** The values at a dotted path; arrays along the way are flattened, as Meilisearch does. */
-export function valuesAt(doc: unknown, path: string): { present: boolean; values: unknown[] } {
+export function valuesAt(doc: unknown, path: string): FieldValues {
   let current: unknown[] = [doc];
   for (const key of path.split('.')) {
     const next: unknown[] = [];
@@ -79,4 +84,14 @@ export function distanceMeters(a: { lat: number; lng: number }, b: { lat: number
   const dLng = (b.lng - a.lng) * rad;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
   return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** valuesAt for one document, each path computed once (callers must not change the arrays). */
+export function cachedValuesOf(doc: unknown): (path: string) => FieldValues {
+  const cache = new Map<string, FieldValues>();
+  return (path) => {
+    let found = cache.get(path);
+    if (!found) cache.set(path, (found = valuesAt(doc, path)));
+    return found;
+  };
 }

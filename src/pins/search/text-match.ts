@@ -64,7 +64,12 @@ export interface TextScore {
 /** How well `doc` answers the query words; null when it does not match at all. */
 export function scoreText(queryWords: string[], doc: unknown, strategy: 'last' | 'all'): TextScore | null {
   if (queryWords.length === 0) return { matchedWords: 0, typos: 0 };
-  const words = documentWords(doc);
+  return scoreWords(queryWords, documentWords(doc), strategy);
+}
+
+/** scoreText on a document's words computed beforehand (the in-memory index keeps them). */
+export function scoreWords(queryWords: string[], words: Set<string>, strategy: 'last' | 'all'): TextScore | null {
+  if (queryWords.length === 0) return { matchedWords: 0, typos: 0 };
   let typos = 0;
   let matched = 0;
   for (let i = 0; i < queryWords.length; i++) {
