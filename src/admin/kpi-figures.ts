@@ -4,18 +4,20 @@ import { JobModel } from '../jobs/job.model';
 import { PostModel } from '../content/post.model';
 import { PageModel } from '../content/page.model';
 import { AccessTokenModel } from '../auth/access-token.model';
+import { PinModel } from '../pins/pin.model';
+import { relayUsageTotals } from '../integrations/active-credential';
 import { windowRange, type KpiWindow } from './kpi-window';
 
 /**
  * Every KPI source, one function per figure, each an aggregation or count over indexed fields (never a
- * load of the documents themselves). Figures of areas that keep no records yet (pins, relay calls,
- * relay spend) are null and named in `untracked`, so a dashboard never shows an invented number.
+ * load of the documents themselves). A figure of an area that kept no records would be null and named in
+ * `untracked` (none at present), so a dashboard never shows an invented number.
  */
 export interface KpiScope {
   /** One tenant, or null for the whole platform (a super_admin without X-Selected-Client-Id). */
   clientId: string | null;
   window: KpiWindow;
-  /** ISO country, applied to the figures whose records carry a country (jobs). */
+  /** ISO country, applied to the figures whose records carry a country (jobs, pins). */
   country: string | null;
 }
 
@@ -103,9 +105,17 @@ export async function activeAgents(scope: KpiScope, now = new Date()): Promise<n
     .setOptions(tenantOptions(scope.clientId));
 }
 
-/**
- * Figures whose areas keep no records yet (pin registry, provider relays). They answer null and are
- * listed in the report's `untracked` until those areas store what they count; then each becomes a
- * function like the ones above.
- */
-export const UNTRACKED_FIGURES = ['pins_created', 'relay_calls', 'relay_spend'] as const;
+/** Pins claimed in the window (the pin's creation), in the scope's country when one is asked. */
+export async function pinsCreated(scope: KpiScope): Promise<number> {
+  const { start, end } = windowRange(scope.window);
+  // The pin registry is global, not tenant-owned: the client filter is written out here.
+  return PinModel.countDocuments({
+    ...tenantMatch(scope.clientId), ...(scope.country ? { country_code: scope.country } : {}), created_at: { $gte: start, $lt: end },
+  });
+}
+
+/** Relay calls and their spend over the window's days (the integrations area's one reader of relay usage). */
+export const relayFigures = (scope: KpiScope) => relayUsageTotals(scope.clientId, scope.window);
+
+/** Figures answered null for want of records: none now that pins and relays record theirs. */
+export const UNTRACKED_FIGURES: string[] = [];

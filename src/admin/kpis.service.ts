@@ -1,7 +1,7 @@
 import { windowDays, daysOf, type KpiWindow } from './kpi-window';
 import {
-  activeAgents, agentsApproved, clientFigures, mapsJobFigures, pagesPublished, postsPublished, researchJobFigures,
-  UNTRACKED_FIGURES, type KpiScope,
+  activeAgents, agentsApproved, clientFigures, mapsJobFigures, pagesPublished, pinsCreated, postsPublished, relayFigures,
+  researchJobFigures, UNTRACKED_FIGURES, type KpiScope,
 } from './kpi-figures';
 
 /** Longest window that gets a daily series (one indexed aggregation per day). */
@@ -34,9 +34,9 @@ async function dailySeries(scope: KpiScope) {
 
 /** The headline KPIs of one scope and window, all figures computed concurrently. */
 export async function computeKpis(scope: KpiScope) {
-  const [maps, research, clients, posts, pages, approved, active, daily] = await Promise.all([
+  const [maps, research, clients, posts, pages, approved, active, pins, relays, daily] = await Promise.all([
     mapsJobFigures(scope), researchJobFigures(scope), clientFigures(scope), postsPublished(scope), pagesPublished(scope),
-    agentsApproved(scope), activeAgents(scope), dailySeries(scope),
+    agentsApproved(scope), activeAgents(scope), pinsCreated(scope), relayFigures(scope), dailySeries(scope),
   ]);
   return {
     window: scope.window,
@@ -57,9 +57,9 @@ export async function computeKpis(scope: KpiScope) {
       pages_published: pages,
       agents_approved: approved,
       active_agents: active,
-      pins_created: null,
-      relay_calls: null,
-      relay_spend: null,
+      pins_created: pins,
+      relay_calls: relays.calls,
+      relay_spend: relays.spend,
     },
     untracked: [...UNTRACKED_FIGURES],
     daily,

@@ -64,6 +64,9 @@ const relayUsageSchema = new Schema(
 );
 relayUsageSchema.index({ client_id: 1, integration_id: 1, day: 1 });
 relayUsageSchema.index({ client_id: 1, brand_id: 1, provider_name: 1, day: 1 });
+// The KPIs' relay figures: per client, and platform-wide.
+relayUsageSchema.index({ client_id: 1, day: 1 });
+relayUsageSchema.index({ day: 1 });
 relayUsageSchema.plugin(tenantOwned);
 
 export type RelayUsageDoc = InferSchemaType<typeof relayUsageSchema>;

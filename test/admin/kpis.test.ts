@@ -6,6 +6,8 @@ import { AccessTokenModel } from '../../src/auth/access-token.model';
 import { ClientModel } from '../../src/clients/client.model';
 import { createClient, useTestApi, type TestApi } from '../support/harness';
 import { userOf } from '../brands/brand-helpers';
+import { PinModel } from '../../src/pins/pin.model';
+import { recordRelayCall } from '../../src/integrations/active-credential';
 
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -29,6 +31,17 @@ async function token(clientId: string, created: Date, opts: { revoked?: boolean;
     expires_at: new Date(Date.now() + (opts.expired ? -1 : 1) * DAY), revoked_at: opts.revoked ? new Date() : null,
   });
 }
+
+async function pin(clientId: string, name: string, created: Date, country = 'NL') {
+  await PinModel.collection.insertOne({
+    _id: `${country}:${name}-${randomUUID().slice(0, 8)}`.toUpperCase() as never, country_code: country, name, client_id: clientId, brand_id: null,
+    reservation_id: randomUUID(), gps: { lat: 52, lng: 5 }, structured_address: {}, business: {},
+    subscription: { status: 'active', expires_at: new Date(Date.now() + 365 * DAY) }, created_at: created, updated_at: created,
+  });
+}
+
+const relayCall = (clientId: string, amount: number, when: Date) =>
+  recordRelayCall({ client_id: clientId, brand_id: 1, acting_brand_id: 1, integration_id: 1, provider_name: 'maps', amount, provider_status: 200, at: when });
 
 const kpis = (api: TestApi, token: string, query = '', headers: Record<string, string> = {}) =>
   api.call('GET', `/api/v1/dashboard/admin/kpis${query}`, { token, headers });
@@ -60,6 +73,17 @@ describe('admin KPIs', () => {
     await token(a.client_id, at(-1));
     await token(a.client_id, at(-2), { revoked: true });
     await token(b.client_id, at(-60), { expired: true });
+    // Pins: A two in NL (today, yesterday), one in DE 3 days ago, one 40 days ago; B one today.
+    await pin(a.client_id, 'kpi-a1', at(0));
+    await pin(a.client_id, 'kpi-a2', at(-1));
+    await pin(a.client_id, 'kpi-a3', at(-3), 'DE');
+    await pin(a.client_id, 'kpi-a4', at(-40));
+    await pin(b.client_id, 'kpi-b1', at(0));
+    // Relay calls: A three today at 0.005 and one 40 days ago; B two today at 0.01.
+    await Promise.all([
+      relayCall(a.client_id, 0.005, at(0)), relayCall(a.client_id, 0.005, at(0)), relayCall(a.client_id, 0.005, at(0)), relayCall(a.client_id, 0.005, at(-40)),
+      relayCall(b.client_id, 0.01, at(0)), relayCall(b.client_id, 0.01, at(0)),
+    ]);
   });
 
   it('computes every figure of the platform from the stored records', async () => {
@@ -74,9 +98,9 @@ describe('admin KPIs', () => {
       companies_researched: 7,
       clients: 2, active_clients: 1,
       posts_published: 1, pages_published: 2, agents_approved: 2, active_agents: 1,
-      pins_created: null, relay_calls: null, relay_spend: null,
+      pins_created: 4, relay_calls: 5, relay_spend: 0.035,
     });
-    expect(res.body.untracked).toEqual(['pins_created', 'relay_calls', 'relay_spend']);
+    expect(res.body.untracked).toEqual([]);
     expect(res.body.daily).toHaveLength(30);
     expect(res.body.daily.at(-1)).toEqual({ date: day(0), jobs_completed: 2, businesses_found: 15 });
     expect(res.body.daily.find((d: { date: string }) => d.date === day(-3))).toEqual({ date: day(-3), jobs_completed: 1, businesses_found: 7 });
@@ -85,14 +109,16 @@ describe('admin KPIs', () => {
   it('narrows to a window, a country and one client', async () => {
     const window = await kpis(ctx.api, ctx.admin, `?from=${day(-45)}&to=${day(-35)}&refresh=true`);
     expect(window.body.window).toEqual({ from: day(-45), to: day(-35), period: null });
-    expect(window.body.totals).toMatchObject({ jobs_submitted: 1, businesses_found: 100, posts_published: 0, clients: 0 });
+    expect(window.body.totals).toMatchObject({ jobs_submitted: 1, businesses_found: 100, posts_published: 0, clients: 0, pins_created: 1, relay_calls: 1, relay_spend: 0.005 });
 
     const de = await kpis(ctx.api, ctx.admin, '?country=DE');
     expect(de.body.country).toBe('DE');
-    expect(de.body.totals).toMatchObject({ jobs_submitted: 1, businesses_found: 7, research_jobs_submitted: 0 });
+    expect(de.body.totals).toMatchObject({ jobs_submitted: 1, businesses_found: 7, research_jobs_submitted: 0, pins_created: 1 });
 
     const selected = await kpis(ctx.api, ctx.admin, '', { 'X-Selected-Client-Id': b.client_id });
-    expect(selected.body.totals).toMatchObject({ jobs_submitted: 1, clients: 1, active_clients: 0, pages_published: 1, agents_approved: 0 });
+    expect(selected.body.totals).toMatchObject({
+      jobs_submitted: 1, clients: 1, active_clients: 0, pages_published: 1, agents_approved: 0, pins_created: 1, relay_calls: 2, relay_spend: 0.02,
+    });
   });
 
   it('shows a brand_admin only their own client, and refuses other roles', async () => {
