@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createClient, eventually, useTestApi, ADMIN, type TestApi } from '../support/harness';
 import { approvedToken, brandsFor } from '../agents/agent-helpers';
+import { createKey } from '../integrations/helpers';
 
 const ENGINE_LOG_DIR = path.join(process.env.TEST_DATA_DIR!, 'logs');
 const discard = new Writable({ write: (_c, _e, done) => done() });
@@ -70,7 +71,7 @@ describe('log viewer', () => {
     }
   });
 
-  it('never holds a secret: login, credentials, a password reset and an approved access token', async () => {
+  it('never holds a secret: login, credentials, a password reset, an approved access token and a relayed call', async () => {
     const login = await ctx.api.call('POST', '/api/v1/auth/login', { body: ADMIN });
     const session = login.body.access_token as string;
     const client = await createClient(ctx.api, session, 'Secret Keeper');
@@ -94,13 +95,20 @@ describe('log viewer', () => {
     const { receipt, token } = await approvedToken(ctx.api, session, client);
     expect((await ctx.api.call('GET', '/api/v1/auth/pat/status', { token })).status).toBe(200);
 
+    // The agent relays a maps call with the brand's stored key (sent to the sandbox provider).
+    const mapsKey = 'maps-secret-key-for-logs-0001';
+    await createKey(ctx.api, session, 901, { provider_name: 'maps', credentials: { api_key: mapsKey } });
+    const relayed = await ctx.api.call('POST', '/api/v1/agent/proxy/maps/geocode/json', { token, body: { params: { address: 'Dam 1, Amsterdam' } } });
+    expect(relayed.status).toBe(200);
+
     // The flows did leave their lines (so the search below is not vacuous)...
     await eventually(async () => ((await logs(ctx.api, ctx.admin, `?search=${encodeURIComponent('/auth/pat/status')}&minutes=5`)).body.entries.length ? true : undefined));
     await eventually(async () => ((await logs(ctx.api, ctx.admin, '?search=password-reset&minutes=5')).body.entries.length ? true : undefined));
+    await eventually(async () => ((await logs(ctx.api, ctx.admin, `?search=${encodeURIComponent('proxy/maps')}&minutes=5`)).body.entries.length ? true : undefined));
     // ...and not one secret is among them: through the viewer's search, nor anywhere in the store.
     const secrets = {
       password: ADMIN.password, session, api_key: client.api_key, api_secret: client.api_secret, reset_token: resetToken,
-      new_password: 'second-secret-pass-2', user_password: 'first-secret-pass-1', poll_token: receipt.poll_token, access_token: token,
+      new_password: 'second-secret-pass-2', user_password: 'first-secret-pass-1', poll_token: receipt.poll_token, access_token: token, maps_key: mapsKey,
     };
     const stored = await everyStoredLine(ctx.api);
     expect(stored).toContain('/auth/pat/request');
