@@ -8,8 +8,9 @@ import { actorOf, type ActivityInput, type ActivityRecorder } from './recorder';
 const SHIPPED_BY: Record<string, ShippedKind> = {
   publishPost: 'posts_published',
   publishPage: 'pages_published',
-  confirmPin: 'pins_claimed',
 };
+// A claimed pin ships when the end user completes the claim (no authenticated request): the pin activity
+// records `pin.claimed` then (activities/pins.ts); confirm-pin itself only reserves the name.
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ID_FIELDS = ['id', 'job_id', 'research_id', 'request_id', 'token_id', 'agent_user_id', 'integration_id', 'user_id', 'brand_id', 'pin_id', 'client_id'];
 const MAX_PARSED_BODY = 256 * 1024;
