@@ -2,7 +2,7 @@ import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import type { Page } from '../lib/pagination';
 import type { Caller } from '../lib/tenancy';
-import { AccessTokenModel } from '../auth/access-token.model';
+import { AccessTokenModel, lastUsedOf } from '../auth/access-token.model';
 import { brandAccess } from '../brands/brand-access';
 import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
 import { storeToken } from './issue-token';
@@ -11,17 +11,17 @@ import { newAccessToken } from './token-format';
 interface TokenDoc {
   _id: string; client_id: string; token_prefix: string; project_name: string | null; owner_email: string | null;
   scopes: string[]; multi_brand: boolean; brand_ids: number[]; fingerprint: Record<string, unknown>; request_id: string | null;
-  ttl_hours: number; created_at: Date; expires_at: Date; last_used_at: Date | null; revoked_at: Date | null;
+  ttl_hours: number; created_at: Date; expires_at: Date; revoked_at: Date | null;
 }
 
 const statusOf = (t: TokenDoc) => (t.revoked_at ? 'revoked' : t.expires_at <= new Date() ? 'expired' : 'active');
 
-export function toAccessToken(t: TokenDoc) {
+export function toAccessToken(t: TokenDoc, lastUsed: Date | null) {
   return {
     token_id: t._id, client_id: t.client_id, token_prefix: t.token_prefix, project_name: t.project_name ?? '',
     owner_email: t.owner_email ?? null, scopes: t.scopes, multi_brand: t.multi_brand ?? false, brand_ids: t.brand_ids,
     fingerprint: t.fingerprint ?? {}, status: statusOf(t), created_at: iso(t.created_at), expires_at: iso(t.expires_at),
-    last_used_at: iso(t.last_used_at), revoked_at: iso(t.revoked_at),
+    last_used_at: iso(lastUsed), revoked_at: iso(t.revoked_at),
   };
 }
 
@@ -51,10 +51,14 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
     return agent;
   }
 
-  const lastUsedOf = async (clientId: string, tokenIds: string[]) => new Map(
-    (await AccessTokenModel.find({ client_id: clientId, _id: { $in: tokenIds } }, { last_used_at: 1 }).lean<{ _id: string; last_used_at: Date | null }[]>())
-      .map((t) => [t._id, t.last_used_at]),
-  );
+  /** Tokens with their last use (kept apart from the token documents). */
+  async function withLastUse(docs: TokenDoc[]) {
+    const byClient = new Map<string, string[]>();
+    for (const d of docs) byClient.set(d.client_id, [...(byClient.get(d.client_id) ?? []), d._id]);
+    const used = new Map<string, Date>();
+    for (const [clientId, ids] of byClient) for (const [id, at] of await lastUsedOf(clientId, ids)) used.set(id, at);
+    return docs.map((d) => toAccessToken(d, used.get(d._id) ?? null));
+  }
 
   return {
     async list(scope: string | null, includeInactive: boolean, page: Page) {
@@ -64,13 +68,14 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
         AccessTokenModel.find(filter, null, opts).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<TokenDoc[]>(),
         AccessTokenModel.countDocuments(filter).setOptions(opts),
       ]);
-      return { agents: docs.map(toAccessToken), total, page: page.page, page_size: page.page_size };
+      return { agents: await withLastUse(docs), total, page: page.page, page_size: page.page_size };
     },
 
     async describe(caller: Caller) {
       if (caller.kind !== 'agent' || !caller.tokenId || !caller.clientId) throw AppError.forbidden('Only an agent access token has a token status');
       // The record authentication just found (its lookup cache is never stale on revocation or expiry).
-      return { valid: true, token: toAccessToken((caller.accessToken as TokenDoc | undefined) ?? (await tokenOf(caller.clientId, caller.tokenId))) };
+      const [token] = await withLastUse([(caller.accessToken as TokenDoc | undefined) ?? (await tokenOf(caller.clientId, caller.tokenId))]);
+      return { valid: true, token };
     },
 
     /** Revokes a token in every brand; authentication sees it on the next request, on every process. */
@@ -82,7 +87,8 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       if (!t.revoked_at) await AccessTokenModel.updateOne({ _id: tokenId, client_id: t.client_id }, { revoked_at: now });
       await AgentUserModel.updateMany({ client_id: t.client_id, token_id: tokenId, is_active: true }, { is_active: false, revoked_at: now });
       await deps.invalidate();
-      return toAccessToken({ ...t, revoked_at: t.revoked_at ?? now });
+      const [token] = await withLastUse([{ ...t, revoked_at: t.revoked_at ?? now }]);
+      return token;
     },
 
     async agentUsers(caller: Caller, brandId: number, includeInactive: boolean, page: Page) {

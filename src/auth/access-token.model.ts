@@ -22,7 +22,6 @@ const accessTokenSchema = new Schema(
     ttl_hours: { type: Number, default: 72 },
     expires_at: { type: Date, required: true },
     revoked_at: { type: Date, default: null },
-    last_used_at: { type: Date, default: null },
   },
   { ...baseSchemaOptions, minimize: false },
 );
@@ -35,3 +34,25 @@ accessTokenSchema.plugin(tenantOwned);
 
 export type AccessTokenDoc = InferSchemaType<typeof accessTokenSchema> & { _id: string; created_at: Date; updated_at: Date };
 export const AccessTokenModel = model('AccessToken', accessTokenSchema, 'access_tokens');
+
+/**
+ * When a token was last used, apart from the token: the devstack's FerretDB rewrites a whole document on
+ * update, so a last-used write racing a revocation on the token itself could put the revocation back.
+ */
+const accessTokenUsageSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the token's id
+    client_id: { type: String, required: true },
+    last_used_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+accessTokenUsageSchema.plugin(tenantOwned);
+
+export const AccessTokenUsageModel = model('AccessTokenUsage', accessTokenUsageSchema, 'access_token_usage');
+
+/** Last use of each token of a client (absent: never used). */
+export async function lastUsedOf(clientId: string, tokenIds: string[]): Promise<Map<string, Date>> {
+  const rows = await AccessTokenUsageModel.find({ client_id: clientId, _id: { $in: tokenIds } }).lean<{ _id: string; last_used_at: Date }[]>();
+  return new Map(rows.map((r) => [r._id, r.last_used_at]));
+}

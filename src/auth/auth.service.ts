@@ -4,7 +4,7 @@ import type { Caller, Role } from '../lib/tenancy';
 import type { ClientsService } from '../clients/clients.service';
 import type { UsersService } from '../users/users.service';
 import { UserModel, type UserDoc } from '../users/user.model';
-import { AccessTokenModel, type AccessTokenDoc } from './access-token.model';
+import { AccessTokenModel, AccessTokenUsageModel, type AccessTokenDoc } from './access-token.model';
 import type { TokenCache } from './token-cache';
 import { SessionModel } from './session.model';
 import { ACCESS_TOKEN_PREFIX, isWellFormedAccessToken } from '../agents/token-format';
@@ -43,7 +43,9 @@ export function createAuthService(deps: { clients: ClientsService; users: UsersS
     if (now - (lastUsedWrites.get(tokenId) ?? 0) < 60_000) return;
     lastUsedWrites.set(tokenId, now);
     if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
-    AccessTokenModel.updateOne({ _id: tokenId, client_id: clientId }, { last_used_at: new Date(now) }).catch(() => lastUsedWrites.delete(tokenId));
+    // Never on the token document itself (see AccessTokenUsageModel); a lost race of two upserts is a duplicate key.
+    AccessTokenUsageModel.updateOne({ _id: tokenId, client_id: clientId }, { $set: { last_used_at: new Date(now) } }, { upsert: true })
+      .catch(() => lastUsedWrites.delete(tokenId));
   }
 
   async function accessTokenCaller(token: string): Promise<Caller | null> {

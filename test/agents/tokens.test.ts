@@ -1,4 +1,5 @@
-import { createClient, useTestApi } from '../support/harness';
+import { createClient, eventually, useTestApi } from '../support/harness';
+import { AccessTokenModel } from '../../src/auth/access-token.model';
 import { startSecondApi } from '../support/second-api';
 import { approvedToken, brandsFor } from './agent-helpers';
 
@@ -44,6 +45,26 @@ describe('agent tokens in use: scopes, brands, revocation and rotation', () => {
     expect(all.body.agents[0].status).toBe('revoked');
     const bySuper = await ctx.api.call('GET', `/api/v1/auth/pat/agents?include_inactive=true&client_id=${client.client_id}`, { token: ctx.admin });
     expect(bySuper.body.total).toBe(1);
+  });
+
+  it('records a token\'s last use apart from the token, so a revocation racing it is never undone', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Last Use');
+    const { token, polled } = await approvedToken(ctx.api, ctx.admin, client);
+    // The first use writes last_used_at while the token is revoked at the same moment.
+    const [used, revoked] = await Promise.all([
+      ctx.api.call('GET', '/api/v1/auth/pat/status', { token }),
+      ctx.api.call('DELETE', `/api/v1/auth/pat/${polled.token_id}`, { token: client.triple }),
+    ]);
+    expect([200, 401]).toContain(used.status);
+    expect(revoked.status).toBe(200);
+    const listed = await eventually(async () => {
+      const res = await ctx.api.call('GET', '/api/v1/auth/pat/agents?include_inactive=true', { token: client.triple });
+      const [agent] = res.body.agents;
+      return used.status === 401 || agent.last_used_at ? agent : undefined;
+    });
+    expect(listed.status).toBe('revoked');
+    expect((await AccessTokenModel.findOne({ _id: polled.token_id, client_id: client.client_id }).lean())!.revoked_at).not.toBeNull();
+    expect((await ctx.api.call('GET', '/api/v1/auth/pat/status', { token })).status).toBe(401);
   });
 
   it('agent users: one per brand; revoked in one brand it keeps the other; regenerate rotates the token', async () => {
