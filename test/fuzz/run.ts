@@ -23,7 +23,7 @@ import { installTemporalLogger } from '../../src/worker/create-worker';
 import { createClient, startTestApi } from '../support/harness';
 import { fuzzConfig } from './config';
 import { seedRecords } from './seed';
-import { unbuiltOperations } from './unbuilt';
+import { agentContextOperations, unbuiltOperations } from './unbuilt';
 
 const CHECKS = [
   'not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance',
@@ -68,13 +68,16 @@ async function main() {
       : HARNESS_EXCLUDED.flatMap((id) => ['--exclude-operation-id', id]);
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-report-'));
     const seeded = await seedRecords(api, client.triple);
+    // The brand the agent operations act for is the seeded one, so they reach their handlers (a random
+    // X-Brand-Id is a 404 before anything else; bad values are tested in Jest).
+    const context = { ...seeded, 'header.X-Brand-Id': '12' };
     const callers = [
-      ['super_admin', admin, { ...seeded, 'header.X-Selected-Client-Id': client.client_id }],
-      ['client triple', client.triple, seeded],
+      ['super_admin', admin, { ...context, 'header.X-Selected-Client-Id': client.client_id }],
+      ['client triple', client.triple, context],
     ] as const;
     for (const [who, token, parameters] of callers) {
       const configFile = path.join(reportDir, `schemathesis-${token === admin ? 'admin' : 'client'}.toml`);
-      fs.writeFileSync(configFile, fuzzConfig({ parameters, unbuilt: unbuiltOperations() }));
+      fs.writeFileSync(configFile, fuzzConfig({ parameters, unbuilt: unbuiltOperations(), headerContext: agentContextOperations() }));
       console.log(`\n== schemathesis as ${who} against ${api.url}`);
       const code = await run([
         '--config-file', configFile, 'run', `${api.url}/openapi.yaml`, '--url', api.url, '--checks', CHECKS.join(','),
