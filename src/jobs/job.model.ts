@@ -78,3 +78,14 @@ jobItemSchema.plugin(tenantOwned);
 export type JobItemDoc = InferSchemaType<typeof jobItemSchema> & { _id: string };
 export const JobItemModel = model('JobItem', jobItemSchema, 'job_items');
 export const jobItemId = (jobId: string, kind: 'input' | 'result', key: string | number) => `${jobId}:${kind}:${key}`;
+
+/**
+ * The filter of one job's items of a kind. It also bounds `_id` to the job's id prefix: an engine with
+ * only its `_id` index (the devstack's FerretDB) then reads the job's items, not every job's.
+ */
+export const jobItemsOf = (clientId: string, jobId: string, kind: 'input' | 'result') => ({
+  _id: { $gte: `${jobId}:${kind}:`, $lt: `${jobId}:${kind};` }, // ';' follows ':'
+  client_id: clientId,
+  job_id: jobId,
+  kind,
+});

@@ -2,7 +2,7 @@ import type { JobLocation } from '../locations/dataset';
 import { ProviderError } from '../providers/errors';
 import type { MapsPlace, MapsProvider } from '../providers/maps';
 import { idapRef, resourceId } from '../idap/resource.model';
-import { JobItemModel, jobItemId } from './job.model';
+import { JobItemModel, jobItemId, jobItemsOf } from './job.model';
 import type { JobStore } from './job-store';
 import type { WriteGate } from './write-gate';
 import { domainOf, insertReportingDuplicates, normalizePhone, resourceWrite, writeResources } from './resource-writes';
@@ -101,7 +101,7 @@ function businessWrites(input: ScrapeLocationInput, place: MapsPlace, photos: st
   return { view, resources: [business, ...(domainWrite ? [domainWrite] : []), ...(phoneWrite ? [phoneWrite] : [])] };
 }
 
-export const resultsCount = (clientId: string, jobId: string) => JobItemModel.countDocuments({ client_id: clientId, job_id: jobId, kind: 'result' });
+export const resultsCount = (clientId: string, jobId: string) => JobItemModel.countDocuments(jobItemsOf(clientId, jobId, 'result'));
 
 /**
  * Searches one location and stores what is new for the job, up to max_results: first the job's

@@ -1,10 +1,10 @@
 import type { Response } from 'express';
 import type { Page } from '../lib/pagination';
-import { JobItemModel, type JobDoc } from './job.model';
+import { JobItemModel, jobItemsOf, type JobDoc } from './job.model';
 
 export type ResultsFormat = 'json' | 'csv' | 'jsonl';
 
-const filterOf = (doc: JobDoc) => ({ client_id: doc.client_id, job_id: doc._id, kind: 'result', found: true });
+const filterOf = (doc: JobDoc) => ({ ...jobItemsOf(doc.client_id, doc._id, 'result'), found: true });
 
 /** One page of a job's results, in the order found. */
 export async function resultsPage(doc: JobDoc, page: Page) {

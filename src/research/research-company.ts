@@ -1,5 +1,5 @@
 import { idapRef, resourceId } from '../idap/resource.model';
-import { JobItemModel, jobItemId } from '../jobs/job.model';
+import { JobItemModel, jobItemId, jobItemsOf } from '../jobs/job.model';
 import type { JobStore } from '../jobs/job-store';
 import type { WriteGate } from '../jobs/write-gate';
 import { domainOf, insertNew, linkResource, normalizePhone, resourceWrite, writeResources } from '../jobs/resource-writes';
@@ -31,7 +31,7 @@ export interface ResearchDeps {
 const EXTRA_PAGES = 3;
 
 export const researchResultsCount = (clientId: string, jobId: string) =>
-  JobItemModel.countDocuments({ client_id: clientId, job_id: jobId, kind: 'result', found: true });
+  JobItemModel.countDocuments({ ...jobItemsOf(clientId, jobId, 'result'), found: true });
 
 /** The company's website: given, from its business, or looked up on the maps provider by name. */
 async function websiteOf(deps: ResearchDeps, c: CompanyInput): Promise<string | null> {

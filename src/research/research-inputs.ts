@@ -1,4 +1,4 @@
-import { JobItemModel, jobItemId, type JobDoc } from '../jobs/job.model';
+import { JobItemModel, jobItemId, jobItemsOf, type JobDoc } from '../jobs/job.model';
 import { insertNew } from '../jobs/resource-writes';
 import type { CompanyInput } from './research-company';
 
@@ -16,7 +16,7 @@ export async function prepareInputs(doc: JobDoc): Promise<number> {
   if (params.companies) {
     companies = params.companies.map((c) => ({ name: c.name, domain: c.domain ?? null, country_code: c.country_code ?? null }));
   } else {
-    const items = await JobItemModel.find({ client_id: doc.client_id, job_id: params.source_job_id, kind: 'result', 'data.website': { $ne: null } })
+    const items = await JobItemModel.find({ ...jobItemsOf(doc.client_id, params.source_job_id!, 'result'), 'data.website': { $ne: null } })
       .sort({ seq: 1 }).limit(MAX_SOURCE_COMPANIES).lean<{ data: Record<string, any> }[]>();
     companies = items.map(({ data: b }) => ({
       name: b.name, website: b.website, country_code: b.country_code ?? null, business_ref: b.idap_ref, category: b.category ?? null,
