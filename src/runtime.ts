@@ -106,6 +106,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     address: rt.temporalAddress,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },
     deps: {
       channels: createChannels(config),
       agents: { credentialsKey: rt.credentialsKey },

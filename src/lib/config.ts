@@ -103,6 +103,10 @@ const schema = z.object({
   JOB_HEARTBEAT_TIMEOUT_MS: positiveInt.default(60_000),
   /** Bulk writes of job work one worker process runs at a time (the rest queue; provider calls do not). */
   JOB_WRITE_CONCURRENCY: positiveInt.default(6),
+  /** Activities one worker process runs at once (Temporal's default); the rest wait on the task queue. */
+  WORKER_MAX_ACTIVITIES: positiveInt.default(100),
+  /** Workflow tasks one worker process runs at once (Temporal's default). */
+  WORKER_MAX_WORKFLOW_TASKS: positiveInt.default(40),
   /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
   JOB_INDEX_RESULTS: bool.default(true),
 

@@ -14,6 +14,8 @@ export interface WorkerOptions {
   logger: Logger;
   /** A prebuilt workflow bundle (tests build it once for the whole run); otherwise it is bundled here. */
   workflowBundle?: WorkflowBundleWithSourceMap | { codePath: string };
+  /** How much one process takes on at once; the rest waits, durably, on the task queue. */
+  concurrency: { activities: number; workflowTasks: number };
 }
 
 export interface RunningWorker {
@@ -40,6 +42,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     taskQueue: opts.taskQueue,
     activities: createActivities(opts.deps),
     workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
+    maxConcurrentActivityTaskExecutions: opts.concurrency.activities,
+    maxConcurrentWorkflowTaskExecutions: opts.concurrency.workflowTasks,
   });
   const running = worker.run();
   opts.logger.info({ task_queue: opts.taskQueue }, 'temporal worker started');

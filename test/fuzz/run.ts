@@ -57,7 +57,9 @@ async function main() {
   // The worker's per-activity logs would bury schemathesis's report in CI's output.
   installTemporalLogger(createLogger((process.env.FUZZ_LOG_LEVEL ?? 'error') as never));
   await globalSetup();
-  const api = await startTestApi();
+  // Fuzzed submissions start real jobs (up to 10,000 locations each); a small worker keeps them queued
+  // durably instead of starving the API the fuzzer is timing on two cores.
+  const api = await startTestApi({ WORKER_MAX_ACTIVITIES: '2', WORKER_MAX_WORKFLOW_TASKS: '4' });
   let failed = 0;
   try {
     const admin = await api.login();
