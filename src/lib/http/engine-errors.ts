@@ -1,5 +1,17 @@
-/** Which engine an error comes from when it means "that engine is unreachable" (→ 503), else null. */
-export function unavailableEngine(err: unknown): 'mongodb' | 'redis' | 'temporal' | null {
+type Engine = 'mongodb' | 'redis' | 'temporal';
+
+/**
+ * Which engine an error comes from when it means "that engine is unreachable" (→ 503), else null.
+ * A bulk write (insertMany) wraps the driver's server-selection failure: its `errorResponse` is looked into.
+ */
+export function unavailableEngine(err: unknown): Engine | null {
+  return directlyUnavailable(err) ?? (hasWrapped(err) ? directlyUnavailable(err.errorResponse) : null);
+}
+
+const hasWrapped = (err: unknown): err is { errorResponse: unknown } =>
+  typeof err === 'object' && err !== null && (err as { name?: string }).name === 'MongoBulkWriteError' && 'errorResponse' in err;
+
+function directlyUnavailable(err: unknown): Engine | null {
   if (typeof err !== 'object' || err === null) return null;
   const e = err as { name?: string; message?: string; code?: unknown; cause?: { code?: unknown } };
   const name = e.name ?? '';
