@@ -44,6 +44,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
     maxConcurrentActivityTaskExecutions: opts.concurrency.activities,
     maxConcurrentWorkflowTaskExecutions: opts.concurrency.workflowTasks,
+    // A stop must end: an activity that ignores its cancellation is retried elsewhere (its heartbeat times out).
+    shutdownForceTime: '30s',
   });
   const running = worker.run();
   opts.logger.info({ task_queue: opts.taskQueue }, 'temporal worker started');
