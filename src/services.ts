@@ -16,6 +16,7 @@ import { createIdapService, type IdapService } from './idap/idap.service';
 import { createMediaService, type MediaService } from './media/media.service';
 import { createMediaStorage } from './media/storage';
 import { createBrandsService, type BrandsService } from './brands/brands.service';
+import { createBrandCache } from './brands/brand-cache';
 import { createLocks } from './lib/locks';
 import { createAccessRequests, type AccessRequests } from './agents/access-requests.service';
 import { createTokens, type Tokens } from './agents/tokens.service';
@@ -81,7 +82,7 @@ export function createServices(opts: {
   });
   const storage = createMediaStorage(config);
   const brands = createBrandsService({
-    redis: engines.redis, storage, lock: createLocks(engines.redis).run, publicBaseUrl: () => config.publicBaseUrl,
+    redis: engines.redis, storage, lock: createLocks(engines.redis).run, publicBaseUrl: () => config.publicBaseUrl, cache: createBrandCache(engines.redis),
   });
   const agents = {
     requests: createAccessRequests({

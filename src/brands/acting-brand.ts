@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { AppError } from '../lib/errors';
 import { callerOf } from '../lib/tenancy';
 import { brandAccess, type BrandAccess } from './brand-access';
+import type { BrandLookup } from './brand-cache';
 
 export const BRAND_HEADER = 'x-brand-id';
 
@@ -12,9 +13,9 @@ const brandHeaderMissing = (why: string) =>
  * The brand an agent operation acts for (DECISIONS.md §6): an agent token's only brand, or for a
  * multi-brand token the one named by X-Brand-Id, which must be one of its brands (403 otherwise);
  * a dashboard caller or credential triple names it with X-Brand-Id and must belong to it (404
- * otherwise, as everywhere). An inactive brand acts for nobody (403).
+ * otherwise, as everywhere). An inactive brand acts for nobody (403). `find` is the services' brand cache.
  */
-export async function actingBrand(req: Request): Promise<BrandAccess> {
+export async function actingBrand(req: Request, find: BrandLookup): Promise<BrandAccess> {
   const caller = callerOf(req);
   const named = req.get(BRAND_HEADER);
   let brandId: number;
@@ -31,7 +32,7 @@ export async function actingBrand(req: Request): Promise<BrandAccess> {
     if (named === undefined) throw brandHeaderMissing('to name the brand to act for');
     brandId = Number(named);
   }
-  const access = await brandAccess(caller, brandId, 'member');
+  const access = await brandAccess(caller, brandId, 'member', find);
   if (!access.brand.is_active) throw AppError.forbidden('This brand is not active');
   return access;
 }

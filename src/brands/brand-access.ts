@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import { AppError } from '../lib/errors';
 import { callerOf, type Caller } from '../lib/tenancy';
-import { BrandMemberModel, BrandModel, memberId, type BrandDoc, type BrandRole } from './brand.model';
+import { BrandMemberModel, memberId, type BrandDoc, type BrandRole } from './brand.model';
+import { brandFromStore, type BrandLookup } from './brand-cache';
 
 export type BrandNeed = 'member' | 'admin';
 
@@ -20,16 +21,16 @@ const ADMIN_ROLES: BrandRole[] = ['owner', 'admin'];
  * A super_admin and the brand's client's credential triple act as admin; an agent token acts as
  * admin only for the brands it was granted.
  */
-export async function brandAccess(caller: Caller, brandId: number, need: BrandNeed): Promise<BrandAccess> {
+export async function brandAccess(caller: Caller, brandId: number, need: BrandNeed, find: BrandLookup = brandFromStore): Promise<BrandAccess> {
   const notFound = AppError.notFound('Brand not found');
   if (!Number.isSafeInteger(brandId) || brandId < 1) throw notFound;
   if (caller.role === 'super_admin') {
-    const brand = await BrandModel.findOne({ _id: brandId }).setOptions({ allTenants: true }).lean<BrandDoc>();
+    const brand = await find(brandId, null);
     if (!brand) throw notFound;
     return { brand, role: 'admin' };
   }
   if (!caller.clientId) throw notFound;
-  const brand = await BrandModel.findOne({ _id: brandId, client_id: caller.clientId }).lean<BrandDoc>();
+  const brand = await find(brandId, caller.clientId);
   if (!brand) throw notFound;
   let role: BrandRole | null = null;
   if (caller.kind === 'client') role = 'admin';

@@ -8,6 +8,7 @@ import { assertSelectedClient } from '../clients/selected-client';
 import { countryExists } from '../locations/dataset';
 import { UserModel } from '../users/user.model';
 import { brandAccess } from './brand-access';
+import type { BrandCache } from './brand-cache';
 import { insertWithNewBrandId } from './brand-ids';
 import { BrandMemberModel, BrandModel, memberId, type BrandDoc, type BrandRole, type MemberDoc } from './brand.model';
 import { toBrand, toInformation, toMember, toSettings, type LogoUrl } from './brand.views';
@@ -18,6 +19,8 @@ export interface BrandsDeps {
   storage: MediaStorage;
   lock: RunLocked;
   publicBaseUrl: () => string;
+  /** The agent operations' brand cache: every write below invalidates it. */
+  cache: BrandCache;
 }
 
 export const LOGO_PATH = '/api/v1/brand-logos';
@@ -36,6 +39,7 @@ export function createBrandsService(deps: BrandsDeps) {
 
   async function setFields(brand: BrandDoc, set: Record<string, unknown>): Promise<BrandDoc> {
     await BrandModel.updateOne({ _id: brand._id, client_id: brand.client_id }, { $set: set });
+    await deps.cache.invalidate();
     return reload(brand);
   }
 
@@ -55,6 +59,7 @@ export function createBrandsService(deps: BrandsDeps) {
   async function storeLogo(brand: BrandDoc, key: string | null): Promise<BrandDoc> {
     try {
       await BrandModel.updateOne({ _id: brand._id, client_id: brand.client_id }, { $set: { logo_key: key } });
+      await deps.cache.invalidate();
     } catch (err) {
       if (key && key !== brand.logo_key) await dropIfUnrecorded(brand, key);
       throw err;
@@ -66,6 +71,8 @@ export function createBrandsService(deps: BrandsDeps) {
 
   return {
     logoUrl,
+    /** A brand by id through the cache (the agent operations' acting brand). */
+    lookup: deps.cache.lookup,
 
     async list(caller: Caller, tenant: string | null, page: Page) {
       if (caller.role === 'super_admin' || caller.kind === 'client') {
@@ -98,7 +105,7 @@ export function createBrandsService(deps: BrandsDeps) {
             await BrandMemberModel.create({ _id: memberId(doc._id, caller.userId!), client_id: clientId, brand_id: doc._id, user_id: caller.userId, role: 'owner' });
           } catch (err) {
             // A brand without its owner would hold the slug while its creator cannot see it: undo, so a retry works.
-            await BrandModel.deleteOne({ _id: doc._id, client_id: clientId }).catch(() => undefined);
+            await BrandModel.deleteOne({ _id: doc._id, client_id: clientId }).then(deps.cache.invalidate).catch(() => undefined);
             throw err;
           }
         }

@@ -40,7 +40,7 @@ export function integrationsRoutes(s: Services): OperationHandlers {
   const svc = s.integrations.service;
   const relay = s.integrations.relay;
   const relayFor = (provider: ProviderName, call: (req: Request) => ProviderCall) => async (req: Request, res: Response) => {
-    const access = await actingBrand(req);
+    const access = await actingBrand(req, s.brands.lookup);
     res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null));
   };
   return {

@@ -6,15 +6,15 @@ import { actingBrand } from '../brands/acting-brand';
 export function pinsRoutes(s: Services): OperationHandlers {
   return {
     async resolvePin(req, res) {
-      await actingBrand(req);
+      await actingBrand(req, s.brands.lookup);
       res.json(await s.pins.resolve(String(req.query.pin_id)));
     },
     async searchPins(req, res) {
-      await actingBrand(req);
+      await actingBrand(req, s.brands.lookup);
       res.json(await s.pins.search(req.body as Record<string, unknown>));
     },
     async previewPin(req, res) {
-      await actingBrand(req);
+      await actingBrand(req, s.brands.lookup);
       res.json(await s.pins.preview(req.body));
     },
   };

@@ -6,7 +6,7 @@ import { actingBrand } from '../../brands/acting-brand';
 export function signupRoutes(s: Services): OperationHandlers {
   return {
     async confirmPin(req, res) {
-      const { brand } = await actingBrand(req);
+      const { brand } = await actingBrand(req, s.brands.lookup);
       res.status(202).json(await s.signup.confirm({ client_id: brand.client_id, brand_id: brand._id }, req.body));
     },
     async resolveSignup(req, res) {
