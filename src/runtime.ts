@@ -20,7 +20,9 @@ import { createWriteGate } from './jobs/write-gate';
 import { createMediaService } from './media/media.service';
 import { createMediaStorage } from './media/storage';
 import { createActivityRecorder } from './activity/recorder';
-import { startActivityDrain, type ActivityDrain } from './activity/drain';
+import { startActivityDrain } from './activity/drain';
+import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
+import { relayUsageStream } from './integrations/usage';
 import { ensureDigestSchedule } from './activity/digest-schedule';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { keyRingFor } from './integrations/integrations.module';
@@ -96,7 +98,7 @@ export interface ServiceWorker extends RunningWorker {
   /** The provider adapters its activities use (and the sandbox server, when one was started). */
   providers: Providers;
   /** Moves activity events from the Redis stream into MongoDB. */
-  drain: ActivityDrain;
+  drain: StreamDrain;
 }
 
 export async function workerFor(config: Config, rt: EngineRuntime, opts: RuntimeOptions): Promise<ServiceWorker> {
@@ -129,8 +131,8 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     await providers.stop();
     throw err;
   });
-  // The worker moves recorded activity from Redis into MongoDB and keeps the digest schedule in place.
-  const drain = startActivityDrain(rt.engines.redis, opts.logger);
+  // The worker moves recorded activity and relay usage from Redis into MongoDB and keeps the digest schedule in place.
+  const drain = allDrains([startActivityDrain(rt.engines.redis, opts.logger), startStreamDrain(rt.engines.redis, opts.logger, relayUsageStream)]);
   await ensureDigestSchedule(rt.engines.temporal, config.TEMPORAL_TASK_QUEUE).catch((err) => {
     opts.logger.warn({ err: (err as Error).message }, 'digest schedule not created; the next worker start tries again');
   });

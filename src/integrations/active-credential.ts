@@ -1,5 +1,5 @@
 // What other areas use from integrations: a brand's provider key (see key-store.ts; the service binds it
 // to the process's key ring as `services.integrations.service.activeCredential`), and relay usage
-// (recordRelayCall is its one writer; relayUsageTotals is what the admin KPIs' relay figures read).
+// (recordRelayCalls stores calls made outside a relay; relayUsageTotals is what the admin KPIs' relay figures read).
 export { activeCredential, type KeyQuery } from './key-store';
-export { recordRelayCall, relayUsageTotals } from './usage';
+export { recordRelayCalls, relayUsageTotals } from './usage';

@@ -11,6 +11,7 @@ import { createKeyCache } from './key-store';
 import type { RelayEndpoints } from './relay/endpoints';
 import { createRelay } from './relay/relay.service';
 import { createSpendNotifier } from './spend';
+import { createUsageRecorder } from './usage';
 
 /** The key ring of stored provider credentials: CREDENTIALS_KEY, and the keys it replaced. */
 export const keyRingFor = (config: Config, credentialsKey: string) =>
@@ -28,7 +29,10 @@ export function createIntegrations(deps: { config: Config; redis: Redis; tempora
     service: createIntegrationsService({
       redis: deps.redis, ring, keys, limits, lock: createLocks(deps.redis).run, endpoints, temporal: deps.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, ...bounds,
     }),
-    relay: createRelay({ ring, keys, limits, endpoints, notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }), logger: deps.logger, ...bounds }),
+    relay: createRelay({
+      ring, keys, limits, endpoints, notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }),
+      recordCall: createUsageRecorder(deps.redis, deps.logger), logger: deps.logger, ...bounds,
+    }),
     endpoints,
     keys,
     close: () => endpoints.close(),

@@ -1,5 +1,9 @@
-import { RelayUsageModel } from './integration.model';
+import type Redis from 'ioredis';
+import { insertNew } from '../jobs/resource-writes';
 import { newId } from '../lib/ids';
+import type { Logger } from '../lib/logger';
+import type { DrainedStream } from '../lib/stream-drain';
+import { RelayUsageModel } from './integration.model';
 import { dayOf } from './periods';
 
 export interface RelayCallRecord {
@@ -15,43 +19,55 @@ export interface RelayCallRecord {
   at?: Date;
 }
 
-interface Pending {
-  doc: Record<string, unknown>;
-  done: (err?: unknown) => void;
+/** The Redis stream relayed calls wait in until a worker's drain stores them in `relay_usage`. */
+export const RELAY_USAGE_STREAM = 'relay:usage';
+
+type UsageDoc = RelayCallRecord & { _id: string; kind: 'call'; calls: number; day: string; at: Date };
+
+const usageDoc = (r: RelayCallRecord): UsageDoc => {
+  const at = r.at ?? new Date();
+  return { _id: newId(), ...r, kind: 'call', calls: 1, day: dayOf(at), at };
+};
+
+/** Stores relayed calls in `relay_usage`; a call stored before (a redelivered batch) is skipped by its id. */
+async function storeUsage(docs: UsageDoc[]): Promise<void> {
+  await insertNew(RelayUsageModel, docs as unknown as Record<string, unknown>[]);
 }
 
-const MAX_BATCH = 500;
-const queue: Pending[] = [];
-let writing = false;
+/** Records relayed calls straight into MongoDB (data set up outside a relay, such as tests of the figures). */
+export const recordRelayCalls = (records: RelayCallRecord[]) => storeUsage(records.map(usageDoc));
 
-/** Group commit: whatever queued while one insert ran goes in the next, as one insertMany. */
-async function writeQueued(): Promise<void> {
-  writing = true;
-  while (queue.length) {
-    const batch = queue.splice(0, MAX_BATCH);
-    try {
-      await RelayUsageModel.insertMany(batch.map((p) => p.doc), { ordered: false });
-      for (const p of batch) p.done();
-    } catch (err) {
-      for (const p of batch) p.done(err);
-    }
-  }
-  writing = false;
-}
+/** The drain's view of the usage stream (src/lib/stream-drain.ts), run by every worker. */
+export const relayUsageStream: DrainedStream<UsageDoc> = {
+  stream: RELAY_USAGE_STREAM,
+  group: 'relay-usage-drain',
+  parse: (json) => {
+    const doc = JSON.parse(json) as UsageDoc & { at: string };
+    return { ...doc, at: new Date(doc.at) };
+  },
+  store: storeUsage,
+};
 
 /**
- * Records one relayed call (what the KPIs count as relay calls and relay spend): an insert into
- * `relay_usage` with client_id, brand_id, provider_name and day, kind `call`. Resolves once stored;
- * concurrent calls share inserts (group commit), so the record does not cost one write each under load.
+ * Records one relayed call (what usage, spend and the KPIs' relay figures count) durably before it
+ * returns: appended to the Redis stream (append-only file), which a worker's drain moves into
+ * `relay_usage` within about a second; or, when Redis does not take it, written to MongoDB directly.
+ * One Redis append instead of a document write keeps the relay's own cost per call small.
  */
-export function recordRelayCall(r: RelayCallRecord): Promise<void> {
-  const at = r.at ?? new Date();
-  const doc = { _id: newId(), ...r, kind: 'call', calls: 1, day: dayOf(at), at };
-  return new Promise((resolve, reject) => {
-    queue.push({ doc, done: (err) => (err ? reject(err) : resolve()) });
-    if (!writing) void writeQueued();
-  });
+export function createUsageRecorder(redis: Redis, logger: Logger) {
+  return async function recordRelayCall(r: RelayCallRecord): Promise<void> {
+    const doc = usageDoc(r);
+    try {
+      await redis.xadd(RELAY_USAGE_STREAM, '*', 'e', JSON.stringify(doc));
+      return;
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, integration_id: doc.integration_id }, 'relay usage: Redis did not take the call; writing it to MongoDB');
+    }
+    await storeUsage([doc]);
+  };
 }
+
+export type RecordRelayCall = ReturnType<typeof createUsageRecorder>;
 
 export interface DayTotal {
   date: string;

@@ -7,7 +7,7 @@ import { ClientModel } from '../../src/clients/client.model';
 import { createClient, useTestApi, type TestApi } from '../support/harness';
 import { userOf } from '../brands/brand-helpers';
 import { PinModel } from '../../src/pins/pin.model';
-import { recordRelayCall } from '../../src/integrations/active-credential';
+import { recordRelayCalls } from '../../src/integrations/active-credential';
 
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -41,7 +41,7 @@ async function pin(clientId: string, name: string, created: Date, country = 'NL'
 }
 
 const relayCall = (clientId: string, amount: number, when: Date) =>
-  recordRelayCall({ client_id: clientId, brand_id: 1, acting_brand_id: 1, integration_id: 1, provider_name: 'maps', amount, provider_status: 200, at: when });
+  recordRelayCalls([{ client_id: clientId, brand_id: 1, acting_brand_id: 1, integration_id: 1, provider_name: 'maps', amount, provider_status: 200, at: when }]);
 
 const kpis = (api: TestApi, token: string, query = '', headers: Record<string, string> = {}) =>
   api.call('GET', `/api/v1/dashboard/admin/kpis${query}`, { token, headers });

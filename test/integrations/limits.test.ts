@@ -79,6 +79,7 @@ describe('usage and spend limits', () => {
     const untilMidnight = Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000);
     expect(Number(statuses[3].headers.get('retry-after'))).toBeLessThanOrEqual(untilMidnight + 1);
     expect(await received(ctx.api, '/parcel-tracking/')).toHaveLength(3);
+    await ctx.api.rt.worker!.drain.flush(); // the calls' usage records, on their way from Redis to MongoDB
 
     const spend = await ctx.api.call('GET', `${base(brandId)}/${key.integration_id}/spend?days=3`, { token: cast.parties.member.token });
     expect(spend.status).toBe(404); // the member belongs to the cast's brand, not this one
@@ -163,6 +164,7 @@ describe('usage and spend limits', () => {
       expect(sent.status).toBe(200);
     }
     const spendUrl = `${base(brandId)}/${key.integration_id}/spend`;
+    await ctx.api.rt.worker!.drain.flush();
     expect((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount).toBe(0.0237); // the list price, 0.0079 a message
     const sync = await ctx.api.call('POST', `${base(brandId)}/${key.integration_id}/sync-billing`, { token: owner() });
     expect(sync.status).toBe(202);

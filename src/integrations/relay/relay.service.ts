@@ -7,7 +7,7 @@ import { brandKeyIn, poolKeysIn, unseal, type KeyCache } from '../key-store';
 import type { Limits, LimitVerdict } from '../limits';
 import { PROVIDERS, type Credentials, type ProviderName } from '../providers';
 import type { NotifySpendReached } from '../spend';
-import { recordRelayCall } from '../usage';
+import type { RecordRelayCall } from '../usage';
 import type { RelayEndpoints } from './endpoints';
 import { callProvider, providerUnavailable, ProviderUnreachable, type ProviderCall } from './forward';
 
@@ -20,6 +20,7 @@ export interface RelayDeps {
   limits: Limits;
   endpoints: RelayEndpoints;
   notifySpend: NotifySpendReached;
+  recordCall: RecordRelayCall;
   logger: Logger;
   timeoutMs: number;
   maxBytes: number;
@@ -88,7 +89,7 @@ export function createRelay(deps: RelayDeps) {
         deps.logger.warn({ integration_id: key._id, provider, why: err.message }, 'relay provider unreachable');
         throw providerUnavailable();
       }
-      await recordRelayCall({
+      await deps.recordCall({
         client_id: key.client_id, brand_id: key.brand_id, acting_brand_id: access.brand._id, integration_id: key._id,
         provider_name: provider, amount: template.price_per_call, provider_status: answer.status, at,
       });

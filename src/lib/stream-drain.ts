@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import type { Logger } from './logger';
+
+/** A Redis stream of JSON records (field `e`) and where its records are stored for good. */
+export interface DrainedStream<T> {
+  /** The stream's key (the Redis key prefix applies) and, in logs, its name. */
+  stream: string;
+  /** The consumer group every process's drain of this stream shares. */
+  group: string;
+  parse(json: string): T;
+  /** Stores a batch idempotently: a record stored before (a redelivered batch) is skipped, not an error. */
+  store(docs: T[]): Promise<void>;
+}
+
+export interface DrainOptions {
+  batch?: number;
+  blockMs?: number;
+  /** An entry a consumer read but did not acknowledge for this long (its process died) is taken over. */
+  reclaimIdleMs?: number;
+}
+
+type Entries = [id: string, fields: string[]][];
+
+export interface StreamDrain {
+  /** Resolves once everything appended so far has been stored (tests and benchmarks). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Moves records from a Redis stream into MongoDB: read in batches through a consumer group, stored
+ * (idempotently, by id), then acknowledged and deleted. An entry is acknowledged only after MongoDB took
+ * it, so a drain that dies mid-batch leaves it pending, and a live drain takes it over. Runs in every
+ * worker process; several drains share the work through the group.
+ */
+export function startStreamDrain<T>(redis: Redis, logger: Logger, spec: DrainedStream<T>, opts: DrainOptions = {}): StreamDrain {
+  const { stream: STREAM, group: GROUP } = spec;
+  const batch = opts.batch ?? 1000;
+  const blockMs = opts.blockMs ?? 1000;
+  const reclaimIdleMs = opts.reclaimIdleMs ?? 30_000;
+  const reader = redis.duplicate(); // blocking reads get their own connection
+  reader.on('error', () => undefined);
+  const consumer = randomUUID();
+  let stopped = false;
+  let lastReclaim = 0;
+
+  async function store(entries: Entries | null | undefined): Promise<number> {
+    if (!entries?.length) return 0;
+    const docs = entries.flatMap(([, fields]) => {
+      const json = fields[fields.indexOf('e') + 1];
+      try {
+        return json ? [spec.parse(json)] : [];
+      } catch {
+        return []; // not a record of ours: dropped below, never retried forever
+      }
+    });
+    await spec.store(docs);
+    const ids = entries.map(([id]) => id);
+    await redis.multi().xack(STREAM, GROUP, ...ids).xdel(STREAM, ...ids).exec();
+    return entries.length;
+  }
+
+  async function ensureGroup() {
+    try {
+      // Through EVAL: ioredis does not apply its key prefix to XGROUP's key, but does to EVAL's KEYS.
+      await redis.eval(`return redis.call('XGROUP', 'CREATE', KEYS[1], ARGV[1], '0', 'MKSTREAM')`, 1, STREAM, GROUP);
+    } catch (err) {
+      if (!/BUSYGROUP/.test((err as Error).message)) throw err;
+    }
+  }
+
+  async function step(): Promise<number> {
+    if (Date.now() - lastReclaim > reclaimIdleMs / 2) {
+      lastReclaim = Date.now();
+      const [, claimed] = (await redis.xautoclaim(STREAM, GROUP, consumer, reclaimIdleMs, '0-0', 'COUNT', batch)) as [string, Entries];
+      // Our own pending entries (a batch whose store failed) come back too: '0' reads them.
+      const own = (await redis.xreadgroup('GROUP', GROUP, consumer, 'COUNT', batch, 'STREAMS', STREAM, '0')) as [string, Entries][] | null;
+      return (await store(claimed)) + (await store(own?.[0]?.[1]));
+    }
+    const fresh = (await reader.xreadgroup('GROUP', GROUP, consumer, 'COUNT', batch, 'BLOCK', blockMs, 'STREAMS', STREAM, '>')) as
+      | [string, Entries][]
+      | null;
+    return store(fresh?.[0]?.[1]);
+  }
+
+  const running = (async () => {
+    await reader.connect().catch(() => undefined);
+    let groupReady = false;
+    while (!stopped) {
+      try {
+        if (!groupReady) {
+          await ensureGroup();
+          groupReady = true;
+        }
+        await step();
+      } catch (err) {
+        if (stopped) break;
+        if (/NOGROUP/.test((err as Error).message)) groupReady = false;
+        logger.warn({ err: (err as Error).message, stream: STREAM }, 'stream drain: retrying');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  })();
+
+  return {
+    async flush() {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const [len, pending] = await Promise.all([
+          redis.xlen(STREAM),
+          redis.xpending(STREAM, GROUP).catch(() => [0]) as Promise<[number]>,
+        ]);
+        if (len === 0 && Number(pending[0]) === 0) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`stream drain: ${STREAM} still has records waiting after 30 s`);
+    },
+    async stop() {
+      stopped = true;
+      reader.disconnect();
+      await running;
+    },
+  };
+}
+
+/** Several drains run and flushed as one (a worker drains every stream). */
+export function allDrains(drains: StreamDrain[]): StreamDrain {
+  return {
+    flush: async () => void (await Promise.all(drains.map((d) => d.flush()))),
+    stop: async () => void (await Promise.all(drains.map((d) => d.stop()))),
+  };
+}
