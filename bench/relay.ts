@@ -11,6 +11,10 @@ import { BrandModel } from '../src/brands/brand.model';
 import { createAccessDecisions } from '../src/agents/access-decisions';
 import { AccessRequestModel } from '../src/agents/access-request.model';
 import { startSandbox } from '../src/sandbox/server';
+import { RelayUsageModel } from '../src/integrations/integration.model';
+import { relayUsageStream } from '../src/integrations/usage';
+import { startStreamDrain } from '../src/lib/stream-drain';
+import { createLogger } from '../src/lib/logger';
 import { CONNECTIONS, load, machine, printTable, SECONDS, withBenchApi, type Figures } from './support';
 
 const PATH = '/trackings/3SABCD1234567';
@@ -44,6 +48,8 @@ async function main() {
       const direct = () => load(`${providerBase}${PATH}`, { 'tracking-api-key': KEY }, { connections });
       const relayed = () => load(relayUrl, relayHeaders, { method: 'POST', body: relayBody, connections });
 
+      // The worker's drain of the usage records runs in this process too, as inside `npm start`.
+      const drain = startStreamDrain(api.engines.redis, createLogger('warn'), relayUsageStream);
       let connections = 1;
       const rows: string[][] = [];
       const row = (name: string, ours: Figures, base: Figures) => {
@@ -56,10 +62,14 @@ async function main() {
       connections = CONNECTIONS;
       process.stdout.write(`measuring at ${CONNECTIONS} connections (${SECONDS} s each)...\n`);
       const loaded = row(`relay vs direct, ${CONNECTIONS} connections`, await relayed(), await direct());
+      await drain.flush();
+      await drain.stop();
+      const stored = await RelayUsageModel.countDocuments({ client_id: client.client_id, kind: 'call' });
       printTable(['case', 'req/s', 'direct req/s', 'ratio', 'p50/p99 ms', 'direct p50/p99 ms', 'p50 added ms', 'errors'], rows);
       process.stdout.write(
         `\ntarget: adds under 5 ms at p50 (1 connection: ${single.added.toFixed(1)} ms, ${single.added < 5 ? 'met' : 'NOT met'}); `
-        + `at least 0.7x of direct throughput (${loaded.ratio.toFixed(2)}x, ${loaded.ratio >= 0.7 ? 'met' : 'NOT met'})\n${machine(api)}\n`,
+        + `at least 0.7x of direct throughput (${loaded.ratio.toFixed(2)}x, ${loaded.ratio >= 0.7 ? 'met' : 'NOT met'})\n`
+        + `usage records stored in relay_usage once drained: ${stored}\n${machine(api)}\n`,
       );
     });
   } finally {

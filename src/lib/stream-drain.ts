@@ -18,6 +18,11 @@ export interface DrainOptions {
   blockMs?: number;
   /** An entry a consumer read but did not acknowledge for this long (its process died) is taken over. */
   reclaimIdleMs?: number;
+  /**
+   * After a batch smaller than `batch`, wait this long before reading again, so a trickle of records is
+   * stored a few at a time (one insert per record would compete with the requests that append them).
+   */
+  lingerMs?: number;
 }
 
 type Entries = [id: string, fields: string[]][];
@@ -39,6 +44,7 @@ export function startStreamDrain<T>(redis: Redis, logger: Logger, spec: DrainedS
   const batch = opts.batch ?? 1000;
   const blockMs = opts.blockMs ?? 1000;
   const reclaimIdleMs = opts.reclaimIdleMs ?? 30_000;
+  const lingerMs = opts.lingerMs ?? 200;
   const reader = redis.duplicate(); // blocking reads get their own connection
   reader.on('error', () => undefined);
   const consumer = randomUUID();
@@ -93,7 +99,8 @@ export function startStreamDrain<T>(redis: Redis, logger: Logger, spec: DrainedS
           await ensureGroup();
           groupReady = true;
         }
-        await step();
+        const stored = await step();
+        if (stored > 0 && stored < batch && !stopped) await new Promise((r) => setTimeout(r, lingerMs));
       } catch (err) {
         if (stopped) break;
         if (/NOGROUP/.test((err as Error).message)) groupReady = false;
