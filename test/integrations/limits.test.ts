@@ -147,6 +147,7 @@ describe('usage and spend limits', () => {
       const res = await ctx.api.call('POST', '/api/v1/agent/proxy/parcel-tracking', { token: client.triple, headers: { 'x-brand-id': String(brand.body.brand_id) }, body: { path: '/trackings/T1' } });
       expect(res.status).toBe(200);
     }
+    await ctx.api.rt.worker!.drain.flush();
     const today = new Date().toISOString().slice(0, 10);
     expect(await relayUsageTotals(client.client_id, { from: today, to: today })).toEqual({ calls: 2, spend: 0.02 });
     expect(await relayUsageTotals(client.client_id, { from: '2020-01-01', to: '2020-01-31' })).toEqual({ calls: 0, spend: 0 });
