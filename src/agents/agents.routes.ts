@@ -37,7 +37,7 @@ export function agentsRoutes(s: Services): OperationHandlers {
     approveAccessRequest: (req, res) => decide(req, res, 'approved'),
     denyAccessRequest: (req, res) => decide(req, res, 'denied'),
     async getAccessTokenStatus(req, res) {
-      res.json(await tokens.describe(callerOf(req)));
+      res.json(await tokens.describe(callerOf(req), new Date()));
     },
     async listAccessTokens(req, res) {
       const caller = callerOf(req);

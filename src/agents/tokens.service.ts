@@ -71,11 +71,12 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       return { agents: await withLastUse(docs), total, page: page.page, page_size: page.page_size };
     },
 
-    async describe(caller: Caller) {
+    /** The calling token's status; the call itself is its last use (`usedAt`), so nothing is read for it. */
+    async describe(caller: Caller, usedAt: Date) {
       if (caller.kind !== 'agent' || !caller.tokenId || !caller.clientId) throw AppError.forbidden('Only an agent access token has a token status');
       // The record authentication just found (its lookup cache is never stale on revocation or expiry).
-      const [token] = await withLastUse([(caller.accessToken as TokenDoc | undefined) ?? (await tokenOf(caller.clientId, caller.tokenId))]);
-      return { valid: true, token };
+      const token = (caller.accessToken as TokenDoc | undefined) ?? (await tokenOf(caller.clientId, caller.tokenId));
+      return { valid: true, token: toAccessToken(token, usedAt) };
     },
 
     /** Revokes a token in every brand; authentication sees it on the next request, on every process. */

@@ -11,7 +11,12 @@ describe('agent tokens in use: scopes, brands, revocation and rotation', () => {
     const { token } = await approvedToken(ctx.api, ctx.admin, client, { requested_scopes: ['jobs:read'] });
     const as = (method: string, path: string, body?: unknown) => ctx.api.call(method, path, { token, body }).then((r) => r.status);
     expect(await as('GET', '/api/v1/dashboard/client/jobs')).toBe(200);
-    expect(await as('GET', '/api/v1/auth/pat/status')).toBe(200);
+    const before = Date.now();
+    const status = await ctx.api.call('GET', '/api/v1/auth/pat/status', { token });
+    expect(status.status).toBe(200);
+    // The status call is itself a use of the token.
+    expect(Date.parse(status.body.token.last_used_at)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(status.body.token.last_used_at)).toBeLessThanOrEqual(Date.now());
     expect(await as('POST', '/api/v1/dashboard/client/jobs/maps-scrape/submit', { query: 'x', country_code: 'NL' })).toBe(403);
     expect(await as('POST', '/api/v1/dashboard/content/tags', { name: 'x' })).toBe(403);
     expect(await as('GET', '/api/v1/auth/pat/agents')).toBe(403); // agent tokens do not manage tokens
