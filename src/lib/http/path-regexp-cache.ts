@@ -16,7 +16,10 @@ export function memoisePathToRegexp(): void {
   const cache = new Map<string, ReturnType<typeof original>>();
   const memoised = ((path: Parameters<typeof original>[0], options?: Parameters<typeof original>[1]) => {
     if (typeof path !== 'string') return original(path, options);
-    const key = `${path}\u0000${JSON.stringify(options ?? {})}`;
+    // Called for every declared path on every request: the key is built from the options path-to-regexp
+    // reads (the validator also passes `strict`), without serialising an object each time.
+    const o = (options ?? {}) as NonNullable<typeof options> & { strict?: boolean };
+    const key = `${path}\u0000${o.sensitive ? 1 : 0}${o.strict ? 1 : 0}${o.end === false ? 0 : 1}${o.trailing === false ? 0 : 1}${o.delimiter ?? ''}`;
     let compiled = cache.get(key);
     if (!compiled) {
       compiled = original(path, options);
