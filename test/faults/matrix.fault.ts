@@ -10,7 +10,7 @@ import { footprint, startService, type ProcessFootprint } from './service';
 import { startSubscriber } from './sse';
 import { eventually } from '../support/eventually';
 import {
-  createTenant, expectedPlaces, jobStatus, mapsParams, request, researchParams, startWriter, submitJob,
+  createTenant, expectedPlaces, jobStatus, mapsParams, request, researchParams, startRelayer, startWriter, submitJob,
   type Answer, type SubmittedJob, type Tenant,
 } from './workload';
 
@@ -99,6 +99,7 @@ async function runCase(c: FaultCase) {
   const subscribers = [startSubscriber(base, tenant.triple), startSubscriber(base, tenant.triple)];
   await until('subscribers connected', async () => (subscribers.every((s) => s.firstPosition) ? true : undefined), 20_000);
   const writer = startWriter(base, tenant, tag);
+  const relayer = await startRelayer(base, tenant, tag);
   const jobs: SubmittedJob[] = [];
   for (const [kind, params] of [['maps-scrape', mapsParams(tag, 1)], ['maps-scrape', mapsParams(tag, 2)], ['research', researchParams(tag)]] as const) {
     const { answer, job } = await submitJob(base(), tenant, kind, params);
@@ -172,6 +173,21 @@ async function runCase(c: FaultCase) {
   const slugs = stored.map((p) => p.slug as string);
   expect(slugs.length).toBe(new Set(slugs).size);
   expect(writer.acknowledged.filter((s) => !slugs.includes(s))).toEqual([]);
+
+  // Every relayed call answered 200 is in relay_usage once the worker's drain caught up: calls are recorded
+  // in a Redis stream before the answer. A call whose answer a killed process never sent may be there too.
+  await relayer.stop();
+  const unanswered = relayer.unreachable.length;
+  figures.relays = { answered_200: relayer.acknowledged.length, refused_503: relayer.refused.length, unreachable: unanswered };
+  expect(relayer.unexpected).toEqual([]);
+  if (c.engine) expect(relayer.unreachable).toEqual([]);
+  const usage = () => db.collection('relay_usage').countDocuments({ client_id: tenant.client_id, kind: 'call' });
+  const recorded = await until('relay usage drained', async () => {
+    const n = await usage();
+    return n >= relayer.acknowledged.length ? n : undefined;
+  }, 30_000).catch(async () => usage());
+  expect(recorded).toBeGreaterThanOrEqual(relayer.acknowledged.length);
+  expect(recorded).toBeLessThanOrEqual(relayer.acknowledged.length + unanswered);
 
   // Exactly one job.completed per job in the client's stream, and every subscriber, reconnecting with its
   // last event id, received every job event published after it first connected.

@@ -77,37 +77,69 @@ export async function submitJob(base: string, tenant: Tenant, kind: JobKind, par
   return { answer, job: { kind, id, params, expectedResults: kind === 'maps-scrape' ? expectedPlaces(params).length : null } };
 }
 
-/**
- * Content writes at a steady pace for as long as it runs; keeps the slugs the API acknowledged (201),
- * the 503s with a detail, the requests that found no process listening (the API killed), and every
- * other answer (a 500, a timeout...), which the matrix fails on.
- */
-export function startWriter(getBase: () => string, tenant: Tenant, tag: string, everyMs = 250) {
-  const acknowledged: string[] = [];
-  const refused: Answer[] = [];
-  const unexpected: Answer[] = [];
-  const unreachable: Answer[] = [];
-  let n = 0;
+/** What a steady stream of requests met: the ids the API acknowledged, and every other outcome. */
+export interface Steady {
+  acknowledged: string[];
+  /** 503 with a detail: an engine was down and the API said so. */
+  refused: Answer[];
+  /** No process listening (the API killed). */
+  unreachable: Answer[];
+  /** Anything else (a 500, a timeout...): the matrix fails on these. */
+  unexpected: Answer[];
+  stop(): Promise<void>;
+}
+
+/** Sends `send(n)` every `everyMs` until stopped; `send` answers the acknowledged id, or null. */
+function startSteady(everyMs: number, send: (n: number) => Promise<{ res: Answer; acknowledged: string | null }>): Steady {
+  const out = { acknowledged: [] as string[], refused: [] as Answer[], unexpected: [] as Answer[], unreachable: [] as Answer[] };
   let running = true;
   const loop = (async () => {
-    while (running) {
-      const slug = `${tag.toLowerCase()}-post-${n++}`;
-      const body = { slug, title: `Post ${n}`, body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: slug }] }] } };
-      const res = await request(getBase(), 'POST', '/api/v1/dashboard/content/posts', { token: tenant.triple, body });
-      if (res.status === 201) acknowledged.push(slug);
-      else if (res.status === 503 && typeof res.body?.detail === 'string') refused.push(res);
-      else if (res.status === 0 && res.error !== 'timeout') unreachable.push(res);
-      else unexpected.push(res);
+    for (let n = 0; running; n++) {
+      const { res, acknowledged } = await send(n);
+      if (acknowledged !== null) out.acknowledged.push(acknowledged);
+      else if (res.status === 503 && typeof res.body?.detail === 'string') out.refused.push(res);
+      else if (res.status === 0 && res.error !== 'timeout') out.unreachable.push(res);
+      else out.unexpected.push(res);
       await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
   return {
-    acknowledged, refused, unexpected, unreachable,
+    ...out,
     async stop() {
       running = false;
       await loop;
     },
   };
+}
+
+/** Content writes at a steady pace; acknowledged: the slugs answered 201. */
+export function startWriter(getBase: () => string, tenant: Tenant, tag: string, everyMs = 250): Steady {
+  return startSteady(everyMs, async (n) => {
+    const slug = `${tag.toLowerCase()}-post-${n}`;
+    const body = { slug, title: `Post ${n + 1}`, body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: slug }] }] } };
+    const res = await request(getBase(), 'POST', '/api/v1/dashboard/content/posts', { token: tenant.triple, body });
+    return { res, acknowledged: res.status === 201 ? slug : null };
+  });
+}
+
+/**
+ * Relayed calls at a steady pace, for a brand of the tenant with a parcel-tracking key (the service's
+ * sandbox answers); acknowledged: the calls answered 200, each of which must end up in `relay_usage`.
+ */
+export async function startRelayer(getBase: () => string, tenant: Tenant, tag: string, everyMs = 250): Promise<Steady> {
+  const brand = await request(getBase(), 'POST', '/api/v1/brands', { token: tenant.triple, body: { brand_name: `Relays ${tag}`, slug: `relays-${tag.toLowerCase()}` } });
+  if (brand.status !== 201) throw new Error(`create brand failed: ${brand.status} ${JSON.stringify(brand.body)}`);
+  const brandId = String(brand.body.brand_id);
+  const key = await request(getBase(), 'POST', `/api/v1/brands/${brandId}/integrations`, {
+    token: tenant.triple, body: { provider_name: 'parcel-tracking', key_label: 'Faults', credentials: { api_key: `faults-${tag}` }, daily_limit: 100_000 },
+  });
+  if (key.status !== 201) throw new Error(`create key failed: ${key.status} ${JSON.stringify(key.body)}`);
+  return startSteady(everyMs, async (n) => {
+    const res = await request(getBase(), 'POST', '/api/v1/agent/proxy/parcel-tracking', {
+      token: tenant.triple, headers: { 'x-brand-id': brandId }, body: { method: 'GET', path: `/trackings/3S${tag.toUpperCase()}${n}` },
+    });
+    return { res, acknowledged: res.status === 200 ? String(n) : null };
+  });
 }
 
 export { expectedPlaces };
