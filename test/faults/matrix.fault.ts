@@ -189,6 +189,17 @@ async function runCase(c: FaultCase) {
   expect(recorded).toBeGreaterThanOrEqual(relayer.acknowledged.length);
   expect(recorded).toBeLessThanOrEqual(relayer.acknowledged.length + unanswered);
 
+  // And the activity log holds every acknowledged write of both: recorded before the answer (in Redis, or in
+  // MongoDB while Redis is down), drained by the worker.
+  for (const [action, steady] of [['createPost', writer], ['proxyParcelTracking', relayer]] as const) {
+    const logged = () => db.collection('activity_events').countDocuments({ client_id: tenant.client_id, action });
+    const n = await until(`${action} in the activity log`, async () => {
+      const count = await logged();
+      return count >= steady.acknowledged.length ? count : undefined;
+    }, 30_000).catch(async () => logged());
+    expect({ action, logged: Math.min(n, steady.acknowledged.length) }).toEqual({ action, logged: steady.acknowledged.length });
+  }
+
   // Exactly one job.completed per job in the client's stream, and every subscriber, reconnecting with its
   // last event id, received every job event published after it first connected.
   const stream = await redis.xrange(`events:client:${tenant.client_id}`, '-', '+');
