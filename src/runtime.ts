@@ -21,8 +21,8 @@ import { createMediaService } from './media/media.service';
 import { createMediaStorage } from './media/storage';
 import { createActivityRecorder } from './activity/recorder';
 import { startActivityDrain } from './activity/drain';
-import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
-import { relayUsageStream } from './integrations/usage';
+import { allDrains, startStreamDrain, storedSoFar, type StreamDrain } from './lib/stream-drain';
+import { RELAY_USAGE_STREAM, relayUsageStream } from './integrations/usage';
 import { ensureDigestSchedule } from './activity/digest-schedule';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { keyRingFor } from './integrations/integrations.module';
@@ -123,6 +123,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
       integrations: {
         ring: keyRingFor(config, rt.credentialsKey), limits: createLimits(rt.engines.redis), endpoints: rt.relayEndpoints,
         timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES,
+        usageStored: () => storedSoFar(rt.engines.redis, RELAY_USAGE_STREAM),
       },
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`

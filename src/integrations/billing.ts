@@ -14,6 +14,8 @@ export interface BillingDeps {
   endpoints: RelayEndpoints;
   timeoutMs: number;
   maxBytes: number;
+  /** Whether the relay calls recorded so far are stored in relay_usage (they pass through a Redis stream). */
+  usageStored: () => Promise<boolean>;
 }
 
 export interface BillingDay {
@@ -59,9 +61,12 @@ export async function pullBillingReport(deps: BillingDeps, q: { client_id: strin
  * to the day's spend counter the limits read.
  */
 export async function reconcileBilling(
-  deps: Pick<BillingDeps, 'limits'>,
+  deps: Pick<BillingDeps, 'limits' | 'usageStored'>,
   q: { client_id: string; integration_id: number; run_id: string; report: BillingDay[] },
 ): Promise<{ days: number; adjustment: number }> {
+  // Recorded spend must include every call made before the report was read: a call still in the usage
+  // stream would be counted after the correction, twice. The activity retries until the drain caught up.
+  if (!(await deps.usageStored())) throw new Error('relay usage is still being stored; the reconciliation waits for it');
   const key = await IntegrationModel.findOne({ _id: q.integration_id, client_id: q.client_id }).lean<IntegrationDoc>();
   if (!key) return { days: 0, adjustment: 0 };
   let total = 0;
