@@ -130,6 +130,32 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     expect(limited[0].body.detail).toMatch(/per second/);
   });
 
+  it('check-name: 60 a minute per token, even at 5 a second (the 61st in the minute is 429)', async () => {
+    const r = await reserve(ctx.api, ctx.admin, agent, 'MINUTE-CHECKS');
+    const check = () => ctx.api.call('GET', `/api/v1/signup/check-name?token=${encodeURIComponent(r.token)}&name=FREE-THREE`);
+    const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+    const minuteNow = () => Math.floor(Date.now() / 60_000);
+    const nextSecond = () => sleep(1000 - (Date.now() % 1000) + 20);
+    const nextMinute = () => sleep(60_000 - (Date.now() % 60_000) + 20);
+    // The windows are fixed UTC minutes: the 61 checks must fall in one, so start early in a minute and
+    // start over in the next one if a slow machine rolled past it.
+    if (Date.now() % 60_000 > 30_000) await nextMinute();
+    for (let attempt = 0; ; attempt += 1) {
+      const minute = minuteNow();
+      for (let round = 0; round < 12; round += 1) {
+        await nextSecond();
+        const answers = await Promise.all(Array.from({ length: 5 }, check));
+        if (minuteNow() === minute) expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+      }
+      await nextSecond();
+      const over = await check();
+      if (minuteNow() !== minute && attempt === 0) { await nextMinute(); continue; }
+      expect(over.status).toBe(429);
+      expect(over.body.detail).toMatch(/per minute/);
+      return;
+    }
+  }, 150_000);
+
   it('pin_created is retried on 5xx until delivered, and a 4xx ends delivery without retry', async () => {
     const flaky = await callbackReceiver([500, 503, 200]);
     const refusing = await callbackReceiver([410]);

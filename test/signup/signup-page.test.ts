@@ -2,9 +2,11 @@ import type { Browser, Page } from 'puppeteer-core';
 import { eventually, useTestApi } from '../support/harness';
 import { launchBrowser } from '../support/browser';
 import { brandCaller, confirmPin, signupLink, type BrandCaller } from './signup-helpers';
+import { withFakeMaps } from './fake-maps';
 
 const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
 const DESKTOP = { width: 1280, height: 800 };
+const MAPS_KEY = 'brand-maps-key-0042';
 
 describe('the signup page, in a real browser, from the SMS link to the pin', () => {
   const ctx = useTestApi();
@@ -20,8 +22,10 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
   const statusText = (page: Page, selector: string, pattern: RegExp) =>
     eventually(async () => (pattern.test(await text(page, selector)) ? true : undefined));
 
-  async function claimThroughPage(name: string, phone: string, viewport: typeof PHONE | typeof DESKTOP, locate: 'geolocation' | 'typed') {
-    expect((await confirmPin(ctx.api, agent, { name, identifier: phone })).status).toBe(202);
+  async function claimThroughPage(
+    name: string, phone: string, viewport: typeof PHONE | typeof DESKTOP, locate: 'geolocation' | 'typed' | 'map', who: BrandCaller = agent,
+  ) {
+    expect((await confirmPin(ctx.api, who, { name, identifier: phone })).status).toBe(202);
     const link = await signupLink(ctx.api, ctx.admin, phone);
     const page = await browser.newPage();
     await page.setViewport(viewport);
@@ -29,6 +33,7 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
       await browser.defaultBrowserContext().overridePermissions(ctx.api.url, ['geolocation']);
       await page.setGeolocation({ latitude: 52.0907, longitude: 5.1214 });
     }
+    const elsewhere = locate === 'map' ? await withFakeMaps(page, ctx.api.url) : [];
     const response = await page.goto(link);
     expect(response!.status()).toBe(200);
     expect(response!.headers()['content-security-policy']).toMatch(/script-src 'nonce-/);
@@ -36,7 +41,14 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     expect(await text(page, '#identifier')).toMatch(/^\+31 6 ••• ••• \d\d$/);
     // Nothing scrolls sideways, on a phone too.
     expect(await page.$eval('html', (el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-    expect(await page.$('#map')).toBeNull(); // no maps key for this brand: the typed address and location instead
+    if (locate === 'map') {
+      // The brand's own maps key loads the map (and only then does the CSP admit the maps script).
+      expect(response!.headers()['content-security-policy']).toMatch(/script-src [^;]*https:\/\/maps\.googleapis\.com/);
+      await eventually(async () => ((await page.$eval('#map', (el) => (el as unknown as { dataset: Record<string, string> }).dataset.fakeMap)) === 'ready' ? true : undefined));
+      expect(elsewhere).toEqual([expect.stringContaining(`key=${MAPS_KEY}`)]);
+    } else {
+      expect(await page.$('#map')).toBeNull(); // no maps key for this brand: the typed address and location instead
+    }
 
     // Try another name: a taken one shows free alternatives.
     await page.type('#other-name', 'race-taken');
@@ -46,7 +58,10 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     expect(suggestions.length).toBeGreaterThan(0);
     expect(suggestions).not.toContain('RACE-TAKEN');
 
-    if (locate === 'geolocation') {
+    if (locate === 'map') {
+      await page.evaluate(() => (window as unknown as { __fakeMap: { click(lat: number, lng: number): void } }).__fakeMap.click(52.0907, 5.1214));
+      expect(await page.$eval('#lat', (el) => (el as unknown as { value: string }).value)).toBe('52.090700');
+    } else if (locate === 'geolocation') {
       await page.click('#locate');
       await eventually(async () => ((await page.$eval('#lat', (el) => (el as unknown as { value: string }).value)) !== '' ? true : undefined));
     } else {
@@ -62,11 +77,11 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     await page.close();
     // The agent resolves the claimed pin (it may still be being written when the page said so).
     const pin = await eventually(async () => {
-      const res = await ctx.api.call('GET', `/api/v1/agent/resolve-pin?pin_id=NL:${name}`, { token: agent.token, headers: agent.headers });
+      const res = await ctx.api.call('GET', `/api/v1/agent/resolve-pin?pin_id=NL:${name}`, { token: who.token, headers: who.headers });
       return res.status === 200 ? res.body : undefined;
     });
     expect(pin).toMatchObject({
-      pin_id: `NL:${name}`, brand_id: agent.brandId, structured_address: { address_road: 'Oudegracht', address_settlement: 'Utrecht' },
+      pin_id: `NL:${name}`, brand_id: who.brandId, structured_address: { address_road: 'Oudegracht', address_settlement: 'Utrecht' },
     });
     expect(pin.gps.lat).toBeCloseTo(52.0907, 4);
     expect(pin.gps.lng).toBeCloseTo(5.1214, 4);
@@ -79,6 +94,15 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
   it('on a phone, placing the pin with the phone\'s location', () => claimThroughPage('PHONE-PIN', '+31611111111', PHONE, 'geolocation'));
 
   it('on a desktop, with typed coordinates and address', () => claimThroughPage('DESK-PIN', '+31622222222', DESKTOP, 'typed'));
+
+  it('with the brand\'s own maps key, placing the pin by clicking the map', async () => {
+    const mapped = await brandCaller(ctx.api, ctx.admin, 'Mapped Pins');
+    const key = await ctx.api.call('POST', `/api/v1/brands/${mapped.brandId}/integrations`, {
+      token: mapped.token, body: { provider_name: 'maps', key_label: 'Signup map', credentials: { api_key: MAPS_KEY }, is_primary: true },
+    });
+    expect(key.status).toBe(201);
+    await claimThroughPage('MAP-PIN', '+31633333333', PHONE, 'map', mapped);
+  });
 
   it('a broken link shows why, with 401', async () => {
     const page = await browser.newPage();
