@@ -59,7 +59,7 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     expect(suggestions).not.toContain('RACE-TAKEN');
 
     if (locate === 'map') {
-      await page.evaluate(() => (window as unknown as { __fakeMap: { click(lat: number, lng: number): void } }).__fakeMap.click(52.0907, 5.1214));
+      await page.evaluate(() => (globalThis as unknown as { __fakeMap: { click(lat: number, lng: number): void } }).__fakeMap.click(52.0907, 5.1214));
       expect(await page.$eval('#lat', (el) => (el as unknown as { value: string }).value)).toBe('52.090700');
     } else if (locate === 'geolocation') {
       await page.click('#locate');
