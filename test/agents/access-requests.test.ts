@@ -139,6 +139,34 @@ describe('an undecided access request', () => {
   });
 });
 
+describe('approvals racing the expiry', () => {
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0', ACCESS_REQUEST_TTL_SECONDS: '5' });
+
+  it('for every request exactly one of approval and expiry wins, and the answer, the poll and the workflow agree', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Approve Or Expire');
+    const receipts = await Promise.all(Array.from({ length: 6 }, () => requestAccess(ctx.api, client.client_id)));
+    const mails = await Promise.all(receipts.map((r) => approvalMail(ctx.api, ctx.admin, client.admin_email, r.request_id)));
+    // Approvals spread across each request's deadline, from 900 ms before it to 600 ms after it.
+    const answers = await Promise.all(
+      receipts.map(async (r, i) => {
+        await sleep(Math.max(0, new Date(r.expires_at).getTime() + (i - 3) * 300 - Date.now()));
+        const res = await fetch(linkOf(mails[i], 'approve'), { headers: { accept: 'application/json' } });
+        return res.status;
+      }),
+    );
+    for (const [i, r] of receipts.entries()) {
+      const outcome = await ctx.api.rt.engines.temporal.workflow.getHandle(`access-request-${r.request_id}`).result();
+      const polled = await pollUntil(ctx.api, r, (b) => b.status !== 'pending');
+      const tokens = await AccessTokenModel.countDocuments({ client_id: client.client_id, request_id: r.request_id });
+      const seen = { answer: answers[i], outcome, polled: polled.status, token: polled.access_token !== null, tokens };
+      if (answers[i] === 200) expect(seen).toEqual({ answer: 200, outcome: 'approved', polled: 'approved', token: true, tokens: 1 });
+      else expect(seen).toEqual({ answer: 410, outcome: 'expired', polled: 'expired', token: false, tokens: 0 });
+    }
+    // The spread reaches both sides of the deadline.
+    expect(new Set(answers)).toEqual(new Set([200, 410]));
+  });
+});
+
 describe('access requests per source address', () => {
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '2' });
 
