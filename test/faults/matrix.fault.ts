@@ -9,8 +9,9 @@ import { startFaultEngines, type FaultEngines } from './engines';
 import { footprint, startService, type ProcessFootprint } from './service';
 import { startSubscriber } from './sse';
 import { eventually } from '../support/eventually';
+import { acknowledged, completeClaim, reserveClaims } from './claims';
 import {
-  createTenant, expectedPlaces, jobStatus, mapsParams, request, researchParams, startRelayer, startWriter, submitJob,
+  createBrand, createTenant, expectedPlaces, jobStatus, mapsParams, request, researchParams, startRelayer, startWriter, submitJob,
   type Answer, type SubmittedJob, type Tenant,
 } from './workload';
 
@@ -99,7 +100,8 @@ async function runCase(c: FaultCase) {
   const subscribers = [startSubscriber(base, tenant.triple), startSubscriber(base, tenant.triple)];
   await until('subscribers connected', async () => (subscribers.every((s) => s.firstPosition) ? true : undefined), 20_000);
   const writer = startWriter(base, tenant, tag);
-  const relayer = await startRelayer(base, tenant, tag);
+  const brandId = await createBrand(base(), tenant, tag);
+  const relayer = await startRelayer(base, tenant, tag, brandId);
   const jobs: SubmittedJob[] = [];
   for (const [kind, params] of [['maps-scrape', mapsParams(tag, 1)], ['maps-scrape', mapsParams(tag, 2)], ['research', researchParams(tag)]] as const) {
     const { answer, job } = await submitJob(base(), tenant, kind, params);
@@ -110,6 +112,9 @@ async function runCase(c: FaultCase) {
     const res = await request(base(), 'GET', jobStatus('maps-scrape', jobs[0].id), { token: tenant.triple });
     return res.body?.progress?.done >= 1 ? true : undefined;
   }, 60_000);
+  // Pin claims: three names reserved, one claim completed before the fault, one during it, one after.
+  const claims = await reserveClaims(base(), admin, tenant, brandId, tag, 3);
+  expect((await completeClaim(base(), claims[0])).status).toBe(202);
   const before: ProcessFootprint = footprint(ctx.service.pid);
 
   // The fault.
@@ -123,8 +128,10 @@ async function runCase(c: FaultCase) {
     }, 20_000);
     figures.health_503_after_ms = Date.now() - faultAt;
     figures.health_while_down = down.body.detail;
+    answers.push({ ...(await completeClaim(base(), claims[1])), kind: 'signup complete' } as Answer);
     for (let round = 0; round < 2 || Date.now() - faultAt < DOWN_MS; round++) answers.push(...(await probe(tenant, admin, jobs, tag, round)));
   } else {
+    await completeClaim(base(), claims[1]); // the service is down: no answer
     await sleep(DOWN_MS);
   }
   const downFor = Date.now() - faultAt;
@@ -199,6 +206,31 @@ async function runCase(c: FaultCase) {
     }, 30_000).catch(async () => logged());
     expect({ action, logged: Math.min(n, steady.acknowledged.length) }).toEqual({ action, logged: steady.acknowledged.length });
   }
+
+  // Every claim completes once recovered (a completion the fault cut off is sent again, as the page's user
+  // would): one pin per reservation, the reservation completed, a repeated completion answers the same pin,
+  // and pin.claimed is in the activity log once per pin.
+  for (const claim of claims.filter((cl) => !acknowledged(cl))) {
+    await until(`claim ${claim.pin_id} completed`, async () => ((await completeClaim(base(), claim)).status === 202 ? true : undefined), 60_000, 1000);
+  }
+  const pins = await until('every claimed pin written', async () => {
+    const found = await db.collection<{ _id: string }>('pins').find({ _id: { $in: claims.map((cl) => cl.pin_id) } }).toArray();
+    return found.length === claims.length ? found : undefined;
+  }, 60_000);
+  for (const claim of claims) {
+    expect(pins.find((p) => p._id === claim.pin_id)).toMatchObject({ reservation_id: claim.reservation_id, client_id: tenant.client_id });
+    const again = await completeClaim(base(), claim);
+    expect({ status: again.status, body: again.body }).toEqual({ status: 202, body: { pin_id: claim.pin_id, state: 'done' } });
+    const reservation = await until(`reservation ${claim.pin_id} completed`, async () => {
+      const r = await db.collection<{ _id: string; state?: string; reservation_id?: string }>('pin_reservations').findOne({ _id: claim.pin_id });
+      return r?.state === 'completed' ? r : undefined;
+    }, 30_000);
+    expect(reservation.reservation_id).toBe(claim.reservation_id);
+  }
+  const claimedLogged = () => db.collection('activity_events').countDocuments({ client_id: tenant.client_id, action: 'pin.claimed' });
+  await until('pin.claimed in the activity log', async () => ((await claimedLogged()) >= claims.length ? true : undefined), 30_000).catch(() => undefined);
+  expect(await claimedLogged()).toBe(claims.length);
+  figures.claims = { completed: pins.length, during_fault: claims[1].completions.map((a) => a.status || a.error) };
 
   // Exactly one job.completed per job in the client's stream, and every subscriber, reconnecting with its
   // last event id, received every job event published after it first connected.

@@ -122,14 +122,18 @@ export function startWriter(getBase: () => string, tenant: Tenant, tag: string, 
   });
 }
 
+/** A brand of the tenant (its triple acts as the brand's admin); the relays and pin claims act for it. */
+export async function createBrand(base: string, tenant: Tenant, tag: string): Promise<string> {
+  const brand = await request(base, 'POST', '/api/v1/brands', { token: tenant.triple, body: { brand_name: `Faults ${tag}`, slug: `faults-${tag.toLowerCase()}` } });
+  if (brand.status !== 201) throw new Error(`create brand failed: ${brand.status} ${JSON.stringify(brand.body)}`);
+  return String(brand.body.brand_id);
+}
+
 /**
  * Relayed calls at a steady pace, for a brand of the tenant with a parcel-tracking key (the service's
  * sandbox answers); acknowledged: the calls answered 200, each of which must end up in `relay_usage`.
  */
-export async function startRelayer(getBase: () => string, tenant: Tenant, tag: string, everyMs = 250): Promise<Steady> {
-  const brand = await request(getBase(), 'POST', '/api/v1/brands', { token: tenant.triple, body: { brand_name: `Relays ${tag}`, slug: `relays-${tag.toLowerCase()}` } });
-  if (brand.status !== 201) throw new Error(`create brand failed: ${brand.status} ${JSON.stringify(brand.body)}`);
-  const brandId = String(brand.body.brand_id);
+export async function startRelayer(getBase: () => string, tenant: Tenant, tag: string, brandId: string, everyMs = 250): Promise<Steady> {
   const key = await request(getBase(), 'POST', `/api/v1/brands/${brandId}/integrations`, {
     token: tenant.triple, body: { provider_name: 'parcel-tracking', key_label: 'Faults', credentials: { api_key: `faults-${tag}` }, daily_limit: 100_000 },
   });
