@@ -1,3 +1,4 @@
+import { withinDeadline } from '../lib/engines/temporal';
 import type { Client } from '@temporalio/client';
 import type Redis from 'ioredis';
 import { randomToken, safeEqual, sha256, SecretBox } from '../lib/crypto';
@@ -71,9 +72,9 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       request_id: requestId, ttl_ms: deps.ttlSeconds * 1000,
       emails: message ? to.map((address) => ({ channel: 'email' as const, to: address, ...message })) : [],
     };
-    await deps.temporal.workflow.start(ACCESS_REQUEST_WORKFLOW, {
+    await withinDeadline(deps.temporal, () => deps.temporal.workflow.start(ACCESS_REQUEST_WORKFLOW, {
       taskQueue: deps.taskQueue, workflowId: accessRequestWorkflowId(requestId), args: [input_],
-    });
+    }));
     return {
       request_id: requestId, status: 'pending' as const, poll_token: pollToken,
       poll_url: `/api/v1/auth/pat/request/${requestId}/status?poll_token=${encodeURIComponent(pollToken)}`,
@@ -137,7 +138,8 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       if (state === 'expired') throw new AppError(410, 'Access request has expired');
       if (state !== 'pending') throw AppError.conflict(`Access request already ${state}`);
       try {
-        const decision = await deps.temporal.workflow.getHandle(accessRequestWorkflowId(requestId)).executeUpdate(decideUpdate, { args: [verdict] });
+        const handle = deps.temporal.workflow.getHandle(accessRequestWorkflowId(requestId));
+        const decision = await withinDeadline(deps.temporal, () => handle.executeUpdate(decideUpdate, { args: [verdict] }));
         return { decision, scopes: doc.requested_scopes };
       } catch (err) {
         throw await failureOfUpdate(err, async () => stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!));

@@ -1,3 +1,4 @@
+import { withinDeadline } from '../lib/engines/temporal';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type Redis from 'ioredis';
@@ -237,10 +238,10 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
       const requested_at = new Date().toISOString();
       const workflowId = billingSyncId(key._id);
       try {
-        await deps.temporal.workflow.start(BILLING_SYNC_WORKFLOW, {
+        await withinDeadline(deps.temporal, () => deps.temporal.workflow.start(BILLING_SYNC_WORKFLOW, {
           taskQueue: deps.taskQueue, workflowId, workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
           args: [{ client_id: key.client_id, integration_id: key._id }],
-        });
+        }));
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) throw AppError.conflict('A billing sync is already running for this key');
         throw err;

@@ -1,3 +1,4 @@
+import { withinDeadline } from '../lib/engines/temporal';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AppError } from '../lib/errors';
 import { assertSelectedClient } from '../clients/selected-client';
@@ -62,8 +63,8 @@ export function createJobControl(deps: JobControlDeps) {
       });
     },
 
-    cancelWorkflow: async (jobId: string) => void (await handle(jobId).cancel()),
-    signal: <T>(jobId: string, name: string, arg: T) => handle(jobId).signal(name, arg),
+    cancelWorkflow: async (jobId: string) => void (await withinDeadline(deps.temporal, () => handle(jobId).cancel())),
+    signal: <T>(jobId: string, name: string, arg: T) => withinDeadline(deps.temporal, () => handle(jobId).signal(name, arg)),
     isFinal,
   };
 }

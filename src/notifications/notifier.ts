@@ -1,3 +1,4 @@
+import { withinDeadline } from '../lib/engines/temporal';
 import type { Client } from '@temporalio/client';
 import { newId } from '../lib/ids';
 import type { OutboundMessage } from './message';
@@ -18,9 +19,9 @@ export function createNotifier(temporal: Client, taskQueue: string): Notifier {
     async send(message) {
       const id = newId();
       const workflowId = `message-${id}`;
-      await temporal.workflow.start(DELIVER_MESSAGE_WORKFLOW, {
+      await withinDeadline(temporal, () => temporal.workflow.start(DELIVER_MESSAGE_WORKFLOW, {
         taskQueue, workflowId, args: [{ ...message, id }],
-      });
+      }));
       return workflowId;
     },
   };

@@ -230,7 +230,7 @@ async function runCase(c: FaultCase) {
   const claimedLogged = () => db.collection('activity_events').countDocuments({ client_id: tenant.client_id, action: 'pin.claimed' });
   await until('pin.claimed in the activity log', async () => ((await claimedLogged()) >= claims.length ? true : undefined), 30_000).catch(() => undefined);
   expect(await claimedLogged()).toBe(claims.length);
-  figures.claims = { completed: pins.length, during_fault: claims[1].completions.map((a) => a.status || a.error) };
+  figures.claims = { completed: pins.length, answered_during_fault: claims[1].completions[0].status || claims[1].completions[0].error };
 
   // Exactly one job.completed per job in the client's stream, and every subscriber, reconnecting with its
   // last event id, received every job event published after it first connected.

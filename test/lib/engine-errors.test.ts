@@ -1,5 +1,10 @@
 import { MongoBulkWriteError, MongoNetworkError, MongoServerSelectionError, type BulkWriteResult } from 'mongodb';
+import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { unavailableEngine } from '../../src/lib/http/engine-errors';
+
+// The driver's own class (not exported from its index), as a request meets it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { PoolClearedError } = require('mongodb/lib/cmap/errors') as { PoolClearedError: new (pool: unknown) => Error };
 
 /**
  * The errors the driver raises when the document engine goes away mid-request, as the fault matrix met
@@ -17,6 +22,17 @@ describe('unavailableEngine', () => {
     const wrapped = new MongoBulkWriteError(selection() as never, {} as BulkWriteResult);
     expect(wrapped.name).toBe('MongoBulkWriteError');
     expect(unavailableEngine(wrapped)).toBe('mongodb');
+  });
+
+  it('names mongodb for a connection pool cleared after another operation failed to connect', () => {
+    const pool = { address: '127.0.0.1:29900', serverError: new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:29900') };
+    const cleared = new PoolClearedError(pool as never);
+    expect(cleared.name).toBe('MongoPoolClearedError');
+    expect(unavailableEngine(cleared)).toBe('mongodb');
+  });
+
+  it('names temporal for an update call that ran out of its deadline', () => {
+    expect(unavailableEngine(new WorkflowUpdateRPCTimeoutOrCancelledError('Workflow update call timeout or cancelled'))).toBe('temporal');
   });
 
   it('leaves a bulk write refused by the engine (a duplicate key) to the handler', () => {

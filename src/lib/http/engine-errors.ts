@@ -17,7 +17,7 @@ function directlyUnavailable(err: unknown): Engine | null {
   const name = e.name ?? '';
   const message = e.message ?? '';
   if (
-    /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed)Error$/.test(name) ||
+    /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared|PoolClearedOnNetwork|PoolClosed|WaitQueueTimeout)Error$/.test(name) ||
     /before initial connection is complete|Client must be connected|connection .* closed/i.test(message)
   ) {
     return 'mongodb';
@@ -25,6 +25,8 @@ function directlyUnavailable(err: unknown): Engine | null {
   if (name === 'MaxRetriesPerRequestError' || /enableOfflineQueue|Connection is closed|ECONNREFUSED.*:6/.test(message)) {
     return 'redis';
   }
+  // A Temporal call that ran out of its deadline (withinDeadline) while the server did not answer.
+  if (name === 'WorkflowUpdateRPCTimeoutOrCancelledError') return 'temporal';
   const grpcCode = typeof e.code === 'number' ? e.code : e.cause?.code;
   if ((name === 'ServiceError' || name === 'TransportError' || name === 'ConnectionError') && (grpcCode === 14 || grpcCode === 4 || grpcCode === undefined)) {
     return 'temporal';

@@ -1,3 +1,4 @@
+import { withinDeadline } from '../../lib/engines/temporal';
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type Redis from 'ioredis';
@@ -132,10 +133,10 @@ export function createSignupService(deps: SignupDeps) {
       };
       try {
         // Only one run per name at a time; a closed run (completed or expired) does not block a new one.
-        await deps.temporal.workflow.start(PIN_RESERVATION_WORKFLOW, {
+        await withinDeadline(deps.temporal, () => deps.temporal.workflow.start(PIN_RESERVATION_WORKFLOW, {
           taskQueue: deps.taskQueue, workflowId: pinReservationWorkflowId(id), args: [args],
           workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        });
+        }));
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) throw await notAvailable(country, name);
         throw err;
@@ -143,7 +144,7 @@ export function createSignupService(deps: SignupDeps) {
       // A refused confirm frees the name before it answers: the workflow closes (briefly awaited) and the document says so.
       const release = async () => {
         const handle = workflow(id);
-        await handle.signal(releaseSignal, reservationId).catch(() => undefined);
+        await withinDeadline(deps.temporal, () => handle.signal(releaseSignal, reservationId)).catch(() => undefined);
         await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(() => undefined);
         await Promise.race([handle.result().catch(() => undefined), sleep(5_000)]);
       };
@@ -202,12 +203,12 @@ export function createSignupService(deps: SignupDeps) {
       const result = { pin_id: doc._id };
       if (await done()) return { ...result, state: 'done' as const };
       try {
-        await workflow(doc._id).executeUpdate(completeUpdate, {
+        await withinDeadline(deps.temporal, () => workflow(doc._id).executeUpdate(completeUpdate, {
           args: [{
             reservation_id: doc.reservation_id, lat: input.lat, lng: input.lng, structured_address: address,
             account_oauth_uid: input.account_oauth_uid ?? null, verified_identifier: input.verified_identifier ?? null,
           }],
-        });
+        }));
       } catch (err) {
         const type = failureTypeOf(err);
         if (type === RESERVATION_CLOSED) throw AppError.unauthorized('The reservation has expired');
