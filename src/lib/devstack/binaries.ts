@@ -19,7 +19,7 @@ export function onPath(command: string): string | undefined {
   return undefined;
 }
 
-function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; progress: Progress; label: string }) {
+export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; progress: Progress; label: string }) {
   return new Promise<void>((resolve, reject) => {
     const started = Date.now();
     const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -2,11 +2,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { TEMPORAL_BUILD, goBuild, onPath, redisServerBinary } from './binaries';
 import { FERRETDB_BUILD } from './ferretdb-build';
+import { temporalTestServer } from './temporal-test-server';
 import { DEFAULT_PORTS, startDevstack } from '.';
 
 /**
- * `npm run devstack -- prepare`: finds or builds every local engine binary (CI runs this first, so
- * a first build shows its progress before the tests start).
+ * `npm run devstack -- prepare`: finds or builds every local engine binary, and the time-skipping test
+ * server the workflow tests use (CI runs this first, so a first build shows its progress before the tests
+ * start).
  * `npm run devstack -- start`: runs the engines alone, for a worker or an API started separately.
  */
 async function main() {
@@ -18,7 +20,8 @@ async function main() {
     const mongo = onPath('mongod') ?? (await goBuild(FERRETDB_BUILD, binDir, say));
     const temporal = onPath('temporal') ?? (await goBuild(TEMPORAL_BUILD, binDir, say));
     const redis = await redisServerBinary(say);
-    say(`documents: ${mongo}\n[devstack] workflows: ${temporal}\n[devstack] cache: ${redis}`);
+    const testServer = await temporalTestServer(cacheDir, say);
+    say(`documents: ${mongo}\n[devstack] workflows: ${temporal}\n[devstack] cache: ${redis}\n[devstack] workflow tests (time-skipping): ${testServer}`);
     return;
   }
   if (command === 'start') {

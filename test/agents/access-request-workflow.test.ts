@@ -1,0 +1,85 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { HOUR, useTimeSkipping } from '../support/time-skipping';
+import { ACCESS_REQUEST_WORKFLOW, accessRequestWorkflowId, decideUpdate, type AccessRequestInput, type Verdict } from '../../workflows/access-request-api';
+
+/**
+ * The approval workflow on Temporal's time-skipping test server, with its real 24-hour deadline: the
+ * activities are stand-ins that record what the workflow asked for.
+ */
+describe('the access-request workflow, with its 24-hour deadline skipped through', () => {
+  const ts = useTimeSkipping();
+
+  function recorder() {
+    const calls = { sent: [] as string[], decided: [] as Verdict[], expired: [] as string[] };
+    const activities = {
+      async sendMessage(m: { to: string }) {
+        calls.sent.push(m.to);
+      },
+      async decideAccessRequest(input: { request_id: string; verdict: Verdict; token_id: string }) {
+        calls.decided.push(input.verdict);
+        return { request_id: input.request_id, status: input.verdict, decided_at: new Date().toISOString(), token_id: input.token_id, brand_ids: [1], token_expires_at: null };
+      },
+      async expireAccessRequest(requestId: string) {
+        calls.expired.push(requestId);
+      },
+    };
+    return { calls, activities };
+  }
+
+  async function startRequest(taskQueue: string, requestId = `r-${Math.random().toString(36).slice(2)}`) {
+    const input: AccessRequestInput = {
+      request_id: requestId, ttl_ms: 24 * HOUR,
+      emails: [{ channel: 'email', to: 'admin@client.test', subject: 'Access request', text: 'approve or deny' }],
+    };
+    return ts.env.client.workflow.start(ACCESS_REQUEST_WORKFLOW, { taskQueue, workflowId: accessRequestWorkflowId(requestId), args: [input] });
+  }
+
+  const approve = (handle: { executeUpdate: (u: typeof decideUpdate, o: { args: [Verdict] }) => Promise<unknown> }, verdict: Verdict = 'approved') =>
+    handle.executeUpdate(decideUpdate, { args: [verdict] }).then(() => 'accepted' as const, (err: unknown) => err);
+
+  it('sends the approval e-mail, waits 24 hours for a decision, then expires', async () => {
+    const { calls, activities } = recorder();
+    const { worker, taskQueue } = await ts.worker(activities);
+    const { outcome, run } = await worker.runUntil(async () => {
+      const handle = await startRequest(taskQueue, 'r-expires');
+      return { outcome: await handle.result(), run: await handle.describe() };
+    });
+    const waited = run.closeTime!.getTime() - run.startTime.getTime();
+    expect(outcome).toBe('expired');
+    expect(waited).toBeGreaterThanOrEqual(24 * HOUR);
+    expect(waited).toBeLessThan(24 * HOUR + 60_000);
+    expect(calls).toEqual({ sent: ['admin@client.test'], decided: [], expired: ['r-expires'] });
+  });
+
+  it('approval racing the expiry: a second before the deadline wins, a second after it is refused, and the outcome follows', async () => {
+    for (const [offset, expected] of [[-1000, 'approved'], [1000, 'expired']] as const) {
+      const { calls, activities } = recorder();
+      const { worker, taskQueue } = await ts.worker(activities);
+      const seen = await worker.runUntil(async () => {
+        const handle = await startRequest(taskQueue);
+        await ts.env.sleep(24 * HOUR + offset);
+        const answer = await approve(handle);
+        return { answer: answer === 'accepted' ? answer : 'refused', outcome: await handle.result() };
+      });
+      expect({ offset, ...seen, decided: calls.decided, expired: calls.expired.length }).toEqual(
+        expected === 'approved'
+          ? { offset, answer: 'accepted', outcome: 'approved', decided: ['approved'], expired: 0 }
+          : { offset, answer: 'refused', outcome: 'expired', decided: [], expired: 1 },
+      );
+    }
+  });
+
+  it('a decision 23 hours in is taken and ends the request; a later one finds it closed (the API then answers 409 from the stored state; the simultaneous race runs on the dev server, access-requests.test.ts)', async () => {
+    const { calls, activities } = recorder();
+    const { worker, taskQueue } = await ts.worker(activities);
+    const { first, second, outcome } = await worker.runUntil(async () => {
+      const handle = await startRequest(taskQueue);
+      await ts.env.sleep(23 * HOUR);
+      return { first: await approve(handle, 'denied'), second: await approve(handle, 'approved'), outcome: await handle.result() };
+    });
+    expect(first).toBe('accepted');
+    expect(second).toBeInstanceOf(WorkflowNotFoundError);
+    expect(outcome).toBe('denied');
+    expect(calls.decided).toEqual(['denied']);
+  });
+});
