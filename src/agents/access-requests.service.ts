@@ -1,6 +1,6 @@
-import { withinDeadline } from '../lib/engines/temporal';
 import type { Client } from '@temporalio/client';
 import type Redis from 'ioredis';
+import { withinDeadline } from '../lib/engines/temporal';
 import { randomToken, safeEqual, sha256, SecretBox } from '../lib/crypto';
 import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';

@@ -1,7 +1,7 @@
-import { withinDeadline } from '../lib/engines/temporal';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type Redis from 'ioredis';
+import { withinDeadline } from '../lib/engines/temporal';
 import type { KeyRing } from '../lib/crypto';
 import { AppError } from '../lib/errors';
 import { iso } from '../lib/ids';

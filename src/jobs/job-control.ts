@@ -1,5 +1,5 @@
-import { withinDeadline } from '../lib/engines/temporal';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { withinDeadline } from '../lib/engines/temporal';
 import { AppError } from '../lib/errors';
 import { assertSelectedClient } from '../clients/selected-client';
 import { JobModel, isFinal, type JobDoc, type JobType } from './job.model';

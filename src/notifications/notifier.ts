@@ -1,5 +1,5 @@
-import { withinDeadline } from '../lib/engines/temporal';
 import type { Client } from '@temporalio/client';
+import { withinDeadline } from '../lib/engines/temporal';
 import { newId } from '../lib/ids';
 import type { OutboundMessage } from './message';
 

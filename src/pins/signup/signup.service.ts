@@ -1,7 +1,7 @@
-import { withinDeadline } from '../../lib/engines/temporal';
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type Redis from 'ioredis';
+import { withinDeadline } from '../../lib/engines/temporal';
 import { AppError } from '../../lib/errors';
 import { sha256 } from '../../lib/crypto';
 import { webhookSecret } from '../../jobs/webhooks';
