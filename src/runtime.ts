@@ -97,7 +97,7 @@ function localCredentialsKey(dataDir: string): string {
 export interface ServiceWorker extends RunningWorker {
   /** The provider adapters its activities use (and the sandbox server, when one was started). */
   providers: Providers;
-  /** Moves activity events from the Redis stream into MongoDB. */
+  /** Moves recorded activity and relay usage from their Redis streams into MongoDB (flush waits for both). */
   drain: StreamDrain;
 }
 

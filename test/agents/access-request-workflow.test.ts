@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { HOUR, useTimeSkipping } from '../support/time-skipping';
 import { ACCESS_REQUEST_WORKFLOW, accessRequestWorkflowId, decideUpdate, type AccessRequestInput, type Verdict } from '../../workflows/access-request-api';
 
@@ -34,7 +34,7 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     return ts.env.client.workflow.start(ACCESS_REQUEST_WORKFLOW, { taskQueue, workflowId: accessRequestWorkflowId(requestId), args: [input] });
   }
 
-  const approve = (handle: { executeUpdate: (u: typeof decideUpdate, o: { args: [Verdict] }) => Promise<unknown> }, verdict: Verdict = 'approved') =>
+  const approve = (handle: WorkflowHandle, verdict: Verdict = 'approved') =>
     handle.executeUpdate(decideUpdate, { args: [verdict] }).then(() => 'accepted' as const, (err: unknown) => err);
 
   it('sends the approval e-mail, waits 24 hours for a decision, then expires', async () => {

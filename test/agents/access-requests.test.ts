@@ -140,7 +140,8 @@ describe('an undecided access request', () => {
 });
 
 describe('approvals racing the expiry', () => {
-  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0', ACCESS_REQUEST_TTL_SECONDS: '5' });
+  // Long enough that setting up six requests on a loaded machine ends well before the earliest approval.
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0', ACCESS_REQUEST_TTL_SECONDS: '8' });
 
   it('for every request exactly one of approval and expiry wins, and the answer, the poll and the workflow agree', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Approve Or Expire');
