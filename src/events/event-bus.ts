@@ -37,17 +37,25 @@ export interface EventBusOptions {
   windowSeconds: number;
 }
 
-// Appends to the client's stream and the all-clients stream, refreshes their expiry and broadcasts, atomically.
+// Appends to the client's stream and the all-clients stream, refreshes their expiry and broadcasts,
+// atomically, once per job and event: KEYS[3] remembers the ids of the first publish for the replay window,
+// and a repeat (an activity retried after its bookkeeping failed, a command resent on reconnect) answers
+// them without appending. The marker and the entries are written by one script, so Redis keeps both or
+// neither.
 const PUBLISH = `
+local seen = redis.call('GET', KEYS[3])
+if seen then return cjson.decode(seen) end
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[2], 'data', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 local all = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[2], 'data', ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('SET', KEYS[3], cjson.encode({id, all}), 'EX', ARGV[4])
 redis.call('PUBLISH', ARGV[6], cjson.encode({id = id, all_id = all, event = ARGV[2], data = ARGV[3]}))
 return {id, all}
 `;
 
 export const streamKey = (clientId: string | null) => (clientId ? `events:client:${clientId}` : 'events:all');
+const publishedKey = (data: JobEventData, event: JobEventName) => `events:published:${data.client_id}:${data.job_id}:${event}`;
 /** Pub/sub channels are not prefixed by ioredis, so the key prefix is added here to keep deployments apart. */
 export const channelName = (redis: Redis) => `${redis.options.keyPrefix ?? ''}events:broadcast`;
 
@@ -61,10 +69,11 @@ export const isStreamId = (id: string) => STREAM_ID.test(id);
  */
 export function createEventBus(redis: Redis, opts: EventBusOptions) {
   return {
+    /** Publishes a job's event, or answers the id it was published under already (within the window). */
     async publish(event: JobEventName, data: JobEventData): Promise<JobEvent> {
       const payload = JSON.stringify(data);
       const [id] = (await redis.eval(
-        PUBLISH, 2, streamKey(data.client_id), streamKey(null),
+        PUBLISH, 3, streamKey(data.client_id), streamKey(null), publishedKey(data, event),
         opts.retention, event, payload, opts.windowSeconds, opts.retention * 10, channelName(redis),
       )) as [string, string];
       return { id, event, data };

@@ -22,8 +22,9 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
     (await gate(() => locks.run(jobId, () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update)))).modifiedCount === 1;
 
   /**
-   * Publishes a job event unless it was published already (at least once: a crash between the
-   * publish and the bookkeeping publishes it again on the retry, never zero times).
+   * Publishes a job event unless the record says it was published already. A crash or a Redis outage
+   * between the publish and the bookkeeping retries both; the bus answers the first publish's id then,
+   * so the event is in the stream once.
    */
   async function publishOnce(doc: JobDoc, name: JobEventName, at = new Date()): Promise<JobEvent | null> {
     if ((doc.events_sent ?? []).includes(name)) return null;

@@ -119,6 +119,25 @@ describe('event stream', () => {
     }
   });
 
+  it('publishes a job event once: a repeat (a retried activity) answers the first id and appends nothing', async () => {
+    const other = new Redis(process.env.REDIS_URL!, { keyPrefix: api.config.REDIS_KEY_PREFIX });
+    try {
+      const bus = createEventBus(other, { retention: 100, windowSeconds: 60 });
+      const data = { job_id: '22222222-2222-4222-8222-222222222222', job_type: 'research' as const, status: 'completed', client_id: globex.client_id, occurred_at: new Date().toISOString() };
+      const first = await bus.publish('job.completed', data);
+      const again = await bus.publish('job.completed', { ...data, occurred_at: new Date().toISOString() });
+      const failed = await bus.publish('job.failed', data);
+      expect(again.id).toBe(first.id);
+      expect(failed.id).not.toBe(first.id);
+      const entries = (await other.xrange(`events:client:${globex.client_id}`, '-', '+')).filter(([, f]) => JSON.parse(f[3]).job_id === data.job_id);
+      expect(entries.map(([id, f]) => [id, f[1]])).toEqual([[first.id, 'job.completed'], [failed.id, 'job.failed']]);
+      const everyone = (await other.xrange('events:all', '-', '+')).filter(([, f]) => JSON.parse(f[3]).job_id === data.job_id);
+      expect(everyone.map(([, f]) => f[1])).toEqual(['job.completed', 'job.failed']);
+    } finally {
+      other.disconnect();
+    }
+  });
+
   it('counts open streams across instances on /events/status and cleans up on disconnect', async () => {
     open.forEach((s) => s.close());
     const status = () => api.call('GET', '/api/v1/events/status', { token: acme.triple });
