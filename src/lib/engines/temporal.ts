@@ -1,8 +1,38 @@
-import { Client, Connection } from '@temporalio/client';
+import { InterceptingCall, Metadata, status, type Interceptor } from '@grpc/grpc-js';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+
+/** A call that ends at once with CANCELLED, which the retry interceptor hands to its caller without retrying. */
+function cancelledCall(details: string): InterceptingCall {
+  const ended: ConstructorParameters<typeof InterceptingCall>[0] = {
+    start: (_metadata, listener) => setImmediate(() => listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() })),
+    cancelWithStatus: () => undefined,
+    getPeer: () => '',
+    sendMessageWithContext: () => undefined,
+    sendMessage: () => undefined,
+    startRead: () => undefined,
+    halfClose: () => undefined,
+    getAuthContext: () => null,
+  };
+  return new InterceptingCall(ended);
+}
+
+/**
+ * Sits inside the SDK's retry interceptor. A retry whose backoff timer fires after the connection was
+ * closed (a shutdown while Temporal answered UNAVAILABLE) makes the channel throw from that timer, which
+ * would crash the process; here it fails that one call instead.
+ */
+export const closedChannelGuard: Interceptor = (options, nextCall) => {
+  try {
+    return new InterceptingCall(nextCall(options));
+  } catch (err) {
+    return cancelledCall(`Temporal connection closed: ${(err as Error).message}`);
+  }
+};
 
 /** A Temporal client on a lazy connection: the API starts even while Temporal is down, and reconnects later. */
 export function createTemporalClient(address: string, namespace: string): Client {
-  const connection = Connection.lazy({ address, connectTimeout: 3000 });
+  const interceptors = [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), closedChannelGuard];
+  const connection = Connection.lazy({ address, connectTimeout: 3000, interceptors });
   return new Client({ connection, namespace });
 }
 
