@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { ClientModel } from '../clients/client.model';
+import { withinDeadline } from '../lib/engines/temporal';
 
 export const DEPLOY_HOOK_WORKFLOW = 'contentDeployHookWorkflow';
 
@@ -35,11 +36,11 @@ export function createDeployHooks(temporal: Client, taskQueue: string) {
       const workflowId = `content-deploy-${payload.type}-${payload.id}-r${payload.revision}`;
       const call: DeployHookCall = { url, delivery_id: workflowId, payload };
       try {
-        await temporal.workflow.start(DEPLOY_HOOK_WORKFLOW, {
+        await withinDeadline(temporal, () => temporal.workflow.start(DEPLOY_HOOK_WORKFLOW, {
           taskQueue, workflowId, args: [call],
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
           workflowIdConflictPolicy: 'USE_EXISTING',
-        });
+        }));
       } catch (err) {
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       }

@@ -1,6 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createDeployHooks } from '../../src/content/deploy-hook';
+import { createTemporalClient, REQUEST_CALL_DEADLINE_MS } from '../../src/lib/engines/temporal';
+import { unavailableEngine } from '../../src/lib/http/engine-errors';
 import { eventually, startTestApi, type TestApi } from '../support/harness';
+import { closedPort } from '../support/closed-port';
 import { author, createSite, doc } from './content-helpers';
 
 interface Received {
@@ -102,5 +106,21 @@ describe('the deploy hook on publish', () => {
     expect(calls('/quiet')).toHaveLength(0);
     const bad = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, { token: admin, body: { deploy_hook_url: 'not a url' } });
     expect(bad.status).toBe(422);
+  });
+
+  it('gives up on an unreachable Temporal within the request deadline, as an unavailable engine (503)', async () => {
+    const site = await createSite(api, admin, 'Stranded', 'stranded.example', { deploy_hook_url: `${hook.base}/stranded` });
+    const unreachable = createTemporalClient(`127.0.0.1:${await closedPort()}`, 'default');
+    try {
+      const hooks = createDeployHooks(unreachable, api.config.TEMPORAL_TASK_QUEUE);
+      const started = Date.now();
+      const failure = await hooks.published({
+        event: 'content.published', type: 'post', id: 'p1', slug: 'p1', client_id: site.client_id, revision: 1, published_at: new Date().toISOString(),
+      }).then(() => null, (err: unknown) => err);
+      expect(unavailableEngine(failure)).toBe('temporal');
+      expect(Date.now() - started).toBeLessThan(REQUEST_CALL_DEADLINE_MS + 2000); // the client's own retries would take about 20 s
+    } finally {
+      await unreachable.connection.close();
+    }
   });
 });

@@ -1,14 +1,5 @@
-import net from 'node:net';
 import { createTemporalClient } from '../../src/lib/engines/temporal';
-
-/** A loopback port nothing listens on: every call to it fails UNAVAILABLE, which the client retries. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from '../support/closed-port';
 
 describe('Temporal client', () => {
   it('fails a call whose retry is waiting when the connection closes, instead of throwing from the retry timer', async () => {
