@@ -105,7 +105,9 @@ export function createSignupService(deps: SignupDeps) {
       sleep(deps.linkSendWaitMs).then(() => 'timeout' as const),
     ]);
     if (outcome === 'sent') return;
-    if (outcome === 'timeout') await handle.terminate('signup link not delivered in time; the reservation was released').catch(() => undefined);
+    if (outcome === 'timeout') {
+      await withinDeadline(deps.temporal, () => handle.terminate('signup link not delivered in time; the reservation was released')).catch(() => undefined);
+    }
     if (outcome === CHANNEL_FAILURES.invalidDestination) throw invalidField('identifier', `The ${message.channel} provider rejected this destination`);
     if (outcome === CHANNEL_FAILURES.credentialRejected) throw new AppError(500, 'The messaging provider credential is misconfigured');
     if (outcome === CHANNEL_FAILURES.unreadable || outcome === CHANNEL_FAILURES.refused) throw new AppError(502, 'The messaging provider answered in a way that could not be interpreted');
