@@ -14,6 +14,21 @@ export interface TimeSkipping {
 }
 
 /**
+ * The SDK gives the server's JVM 5 s to listen, which a loaded two-core machine (both Jest workers busy)
+ * sometimes misses; a fresh start then finds the JVM's files in the page cache.
+ */
+async function startTestServer(launcher: string, attempts = 3): Promise<TestWorkflowEnvironment> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: launcher } } });
+    } catch (err) {
+      if (attempt >= attempts || !/did not start within/.test((err as Error).message)) throw err;
+      process.stdout.write(`[test-server] not listening in time (attempt ${attempt} of ${attempts}); starting it again\n`);
+    }
+  }
+}
+
+/**
  * Temporal's time-skipping test server for one test file: while a test awaits a workflow (or calls
  * `env.sleep`), the server jumps to the next timer, so a 24-hour deadline passes in milliseconds.
  */
@@ -31,7 +46,7 @@ export function useTimeSkipping(): TimeSkipping {
   };
   beforeAll(async () => {
     const launcher = await temporalTestServer(CACHE_DIR, (m) => process.stdout.write(`[test-server] ${m}\n`));
-    ctx.env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: launcher } } });
+    ctx.env = await startTestServer(launcher);
   }, 300_000);
   afterAll(async () => {
     await ctx.env?.teardown();
