@@ -9,4 +9,10 @@ describe('Temporal client', () => {
     await client.connection.close();
     expect(await call).toMatch(/^1 CANCELLED: Temporal connection closed/);
   });
+
+  it('fails a call made after the connection closed', async () => {
+    const client = createTemporalClient(`127.0.0.1:${await closedPort()}`, 'default');
+    await client.connection.close();
+    await expect(client.workflowService.getSystemInfo({})).rejects.toThrow(/^1 CANCELLED: Temporal connection closed/);
+  });
 });

@@ -1,10 +1,17 @@
 import { InterceptingCall, Metadata, status, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 
-/** A call that ends at once with CANCELLED, which the retry interceptor hands to its caller without retrying. */
+/**
+ * A call that ends at once with CANCELLED, which the retry interceptor hands to its caller without retrying.
+ * Like grpc-js's own unary calls, it delivers an empty (null) message before a status without one: the
+ * retry interceptor passes the status on only after a message.
+ */
 function cancelledCall(details: string): InterceptingCall {
   const ended: ConstructorParameters<typeof InterceptingCall>[0] = {
-    start: (_metadata, listener) => setImmediate(() => listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() })),
+    start: (_metadata, listener) => setImmediate(() => {
+      listener?.onReceiveMessage?.(null);
+      listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() });
+    }),
     cancelWithStatus: () => undefined,
     getPeer: () => '',
     sendMessageWithContext: () => undefined,
