@@ -24,9 +24,9 @@ function cancelledCall(details: string): InterceptingCall {
 }
 
 /**
- * Sits inside the SDK's retry interceptor. A retry whose backoff timer fires after the connection was
- * closed (a shutdown while Temporal answered UNAVAILABLE) makes the channel throw from that timer, which
- * would crash the process; here it fails that one call instead.
+ * Sits inside the SDK's retry interceptor. Once the connection is closed, the channel throws on every new
+ * attempt: from a retry whose backoff timer fires after the close (a shutdown while Temporal answered
+ * UNAVAILABLE) that would crash the process. Here such an attempt, or a first one, fails its call instead.
  */
 export const closedChannelGuard: Interceptor = (options, nextCall) => {
   try {
