@@ -36,9 +36,24 @@ export const closedChannelGuard: Interceptor = (options, nextCall) => {
   }
 };
 
+const defaultRetry = defaultGrpcRetryOptions();
+
+/**
+ * The SDK's retries, but none that would start after the call's deadline: its backoff (up to 5 s) sleeps
+ * past a deadline otherwise, and a call under `withinDeadline` answered up to 5 s late.
+ */
+export const retryWithinDeadline: Interceptor = (options, nextCall) => {
+  const deadline = options.deadline instanceof Date ? options.deadline.getTime() : (options.deadline ?? Infinity);
+  const left = () => deadline - Date.now();
+  return makeGrpcRetryInterceptor({
+    retryableDecider: (attempt, status) => left() > 0 && defaultRetry.retryableDecider(attempt, status),
+    delayFunction: (attempt, status) => Math.max(0, Math.min(defaultRetry.delayFunction(attempt, status), left())),
+  })(options, nextCall);
+};
+
 /** A Temporal client on a lazy connection: the API starts even while Temporal is down, and reconnects later. */
 export function createTemporalClient(address: string, namespace: string): Client {
-  const interceptors = [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), closedChannelGuard];
+  const interceptors = [retryWithinDeadline, closedChannelGuard];
   const connection = Connection.lazy({ address, connectTimeout: 3000, interceptors });
   return new Client({ connection, namespace });
 }
