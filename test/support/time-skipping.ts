@@ -14,8 +14,8 @@ export interface TimeSkipping {
 }
 
 /**
- * The SDK gives the server's JVM 5 s to listen, which a loaded two-core machine (both Jest workers busy)
- * sometimes misses; a fresh start then finds the JVM's files in the page cache.
+ * The SDK gives the server's JVM 5 s to listen. The launcher's class-data archive makes that 0.3 s on a
+ * quiet machine; a start that a fully loaded one still delays past the limit is tried again.
  */
 async function startTestServer(launcher: string, attempts = 3): Promise<TestWorkflowEnvironment> {
   for (let attempt = 1; ; attempt++) {
