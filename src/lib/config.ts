@@ -1,6 +1,6 @@
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { CACHE_DIR } from './devstack/cache-dir';
 
 /**
  * Every setting the service reads from the environment, validated once at start-up.
@@ -24,7 +24,7 @@ const schema = z.object({
   VALIDATE_RESPONSES: bool.optional(),
 
   DATA_DIR: z.string().default('.data'),
-  CACHE_DIR: z.string().default(path.join(os.homedir(), '.cache', 'lead-service')),
+  CACHE_DIR: z.string().default(CACHE_DIR),
   DEVSTACK: z.enum(['auto', 'off']).default('auto'),
 
   MONGODB_URI: url.optional(),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startRedis, type StartedEngine } from '../../src/lib/devstack/engines';
 import { startTestApi, type TestApi } from '../support/harness';
 import { author, createSite, doc, publicGet } from './content-helpers';
+import { BIN_DIR } from '../../src/lib/devstack/cache-dir';
 
 /** Its own redis-server, so stopping it disturbs no other test file. */
 describe('public reads while Redis is down', () => {
@@ -13,7 +14,7 @@ describe('public reads while Redis is down', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-cache-outage-'));
-    redis = await startRedis({ dataDir, binDir: path.join(os.homedir(), '.cache', 'lead-service', 'bin'), progress: () => undefined });
+    redis = await startRedis({ dataDir, binDir: BIN_DIR, progress: () => undefined });
     api = await startTestApi({ REDIS_URL: redis.url });
   });
   afterAll(async () => {

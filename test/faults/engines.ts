@@ -1,7 +1,6 @@
-import os from 'node:os';
-import path from 'node:path';
 import { startMongo, startRedis, startTemporal, type StartedEngine } from '../../src/lib/devstack/engines';
 import { portsForDir } from '../../src/lib/devstack/ports';
+import { BIN_DIR } from '../../src/lib/devstack/cache-dir';
 
 export type EngineName = 'mongodb' | 'redis' | 'temporal';
 
@@ -13,7 +12,7 @@ export interface ControlledEngine {
   start(): Promise<void>;
 }
 
-const binDir = path.join(process.env.CACHE_DIR ?? path.join(os.homedir(), '.cache', 'lead-service'), 'bin');
+const binDir = BIN_DIR;
 
 async function controlled(name: EngineName, launch: () => Promise<StartedEngine>): Promise<ControlledEngine> {
   let running: StartedEngine | null = await launch();

@@ -24,6 +24,7 @@ import { createClient, startTestApi } from '../support/harness';
 import { fuzzConfig } from './config';
 import { seedRecords } from './seed';
 import { agentContextOperations, unbuiltOperations } from './unbuilt';
+import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 
 const CHECKS = [
   'not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance',
@@ -39,7 +40,7 @@ const CHECKS = [
  */
 const HARNESS_EXCLUDED = ['logout', 'regenerateCredentials', 'streamEvents'];
 
-const BIN = process.env.SCHEMATHESIS_BIN ?? path.join(os.homedir(), '.cache', 'lead-service', 'schemathesis-venv', 'bin', 'schemathesis');
+const BIN = process.env.SCHEMATHESIS_BIN ?? path.join(CACHE_DIR, 'schemathesis-venv', 'bin', 'schemathesis');
 
 function run(args: string[]): Promise<number> {
   return new Promise((resolve) => {

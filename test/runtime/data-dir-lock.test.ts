@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startDevstack } from '../../src/lib/devstack';
+import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 
 const sleeper = (cwd?: string) => spawn('sleep', ['60'], { stdio: 'ignore', cwd });
 const isAlive = (pid: number) => {
@@ -18,7 +19,7 @@ const exited = (proc: ReturnType<typeof sleeper>) => new Promise((r) => (proc.ex
 describe('the devstack owns its data directory', () => {
   let dataDir: string;
   const start = (log: string[] = []) => startDevstack({
-    dataDir, cacheDir: path.join(os.homedir(), '.cache', 'lead-service'), namespace: 'default',
+    dataDir, cacheDir: CACHE_DIR, namespace: 'default',
     need: { mongo: false, redis: true, temporal: false }, progress: (m) => void log.push(m),
   });
   beforeEach(() => {

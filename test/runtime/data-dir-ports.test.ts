@@ -5,10 +5,10 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { startDevstack } from '../../src/lib/devstack';
 import { portsForDir } from '../../src/lib/devstack/ports';
+import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 
-const cacheDir = path.join(os.homedir(), '.cache', 'lead-service');
 const redisOnly = (dataDir: string) => startDevstack({
-  dataDir, cacheDir, namespace: 'default', need: { mongo: false, redis: true, temporal: false }, progress: () => undefined,
+  dataDir, cacheDir: CACHE_DIR, namespace: 'default', need: { mongo: false, redis: true, temporal: false }, progress: () => undefined,
 });
 const portOf = (url: string) => Number(new URL(url).port);
 

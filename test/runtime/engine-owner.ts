@@ -1,9 +1,8 @@
 // A process that starts a redis-server through the devstack and then just lives, so a test can kill it with SIGKILL.
-import os from 'node:os';
-import path from 'node:path';
 import { startRedis } from '../../src/lib/devstack/engines';
+import { BIN_DIR } from '../../src/lib/devstack/cache-dir';
 
-startRedis({ dataDir: process.env.OWNER_DATA_DIR!, binDir: path.join(os.homedir(), '.cache', 'lead-service', 'bin'), progress: () => undefined })
+startRedis({ dataDir: process.env.OWNER_DATA_DIR!, binDir: BIN_DIR, progress: () => undefined })
   .then((redis) => {
     process.stdout.write(`engine ready ${redis.url}\n`);
     setInterval(() => undefined, 60_000);

@@ -3,10 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startDevstack, type Devstack } from '../../src/lib/devstack';
+import { prepareMachine, testMachineReady } from '../../src/lib/devstack/prepare';
 import { bundleWorkflows } from '../../src/worker/create-worker';
+import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 
 /**
- * Starts one devstack for the whole run (or uses MONGODB_URI / REDIS_URL / TEMPORAL_ADDRESS when set),
+ * Prepares a fresh machine first when it lacks something the tests need (`npm run devstack -- prepare`: Debian
+ * packages, the time-skipping test server). Then starts one devstack for the whole run (or uses MONGODB_URI / REDIS_URL / TEMPORAL_ADDRESS when set),
  * bundles the workflows once, and hands everything to the test files through the environment.
  */
 export default async function globalSetup(): Promise<void> {
@@ -14,10 +17,11 @@ export default async function globalSetup(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-service-test-'));
   const need = { mongo: !process.env.MONGODB_URI, redis: !process.env.REDIS_URL, temporal: !process.env.TEMPORAL_ADDRESS };
   const log = (m: string) => process.stdout.write(`[devstack] ${m}\n`);
+  if (!testMachineReady()) await prepareMachine({ tests: true, engines: false, progress: log });
   let devstack: Devstack | undefined;
   if (Object.values(need).some(Boolean)) {
     devstack = await startDevstack({
-      dataDir, cacheDir: process.env.CACHE_DIR ?? path.join(os.homedir(), '.cache', 'lead-service'),
+      dataDir, cacheDir: CACHE_DIR,
       namespace: 'default', need, progress: log,
     });
   }

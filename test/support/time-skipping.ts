@@ -1,11 +1,9 @@
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { temporalTestServer } from '../../src/lib/devstack/temporal-test-server';
+import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 
-const CACHE_DIR = process.env.CACHE_DIR ?? path.join(os.homedir(), '.cache', 'lead-service');
 
 export interface TimeSkipping {
   env: TestWorkflowEnvironment;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startRedis, type StartedEngine } from '../../src/lib/devstack/engines';
 import { eventually, startTestApi, type TestApi } from '../support/harness';
+import { BIN_DIR } from '../../src/lib/devstack/cache-dir';
 
 /** This file runs its own redis-server so it can stop and restart it without disturbing other files. */
 describe('a Redis outage', () => {
@@ -11,7 +12,7 @@ describe('a Redis outage', () => {
   let dataDir: string;
   let admin: string;
   const startOwnRedis = (port?: number) =>
-    startRedis({ dataDir, binDir: path.join(os.homedir(), '.cache', 'lead-service', 'bin'), progress: () => undefined, port });
+    startRedis({ dataDir, binDir: BIN_DIR, progress: () => undefined, port });
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redis-outage-'));

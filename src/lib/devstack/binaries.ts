@@ -116,31 +116,3 @@ function applyPatch(root: string, patch: SourcePatch): void {
   fs.chmodSync(file, 0o644);
   fs.writeFileSync(file, text.replace(patch.find, () => patch.replace));
 }
-
-/** `redis-server` from PATH, else Debian's package where apt can install it. */
-export async function redisServerBinary(progress: Progress): Promise<string> {
-  const found = onPath('redis-server');
-  if (found) return found;
-  const canApt = onPath('apt-get') && typeof process.getuid === 'function' && process.getuid() === 0;
-  if (canApt) {
-    progress('redis-server not found: installing Debian package redis-server with apt-get (about a minute)…');
-    const env = { DEBIAN_FRONTEND: 'noninteractive' };
-    const label = 'apt-get install redis-server';
-    await run('apt-get', ['update'], { progress, label, env });
-    await run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { progress, label, env });
-    const installed = onPath('redis-server') ?? '/usr/bin/redis-server';
-    if (fs.existsSync(installed)) return installed;
-  }
-  throw new Error(
-    'redis-server is not installed. Install it with `sudo apt-get install -y redis-server` ' +
-      '(macOS: `brew install redis`), or set REDIS_URL to a running Redis 7.',
-  );
-}
-
-export function binaryVersion(binary: string, args = ['--version']): string {
-  try {
-    return execFileSync(binary, args, { encoding: 'utf8', timeout: 10_000 }).split('\n')[0].trim();
-  } catch {
-    return 'unknown';
-  }
-}

@@ -1,33 +1,29 @@
-import os from 'node:os';
 import path from 'node:path';
-import { TEMPORAL_BUILD, goBuild, onPath, redisServerBinary } from './binaries';
-import { FERRETDB_BUILD } from './ferretdb-build';
-import { temporalTestServer } from './temporal-test-server';
+import { CACHE_DIR } from './cache-dir';
+import { prepareMachine } from './prepare';
 import { DEFAULT_PORTS, startDevstack } from '.';
 
+const USAGE = 'usage: npm run devstack -- prepare [--service-only] | start';
+
 /**
- * `npm run devstack -- prepare`: finds or builds every local engine binary, and the time-skipping test
- * server the workflow tests use (CI runs this first, so a first build shows its progress before the tests
- * start).
+ * `npm run devstack -- prepare`: installs what a fresh machine lacks for the service and its tests (Debian
+ * packages as root, the engines built with Go, the time-skipping test server fetched with Maven); the tests'
+ * global setup runs it when something is missing, and CI runs it first so a first build shows its progress.
+ * `--service-only` leaves out what only the tests need.
  * `npm run devstack -- start`: runs the engines alone, for a worker or an API started separately.
  */
 async function main() {
-  const command = process.argv[2] ?? 'prepare';
-  const cacheDir = process.env.CACHE_DIR ?? path.join(os.homedir(), '.cache', 'lead-service');
-  const binDir = path.join(cacheDir, 'bin');
+  const [command = 'prepare', ...flags] = process.argv.slice(2);
   const say = (m: string) => process.stdout.write(`[devstack] ${m}\n`);
   if (command === 'prepare') {
-    const mongo = onPath('mongod') ?? (await goBuild(FERRETDB_BUILD, binDir, say));
-    const temporal = onPath('temporal') ?? (await goBuild(TEMPORAL_BUILD, binDir, say));
-    const redis = await redisServerBinary(say);
-    const testServer = await temporalTestServer(cacheDir, say);
-    say(`documents: ${mongo}\n[devstack] workflows: ${temporal}\n[devstack] cache: ${redis}\n[devstack] workflow tests (time-skipping): ${testServer}`);
+    await prepareMachine({ tests: !flags.includes('--service-only'), engines: true, progress: say });
+    say(`ready: engines and tools cached in ${CACHE_DIR}`);
     return;
   }
   if (command === 'start') {
     const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
     const stack = await startDevstack({
-      dataDir, cacheDir, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+      dataDir, cacheDir: CACHE_DIR, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
       need: { mongo: true, redis: true, temporal: true }, ports: process.env.DATA_DIR ? undefined : DEFAULT_PORTS, progress: say,
     });
     say(`MONGODB_URI=${stack.mongo!.url}`);
@@ -38,7 +34,7 @@ async function main() {
     process.on('SIGTERM', stop);
     return;
   }
-  throw new Error(`unknown command ${command}: use prepare or start`);
+  throw new Error(`unknown command ${command}: ${USAGE}`);
 }
 
 main().catch((err) => {

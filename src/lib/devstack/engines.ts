@@ -3,7 +3,8 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
 import { Connection } from '@temporalio/client';
-import { TEMPORAL_BUILD, goBuild, onPath, redisServerBinary, type Progress } from './binaries';
+import { TEMPORAL_BUILD, goBuild, onPath, type Progress } from './binaries';
+import { REDIS_SERVER, ensureSystemPackages } from './system-packages';
 import { FERRETDB_BUILD } from './ferretdb-build';
 import { ManagedProcess } from './managed-process';
 import { canConnect, preferredPort } from './ports';
@@ -91,6 +92,16 @@ async function startMemoryServer(opts: EngineOptions, port: number): Promise<Sta
   opts.progress('starting mongodb-memory-server (downloads mongod on first use)…');
   const server = await mod.MongoMemoryServer.create({ instance: { port, dbPath, storageEngine: 'wiredTiger' } });
   return { kind: 'mongodb-memory-server', url: server.getUri(), stop: async () => void (await server.stop({ doCleanup: false })) };
+}
+
+/** `redis-server` from PATH, else Debian's package where apt can install it (DECISIONS.md §1). */
+async function redisServerBinary(progress: Progress): Promise<string> {
+  try {
+    await ensureSystemPackages([REDIS_SERVER], progress);
+  } catch (err) {
+    throw new Error(`${(err as Error).message} Or set REDIS_URL to a running Redis 7.`);
+  }
+  return onPath(REDIS_SERVER.command)!;
 }
 
 /** redis-server with an append-only file in the data directory, so queued events survive a restart. */

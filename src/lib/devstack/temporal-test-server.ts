@@ -33,8 +33,7 @@ const partial = `.partial-${process.pid}`;
  * 0.3 s and 0.4 CPU-seconds to a listening server instead of 0.9 s and 1.4.
  */
 export async function temporalTestServer(cacheDir: string, progress: Progress): Promise<string> {
-  const { version } = TEMPORAL_TEST_SERVER;
-  const base = path.join(cacheDir, 'bin', `temporal-test-server-${version}`);
+  const base = serverBase(cacheDir);
   const launcher = `${base}-cds`;
   if (fs.existsSync(launcher)) return launcher;
   const java = onPath('java');
@@ -54,6 +53,11 @@ export async function temporalTestServer(cacheDir: string, progress: Progress): 
   fs.renameSync(`${launcher}${partial}`, launcher);
   return launcher;
 }
+
+const serverBase = (cacheDir: string) => path.join(cacheDir, 'bin', `temporal-test-server-${TEMPORAL_TEST_SERVER.version}`);
+
+/** Whether the launcher is made (and `temporalTestServer` returns at once). */
+export const testServerReady = (cacheDir: string) => fs.existsSync(`${serverBase(cacheDir)}-cds`);
 
 /** Maven fetches the server and its dependencies into `lib` (once). */
 async function fetchServer(cacheDir: string, lib: string, progress: Progress): Promise<void> {
