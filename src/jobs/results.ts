@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { csvRecord } from '../lib/csv';
 import type { Page } from '../lib/pagination';
 import { JobItemModel, jobItemsOf, type JobDoc } from './job.model';
 
@@ -15,17 +16,9 @@ export async function resultsPage(doc: JobDoc, page: Page) {
   return { results: items.map((i) => i.data), total, page: page.page, page_size: page.page_size };
 }
 
-function csvCell(value: unknown): string {
-  let s = value === null || value === undefined ? '' : Array.isArray(value) ? value.map(String).join('; ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (/^[=@\t\r]/.test(s)) s = `'${s}`; // a spreadsheet must not take a cell for a formula
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export const csvRow = (values: unknown[]) => `${values.map(csvCell).join(',')}\r\n`;
-
 /**
- * The complete result set as a download (CSV with a header row, or JSON Lines), streamed from a
- * MongoDB cursor with back-pressure, so a large job never sits in memory.
+ * The complete result set as a download (CSV with a header row, by the service's one CSV writer, or JSON
+ * Lines), streamed from a MongoDB cursor with back-pressure, so a large job never sits in memory.
  */
 export async function streamResults(res: Response, doc: JobDoc, opts: { format: 'csv' | 'jsonl'; filename: string; columns: string[]; row?: (d: Record<string, any>) => Record<string, unknown> }) {
   res.status(200);
@@ -34,13 +27,13 @@ export async function streamResults(res: Response, doc: JobDoc, opts: { format: 
   const write = async (chunk: string) => {
     if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
   };
-  if (opts.format === 'csv') await write(csvRow(opts.columns));
+  if (opts.format === 'csv') await write(csvRecord(opts.columns));
   const cursor = JobItemModel.find(filterOf(doc)).sort({ seq: 1 }).lean<{ data: Record<string, any> }>().cursor();
   try {
     for await (const item of cursor) {
       if (res.destroyed) break;
       const data = opts.row ? opts.row(item.data) : item.data;
-      await write(opts.format === 'csv' ? csvRow(opts.columns.map((c) => data[c])) : `${JSON.stringify(item.data)}\n`);
+      await write(opts.format === 'csv' ? csvRecord(opts.columns.map((c) => data[c])) : `${JSON.stringify(item.data)}\n`);
     }
   } finally {
     await cursor.close();

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, useTestApi } from '../support/harness';
-import { neutraliseFormula, shiftsCsv } from '../../src/activity/csv';
+import { shiftsCsv } from '../../src/activity/csv';
+import { neutraliseFormula } from '../../src/lib/csv';
 import { seedEvents, userActor } from './activity-helpers';
 
 const ctx = useTestApi();
 
 describe('shift CSV export', () => {
-  it('quotes cells per RFC 4180 and neutralises formulas, one row per shift', async () => {
+  it('quotes cells per RFC 4180 (CRLF between records) and neutralises formulas, one row per shift', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Csv');
     const formula = userActor(randomUUID(), '=HYPERLINK("http://evil.test","x")');
     const comma = userActor(randomUUID(), 'Lovelace, "Ada"\nsecond line');
@@ -25,14 +26,14 @@ describe('shift CSV export', () => {
       `${comma.id},user,"Lovelace, ""Ada""\nsecond line",client_user,2025-03-14T09:00:00.000Z,2025-03-14T09:00:00.000Z,0,1,0`,
       `${plus.id},user,'+1-555,client_user,2025-03-14T10:00:00.000Z,2025-03-14T10:00:00.000Z,0,1,0`,
       '',
-    ].join('\n'));
+    ].join('\r\n'));
   });
 
   it('neutralises every formula lead character and leaves other cells and numbers alone', () => {
     for (const lead of ['=', '+', '-', '@', '\t', '\r']) expect(neutraliseFormula(`${lead}SUM(A1)`)).toBe(`'${lead}SUM(A1)`);
     expect(neutraliseFormula('ada@example.org')).toBe('ada@example.org');
     expect(neutraliseFormula(-3)).toBe(-3);
-    expect(shiftsCsv([])).toBe('actor_id,actor_kind,actor_name,role,started_at,ended_at,duration_minutes,event_count,shipped_count\n');
+    expect(shiftsCsv([])).toBe('actor_id,actor_kind,actor_name,role,started_at,ended_at,duration_minutes,event_count,shipped_count\r\n');
   });
 
   it('validates the window like the list', async () => {
