@@ -84,6 +84,7 @@ export function createApp(s: Services): Express {
   const { doc, text } = loadOpenApi();
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', s.config.TRUST_PROXY); // req.ip, which every per-address limit counts, is the client's
 
   app.use((req, res, next) => {
     const given = req.get('x-request-id');

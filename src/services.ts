@@ -75,7 +75,10 @@ export function createServices(opts: {
   const users = createUsersService({
     notifier, publicBaseUrl: config.publicBaseUrl, resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS, invalidateCredentials: credentialCache.invalidate,
   });
-  const auth = createAuthService({ clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS, credentialCache });
+  const auth = createAuthService({
+    clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS, credentialCache, redis: engines.redis,
+    loginFailures: { max: config.LOGIN_MAX_FAILURES, seconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
+  });
   const content = createContentServices({
     clients, redis: engines.redis, temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE,
     logger: opts.logger, validateResponses: config.VALIDATE_RESPONSES,

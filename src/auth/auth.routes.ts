@@ -8,7 +8,7 @@ export function authRoutes(s: Services): OperationHandlers {
   const secureCookie = s.config.publicBaseUrl.startsWith('https://');
   return {
     async login(req, res) {
-      const result = await s.auth.login(req.body.email, req.body.password);
+      const result = await s.auth.login(req.body.email, req.body.password, req.ip ?? 'unknown');
       await recordLogin(s.activity.recorder, result.user);
       res.cookie(SESSION_COOKIE, result.access_token, {
         httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/',

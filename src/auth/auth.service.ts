@@ -1,9 +1,12 @@
+import type Redis from 'ioredis';
 import { AppError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/crypto';
+import { fixedWindowLimit, type FixedWindow } from '../lib/rate-limit';
 import type { Caller, Role } from '../lib/tenancy';
 import type { ClientsService } from '../clients/clients.service';
 import type { UsersService } from '../users/users.service';
 import { UserModel, type UserDoc } from '../users/user.model';
+import { ClientModel } from '../clients/client.model';
 import { AccessTokenModel, AccessTokenUsageModel, type AccessTokenDoc } from './access-token.model';
 import type { TokenCache } from './token-cache';
 import { SessionModel } from './session.model';
@@ -22,8 +25,26 @@ function userCaller(user: UserDoc, sessionId?: string): Caller {
 /** A triple is valid until something changes its client: cached entries are bounded by the cache's TTL and epoch. */
 const NO_EXPIRY = new Date(8.64e15);
 
-export function createAuthService(deps: { clients: ClientsService; users: UsersService; sessionTtlSeconds: number; credentialCache: TokenCache<Caller> }) {
+export interface AuthDeps {
+  clients: ClientsService;
+  users: UsersService;
+  sessionTtlSeconds: number;
+  credentialCache: TokenCache<Caller>;
+  redis: Redis;
+  /** Failed logins allowed per account and per address in one window; past it, 429. */
+  loginFailures: FixedWindow;
+}
+
+/** Whether a user's or token's client still lets it in (a super_admin's access does not hang on a client). */
+async function clientIsActive(clientId: string | null | undefined): Promise<boolean> {
+  if (!clientId) return true;
+  return Boolean(await ClientModel.exists({ _id: clientId, is_active: true }));
+}
+
+export function createAuthService(deps: AuthDeps) {
   const cache = deps.credentialCache;
+  const failuresByAccount = fixedWindowLimit(deps.redis, 'login-failures:account', deps.loginFailures);
+  const failuresByAddress = fixedWindowLimit(deps.redis, 'login-failures:address', deps.loginFailures);
 
   function sessionCaller(token: string): Promise<Caller | null> {
     const tokenHash = sha256(token);
@@ -32,7 +53,9 @@ export function createAuthService(deps: { clients: ClientsService; users: UsersS
         .lean<{ _id: string; user_id: string; expires_at: Date }>();
       if (!session) return null;
       const user = await UserModel.findById(session.user_id).lean<UserDoc>();
-      return user?.is_active ? { value: userCaller(user, session._id), expiresAt: session.expires_at } : null;
+      if (!user?.is_active) return null;
+      if (user.role !== 'super_admin' && !(await clientIsActive(user.client_id))) return null;
+      return { value: userCaller(user, session._id), expiresAt: session.expires_at };
     });
   }
 
@@ -57,7 +80,7 @@ export function createAuthService(deps: { clients: ClientsService; users: UsersS
         null,
         { allTenants: true }, // the token itself names its tenant
       ).lean<AccessTokenDoc>();
-      if (!doc) return null;
+      if (!doc || !(await clientIsActive(doc.client_id))) return null;
       const value: Caller = {
         kind: 'agent', role: 'client_user', clientId: doc.client_id, userId: null, email: doc.owner_email ?? null,
         permissions: [], scopes: doc.scopes, brandIds: doc.brand_ids, tokenId: doc._id, accessToken: doc,
@@ -88,9 +111,25 @@ export function createAuthService(deps: { clients: ClientsService; users: UsersS
       return null;
     },
 
-    async login(email: string, password: string) {
+    /**
+     * Every attempt counts against its account and its address before the password is checked (so a burst
+     * is cut off at once, before any hashing), and a successful one is taken back: what remains are failures.
+     * The same 429 whether or not the account exists.
+     */
+    async login(email: string, password: string, address: string) {
+      const subjects = [
+        [failuresByAccount, sha256(email.toLowerCase())],
+        [failuresByAddress, address],
+      ] as const;
+      const counts = await Promise.all(subjects.map(([limit, subject]) => limit.hit(subject)));
+      const over = counts.filter((c) => c.count > deps.loginFailures.max);
+      if (over.length) {
+        const retryAfter = Math.max(...over.map((c) => c.retryAfterSeconds));
+        throw AppError.tooManyRequests('Too many failed logins; try again later', retryAfter);
+      }
       const user = await deps.users.verifyLogin(email, password);
       if (!user) throw AppError.unauthorized('Invalid e-mail or password');
+      await Promise.all(subjects.map(([limit, subject]) => limit.undo(subject)));
       const access_token = randomToken(SESSION_PREFIX, 32);
       const expires = new Date(Date.now() + deps.sessionTtlSeconds * 1000);
       await SessionModel.create({ token_hash: sha256(access_token), user_id: user._id, expires_at: expires });

@@ -47,6 +47,18 @@ const schema = z.object({
     .regex(/^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)(\s*,\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=))*\s*$/, 'must be 32-byte keys (64 hex digits or base64) separated by commas')
     .optional(),
   SESSION_TTL_SECONDS: positiveInt.default(12 * 3600),
+  /** Failed logins allowed per account and per address in one window (then 429 until the window ends). */
+  LOGIN_MAX_FAILURES: positiveInt.default(10),
+  LOGIN_FAILURE_WINDOW_SECONDS: positiveInt.default(15 * 60),
+  /**
+   * Express's `trust proxy`: off by default (the peer's address is the client's). Behind a reverse proxy,
+   * `true`, a number of hops, or addresses and subnets (`loopback`, `10.0.0.0/8`, comma-separated) whose
+   * X-Forwarded-For is believed; every per-address limit then counts the client's own address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^[\w.:/, -]{1,500}$/, 'must be true, false, a number of hops, or addresses and subnets separated by commas')
+    .default('false'),
   PASSWORD_RESET_TTL_SECONDS: positiveInt.default(3600),
   ACCESS_REQUEST_TTL_SECONDS: positiveInt.default(24 * 3600),
   ACCESS_REQUEST_RATE_PER_HOUR: z.coerce.number().int().min(0, 'must be 0 (off) or more').default(10),
@@ -109,6 +121,13 @@ const schema = z.object({
   WORKER_MAX_WORKFLOW_TASKS: positiveInt.default(40),
   /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
   JOB_INDEX_RESULTS: bool.default(true),
+  /**
+   * Whether webhooks, pin callbacks and deploy hooks may reach loopback, private, link-local and metadata
+   * addresses (src/lib/outbound.ts). Unset: allowed outside production (local receivers), refused in production.
+   */
+  OUTBOUND_ALLOW_PRIVATE: bool.optional(),
+  /** How long a rotated webhook signing secret keeps signing deliveries beside the new one. */
+  WEBHOOK_SECRET_OVERLAP_SECONDS: positiveInt.default(24 * 3600),
 
   // Upstream providers of the jobs; unset outside production means the in-process sandbox server.
   MAPS_PROVIDER_URL: url.optional(),
@@ -151,7 +170,9 @@ const schema = z.object({
 
 type Raw = z.infer<typeof schema>;
 
-export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER'> {
+export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER' | 'TRUST_PROXY'> {
+  /** The value for Express's `trust proxy` setting. */
+  TRUST_PROXY: boolean | number | string;
   VALIDATE_RESPONSES: boolean;
   /** True when no engine URL is configured for a role, so the devstack provides it. */
   localDefault: { mongo: boolean; redis: boolean; temporal: boolean };
@@ -182,10 +203,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...raw,
     VALIDATE_RESPONSES: raw.VALIDATE_RESPONSES ?? raw.NODE_ENV === 'test',
     RUN_WORKER: raw.RUN_WORKER ?? localDefault.temporal,
+    TRUST_PROXY: trustProxyValue(raw.TRUST_PROXY),
     localDefault,
     publicBaseUrl: (raw.PUBLIC_BASE_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/$/, ''),
     dataDir: path.resolve(raw.DATA_DIR),
   };
+}
+
+function trustProxyValue(setting: string): boolean | number | string {
+  const value = setting.trim();
+  if (['true', 'false'].includes(value)) return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 function isSecretKey(key: string): boolean {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { AppError } from './errors';
 
 /** SHA-256 for high-entropy tokens we only verify (API secrets, sessions, access tokens). */
 export function sha256(value: string): string {
@@ -16,12 +17,53 @@ export function randomToken(prefix = '', bytes = 32): string {
   return prefix + randomBytes(bytes).toString('base64url');
 }
 
-// Passwords: scrypt with a per-password salt, parameters stored with the hash so they can be raised later.
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 };
+/**
+ * Passwords: scrypt with a per-password salt at OWASP's current parameters (N=2^17, r=8, p=1: 128 MiB and
+ * about a third of a second each). The parameters are stored with the hash, so older hashes still verify
+ * and `needsRehash` tells the login to store a new one.
+ */
+const SCRYPT = { N: 2 ** 17, r: 8, p: 1, keylen: 64 };
+const SCRYPT_MAXMEM = 256 * 1024 * 1024;
+
+/**
+ * scrypt runs on libuv's thread pool (4 threads), which file reads, DNS lookups and zlib share. At most two
+ * hashes run at once, so a burst of logins always leaves threads for everything else; a few dozen more
+ * wait their turn, and past that a login is refused as busy (503) instead of queueing without bound.
+ */
+const HASH_SLOTS = 2;
+const HASH_QUEUE = 64;
+let hashesRunning = 0;
+let peakHashesRunning = 0;
+const waiting: (() => void)[] = [];
+
+async function inHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (hashesRunning >= HASH_SLOTS) {
+    if (waiting.length >= HASH_QUEUE) throw new AppError(503, 'Too many sign-ins at once; try again in a moment', {}, { 'Retry-After': '1' });
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  hashesRunning++;
+  peakHashesRunning = Math.max(peakHashesRunning, hashesRunning);
+  try {
+    return await work();
+  } finally {
+    hashesRunning--;
+    waiting.shift()?.();
+  }
+}
+
+/** The most password hashes that ran at once since the last call (for tests of the bound). */
+export function takePeakPasswordHashes(): number {
+  const peak = peakHashesRunning;
+  peakHashesRunning = hashesRunning;
+  return peak;
+}
 
 function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keylen: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password, salt, keylen, { N, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  return inHashSlot(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password, salt, keylen, { N, r, p, maxmem: SCRYPT_MAXMEM }, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 
@@ -37,6 +79,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(key, 'base64');
   const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(N), Number(r), Number(p), expected.length);
   return timingSafeEqual(actual, expected);
+}
+
+/** A hash made with other parameters than today's: the next successful login stores a new one. */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith(`scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$`);
 }
 
 /** A 32-byte key given as 64 hex digits or base64. */

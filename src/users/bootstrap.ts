@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { hashPassword, verifyPassword } from '../lib/crypto';
+import { hashPassword, needsRehash, verifyPassword } from '../lib/crypto';
 import { isDuplicateKeyError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { generatePassword } from './users.service';
@@ -30,7 +30,8 @@ export async function ensureSuperAdmin(email: string, password: string): Promise
   const update: Record<string, unknown> = {};
   if (existing.role !== 'super_admin') update.role = 'super_admin';
   if (!existing.is_active) update.is_active = true;
-  if (!existing.password_hash || !(await verifyPassword(password, existing.password_hash))) {
+  const stored = existing.password_hash;
+  if (!stored || needsRehash(stored) || !(await verifyPassword(password, stored))) {
     update.password_hash = await hashPassword(password);
   }
   if (Object.keys(update).length === 0) return 'unchanged';

@@ -35,7 +35,7 @@ export function usersRoutes(s: Services): OperationHandlers {
       res.json({ password: generatePassword(16) });
     },
     async setUserPassword(req, res) {
-      res.json(await s.users.setPassword(pathParam(req, 'user_id'), req.body.new_password, req.body.send_email ?? false));
+      res.json(await s.users.setPassword(pathParam(req, 'user_id'), req.body.new_password, req.body.send_email ?? false, callerOf(req).sessionId));
     },
     async triggerPasswordReset(req, res) {
       res.status(202).json(await s.users.triggerReset(pathParam(req, 'user_id')));

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
-import { hashPassword, randomToken, sha256, verifyPassword } from '../lib/crypto';
+import { hashPassword, needsRehash, randomToken, sha256, verifyPassword } from '../lib/crypto';
 import { claimOnce } from '../lib/claims';
 import { iso } from '../lib/ids';
 import type { Page } from '../lib/pagination';
@@ -9,6 +9,7 @@ import type { Notifier } from '../notifications/notifier';
 import { ClientModel } from '../clients/client.model';
 import { PasswordResetModel, UserModel, type UserDoc } from './user.model';
 import { BrandMemberModel } from '../brands/brand.model';
+import { SessionModel } from '../auth/session.model';
 
 export function toDashboardUser(doc: UserDoc) {
   return {
@@ -69,6 +70,20 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
     if (!(await ClientModel.exists({ _id: clientId }))) throw AppError.invalid('Unknown client', [{ location: 'body', field: 'client_id', message: 'no such client' }]);
   }
 
+  /** Ends the user's sessions (but `keep`, the one that made the change) on every process at once. */
+  async function endSessions(userId: string, keep?: string) {
+    await SessionModel.updateMany({ user_id: userId, revoked_at: null, ...(keep ? { _id: { $ne: keep } } : {}) }, { revoked_at: new Date() });
+    await deps.invalidateCredentials();
+  }
+
+  /** A link that lets the user choose a password of their own (valid for the reset lifetime). */
+  async function resetLink(userId: string) {
+    const token = randomToken('lrt_', 32);
+    const expires = new Date(Date.now() + deps.resetTtlSeconds * 1000);
+    await PasswordResetModel.create({ token_hash: sha256(token), user_id: userId, expires_at: expires });
+    return { link: `${deps.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`, expires };
+  }
+
   return {
     getUser,
 
@@ -122,14 +137,21 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
       return { user_id: userId, removed: true };
     },
 
-    async setPassword(userId: string, password: string, sendEmail: boolean) {
+    /**
+     * Sets a password and ends the user's other sessions. The optional e-mail never carries the password
+     * (mail is stored and forwarded in clear): it says that an administrator set one, and links to a page
+     * where the user can choose their own.
+     */
+    async setPassword(userId: string, password: string, sendEmail: boolean, callerSessionId?: string) {
       const user = await getUser(userId);
       await UserModel.updateOne({ _id: userId }, { password_hash: await hashPassword(password) });
+      await endSessions(userId, callerSessionId);
       if (sendEmail) {
-        // The new password goes only to the account's own address, never into a log.
+        const { link, expires } = await resetLink(userId);
         await deps.notifier.send({
           channel: 'email', to: user.email, subject: 'Your dashboard password was set',
-          text: `An administrator set a new password for ${user.email}:\n\n${password}\n\nSign in at ${deps.publicBaseUrl}/docs and change it.`,
+          text: `An administrator set a new password for ${user.email}; they will tell you what it is.\n\n` +
+            `To choose a password of your own instead, open this link (valid until ${expires.toISOString()}):\n${link}`,
         });
       }
       return { user_id: userId, password_set: true, email_sent: sendEmail };
@@ -137,10 +159,7 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
 
     async triggerReset(userId: string) {
       const user = await getUser(userId);
-      const token = randomToken('lrt_', 32);
-      const expires = new Date(Date.now() + deps.resetTtlSeconds * 1000);
-      await PasswordResetModel.create({ token_hash: sha256(token), user_id: userId, expires_at: expires });
-      const link = `${deps.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      const { link, expires } = await resetLink(userId);
       const delivery_id = await deps.notifier.send({
         channel: 'email', to: user.email, subject: 'Reset your dashboard password',
         text: `Open this link to choose a new password (valid until ${expires.toISOString()}):\n${link}`,
@@ -157,16 +176,23 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
       if (!reset || !(await claimOnce(`password-reset:${tokenHash}`))) throw AppError.unauthorized('Invalid or expired reset token');
       await PasswordResetModel.updateOne({ token_hash: tokenHash }, { used_at: new Date() });
       await UserModel.updateOne({ _id: reset.user_id }, { password_hash: await hashPassword(newPassword) });
+      await endSessions(reset.user_id);
       return { password_reset: true };
     },
 
+    /** The user these credentials sign in, if any; a hash made with older parameters is replaced on success. */
     async verifyLogin(email: string, password: string): Promise<UserDoc | null> {
       const user = await UserModel.findOne({ email: email.toLowerCase() }).lean<UserDoc>();
       if (!user?.password_hash || !user.is_active) {
         await hashPassword(password); // same work whether or not the account exists
         return null;
       }
-      return (await verifyPassword(password, user.password_hash)) ? user : null;
+      if (!(await verifyPassword(password, user.password_hash))) return null;
+      if (user.role !== 'super_admin' && user.client_id && !(await ClientModel.exists({ _id: user.client_id, is_active: true }))) return null;
+      if (needsRehash(user.password_hash)) {
+        await UserModel.updateOne({ _id: user._id, password_hash: user.password_hash }, { password_hash: await hashPassword(password) });
+      }
+      return user;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createClient, useTestApi } from '../support/harness';
 import { startSecondApi } from '../support/second-api';
+import { approvedToken, brandsFor } from '../agents/agent-helpers';
 
 /**
  * Resolved credentials are cached per API process (src/auth/token-cache.ts). Each change that takes
@@ -70,5 +71,29 @@ describe('cached credentials stop working at once when access is taken away', ()
     expect(await meOnBoth(rotated.triple)).toEqual([200, 200]);
     expect((await ctx.api.call('POST', '/api/v1/dashboard/credentials/regenerate', { token: rotated.triple })).status).toBe(200);
     expect(await meOnBoth(rotated.triple)).toEqual([401, 401]);
+  });
+
+  it('a client deactivated stops its users\' sessions and its agent tokens too, on every process', async () => {
+    const { client, session } = await cachedUserSession('Deactivated Tenant');
+    await brandsFor(client.client_id, [931]);
+    const { token } = await approvedToken(ctx.api, ctx.admin, client);
+    const tokenStatusOnBoth = () =>
+      Promise.all([
+        ctx.api.call('GET', '/api/v1/auth/pat/status', { token }).then((r) => r.status),
+        fetch(`${second.url}/api/v1/auth/pat/status`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status),
+      ]);
+    expect(await tokenStatusOnBoth()).toEqual([200, 200]);
+    expect(await tokenStatusOnBoth()).toEqual([200, 200]); // cached on both
+
+    const off = await ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${client.client_id}`, { token: ctx.admin, body: { is_active: false } });
+    expect(off.status).toBe(200);
+    expect(await meOnBoth(session)).toEqual([401, 401]);
+    expect(await tokenStatusOnBoth()).toEqual([401, 401]);
+    expect(await meOnBoth(client.triple)).toEqual([401, 401]);
+
+    const on = await ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${client.client_id}`, { token: ctx.admin, body: { is_active: true } });
+    expect(on.status).toBe(200);
+    expect(await meOnBoth(session)).toEqual([200, 200]);
+    expect(await tokenStatusOnBoth()).toEqual([200, 200]);
   });
 });

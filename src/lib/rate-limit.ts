@@ -1,0 +1,57 @@
+import type Redis from 'ioredis';
+import { AppError } from './errors';
+
+export interface FixedWindow {
+  /** Hits allowed in one window. */
+  max: number;
+  seconds: number;
+}
+
+export interface WindowCount {
+  count: number;
+  /** Whole seconds until the window ends (at least 1): the Retry-After of a refusal. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Fixed-window counters in Redis, shared by every API process: one key per subject and window, counted with
+ * INCR and expiring with its window. `name` keeps one limit's keys apart from another's.
+ */
+export function fixedWindowLimit(redis: Redis, name: string, window: FixedWindow) {
+  const current = (subject: string) => {
+    const nowSeconds = Date.now() / 1000;
+    const index = Math.floor(nowSeconds / window.seconds);
+    return {
+      key: `rate:${name}:${subject}:${index}`,
+      retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * window.seconds - nowSeconds)),
+    };
+  };
+
+  return {
+    window,
+
+    /** Counts one hit for `subject` and returns the window's count, this hit included. */
+    async hit(subject: string, by = 1): Promise<WindowCount> {
+      const { key, retryAfterSeconds } = current(subject);
+      const [[, count]] = (await redis.multi().incrby(key, by).expire(key, window.seconds + 1).exec()) as [[null, number]];
+      return { count: Number(count), retryAfterSeconds };
+    },
+
+    /** Counts one hit and refuses it (429 with Retry-After) when it is past the window's allowance. */
+    async take(subject: string, detail: string): Promise<void> {
+      const { count, retryAfterSeconds } = await this.hit(subject);
+      if (count > window.max) throw AppError.tooManyRequests(detail, retryAfterSeconds);
+    },
+
+    /** Takes a hit back (an attempt that turned out not to count, such as a login that succeeded). */
+    async undo(subject: string): Promise<void> {
+      await this.hit(subject, -1);
+    },
+
+    async clear(subject: string): Promise<void> {
+      await redis.del(current(subject).key);
+    },
+  };
+}
+
+export type FixedWindowLimit = ReturnType<typeof fixedWindowLimit>;
