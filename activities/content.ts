@@ -1,25 +1,27 @@
-import { ApplicationFailure, log } from '@temporalio/activity';
+import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import type { DeployHookCall } from '../src/content/deploy-hook';
+import { deliverOutbound, type OutboundPolicy } from '../src/lib/outbound';
 
-const RETRYABLE_4XX = new Set([408, 425, 429]);
-
-export function createContentActivities() {
+export function createContentActivities(deps: { outbound: OutboundPolicy }) {
   return {
-    /** POSTs the published record's type, id and slug to the deploy hook; a 5xx, timeout or network error is retried. */
+    /**
+     * POSTs the published record's type, id and slug to the deploy hook, through the outbound policy: a 5xx,
+     * 408, 425, 429, timeout or network error is retried; a refused address, a redirect or another 4xx is not.
+     */
     async callDeployHook(call: DeployHookCall): Promise<{ status: number }> {
-      const res = await fetch(call.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'lead-service-deploy-hook/1', 'idempotency-key': call.delivery_id },
-        body: JSON.stringify(call.payload),
-        signal: AbortSignal.timeout(10_000),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      if (!res.ok) {
-        const retryable = res.status >= 500 || RETRYABLE_4XX.has(res.status);
-        throw ApplicationFailure.create({ message: `deploy hook answered ${res.status}`, type: 'DeployHookRejected', nonRetryable: !retryable });
+      const status = await deliverOutbound({
+        url: call.url, what: 'deploy hook', body: JSON.stringify(call.payload),
+        signal: Context.current().cancellationSignal,
+        headers: {
+          'content-type': 'application/json', 'user-agent': 'lead-service-deploy-hook/1',
+          'idempotency-key': call.delivery_id,
+        },
+      }, deps.outbound);
+      if (status < 200 || status >= 300) {
+        throw ApplicationFailure.nonRetryable(`deploy hook answered ${status}`, 'DeployHookRejected');
       }
-      log.info('deploy hook called', { delivery_id: call.delivery_id, status: res.status });
-      return { status: res.status };
+      log.info('deploy hook called', { delivery_id: call.delivery_id, status });
+      return { status };
     },
   };
 }

@@ -10,6 +10,7 @@ import { createPinActivities } from './pins';
 import type { PinSearchConfig } from '../src/pins/search';
 import type { ActivityRecorder } from '../src/activity/recorder';
 import { createIntegrationActivities, type IntegrationDeps } from './integrations';
+import type { OutboundPolicy } from '../src/lib/outbound';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
@@ -23,6 +24,8 @@ export interface ActivityDeps {
   pins: { search: PinSearchConfig; redis: Redis };
   /** Billing syncs of integration keys: the key ring, limits and the relays' provider URLs. */
   integrations: IntegrationDeps;
+  /** Which addresses caller-chosen URLs (webhooks, callbacks, deploy hooks) may reach: src/lib/outbound.ts. */
+  outbound: OutboundPolicy;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -30,7 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities(deps),
     ...createJobActivities(deps),
     ...createResearchActivities(deps),
-    ...createContentActivities(),
+    ...createContentActivities(deps),
     ...createAccessRequestActivities(deps),
     ...createDigestActivities(deps),
     ...createPinActivities(deps),

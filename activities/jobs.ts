@@ -13,6 +13,7 @@ import { createWriteGate, type WriteGate } from '../src/jobs/write-gate';
 import { indexResources, resourcesOfJob } from '../src/idap/resources.service';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
 import { deliverWebhook, webhookSecret } from '../src/jobs/webhooks';
+import type { OutboundPolicy } from '../src/lib/outbound';
 import { researchResultsCount } from '../src/research/research-company';
 import { recordJobOutcome } from '../src/activity/outcomes';
 import type { ActivityRecorder } from '../src/activity/recorder';
@@ -29,6 +30,8 @@ export interface JobDeps {
   /** Where business photos go (DECISIONS.md §6); storing the same bytes again finds the first copy. */
   media: { storeMedia(clientId: string, body: Buffer, contentType: string, filename?: string | null): Promise<{ idap_ref: string }> };
   credentialsKey: string;
+  /** Which addresses caller-chosen webhook URLs may reach (OUTBOUND_ALLOW_PRIVATE). */
+  outbound: OutboundPolicy;
 }
 
 /** Photos kept per business. */
@@ -177,6 +180,7 @@ export function createJobActivities({ jobs, activity }: { jobs: JobDeps; activit
     async deliverJobWebhook(input: { url: string; client_id: string; event: JobEvent }): Promise<{ status: number }> {
       const status = await deliverWebhook({
         url: input.url, secret: webhookSecret(jobs.credentialsKey, input.client_id), event: input.event, signal: activitySignal(),
+        policy: jobs.outbound,
       });
       return { status };
     },

@@ -1,10 +1,11 @@
 import type Redis from 'ioredis';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { PinModel, type PinDoc } from '../src/pins/pin.model';
 import { ReservationModel } from '../src/pins/reservation.model';
 import { indexPin, type PinSearchConfig } from '../src/pins/search';
 import { isDuplicateKeyError } from '../src/lib/errors';
 import { postSignedJson, webhookSecret } from '../src/jobs/webhooks';
+import type { OutboundPolicy } from '../src/lib/outbound';
 import type { ActivityRecorder } from '../src/activity/recorder';
 import type { PinClaim, PinCreatedCallbackInput, PinReservationInput } from '../workflows/pin-reservation-api';
 
@@ -12,7 +13,12 @@ import type { PinClaim, PinCreatedCallbackInput, PinReservationInput } from '../
 const SUBSCRIPTION_DAYS = 365;
 export const RESERVATION_HEADER = 'X-Pin-Reservation-Id';
 
-export function createPinActivities(deps: { agents: { credentialsKey: string }; activity: { recorder: ActivityRecorder }; pins: { search: PinSearchConfig; redis: Redis } }) {
+export function createPinActivities(deps: {
+  agents: { credentialsKey: string };
+  activity: { recorder: ActivityRecorder };
+  pins: { search: PinSearchConfig; redis: Redis };
+  outbound: OutboundPolicy;
+}) {
   return {
     /**
      * Writes the claimed pin once: a retry finds its own pin (same reservation) and goes on; a pin of
@@ -56,14 +62,16 @@ export function createPinActivities(deps: { agents: { credentialsKey: string }; 
       await ReservationModel.updateOne({ _id: input.pin_id, reservation_id: input.reservation_id }, { expires_at: new Date(input.expires_at_ms) });
     },
 
-    /** POSTs pin_created, signed with the client's webhook key; a refusal (4xx) ends delivery without retry. */
+    /**
+     * POSTs pin_created, signed with the client's webhook key; a refusal (4xx) ends delivery without retry,
+     * a refused address or a redirect fails it (src/lib/outbound.ts).
+     */
     async deliverPinCreated(input: PinCreatedCallbackInput): Promise<{ status: number }> {
       const status = await postSignedJson({
         url: input.url, secret: webhookSecret(deps.agents.credentialsKey, input.client_id), body: JSON.stringify(input.notification),
         headers: { [RESERVATION_HEADER]: input.notification.reservation_id, 'X-Lead-Event': 'pin_created' },
-        signal: Context.current().cancellationSignal,
+        signal: Context.current().cancellationSignal, policy: deps.outbound, what: 'pin_created callback',
       });
-      if (status >= 300 && status < 400) throw ApplicationFailure.nonRetryable(`callback ${input.url} redirected (${status})`, 'WebhookRefused');
       return { status };
     },
   };

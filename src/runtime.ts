@@ -27,6 +27,7 @@ import { ensureDigestSchedule } from './activity/digest-schedule';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { keyRingFor } from './integrations/integrations.module';
 import { createLimits } from './integrations/limits';
+import { outboundPolicy } from './lib/outbound';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -118,8 +119,9 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
       jobs: {
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
         locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run, gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
-        media: createMediaService({ storage: createMediaStorage(config) }),
+        media: createMediaService({ storage: createMediaStorage(config) }), outbound: outboundPolicy(config),
       },
+      outbound: outboundPolicy(config),
       integrations: {
         ring: keyRingFor(config, rt.credentialsKey), limits: createLimits(rt.engines.redis), endpoints: rt.relayEndpoints,
         timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES,

@@ -1,10 +1,12 @@
 import type { Services } from '../services';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import { assertSubmittedUrl, outboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
 
 export function clientsRoutes(s: Services): OperationHandlers {
   return {
     async createClient(req, res) {
+      assertSubmittedUrl(req.body.deploy_hook_url, 'deploy_hook_url', outboundPolicy(s.config));
       res.status(201).json(await s.clients.create(req.body));
     },
     async listClients(req, res) {
@@ -12,6 +14,7 @@ export function clientsRoutes(s: Services): OperationHandlers {
       res.json(await s.clients.list({ is_active: isActive }, pageOf(req)));
     },
     async updateClient(req, res) {
+      assertSubmittedUrl(req.body.deploy_hook_url, 'deploy_hook_url', outboundPolicy(s.config));
       res.json(await s.clients.update(pathParam(req, 'client_id'), req.body));
     },
   };

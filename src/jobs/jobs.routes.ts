@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Services } from '../services';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import { assertSubmittedUrl, outboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
 import { callerOf, requireTenant, tenantScope } from '../lib/tenancy';
 import type { ResultsFormat } from './results';
@@ -16,6 +17,7 @@ export const formatOf = (req: Request) => (req.query.format ?? 'json') as Result
 export function jobsRoutes(s: Services): OperationHandlers {
   return {
     async submitMapsScrapeJob(req, res) {
+      assertSubmittedUrl(req.body.webhook_url, 'webhook_url', outboundPolicy(s.config));
       res.json(await s.jobs.submit(submitterOf(req), req.body));
     },
     async listJobs(req, res) {

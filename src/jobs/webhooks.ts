@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { JobEvent } from '../events/event-bus';
+import { deliverOutbound, shownUrl, type OutboundPolicy } from '../lib/outbound';
 
 export const SIGNATURE_HEADER = 'X-Lead-Signature';
 
@@ -23,44 +24,36 @@ export function signBody(secret: string, body: string): string {
 }
 
 /**
- * One signed JSON POST to a receiver's URL. Returns the status of a 2xx answer or of a refusal (any
- * other 4xx, not retried); 408, 429, 5xx and network failures throw a retryable failure, so the
- * activity's retry policy makes delivery at least once. Job webhooks and pin callbacks both use it.
+ * One signed JSON POST to a receiver's URL, through the outbound policy (src/lib/outbound.ts). Returns the
+ * status of a 2xx answer or of a refusal (any other 4xx, not retried); 408, 425, 429, 5xx and network
+ * failures throw a retryable failure, so the activity's retry policy makes delivery at least once; a refused
+ * address or a redirect fails at once. Job webhooks and pin callbacks both use it.
  */
 export async function postSignedJson(opts: {
-  url: string; secret: string; body: string; headers: Record<string, string>; timeoutMs?: number; signal?: AbortSignal;
+  url: string; secret: string; body: string; headers: Record<string, string>; policy: OutboundPolicy; what: string;
+  signal?: AbortSignal;
 }): Promise<number> {
-  let res: Response;
-  try {
-    res = await fetch(opts.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'lead-service-webhooks/1',
-        [SIGNATURE_HEADER]: signBody(opts.secret, opts.body),
-        ...opts.headers,
-      },
-      body: opts.body,
-      redirect: 'manual',
-      signal: AbortSignal.any([AbortSignal.timeout(opts.timeoutMs ?? 10_000), ...(opts.signal ? [opts.signal] : [])]),
-    });
-    await res.arrayBuffer().catch(() => undefined);
-  } catch (err) {
-    throw ApplicationFailure.retryable(`webhook ${opts.url} unreachable: ${(err as Error).message}`, 'WebhookUnreachable');
-  }
-  if (res.status === 408 || res.status === 429 || res.status >= 500) {
-    throw ApplicationFailure.retryable(`webhook ${opts.url} answered ${res.status}`, 'WebhookRetry');
-  }
-  return res.status;
+  return deliverOutbound({
+    url: opts.url, body: opts.body, signal: opts.signal, what: opts.what,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'lead-service-webhooks/1',
+      [SIGNATURE_HEADER]: signBody(opts.secret, opts.body),
+      ...opts.headers,
+    },
+  }, opts.policy);
 }
 
 /** One POST of a job event to a job's webhook_url, signed; an answer other than 2xx (and not retried) fails it. */
-export async function deliverWebhook(opts: { url: string; secret: string; event: JobEvent; timeoutMs?: number; signal?: AbortSignal }): Promise<number> {
+export async function deliverWebhook(opts: {
+  url: string; secret: string; event: JobEvent; policy: OutboundPolicy; signal?: AbortSignal;
+}): Promise<number> {
   const status = await postSignedJson({
-    ...opts,
+    ...opts, what: 'webhook',
     body: JSON.stringify({ id: opts.event.id, event: opts.event.event, data: opts.event.data }),
     headers: { 'X-Lead-Event': opts.event.event, 'X-Lead-Event-Id': opts.event.id },
   });
   if (status >= 200 && status < 300) return status;
-  throw ApplicationFailure.nonRetryable(`webhook ${opts.url} refused the event (${status})`, 'WebhookRefused');
+  const message = `webhook ${shownUrl(opts.url)} refused the event (${status})`;
+  throw ApplicationFailure.nonRetryable(message, 'WebhookRefused');
 }

@@ -1,5 +1,6 @@
 import type { Services } from '../services';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import { assertSubmittedUrl, outboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
 import { tenantScope } from '../lib/tenancy';
 import { formatOf, submitterOf } from '../jobs/jobs.routes';
@@ -8,6 +9,7 @@ export function researchRoutes(s: Services): OperationHandlers {
   const id = (req: Parameters<OperationHandlers[string]>[0]) => pathParam(req, 'research_id');
   return {
     async submitResearchJob(req, res) {
+      assertSubmittedUrl(req.body.webhook_url, 'webhook_url', outboundPolicy(s.config));
       res.json(await s.research.submit(submitterOf(req), req.body));
     },
     async listResearchJobs(req, res) {

@@ -1,11 +1,13 @@
 import type { Services } from '../../services';
 import type { OperationHandlers } from '../../lib/http/operations';
 import { actingBrand } from '../../brands/acting-brand';
+import { assertSubmittedUrl, outboundPolicy } from '../../lib/outbound';
 
 /** confirm-pin (an agent acting for its brand) and the three signup operations (authorised by the signup token). */
 export function signupRoutes(s: Services): OperationHandlers {
   return {
     async confirmPin(req, res) {
+      assertSubmittedUrl(req.body.callback_url, 'callback_url', outboundPolicy(s.config));
       const { brand } = await actingBrand(req, s.brands.lookup);
       res.status(202).json(await s.signup.confirm({ client_id: brand.client_id, brand_id: brand._id }, req.body));
     },

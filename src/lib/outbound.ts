@@ -1,0 +1,250 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import { ApplicationFailure } from '@temporalio/common';
+import { AppError } from './errors';
+
+/**
+ * The one way the service calls a URL a caller chose: job and research webhooks, pin_created callbacks and
+ * the deploy hook (operator-configured providers and relays are not caller-chosen and do not come here).
+ *
+ * Unless `allowPrivate` (OUTBOUND_ALLOW_PRIVATE, on by default outside production), the host is resolved
+ * once, every address it resolves to is checked, and the connection goes to the checked address (the socket's
+ * `lookup` answers it, so a second resolution cannot swap in another: no DNS rebinding). Loopback, private,
+ * link-local, carrier-grade NAT, unspecified, multicast, reserved and cloud-metadata addresses are refused,
+ * also when embedded in IPv6 (IPv4-mapped, NAT64, 6to4). Redirects are never followed: a 3xx is a failure.
+ */
+export interface OutboundPolicy {
+  allowPrivate: boolean;
+}
+
+export function outboundPolicy(config: { OUTBOUND_ALLOW_PRIVATE?: boolean; NODE_ENV: string }): OutboundPolicy {
+  return { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production' };
+}
+
+type Range = { reason: string; bytes: number[]; prefix: number };
+
+const v4 = (reason: string, cidr: string): Range => {
+  const [addr, prefix] = cidr.split('/');
+  return { reason, bytes: addr.split('.').map(Number), prefix: Number(prefix) };
+};
+const v6 = (reason: string, cidr: string): Range => {
+  const [addr, prefix] = cidr.split('/');
+  return { reason, bytes: ipv6Bytes(addr)!, prefix: Number(prefix) };
+};
+
+/** Checked in order: the first match names the reason (metadata before the link-local range that holds it). */
+const V4_RANGES: Range[] = [
+  v4('cloud metadata', '169.254.169.254/32'),
+  v4('unspecified', '0.0.0.0/8'),
+  v4('loopback', '127.0.0.0/8'),
+  v4('private', '10.0.0.0/8'),
+  v4('private', '172.16.0.0/12'),
+  v4('private', '192.168.0.0/16'),
+  v4('carrier-grade NAT', '100.64.0.0/10'),
+  v4('link-local', '169.254.0.0/16'),
+  v4('IETF protocol assignment', '192.0.0.0/24'),
+  v4('benchmarking', '198.18.0.0/15'),
+  v4('multicast', '224.0.0.0/4'),
+  v4('reserved', '240.0.0.0/4'),
+];
+const V6_RANGES: Range[] = [
+  v6('cloud metadata', 'fd00:ec2::254/128'),
+  v6('unspecified', '::/128'),
+  v6('loopback', '::1/128'),
+  v6('private', 'fc00::/7'),
+  v6('link-local', 'fe80::/10'),
+  v6('site-local', 'fec0::/10'),
+  v6('multicast', 'ff00::/8'),
+];
+
+function inRange(bytes: number[], r: Range): boolean {
+  for (let bit = 0; bit < r.prefix; bit += 8) {
+    const mask = r.prefix - bit >= 8 ? 0xff : (0xff << (8 - (r.prefix - bit))) & 0xff;
+    if ((bytes[bit / 8] & mask) !== (r.bytes[bit / 8] & mask)) return false;
+  }
+  return true;
+}
+
+/** The 16 bytes of an IPv6 address (zone id dropped), or null when it is not one. */
+function ipv6Bytes(address: string): number[] | null {
+  const addr = address.replace(/%.*$/, '');
+  if (net.isIPv6(addr) === false) return null;
+  let text = addr;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1].split('.').map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
+  const words = (s: string) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);
+  const h = words(head);
+  const t = tail === null ? [] : words(tail);
+  const all = [...h, ...Array(8 - h.length - t.length).fill(0), ...t];
+  return all.flatMap((w) => [w >> 8, w & 0xff]);
+}
+
+/** Why an address must not be called, or null when it may. */
+export function forbiddenAddressReason(address: string): string | null {
+  const plain = address.replace(/^\[|\]$/g, '');
+  if (net.isIPv4(plain)) {
+    const bytes = plain.split('.').map(Number);
+    return V4_RANGES.find((r) => inRange(bytes, r))?.reason ?? null;
+  }
+  const bytes = ipv6Bytes(plain);
+  if (!bytes) return 'unparseable';
+  // IPv4 carried in IPv6: mapped (::ffff:0:0/96), compatible (::/96), NAT64 (64:ff9b::/96), 6to4 (2002::/16).
+  const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
+  let embedded: number[] | null = null;
+  if (zeros(0, 10) && ((bytes[10] === 0xff && bytes[11] === 0xff) || (bytes[10] === 0 && bytes[11] === 0))) {
+    embedded = bytes.slice(12);
+  } else if (inRange(bytes, { reason: '', bytes: ipv6Bytes('64:ff9b::')!, prefix: 96 })) {
+    embedded = bytes.slice(12);
+  } else if (bytes[0] === 0x20 && bytes[1] === 0x02) {
+    embedded = bytes.slice(2, 6);
+  }
+  const own = V6_RANGES.find((r) => inRange(bytes, r))?.reason;
+  if (own) return own;
+  return embedded ? forbiddenAddressReason(embedded.join('.')) : null;
+}
+
+/** A URL as it may be shown in errors and logs: scheme, host and path (a query may carry a receiver's token). */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/**
+ * What is wrong with a caller-chosen URL at submit time, or null: not http(s), or (unless private addresses
+ * are allowed) a literal IP address that may not be called. A host name is checked when it is called, since
+ * what it resolves to can change.
+ */
+export function submittedUrlProblem(value: string, policy: OutboundPolicy): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be a URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http or https URL';
+  if (policy.allowPrivate) return null;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const reason = net.isIP(host) ? forbiddenAddressReason(host) : null;
+  return reason ? `must not point at a ${reason} address (${host})` : null;
+}
+
+/** 422 naming the body field when a caller-chosen URL cannot be called (null and absent pass). */
+export function assertSubmittedUrl(value: unknown, field: string, policy: OutboundPolicy): void {
+  if (typeof value !== 'string') return;
+  const problem = submittedUrlProblem(value, policy);
+  if (!problem) return;
+  throw AppError.invalid(`Invalid request: body ${field} ${problem}`, [{ location: 'body', field, message: problem }]);
+}
+
+/** The address was refused by the policy: nothing was sent. */
+export class OutboundRefused extends Error {
+  constructor(readonly url: string, readonly reason: string) {
+    super(`refused to call ${shownUrl(url)}: ${reason}`);
+    this.name = 'OutboundRefused';
+  }
+}
+
+export interface OutboundPost {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** The largest answer body read (and dropped); receivers' answers are not used. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** Resolves the host once and checks every address; returns the address to connect to. */
+async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<{ address: string; family: number }> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const family = net.isIP(host);
+  const addresses = family ? [{ address: host, family }] : await dnsLookup(host, { all: true, verbatim: true });
+  if (!addresses.length) throw new Error(`${host} resolves to no address`);
+  if (!policy.allowPrivate) {
+    for (const a of addresses) {
+      const reason = forbiddenAddressReason(a.address);
+      if (!reason) continue;
+      const what = host === a.address ? `${host} is` : `${host} resolves to ${a.address},`;
+      throw new OutboundRefused(url.href, `${what} a ${reason} address`);
+    }
+  }
+  return addresses[0];
+}
+
+/**
+ * One POST to a caller-chosen URL under the policy. Resolves with the answer's status (a 3xx is returned,
+ * never followed); throws OutboundRefused before sending anything to a refused address, or the network error.
+ */
+export async function postOutbound(req: OutboundPost, policy: OutboundPolicy): Promise<number> {
+  const url = new URL(req.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OutboundRefused(req.url, `${url.protocol} is not http or https`);
+  }
+  const signal = AbortSignal.any([AbortSignal.timeout(req.timeoutMs ?? 10_000), ...(req.signal ? [req.signal] : [])]);
+  const pinned = await checkedAddress(url, policy);
+  // The socket connects to the checked address whatever the name would resolve to now (no second resolution).
+  type AllCallback = (err: null, addresses: { address: string; family: number }[]) => void;
+  const lookup = ((_host, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as AllCallback)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  }) as LookupFunction;
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise<number>((resolve, reject) => {
+    const request = transport.request(url, {
+      method: 'POST', lookup, agent: false, signal,
+      headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+    }, (res) => {
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_ANSWER_BYTES) res.destroy();
+      });
+      res.on('close', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(res.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(req.body);
+  });
+}
+
+/** Answers a receiver may give while busy: the delivery is tried again later. */
+const RETRYABLE = new Set([408, 425, 429]);
+
+/**
+ * postOutbound inside an activity, with Temporal's failure semantics shared by every caller-chosen URL:
+ * a refused address and a redirect fail the delivery at once (non-retryable, recorded on the workflow),
+ * a network error, 408, 425, 429 or 5xx are retried by the activity's policy; 2xx and any other 4xx are
+ * returned for the caller to judge.
+ */
+export async function deliverOutbound(req: OutboundPost & { what: string }, policy: OutboundPolicy): Promise<number> {
+  const shown = shownUrl(req.url);
+  let status: number;
+  try {
+    status = await postOutbound(req, policy);
+  } catch (err) {
+    if (err instanceof OutboundRefused) {
+      throw ApplicationFailure.nonRetryable(`${req.what}: ${err.message}`, 'OutboundRefused');
+    }
+    const message = `${req.what} ${shown} unreachable: ${(err as Error).message}`;
+    throw ApplicationFailure.retryable(message, 'OutboundUnreachable');
+  }
+  if (status >= 300 && status < 400) {
+    const message = `${req.what} ${shown} answered ${status}; redirects are not followed`;
+    throw ApplicationFailure.nonRetryable(message, 'OutboundRedirected');
+  }
+  if (status >= 500 || RETRYABLE.has(status)) {
+    throw ApplicationFailure.retryable(`${req.what} ${shown} answered ${status}`, 'OutboundRetry');
+  }
+  return status;
+}
