@@ -1,11 +1,11 @@
 import { createAccessDecisions } from '../src/agents/access-decisions';
-import type { Verdict } from '../workflows/access-request-api';
+import type { Approver, Verdict } from '../workflows/access-request-api';
 
 export function createAccessRequestActivities(deps: { agents: { credentialsKey: string } }) {
   const decisions = createAccessDecisions(deps.agents);
   return {
-    decideAccessRequest(input: { request_id: string; verdict: Verdict; token_id: string }) {
-      return decisions.decide(input.request_id, input.verdict, input.token_id);
+    decideAccessRequest(input: { request_id: string; verdict: Verdict; token_id: string; approver?: Approver }) {
+      return decisions.decide(input.request_id, input.verdict, input.token_id, input.approver);
     },
     expireAccessRequest(requestId: string) {
       return decisions.expire(requestId);

@@ -7,6 +7,17 @@ export const accessRequestWorkflowId = (requestId: string) => `access-request-${
 
 export type Verdict = 'approved' | 'denied';
 
+/**
+ * Who decided, from the link they followed: the client's administrator (its admin_email) may grant any of the
+ * client's brands; a brand_admin only the brands they administer. A request made before approvers were
+ * recorded names none, and is decided as by the client's administrator.
+ */
+export interface Approver {
+  email: string | null;
+  role: 'client_admin' | 'brand_admin';
+  user_id: string | null;
+}
+
 export interface AccessDecisionResult {
   request_id: string;
   status: Verdict;
@@ -20,8 +31,11 @@ export interface AccessDecisionResult {
 export const ALREADY_DECIDED = 'AlreadyDecided';
 export const EXPIRED = 'Expired';
 
-/** The admin's decision, delivered as an Update so the link's answer reports the decision actually taken. */
-export const decideUpdate = defineUpdate<AccessDecisionResult, [Verdict]>('decide');
+/**
+ * The admin's decision, delivered as an Update so the link's answer reports the decision actually taken. The
+ * approver is a second, optional argument so histories of Updates made before it existed replay unchanged.
+ */
+export const decideUpdate = defineUpdate<AccessDecisionResult, [Verdict, Approver?]>('decide');
 
 export interface AccessRequestInput {
   request_id: string;

@@ -1,6 +1,6 @@
 import { ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, proxyActivities, setHandler, startChild, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { ALREADY_DECIDED, EXPIRED, decideUpdate, type AccessRequestInput, type Verdict } from './access-request-api';
+import { ALREADY_DECIDED, EXPIRED, decideUpdate, type AccessRequestInput, type Approver, type Verdict } from './access-request-api';
 import { deliverMessageWorkflow } from './notifications';
 
 const { decideAccessRequest, expireAccessRequest } = proxyActivities<Activities>({
@@ -23,13 +23,13 @@ export async function accessRequestWorkflow(input: AccessRequestInput): Promise<
   };
   setHandler(
     decideUpdate,
-    async (decision) => {
+    async (decision, approver) => {
       refuse();
       verdict = decision;
       // The token's id comes from the workflow, so a retried activity issues the same token once.
-      return decideAccessRequest({ request_id: input.request_id, verdict: decision, token_id: uuid4() });
+      return decideAccessRequest({ request_id: input.request_id, verdict: decision, token_id: uuid4(), approver });
     },
-    { validator: (_decision: Verdict) => refuse() },
+    { validator: (_decision: Verdict, _approver?: Approver) => refuse() },
   );
 
   const { workflowId } = workflowInfo();

@@ -2,7 +2,9 @@ import { SecretBox } from '../lib/crypto';
 import { isDuplicateKeyError } from '../lib/errors';
 import { iso } from '../lib/ids';
 import { BrandModel } from '../brands/brand.model';
-import type { AccessDecisionResult, Verdict } from '../../workflows/access-request-api';
+import { administeredBrands } from '../brands/brand-access';
+import { UserModel } from '../users/user.model';
+import type { AccessDecisionResult, Approver, Verdict } from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
 import { AgentUserModel } from './agent-user.model';
 import { storeToken } from './issue-token';
@@ -13,10 +15,27 @@ const result = (doc: AccessRequestDoc): AccessDecisionResult => ({
   brand_ids: doc.brand_ids, token_expires_at: iso(doc.token_expires_at),
 });
 
-/** The brands an approval grants: the client's oldest active brand, or all its active brands for multi_brand. */
-async function grantedBrands(clientId: string, multiBrand: boolean): Promise<number[]> {
-  const brands = await BrandModel.find({ client_id: clientId, is_active: true }, { _id: 1 }).sort({ _id: 1 }).lean<{ _id: number }[]>();
-  return (multiBrand ? brands : brands.slice(0, 1)).map((b) => b._id);
+/** An approver of a request made before approvers were recorded: the client's administrator. */
+export const CLIENT_ADMIN: Approver = { email: null, role: 'client_admin', user_id: null };
+
+export type BrandGrant = { brand_ids: number[] } | { refused: string };
+
+/**
+ * The brands an approval by `approver` grants: for the client's administrator its oldest active brand, or all
+ * its active brands for multi_brand; for a brand_admin the oldest active brand they administer, and never a
+ * multi_brand request (that needs the client's administrator). Or why this approver cannot approve.
+ */
+export async function brandsToGrant(request: Pick<AccessRequestDoc, 'client_id' | 'multi_brand'>, approver: Approver): Promise<BrandGrant> {
+  const clientId = request.client_id!;
+  const active = (await BrandModel.find({ client_id: clientId, is_active: true }, { _id: 1 }).sort({ _id: 1 }).lean<{ _id: number }[]>())
+    .map((b) => b._id);
+  if (approver.role === 'client_admin') return { brand_ids: request.multi_brand ? active : active.slice(0, 1) };
+  if (request.multi_brand) return { refused: 'A multi-brand request needs the client\'s administrator' };
+  const stillAdmin = await UserModel.exists({ _id: approver.user_id, client_id: clientId, role: 'brand_admin', is_active: true });
+  if (!stillAdmin) return { refused: 'The administrator this link was sent to can no longer decide' };
+  const own = await administeredBrands(clientId, approver.user_id!);
+  const granted = active.filter((id) => own.includes(id));
+  return granted.length ? { brand_ids: granted.slice(0, 1) } : { refused: 'You administer no active brand of this client' };
 }
 
 /**
@@ -27,12 +46,14 @@ async function grantedBrands(clientId: string, multiBrand: boolean): Promise<num
 export function createAccessDecisions(deps: { credentialsKey: string }) {
   const box = new SecretBox(deps.credentialsKey);
 
-  async function approve(doc: AccessRequestDoc, tokenId: string): Promise<AccessRequestDoc> {
+  async function approve(doc: AccessRequestDoc, tokenId: string, approver: Approver): Promise<AccessRequestDoc> {
     const clientId = doc.client_id!;
     const plaintext = doc.token_sealed ? box.decrypt(doc.token_sealed) : newAccessToken();
     const decidedAt = doc.decided_at ?? new Date();
     const expiresAt = doc.token_expires_at ?? new Date(decidedAt.getTime() + doc.ttl_hours * 3_600_000);
-    const brandIds = doc.token_id ? doc.brand_ids : await grantedBrands(clientId, doc.multi_brand);
+    // A grant the API allowed moments ago that no longer holds (the approver lost the brand) grants no brand.
+    const grant = doc.token_id ? { brand_ids: doc.brand_ids } : await brandsToGrant(doc, approver);
+    const brandIds = 'brand_ids' in grant ? grant.brand_ids : [];
     const id = doc.token_id ?? tokenId;
     await AccessRequestModel.updateOne({ _id: doc._id }, {
       status: 'approved', decided_at: decidedAt, token_id: id, token_expires_at: expiresAt, brand_ids: brandIds,
@@ -58,7 +79,7 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
   }
 
   return {
-    async decide(requestId: string, verdict: Verdict, tokenId: string): Promise<AccessDecisionResult> {
+    async decide(requestId: string, verdict: Verdict, tokenId: string, approver: Approver = CLIENT_ADMIN): Promise<AccessDecisionResult> {
       const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
       if (!doc) throw new Error(`access request ${requestId} not found`);
       if (verdict === 'denied') {
@@ -66,7 +87,7 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
         return result((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!);
       }
       if (!doc.client_id) throw new Error(`access request ${requestId} names no client`);
-      return result(await approve(doc, tokenId));
+      return result(await approve(doc, tokenId, approver));
     },
 
     async expire(requestId: string): Promise<void> {

@@ -22,7 +22,23 @@ const accessRequestSchema = new Schema(
     /** What a request by e-mail says about the agent user it will become. */
     profile: { type: Schema.Types.Mixed, default: () => ({}) },
     poll_token_hash: { type: String, required: true },
-    approval_token_hash: { type: String, required: true },
+    /** Requests made before approvers were recorded: one approval token, which decides as the client's administrator. */
+    approval_token_hash: { type: String, default: null },
+    /** Each address the approval e-mail went to, with its own approval token (hashed) and what it may grant. */
+    approvers: {
+      type: [
+        new Schema(
+          {
+            token_hash: { type: String, required: true },
+            email: { type: String, required: true },
+            role: { type: String, enum: ['client_admin', 'brand_admin'], required: true },
+            user_id: { type: String, default: null },
+          },
+          { _id: false },
+        ),
+      ],
+      default: [],
+    },
     status: { type: String, enum: ACCESS_REQUEST_STATES, default: 'pending' },
     expires_at: { type: Date, required: true },
     decided_at: { type: Date, default: null },

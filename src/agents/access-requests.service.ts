@@ -8,9 +8,10 @@ import { claimOnce } from '../lib/claims';
 import { ClientModel } from '../clients/client.model';
 import { UserModel } from '../users/user.model';
 import {
-  ACCESS_REQUEST_WORKFLOW, accessRequestWorkflowId, decideUpdate, type AccessRequestInput, type Verdict,
+  ACCESS_REQUEST_WORKFLOW, accessRequestWorkflowId, decideUpdate, type AccessRequestInput, type Approver, type Verdict,
 } from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
+import { brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
 import { approvalEmail } from './approval-views';
 import { failureOfUpdate } from './update-failures';
 
@@ -35,6 +36,9 @@ export interface RequestInput {
   multi_brand?: boolean;
 }
 
+/** An address the approval e-mail goes to, and what its links may decide. */
+type Recipient = Approver & { email: string };
+
 const PROFILE_FIELDS = ['name', 'description', 'photo', 'monthly_budget_usd', 'rate_limit_rpm', 'rate_limit_rpd', 'allowed_models'] as const;
 
 export function createAccessRequests(deps: AccessRequestsDeps) {
@@ -48,30 +52,46 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     if (count > deps.ratePerHour) throw new AppError(429, `At most ${deps.ratePerHour} access requests per hour from one address`);
   }
 
-  /** Where the approval e-mail goes: the client's admin_email and its active brand_admin users (DECISIONS.md §6). */
-  async function recipients(clientId: string, adminEmail: string): Promise<string[]> {
-    const admins = await UserModel.find({ client_id: clientId, role: 'brand_admin', is_active: true }, { email: 1 }).lean<{ email: string }[]>();
-    return [...new Set([adminEmail, ...admins.map((a) => a.email)].map((e) => e.toLowerCase()))];
+  /**
+   * Who decides (DECISIONS.md §6): the client's admin_email, which may grant any of its brands, and its active
+   * brand_admin users, who may grant only brands they administer. An address that is both decides as the client.
+   */
+  async function recipients(clientId: string, adminEmail: string): Promise<Recipient[]> {
+    const admins = await UserModel.find({ client_id: clientId, role: 'brand_admin', is_active: true }, { email: 1 })
+      .lean<{ _id: string; email: string }[]>();
+    const list: Recipient[] = [{ email: adminEmail.toLowerCase(), role: 'client_admin', user_id: null }];
+    for (const admin of admins) {
+      const email = admin.email.toLowerCase();
+      if (!list.some((r) => r.email === email)) list.push({ email, role: 'brand_admin', user_id: admin._id });
+    }
+    return list;
   }
 
-  async function open(client: { _id: string; name: string } | null, to: string[], input: RequestInput, profile: Record<string, unknown>) {
+  /**
+   * Opens the request and its workflow. Each recipient gets links of their own (so a decision says who made it
+   * and what they may grant); the requester's own address gets none, so nobody approves their own request.
+   */
+  async function open(client: { _id: string; name: string } | null, to: Recipient[], input: RequestInput, profile: Record<string, unknown>) {
     const requestId = newId();
     const pollToken = randomToken('apt_', 24);
-    const approvalToken = randomToken('aat_', 24);
     const expiresAt = new Date(Date.now() + deps.ttlSeconds * 1000);
+    const owner = input.owner_email?.toLowerCase() ?? null;
+    const approvers = to.filter((r) => r.email !== owner).map((r) => ({ ...r, token: randomToken('aat_', 24) }));
     const doc = (await AccessRequestModel.create({
-      _id: requestId, client_id: client?._id ?? null, owner_email: input.owner_email ?? null, project_name: input.project_name,
+      _id: requestId, client_id: client?._id ?? null, owner_email: owner, project_name: input.project_name,
       requested_scopes: input.requested_scopes, ttl_hours: input.ttl_hours ?? 72, multi_brand: input.multi_brand ?? false,
       fingerprint: { agent_type: 'unknown', ...input.fingerprint }, profile, expires_at: expiresAt,
-      poll_token_hash: sha256(pollToken), approval_token_hash: sha256(approvalToken),
+      poll_token_hash: sha256(pollToken), approvers: approvers.map(({ token, ...r }) => ({ ...r, token_hash: sha256(token) })),
     })).toObject() as AccessRequestDoc;
-    const link = (verdict: string) =>
-      `${deps.publicBaseUrl()}/api/v1/auth/pat/request/${requestId}/${verdict}?approval_token=${encodeURIComponent(approvalToken)}`;
-    const message = client ? approvalEmail({ request: doc, clientName: client.name, approveUrl: link('approve'), denyUrl: link('deny') }) : null;
-    const input_: AccessRequestInput = {
-      request_id: requestId, ttl_ms: deps.ttlSeconds * 1000,
-      emails: message ? to.map((address) => ({ channel: 'email' as const, to: address, ...message })) : [],
-    };
+    const link = (verdict: string, token: string) =>
+      `${deps.publicBaseUrl()}/api/v1/auth/pat/request/${requestId}/${verdict}?approval_token=${encodeURIComponent(token)}`;
+    const emails = client
+      ? approvers.map((a) => ({
+        channel: 'email' as const, to: a.email,
+        ...approvalEmail({ request: doc, clientName: client.name, approver: a, approveUrl: link('approve', a.token), denyUrl: link('deny', a.token) }),
+      }))
+      : [];
+    const input_: AccessRequestInput = { request_id: requestId, ttl_ms: deps.ttlSeconds * 1000, emails };
     await withinDeadline(deps.temporal, () => deps.temporal.workflow.start(ACCESS_REQUEST_WORKFLOW, {
       taskQueue: deps.taskQueue, workflowId: accessRequestWorkflowId(requestId), args: [input_],
     }));
@@ -82,10 +102,29 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     };
   }
 
-  async function findWithSecret(requestId: string, field: 'poll_token_hash' | 'approval_token_hash', secret: string, name: string) {
+  /** The approver whose link carries this token (compared in constant time), or 401. */
+  async function approverOf(requestId: string, approvalToken: string): Promise<{ doc: AccessRequestDoc; approver: Approver }> {
     const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
     if (!doc) throw AppError.notFound('Access request not found');
-    if (!safeEqual(doc[field], sha256(secret))) throw AppError.unauthorized(`Wrong ${name}`);
+    const hash = sha256(approvalToken);
+    const matches = (doc.approvers ?? []).filter((a) => safeEqual(a.token_hash, hash));
+    if (matches.length) return { doc, approver: { email: matches[0].email, role: matches[0].role as Approver['role'], user_id: matches[0].user_id ?? null } };
+    if (doc.approval_token_hash && safeEqual(doc.approval_token_hash, hash)) return { doc, approver: CLIENT_ADMIN };
+    throw AppError.unauthorized('Wrong approval_token');
+  }
+
+  /** What this approver's decision would do, or why they may not make it. */
+  async function authorityOf(doc: AccessRequestDoc, approver: Approver, verdict: Verdict): Promise<BrandGrant> {
+    if (approver.email && approver.email === doc.owner_email?.toLowerCase()) {
+      return { refused: 'You asked for this access yourself; another administrator of the client must decide' };
+    }
+    return verdict === 'denied' ? { brand_ids: [] } : brandsToGrant(doc, approver);
+  }
+
+  async function withPollToken(requestId: string, pollToken: string) {
+    const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
+    if (!doc) throw AppError.notFound('Access request not found');
+    if (!safeEqual(doc.poll_token_hash, sha256(pollToken))) throw AppError.unauthorized('Wrong poll_token');
     return doc;
   }
 
@@ -100,21 +139,28 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       return open(client, await recipients(client._id, client.admin_email), input, {});
     },
 
-    /** The same answer whether or not the address belongs to a client, so addresses cannot be probed. */
+    /**
+     * The same answer whether or not the address belongs to a client, so addresses cannot be probed. The
+     * approval goes to that address only: the client's administrator or one of its brand_admins, whose links
+     * grant what that address may grant. The agent's owner is not named here, so nobody is excluded.
+     */
     async requestByEmail(input: RequestInput & { email: string } & Record<string, unknown>, ip: string) {
       await limitRate(ip);
       const email = input.email.toLowerCase();
-      let client = await ClientModel.findOne({ admin_email: email, is_active: true }).lean<{ _id: string; name: string }>();
+      type ClientRef = { _id: string; name: string; admin_email: string };
+      let client = await ClientModel.findOne({ admin_email: email, is_active: true }).lean<ClientRef>();
+      let addressed: Recipient | null = client ? { email, role: 'client_admin', user_id: null } : null;
       if (!client) {
-        const admin = await UserModel.findOne({ email, role: 'brand_admin', is_active: true }).lean<{ client_id: string | null }>();
-        client = admin?.client_id ? await ClientModel.findOne({ _id: admin.client_id, is_active: true }).lean<{ _id: string; name: string }>() : null;
+        const admin = await UserModel.findOne({ email, role: 'brand_admin', is_active: true }).lean<{ _id: string; client_id: string | null }>();
+        client = admin?.client_id ? await ClientModel.findOne({ _id: admin.client_id, is_active: true }).lean<ClientRef>() : null;
+        addressed = client && admin ? { email, role: 'brand_admin', user_id: admin._id } : null;
       }
       const profile = Object.fromEntries(PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
-      return open(client, [email], { ...input, owner_email: input.owner_email ?? email }, profile);
+      return open(client, addressed ? [addressed] : [], input, profile);
     },
 
     async status(requestId: string, pollToken: string) {
-      const doc = await findWithSecret(requestId, 'poll_token_hash', pollToken, 'poll_token');
+      const doc = await withPollToken(requestId, pollToken);
       // RFC 8628's slow_down: more than one poll a second is refused, with the interval to keep.
       const fresh = await deps.redis.set(`access-request-poll:${requestId}`, '1', 'PX', 1000, 'NX').catch(() => 'OK');
       if (fresh !== 'OK') throw new AppError(429, 'slow_down', { interval: POLL_INTERVAL_SECONDS });
@@ -131,15 +177,34 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       };
     },
 
-    /** Delivers the decision to the workflow and reports the decision it actually took. */
+    /**
+     * What following a link would decide, without deciding (a GET: mail scanners and link previews fetch
+     * links, so a GET never decides).
+     */
+    async preview(requestId: string, approvalToken: string, verdict: Verdict) {
+      const { doc, approver } = await approverOf(requestId, approvalToken);
+      const state = stateOf(doc);
+      const authority = state === 'pending' ? await authorityOf(doc, approver, verdict) : { refused: stateReason(state) };
+      return {
+        request_id: doc._id, status: state, verdict, project_name: doc.project_name, owner_email: doc.owner_email ?? null,
+        requested_scopes: doc.requested_scopes, ttl_hours: doc.ttl_hours, multi_brand: doc.multi_brand,
+        expires_at: iso(doc.expires_at)!, approver_email: approver.email,
+        brand_ids: 'brand_ids' in authority ? authority.brand_ids : [],
+        can_decide: !('refused' in authority), reason: 'refused' in authority ? authority.refused : null,
+      };
+    },
+
+    /** Delivers the decision to the workflow (a POST) and reports the decision it actually took. */
     async decide(requestId: string, approvalToken: string, verdict: Verdict) {
-      const doc = await findWithSecret(requestId, 'approval_token_hash', approvalToken, 'approval_token');
+      const { doc, approver } = await approverOf(requestId, approvalToken);
       const state = stateOf(doc);
       if (state === 'expired') throw new AppError(410, 'Access request has expired');
       if (state !== 'pending') throw AppError.conflict(`Access request already ${state}`);
+      const authority = await authorityOf(doc, approver, verdict);
+      if ('refused' in authority) throw AppError.forbidden(authority.refused);
       try {
         const handle = deps.temporal.workflow.getHandle(accessRequestWorkflowId(requestId));
-        const decision = await withinDeadline(deps.temporal, () => handle.executeUpdate(decideUpdate, { args: [verdict] }));
+        const decision = await withinDeadline(deps.temporal, () => handle.executeUpdate(decideUpdate, { args: [verdict, approver] }));
         return { decision, scopes: doc.requested_scopes };
       } catch (err) {
         throw await failureOfUpdate(err, async () => stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!));
@@ -147,5 +212,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     },
   };
 }
+
+const stateReason = (state: string) => (state === 'expired' ? 'Access request has expired' : `Access request already ${state}`);
 
 export type AccessRequests = ReturnType<typeof createAccessRequests>;

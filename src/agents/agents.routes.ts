@@ -4,22 +4,40 @@ import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, tenantScope } from '../lib/tenancy';
 import { checkFreeForm } from '../lib/http/free-form';
+import { AppError } from '../lib/errors';
 import type { Verdict } from '../../workflows/access-request-api';
-import { decisionLines, decisionPage } from './approval-views';
+import { APPROVAL_PAGE_HEADERS, confirmationPage, decisionLines, decisionPage } from './approval-views';
 
 const flag = (req: Request, name: string) => String(req.query[name]) === 'true';
 
 export function agentsRoutes(s: Services): OperationHandlers {
   const { requests, tokens } = s.agents;
 
-  /** The link is opened by a person (HTML) or followed by a client asking for JSON. */
+  const wantsHtml = (req: Request) => req.accepts(['application/json', 'text/html']) === 'text/html';
+
+  /**
+   * Following a link (GET) decides nothing: a person sees what the decision would do and one button that
+   * POSTs it to the same URL; a client asking for JSON gets the same facts. Mail scanners fetch links.
+   */
+  async function preview(req: Request, res: Response, verdict: Verdict) {
+    const token = String(req.query.approval_token);
+    const facts = await requests.preview(pathParam(req, 'request_id'), token, verdict);
+    if (!wantsHtml(req)) return void res.json(facts);
+    res.set(APPROVAL_PAGE_HEADERS).type('html').send(confirmationPage(facts, `?approval_token=${encodeURIComponent(token)}`));
+  }
+
+  /** The button (or a JSON client) POSTs the decision; a person gets its outcome, or why it failed, as a page. */
   async function decide(req: Request, res: Response, verdict: Verdict) {
-    const { decision, scopes } = await requests.decide(pathParam(req, 'request_id'), String(req.query.approval_token), verdict);
-    if (req.accepts(['application/json', 'text/html']) === 'text/html') {
-      const title = decision.status === 'approved' ? 'Access approved' : 'Access denied';
-      return void res.type('html').send(decisionPage(title, decisionLines(decision, scopes)));
+    const decided = requests.decide(pathParam(req, 'request_id'), String(req.query.approval_token), verdict);
+    if (!wantsHtml(req)) return void res.json((await decided).decision);
+    res.set(APPROVAL_PAGE_HEADERS).type('html');
+    try {
+      const { decision, scopes } = await decided;
+      res.send(decisionPage(decision.status === 'approved' ? 'Access approved' : 'Access denied', decisionLines(decision, scopes)));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      res.status(err.status).send(decisionPage('Nothing was decided', [err.detail]));
     }
-    res.json(decision);
   }
 
   return {
@@ -34,8 +52,10 @@ export function agentsRoutes(s: Services): OperationHandlers {
     async getAccessRequestStatus(req, res) {
       res.json(await requests.status(pathParam(req, 'request_id'), String(req.query.poll_token)));
     },
-    approveAccessRequest: (req, res) => decide(req, res, 'approved'),
-    denyAccessRequest: (req, res) => decide(req, res, 'denied'),
+    approveAccessRequest: (req, res) => preview(req, res, 'approved'),
+    denyAccessRequest: (req, res) => preview(req, res, 'denied'),
+    confirmApproveAccessRequest: (req, res) => decide(req, res, 'approved'),
+    confirmDenyAccessRequest: (req, res) => decide(req, res, 'denied'),
     async getAccessTokenStatus(req, res) {
       res.json(await tokens.describe(callerOf(req), new Date()));
     },

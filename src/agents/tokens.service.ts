@@ -3,7 +3,7 @@ import { iso, newId } from '../lib/ids';
 import type { Page } from '../lib/pagination';
 import type { Caller } from '../lib/tenancy';
 import { AccessTokenModel, lastUsedOf } from '../auth/access-token.model';
-import { brandAccess } from '../brands/brand-access';
+import { brandAccess, grantableBrands } from '../brands/brand-access';
 import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
 import { storeToken } from './issue-token';
 import { newAccessToken } from './token-format';
@@ -116,22 +116,30 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       return toAgentUser({ ...agent, is_active: false, revoked_at: agent.revoked_at ?? now }, lastUsed.get(agent.token_id) ?? null);
     },
 
-    /** A new token with the same scopes and brands, its lifetime counted from now; the old one stops at once. */
+    /**
+     * A new token with the same scopes, its lifetime counted from now; the old one stops at once. It keeps only
+     * the brands the caller may grant (a brand admin of A never hands out a token that acts in B): in the
+     * others the agent user is revoked with the old token.
+     */
     async regenerate(caller: Caller, brandId: number, agentUserId: string) {
       const agent = await agentUserIn(caller, brandId, agentUserId);
       if (!agent.is_active) throw AppError.conflict('This agent was revoked in this brand');
       const old = await tokenOf(agent.client_id, agent.token_id);
+      const brandIds = await grantableBrands(caller, old.client_id, old.brand_ids);
       const plaintext = newAccessToken();
       const tokenId = newId();
       const expiresAt = new Date(Date.now() + old.ttl_hours * 3_600_000);
       await storeToken({
-        token_id: tokenId, client_id: old.client_id, scopes: old.scopes, brand_ids: old.brand_ids, ttl_hours: old.ttl_hours,
-        owner_email: old.owner_email, project_name: old.project_name ?? '', multi_brand: old.multi_brand, fingerprint: old.fingerprint,
-        request_id: old.request_id ?? '',
+        token_id: tokenId, client_id: old.client_id, scopes: old.scopes, brand_ids: brandIds, ttl_hours: old.ttl_hours,
+        owner_email: old.owner_email, project_name: old.project_name ?? '', multi_brand: old.multi_brand && brandIds.length > 1,
+        fingerprint: old.fingerprint, request_id: old.request_id ?? '',
       }, plaintext, expiresAt);
-      await AccessTokenModel.updateOne({ _id: old._id, client_id: old.client_id }, { revoked_at: new Date() });
+      const now = new Date();
+      await AccessTokenModel.updateOne({ _id: old._id, client_id: old.client_id }, { revoked_at: now });
       await deps.invalidate();
-      await AgentUserModel.updateMany({ client_id: old.client_id, token_id: old._id, is_active: true }, { token_id: tokenId });
+      const agentsOfOldToken = { client_id: old.client_id, token_id: old._id, is_active: true };
+      await AgentUserModel.updateMany({ ...agentsOfOldToken, brand_id: { $in: brandIds } }, { token_id: tokenId });
+      await AgentUserModel.updateMany({ ...agentsOfOldToken, brand_id: { $nin: brandIds } }, { is_active: false, revoked_at: now });
       return { agent_user_id: agent._id, brand_id: brandId, token_id: tokenId, access_token: plaintext, expires_at: expiresAt.toISOString() };
     },
   };

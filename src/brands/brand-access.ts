@@ -44,6 +44,24 @@ export async function brandAccess(caller: Caller, brandId: number, need: BrandNe
   return { brand, role };
 }
 
+/** The ids of the client's brands in which this user is admin or owner (what they may grant an agent). */
+export async function administeredBrands(clientId: string, userId: string): Promise<number[]> {
+  const rows = await BrandMemberModel.find({ client_id: clientId, user_id: userId, role: { $in: ADMIN_ROLES } }, { brand_id: 1 })
+    .lean<{ brand_id: number }[]>();
+  return rows.map((r) => r.brand_id);
+}
+
+/**
+ * Of `brandIds`, those the caller may hand to an agent: every one for a super_admin and the client's credential
+ * triple, the token's own brands for an agent, the brands they administer for a dashboard user.
+ */
+export async function grantableBrands(caller: Caller, clientId: string, brandIds: number[]): Promise<number[]> {
+  if (caller.role === 'super_admin' || caller.kind === 'client') return brandIds;
+  if (caller.kind === 'agent') return brandIds.filter((id) => caller.brandIds.includes(id));
+  const own = caller.userId ? await administeredBrands(clientId, caller.userId) : [];
+  return brandIds.filter((id) => own.includes(id));
+}
+
 /** brandAccess for a request whose path carries {brand_id}. */
 export function requestBrandAccess(req: Request, need: BrandNeed): Promise<BrandAccess> {
   return brandAccess(callerOf(req), Number(req.params.brand_id), need);

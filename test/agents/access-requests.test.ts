@@ -1,7 +1,7 @@
 import { createClient, eventually, useTestApi } from '../support/harness';
 import { AccessRequestModel } from '../../src/agents/access-request.model';
 import { AccessTokenModel } from '../../src/auth/access-token.model';
-import { approvalMail, approvedToken, brandsFor, linkOf, pollUntil, requestAccess, sleep } from './agent-helpers';
+import { approvalMail, approvedToken, brandsFor, decideByLink, linkOf, pollUntil, requestAccess, sleep } from './agent-helpers';
 
 describe('access requests: e-mail approval as a durable workflow, and polling', () => {
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
@@ -20,7 +20,7 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
 
     expect((await ctx.api.call('GET', receipt.poll_url)).body).toMatchObject({ status: 'pending', access_token: null });
     await sleep(1100);
-    const decided = await fetch(linkOf(mail, 'approve'), { headers: { accept: 'application/json' } });
+    const decided = await decideByLink(linkOf(mail, 'approve'));
     expect(decided.status).toBe(200);
     const decision = (await decided.json()) as { token_id: string; decided_at: string };
     expect(decision).toMatchObject({ request_id: receipt.request_id, status: 'approved', brand_ids: [501] });
@@ -62,9 +62,9 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
     expect(swapped.status).toBe(401);
     expect((await ctx.api.call('GET', receipt.poll_url)).body.status).toBe('pending');
 
-    const denied = await fetch(linkOf(mail, 'deny'), { headers: { accept: 'application/json' } });
+    const denied = await decideByLink(linkOf(mail, 'deny'));
     expect(((await denied.json()) as any).status).toBe('denied');
-    const again = await fetch(linkOf(mail, 'approve'), { headers: { accept: 'application/json' } });
+    const again = await decideByLink(linkOf(mail, 'approve'));
     expect(again.status).toBe(409);
     expect(((await again.json()) as any).detail).toBe('Access request already denied');
     await sleep(1100);
@@ -75,7 +75,7 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
     const client = await createClient(ctx.api, ctx.admin, 'Race');
     const receipt = await requestAccess(ctx.api, client.client_id);
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
-    const [a, d] = await Promise.all(['approve', 'deny'].map((v) => fetch(linkOf(mail, v as 'approve'), { headers: { accept: 'application/json' } })));
+    const [a, d] = await Promise.all(['approve', 'deny'].map((v) => decideByLink(linkOf(mail, v as 'approve'))));
     const statuses = [a.status, d.status].sort();
     expect(statuses).toEqual([200, 409]);
     const bodies = [await a.json(), await d.json()] as any[];
@@ -128,7 +128,7 @@ describe('an undecided access request', () => {
     const receipt = await requestAccess(ctx.api, client.client_id);
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
     await pollUntil(ctx.api, receipt, (b) => b.status === 'expired');
-    const late = await fetch(linkOf(mail, 'approve'), { headers: { accept: 'application/json' } });
+    const late = await decideByLink(linkOf(mail, 'approve'));
     expect(late.status).toBe(410);
     // The workflow marked it too (not only the read-time deadline check).
     const marked = await eventually(async () => {
@@ -151,7 +151,7 @@ describe('approvals racing the expiry', () => {
     const answers = await Promise.all(
       receipts.map(async (r, i) => {
         await sleep(Math.max(0, new Date(r.expires_at).getTime() + (i - 3) * 300 - Date.now()));
-        const res = await fetch(linkOf(mails[i], 'approve'), { headers: { accept: 'application/json' } });
+        const res = await decideByLink(linkOf(mails[i], 'approve'));
         return res.status;
       }),
     );

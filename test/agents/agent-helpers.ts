@@ -18,6 +18,9 @@ export async function approvalMail(api: TestApi, admin: string, to: string, requ
 
 export const linkOf = (mail: { links: string[] }, verdict: 'approve' | 'deny') => mail.links.find((l) => l.includes(`/${verdict}?`))!;
 
+/** Decides through a link as a JSON client does: a POST to the link's URL (following it with a GET decides nothing). */
+export const decideByLink = (link: string) => fetch(link, { method: 'POST', headers: { accept: 'application/json' } });
+
 /** Polls once a second (the service refuses faster) until `accept` says yes. */
 export async function pollUntil(api: TestApi, receipt: { poll_url: string }, accept: (body: any) => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -41,7 +44,7 @@ export async function requestAccess(api: TestApi, clientId: string, body: Record
 export async function approvedToken(api: TestApi, admin: string, client: { client_id: string; admin_email: string }, body: Record<string, unknown> = {}) {
   const receipt = await requestAccess(api, client.client_id, body);
   const mail = await approvalMail(api, admin, client.admin_email, receipt.request_id);
-  const decided = await fetch(linkOf(mail, 'approve'), { headers: { accept: 'application/json' } });
+  const decided = await decideByLink(linkOf(mail, 'approve'));
   if (decided.status !== 200) throw new Error(`approve: ${decided.status}`);
   const polled = await pollUntil(api, receipt, (b) => b.status === 'approved');
   return { receipt, token: polled.access_token as string, polled };
