@@ -11,6 +11,7 @@ import type { PinSearchConfig } from '../src/pins/search';
 import type { ActivityRecorder } from '../src/activity/recorder';
 import { createIntegrationActivities, type IntegrationDeps } from './integrations';
 import type { OutboundPolicy } from '../src/lib/outbound';
+import type { KeyRing } from '../src/lib/crypto';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
@@ -20,12 +21,18 @@ export interface ActivityDeps {
   /** The activity log (outcomes of jobs) and the digests' settings lock. */
   activity: { recorder: ActivityRecorder };
   digests: DigestDeps;
-  /** Where claimed pins are indexed for search. */
-  pins: { search: PinSearchConfig; redis: Redis };
+  /** Where claimed pins are indexed for search; the key ring that opens a reservation's callback secret. */
+  pins: { search: PinSearchConfig; redis: Redis; ring: KeyRing };
   /** Billing syncs of integration keys: the key ring, limits and the relays' provider URLs. */
   integrations: IntegrationDeps;
   /** Which addresses caller-chosen URLs (webhooks, callbacks, deploy hooks) may reach: src/lib/outbound.ts. */
   outbound: OutboundPolicy;
+  /** The secrets a client's deliveries (job webhooks, deploy hook) are signed with at this moment. */
+  webhooks: WebhookSigning;
+}
+
+export interface WebhookSigning {
+  signingSecrets(clientId: string): Promise<string[]>;
 }
 
 export function createActivities(deps: ActivityDeps) {

@@ -12,13 +12,14 @@ import type { RunLocked } from '../src/lib/locks';
 import { createWriteGate, type WriteGate } from '../src/jobs/write-gate';
 import { indexResources, resourcesOfJob } from '../src/idap/resources.service';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
-import { deliverWebhook, webhookSecret } from '../src/jobs/webhooks';
+import { deliverWebhook } from '../src/jobs/webhooks';
 import type { OutboundPolicy } from '../src/lib/outbound';
+import type { WebhookSigning } from './index';
 import { researchResultsCount } from '../src/research/research-company';
 import { recordJobOutcome } from '../src/activity/outcomes';
 import type { ActivityRecorder } from '../src/activity/recorder';
 
-/** What the job activities need: provider adapters, the event bus, and the key webhooks are signed with. */
+/** What the job activities need: provider adapters, the event bus, and the outbound policy of webhooks. */
 export interface JobDeps {
   maps: MapsProvider;
   research: ResearchProvider;
@@ -29,7 +30,6 @@ export interface JobDeps {
   gate: WriteGate;
   /** Where business photos go (DECISIONS.md §6); storing the same bytes again finds the first copy. */
   media: { storeMedia(clientId: string, body: Buffer, contentType: string, filename?: string | null): Promise<{ idap_ref: string }> };
-  credentialsKey: string;
   /** Which addresses caller-chosen webhook URLs may reach (OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
 }
@@ -91,7 +91,9 @@ export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T
   }
 }
 
-export function createJobActivities({ jobs, activity }: { jobs: JobDeps; activity: { recorder: ActivityRecorder } }) {
+export function createJobActivities({ jobs, activity, webhooks }: {
+  jobs: JobDeps; activity: { recorder: ActivityRecorder }; webhooks: WebhookSigning;
+}) {
   const store = createJobStore(jobs);
   // Indexing takes one step at a time per worker process, so it never crowds out the jobs' own writes.
   const indexGate = createWriteGate(1);
@@ -176,11 +178,11 @@ export function createJobActivities({ jobs, activity }: { jobs: JobDeps; activit
       });
     },
 
-    /** POSTs one job event to the job's webhook_url, signed with the client's webhook key. */
+    /** POSTs one job event to the job's webhook_url, signed with the client's secrets in force at this attempt. */
     async deliverJobWebhook(input: { url: string; client_id: string; event: JobEvent }): Promise<{ status: number }> {
       const status = await deliverWebhook({
-        url: input.url, secret: webhookSecret(jobs.credentialsKey, input.client_id), event: input.event, signal: activitySignal(),
-        policy: jobs.outbound,
+        url: input.url, secrets: await webhooks.signingSecrets(input.client_id), event: input.event,
+        signal: activitySignal(), policy: jobs.outbound,
       });
       return { status };
     },

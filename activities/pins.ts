@@ -1,10 +1,11 @@
 import type Redis from 'ioredis';
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { PinModel, type PinDoc } from '../src/pins/pin.model';
 import { ReservationModel } from '../src/pins/reservation.model';
 import { indexPin, type PinSearchConfig } from '../src/pins/search';
 import { isDuplicateKeyError } from '../src/lib/errors';
-import { postSignedJson, webhookSecret } from '../src/jobs/webhooks';
+import { postSignedJson } from '../src/jobs/webhooks';
+import type { KeyRing } from '../src/lib/crypto';
 import type { OutboundPolicy } from '../src/lib/outbound';
 import type { ActivityRecorder } from '../src/activity/recorder';
 import type { PinClaim, PinCreatedCallbackInput, PinReservationInput } from '../workflows/pin-reservation-api';
@@ -14,9 +15,8 @@ const SUBSCRIPTION_DAYS = 365;
 export const RESERVATION_HEADER = 'X-Pin-Reservation-Id';
 
 export function createPinActivities(deps: {
-  agents: { credentialsKey: string };
   activity: { recorder: ActivityRecorder };
-  pins: { search: PinSearchConfig; redis: Redis };
+  pins: { search: PinSearchConfig; redis: Redis; ring: KeyRing };
   outbound: OutboundPolicy;
 }) {
   return {
@@ -63,13 +63,23 @@ export function createPinActivities(deps: {
     },
 
     /**
-     * POSTs pin_created, signed with the client's webhook key; a refusal (4xx) ends delivery without retry,
-     * a refused address or a redirect fails it (src/lib/outbound.ts).
+     * POSTs pin_created, signed with the reservation's own secret (returned once by confirm-pin, stored sealed);
+     * a refusal (4xx) ends delivery without retry, a refused address or a redirect fails it (src/lib/outbound.ts).
+     * `webhook-id` is `pin_created_<reservation_id>`: one notification per reservation, the same on every retry.
      */
     async deliverPinCreated(input: PinCreatedCallbackInput): Promise<{ status: number }> {
+      const { pin_id, reservation_id } = input.notification;
+      const reservation = await ReservationModel.findOne({ _id: pin_id, reservation_id }, { callback_secret_sealed: 1 })
+        .lean<{ callback_secret_sealed?: string | null }>();
+      if (!reservation?.callback_secret_sealed) {
+        // Reservations confirmed before callbacks had secrets of their own: nothing their agent could verify.
+        const message = `reservation ${reservation_id} has no callback secret`;
+        throw ApplicationFailure.nonRetryable(message, 'CallbackSecretMissing');
+      }
       const status = await postSignedJson({
-        url: input.url, secret: webhookSecret(deps.agents.credentialsKey, input.client_id), body: JSON.stringify(input.notification),
-        headers: { [RESERVATION_HEADER]: input.notification.reservation_id, 'X-Lead-Event': 'pin_created' },
+        url: input.url, id: `pin_created_${reservation_id}`, body: JSON.stringify(input.notification),
+        secrets: [deps.pins.ring.decrypt(reservation.callback_secret_sealed)],
+        headers: { [RESERVATION_HEADER]: reservation_id, 'X-Lead-Event': 'pin_created' },
         signal: Context.current().cancellationSignal, policy: deps.outbound, what: 'pin_created callback',
       });
       return { status };

@@ -28,6 +28,7 @@ import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/
 import { keyRingFor } from './integrations/integrations.module';
 import { createLimits } from './integrations/limits';
 import { outboundPolicy } from './lib/outbound';
+import { createWebhookSecrets } from './clients/webhook-secrets';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -115,13 +116,18 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
       agents: { credentialsKey: rt.credentialsKey },
       activity: { recorder: createActivityRecorder(rt.engines.redis, opts.logger) },
       digests: { lock: createLocks(rt.engines.redis).run },
-      pins: { search: config, redis: rt.engines.redis },
+      pins: { search: config, redis: rt.engines.redis, ring: keyRingFor(config, rt.credentialsKey) },
       jobs: {
         maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
-        locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run, gate: createWriteGate(config.JOB_WRITE_CONCURRENCY), credentialsKey: rt.credentialsKey,
+        locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run,
+        gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
         media: createMediaService({ storage: createMediaStorage(config) }), outbound: outboundPolicy(config),
       },
       outbound: outboundPolicy(config),
+      webhooks: createWebhookSecrets({
+        ring: keyRingFor(config, rt.credentialsKey), overlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
+        lock: createLocks(rt.engines.redis).run,
+      }),
       integrations: {
         ring: keyRingFor(config, rt.credentialsKey), limits: createLimits(rt.engines.redis), endpoints: rt.relayEndpoints,
         timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES,

@@ -27,7 +27,8 @@ import { createAdminServices, type AdminServices } from './admin/admin.services'
 import { createSignupService, type SignupService } from './pins/signup/signup.service';
 import { createSignupTokens, signingKeys } from './pins/signup/tokens';
 import { createPinsService, type PinsService } from './pins/pins.service';
-import { createIntegrations, type Integrations } from './integrations/integrations.module';
+import { createIntegrations, keyRingFor, type Integrations } from './integrations/integrations.module';
+import { createWebhookSecrets, type WebhookSecrets } from './clients/webhook-secrets';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { version } from '../package.json';
 
@@ -56,6 +57,8 @@ export interface Services {
   signup: SignupService;
   pins: PinsService;
   integrations: Integrations;
+  /** Clients' webhook signing secrets (sealed; read and rotated by the dashboard operations). */
+  webhookSecrets: WebhookSecrets;
 }
 
 export function createServices(opts: {
@@ -98,8 +101,9 @@ export function createServices(opts: {
     config, redis: engines.redis, temporal: engines.temporal, notifier, logger: opts.logger, credentialsKey: opts.credentialsKey,
     endpoints: opts.relayEndpoints ?? createRelayEndpoints(config),
   });
+  const ring = keyRingFor(config, opts.credentialsKey);
   const signup = createSignupService({
-    temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, notifier, credentialsKey: opts.credentialsKey,
+    temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, notifier, ring,
     tokens: createSignupTokens(signingKeys(config.SIGNUP_TOKEN_KEYS, opts.credentialsKey)), publicBaseUrl: () => config.publicBaseUrl,
     reservationTtlSeconds: config.PIN_RESERVATION_TTL_SECONDS, linkSendWaitMs: config.SIGNUP_LINK_SEND_WAIT_MS, completeWaitMs: config.PIN_COMPLETE_WAIT_MS,
     callback: { initial_ms: config.PIN_CALLBACK_RETRY_INITIAL_MS, total_seconds: config.PIN_CALLBACK_RETRY_SECONDS },
@@ -111,5 +115,8 @@ export function createServices(opts: {
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     pins: createPinsService(config, engines.redis),
     integrations,
+    webhookSecrets: createWebhookSecrets({
+      ring, overlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS, lock: createLocks(engines.redis).run,
+    }),
   };
 }

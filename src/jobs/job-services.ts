@@ -18,8 +18,8 @@ export function createJobServices(opts: { config: Config; engines: Engines; logg
     retry: { initial_ms: config.JOB_RETRY_INITIAL_MS, max_attempts: config.JOB_RETRY_MAX_ATTEMPTS, heartbeat_timeout_ms: config.JOB_HEARTBEAT_TIMEOUT_MS },
   });
   return {
-    jobs: createJobsService({ control, credentialsKey: opts.credentialsKey }),
-    research: createResearchService({ control, credentialsKey: opts.credentialsKey }),
+    jobs: createJobsService({ control }),
+    research: createResearchService({ control }),
     events: createEventsService({
       redis: engines.redis, bus, heartbeatMs: config.SSE_HEARTBEAT_MS, windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS, logger: opts.logger,
     }),

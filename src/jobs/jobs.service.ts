@@ -6,7 +6,6 @@ import { JobModel, type JobDoc } from './job.model';
 import { toJob } from './job.views';
 import type { MapsJobParams } from './maps-scrape';
 import { resultsPage, streamResults, type ResultsFormat } from './results';
-import { webhookSecret } from './webhooks';
 import type { Response } from 'express';
 
 export const BUSINESS_COLUMNS = ['idap_ref', 'name', 'category', 'address', 'country_code', 'region_code', 'lat', 'lng', 'phone', 'website', 'rating', 'reviews_count'];
@@ -28,7 +27,7 @@ export async function listJobs(scope: string | null, type: string, status: strin
   return { docs, total };
 }
 
-export function createJobsService(deps: { control: JobControl; credentialsKey: string }) {
+export function createJobsService(deps: { control: JobControl }) {
   const { control } = deps;
   return {
     /** Stops the start sweep and waits for workflow starts in flight. */
@@ -49,7 +48,6 @@ export function createJobsService(deps: { control: JobControl; credentialsKey: s
       const doc = await control.submit('maps-scrape', who.clientId, params, { webhookUrl: webhook_url, createdBy: who.userId });
       return {
         job_id: doc._id, type: 'maps-scrape', status: 'queued', created_at: doc.created_at.toISOString(),
-        ...(webhook_url ? { webhook_secret: webhookSecret(deps.credentialsKey, who.clientId) } : {}),
       };
     },
 

@@ -21,6 +21,8 @@ const reservationSchema = new Schema(
     channel: { type: String, required: true },
     identifier: { type: String, required: true },
     callback_url: { type: String, default: null },
+    /** The pin_created callback's signing secret (whsec_…), sealed with the key ring; null without a callback_url. */
+    callback_secret_sealed: { type: String, default: null },
     state: { type: String, enum: RESERVATION_STATES, default: 'held' },
     expires_at: { type: Date, required: true },
   },

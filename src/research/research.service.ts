@@ -6,7 +6,6 @@ import { listJobs, type Submitter } from '../jobs/jobs.service';
 import type { JobDoc } from '../jobs/job.model';
 import { toResearchJob } from '../jobs/job.views';
 import { resultsPage, streamResults, type ResultsFormat } from '../jobs/results';
-import { webhookSecret } from '../jobs/webhooks';
 import { pauseSignal, resumeSignal } from '../../workflows/jobs-signals';
 
 export const COMPANY_COLUMNS = ['idap_ref', 'name', 'domain', 'country_code', 'registration_number', 'industry', 'employees', 'description', 'linkedin_url', 'emails', 'phones', 'contacts'];
@@ -21,7 +20,7 @@ const unpause = (d: JobDoc) => ({ paused_at: null, paused_ms: (d.paused_ms ?? 0)
 
 type ResearchBody = { companies?: { name: string; domain?: string; country_code?: string }[]; source_job_id?: string; webhook_url?: string };
 
-export function createResearchService(deps: { control: JobControl; credentialsKey: string }) {
+export function createResearchService(deps: { control: JobControl }) {
   const { control } = deps;
   const find = (scope: string | null, id: string) => control.find(scope, id, 'research');
 
@@ -34,10 +33,7 @@ export function createResearchService(deps: { control: JobControl; credentialsKe
         if (source.status !== 'completed') throw AppError.conflict(`Source job is not completed (status: ${source.status})`);
       }
       const doc = await control.submit('research', who.clientId, params, { webhookUrl: webhook_url, createdBy: who.userId });
-      return {
-        research_id: doc._id, status: 'queued', created_at: doc.created_at.toISOString(),
-        ...(webhook_url ? { webhook_secret: webhookSecret(deps.credentialsKey, who.clientId) } : {}),
-      };
+      return { research_id: doc._id, status: 'queued', created_at: doc.created_at.toISOString() };
     },
 
     async list(scope: string | null, status: string | undefined, page: Page) {

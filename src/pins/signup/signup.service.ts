@@ -3,8 +3,8 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import type Redis from 'ioredis';
 import { withinDeadline } from '../../lib/engines/temporal';
 import { AppError } from '../../lib/errors';
-import { sha256 } from '../../lib/crypto';
-import { webhookSecret } from '../../jobs/webhooks';
+import { sha256, type KeyRing } from '../../lib/crypto';
+import { newWebhookSecret } from '../../lib/standard-webhooks';
 import type { Notifier } from '../../notifications/notifier';
 import { CHANNEL_FAILURES } from '../../notifications/channels';
 import { nameAvailability, MAX_CHECK_NAME_SUGGESTIONS } from '../availability';
@@ -33,7 +33,8 @@ export interface SignupDeps {
   redis: Redis;
   notifier: Notifier;
   tokens: SignupTokens;
-  credentialsKey: string;
+  /** Seals the pin_created callback's per-reservation signing secret. */
+  ring: KeyRing;
   publicBaseUrl: () => string;
   reservationTtlSeconds: number;
   linkSendWaitMs: number;
@@ -150,6 +151,9 @@ export function createSignupService(deps: SignupDeps) {
         await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(() => undefined);
         await Promise.race([handle.result().catch(() => undefined), sleep(5_000)]);
       };
+      // The callback's own signing secret: shown once in this answer, stored only sealed, for this reservation alone
+      // (an agent never learns the client's secret, which signs its job webhooks).
+      const callbackSecret = input.callback_url ? newWebhookSecret() : null;
       // A completed earlier run has written its pin before it closed, so the name is taken after all.
       if (await PinModel.exists({ _id: id })) {
         await release();
@@ -158,7 +162,8 @@ export function createSignupService(deps: SignupDeps) {
       await ReservationModel.updateOne(
         { _id: id },
         { $set: { reservation_id: reservationId, country_code: country, name, client_id: brand.client_id, brand_id: brand.brand_id,
-          channel, identifier: input.identifier, callback_url: input.callback_url ?? null, state: 'held', expires_at: expiresAt } },
+          channel, identifier: input.identifier, callback_url: input.callback_url ?? null, state: 'held',
+          expires_at: expiresAt, callback_secret_sealed: callbackSecret ? deps.ring.encrypt(callbackSecret) : null } },
         { upsert: true },
       );
       const token = deps.tokens.issue({ reservation_id: reservationId, pin_id: id, expires_at: expiresAt });
@@ -171,7 +176,7 @@ export function createSignupService(deps: SignupDeps) {
       }
       return {
         reservation_id: reservationId, expires_at: expiresAt.toISOString(),
-        ...(input.callback_url ? { callback_secret: webhookSecret(deps.credentialsKey, brand.client_id) } : {}),
+        ...(callbackSecret ? { callback_secret: callbackSecret } : {}),
       };
     },
 
