@@ -32,6 +32,24 @@ export interface ProviderRequestOptions {
   headers?: Record<string, string>;
   /** A JSON body (sent with content-type application/json). */
   json?: unknown;
+  /** Read at most this many bytes of the answer's body; the rest is dropped unread (a page cut short). */
+  maxBodyBytes?: number;
+}
+
+/** The body as UTF-8 text, of at most `maxBytes` bytes (a character cut in two at the end is replaced). */
+async function headOfBody(res: Response, maxBytes: number): Promise<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < maxBytes) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks).toString('utf8');
+    chunks.push(value.subarray(0, maxBytes - size));
+    size += value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** providerGet for any method, with the provider's own headers and an optional JSON body. */
@@ -46,7 +64,7 @@ export async function providerRequest(provider: string, url: string, opts: Provi
       method: opts.method ?? 'GET', headers, signal: AbortSignal.any(signals),
       body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
     });
-    text = await res.text();
+    text = opts.maxBodyBytes === undefined ? await res.text() : await headOfBody(res, opts.maxBodyBytes);
   } catch (err) {
     if (opts.signal?.aborted) throw err; // cancelled by the job: not a provider failure
     const e = err as Error;

@@ -1,5 +1,5 @@
 import { ProviderError } from './errors';
-import { providerGet, rejected } from './http';
+import { providerRequest, rejected } from './http';
 
 export interface FetchedPage {
   url: string;
@@ -14,6 +14,8 @@ export interface ResearchProvider {
 
 const PROVIDER = 'research';
 const HTML = /^(text\/html|application\/xhtml\+xml|text\/plain)/i;
+/** The most of a page read (bytes): a company website is hostile input, and extraction reads no more than this. */
+export const MAX_PAGE_BYTES = 1_048_576;
 
 export function createResearchProvider(opts: { baseUrl: string; key?: string; timeoutMs?: number }): ResearchProvider {
   const base = opts.baseUrl.replace(/\/$/, '');
@@ -22,7 +24,9 @@ export function createResearchProvider(opts: { baseUrl: string; key?: string; ti
     async fetchPage(url, signal) {
       const params = new URLSearchParams({ url });
       if (opts.key) params.set('api_key', opts.key);
-      const res = await providerGet(PROVIDER, `${base}/fetch?${params}`, { timeoutMs, signal, accept: 'text/html' });
+      const res = await providerRequest(PROVIDER, `${base}/fetch?${params}`, {
+        timeoutMs, signal, accept: 'text/html', maxBodyBytes: MAX_PAGE_BYTES,
+      });
       if (res.status === 404 || res.status === 410) return null;
       if (res.status >= 400) throw rejected(PROVIDER, res);
       if (!HTML.test(res.contentType)) {
