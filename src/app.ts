@@ -14,6 +14,7 @@ import { jsonBody } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { memoisePathToRegexp } from './lib/http/path-regexp-cache';
 import { requestContext } from './lib/request-context';
+import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
 import { authRoutes } from './auth/auth.routes';
@@ -79,6 +80,21 @@ function splitValidator(stages: express.RequestHandler[]) {
   return { routing: stages.slice(0, at), validation: stages.slice(at) };
 }
 
+/**
+ * The Temporal UI calls the codec endpoint from its own origin with the operator's session cookie: that one
+ * origin may, with credentials (its preflight is answered here, before routing).
+ */
+function temporalUiCors(uiUrl: string | null): express.RequestHandler {
+  const origin = uiUrl ? new URL(uiUrl).origin : null;
+  return (req, res, next) => {
+    if (!origin || req.get('origin') !== origin) return next();
+    res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' });
+    if (req.method !== 'OPTIONS') return next();
+    res.set({ 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'content-type, x-namespace', 'Access-Control-Max-Age': '600' });
+    res.status(204).end();
+  };
+}
+
 export function createApp(s: Services): Express {
   memoisePathToRegexp();
   const { doc, text } = loadOpenApi();
@@ -109,6 +125,7 @@ export function createApp(s: Services): Express {
   app.get('/reset-password', (_req, res) => void res.type('html').send(resetPasswordPage()));
   app.get('/signup', signupPage(s.signup));
 
+  app.use(TEMPORAL_CODEC_PATH, temporalUiCors(s.temporalUiUrl));
   app.use(publicContentFastPath(s.content)); // cached public content reads, before parsing and validation
   app.use(cookieParser());
   app.use(multiSegmentPaths(doc));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createApp } from './app';
-import type { Config } from './lib/config';
+import { previousCredentialsKeys, type Config } from './lib/config';
 import { startDevstack, DEFAULT_PORTS, type Devstack } from './lib/devstack';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
 import type { Logger } from './lib/logger';
@@ -29,6 +29,7 @@ import { keyRingFor } from './integrations/integrations.module';
 import { createLimits } from './integrations/limits';
 import { outboundPolicy } from './lib/outbound';
 import { createWebhookSecrets } from './clients/webhook-secrets';
+import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -44,6 +45,8 @@ export interface EngineRuntime {
   temporalAddress: string;
   temporalUiUrl: string | null;
   credentialsKey: string;
+  /** Encrypts workflow payloads for the API's client and the worker alike. */
+  payloadCodec: EncryptionCodec;
   /** Where the relays' providers are (the API's relays and the worker's billing syncs share one sandbox). */
   relayEndpoints: RelayEndpoints;
 }
@@ -62,9 +65,12 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     devstack = await startDevstack({
       dataDir: config.dataDir, cacheDir: config.CACHE_DIR, namespace: config.TEMPORAL_NAMESPACE,
       need, ports: opts.devstackPorts, progress,
+      uiCodecEndpoint: config.PORT ? `${config.publicBaseUrl}${TEMPORAL_CODEC_PATH}` : undefined,
     });
   }
   const temporalAddress = config.TEMPORAL_ADDRESS ?? devstack!.temporal!.url;
+  const credentialsKey = config.CREDENTIALS_KEY ?? localCredentialsKey(config.dataDir);
+  const payloadCodec = new EncryptionCodec(credentialsKey, previousCredentialsKeys(config));
   const engines = await connectEngines({
     mongoUri: config.MONGODB_URI ?? devstack!.mongo!.url,
     mongoDb: config.MONGODB_DB,
@@ -72,6 +78,7 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     redisKeyPrefix: config.REDIS_KEY_PREFIX,
     temporalAddress,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
+    payloadCodec,
     kinds: {
       documents: devstack?.mongo?.kind ?? 'mongodb',
       cache: devstack?.redis?.kind ?? 'redis',
@@ -81,7 +88,8 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
   return {
     engines, devstack, temporalAddress,
     temporalUiUrl: config.TEMPORAL_UI_URL ?? devstack?.temporal?.uiUrl ?? null,
-    credentialsKey: config.CREDENTIALS_KEY ?? localCredentialsKey(config.dataDir),
+    credentialsKey,
+    payloadCodec,
     relayEndpoints: createRelayEndpoints(config),
   };
 }
@@ -111,6 +119,7 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },
+    payloadCodec: rt.payloadCodec,
     deps: {
       channels: createChannels(config),
       agents: { credentialsKey: rt.credentialsKey },

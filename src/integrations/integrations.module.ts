@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type Redis from 'ioredis';
-import type { Config } from '../lib/config';
+import { previousCredentialsKeys, type Config } from '../lib/config';
 import { KeyRing } from '../lib/crypto';
 import { createLocks } from '../lib/locks';
 import type { Logger } from '../lib/logger';
@@ -14,8 +14,7 @@ import { createSpendNotifier } from './spend';
 import { createUsageRecorder } from './usage';
 
 /** The key ring of stored provider credentials: CREDENTIALS_KEY, and the keys it replaced. */
-export const keyRingFor = (config: Config, credentialsKey: string) =>
-  new KeyRing(credentialsKey, (config.CREDENTIALS_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean));
+export const keyRingFor = (config: Config, credentialsKey: string) => new KeyRing(credentialsKey, previousCredentialsKeys(config));
 
 /** The integrations area of a process: key management and the relays, sharing limits and endpoints. */
 export function createIntegrations(deps: { config: Config; redis: Redis; temporal: Client; notifier: Notifier; logger: Logger; credentialsKey: string; endpoints: RelayEndpoints }) {

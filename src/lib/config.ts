@@ -210,6 +210,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** The keys CREDENTIALS_KEY replaced (CREDENTIALS_KEY_PREVIOUS), which still open what was sealed under them. */
+export function previousCredentialsKeys(config: Pick<Config, 'CREDENTIALS_KEY_PREVIOUS'>): string[] {
+  return (config.CREDENTIALS_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+}
+
 function trustProxyValue(setting: string): boolean | number | string {
   const value = setting.trim();
   if (['true', 'false'].includes(value)) return value === 'true';

@@ -87,7 +87,7 @@ export function needsRehash(stored: string): boolean {
 }
 
 /** A 32-byte key given as 64 hex digits or base64. */
-function parseKey(key: string): Buffer {
+export function parseKey(key: string): Buffer {
   const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64');
   if (bytes.length !== 32) throw new Error('CREDENTIALS_KEY must be 32 bytes');
   return bytes;

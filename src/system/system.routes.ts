@@ -4,6 +4,7 @@ import { AppError } from '../lib/errors';
 import { checkHealth } from './health';
 import { queueStats } from './queue-stats';
 import { systemInfo } from './system-info';
+import { codecJson } from '../lib/engines/payload-codec';
 
 export function systemRoutes(s: Services): OperationHandlers {
   return {
@@ -27,6 +28,12 @@ export function systemRoutes(s: Services): OperationHandlers {
     },
     async getCredentialHealth(_req, res) {
       res.json(await s.clients.credentialHealth());
+    },
+    async decodeTemporalPayloads(req, res) {
+      res.json(await codecJson(s.engines.payloadCodec, 'decode', req.body));
+    },
+    async encodeTemporalPayloads(req, res) {
+      res.json(await codecJson(s.engines.payloadCodec, 'encode', req.body));
     },
   };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { PayloadCodec } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../lib/logger';
 
@@ -14,6 +15,8 @@ export interface WorkerOptions {
   logger: Logger;
   /** A prebuilt workflow bundle (tests build it once for the whole run); otherwise it is bundled here. */
   workflowBundle?: WorkflowBundleWithSourceMap | { codePath: string };
+  /** Encrypts workflow payloads, as the API's client does. */
+  payloadCodec: PayloadCodec;
   /** How much one process takes on at once; the rest waits, durably, on the task queue. */
   concurrency: { activities: number; workflowTasks: number };
 }
@@ -41,6 +44,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     activities: createActivities(opts.deps),
+    dataConverter: { payloadCodecs: [opts.payloadCodec] },
     workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
     maxConcurrentActivityTaskExecutions: opts.concurrency.activities,
     maxConcurrentWorkflowTaskExecutions: opts.concurrency.workflowTasks,

@@ -97,6 +97,7 @@ describe('the digest schedule', () => {
     const connection = await NativeConnection.connect({ address: ctx.api.rt.temporalAddress });
     const worker = await Worker.create({
       connection, taskQueue, workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
+      dataConverter: { payloadCodecs: [ctx.api.rt.payloadCodec] },
       activities: {
         ...createNotificationActivities({ channels: { email: outboxDriver, sms: outboxDriver } }),
         dueDigests: async () => (await real.dueDigests()).filter((d) => d.client_id === initech.client_id),

@@ -110,7 +110,7 @@ describe('the deploy hook on publish', () => {
 
   it('gives up on an unreachable Temporal within the request deadline, as an unavailable engine (503)', async () => {
     const site = await createSite(api, admin, 'Stranded', 'stranded.example', { deploy_hook_url: `${hook.base}/stranded` });
-    const unreachable = createTemporalClient(`127.0.0.1:${await freePort()}`, 'default');
+    const unreachable = createTemporalClient(`127.0.0.1:${await freePort()}`, 'default', api.rt.payloadCodec);
     try {
       const hooks = createDeployHooks(unreachable, api.config.TEMPORAL_TASK_QUEUE);
       const started = Date.now();

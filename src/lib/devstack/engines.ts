@@ -134,7 +134,7 @@ export interface TemporalEngine extends StartedEngine {
 }
 
 /** The Temporal CLI dev server with its UI and a SQLite file, so runs survive a restart. */
-export async function startTemporal(opts: EngineOptions & { uiPort?: number; namespace: string }): Promise<TemporalEngine> {
+export async function startTemporal(opts: EngineOptions & { uiPort?: number; namespace: string; uiCodecEndpoint?: string }): Promise<TemporalEngine> {
   const port = await preferredPort(opts.port);
   const uiPort = await preferredPort(opts.uiPort);
   const dir = path.join(opts.dataDir, 'temporal');
@@ -156,6 +156,8 @@ export async function startTemporal(opts: EngineOptions & { uiPort?: number; nam
     args: [
       'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
       '--db-filename', dbFilename, '--namespace', opts.namespace, '--log-level', 'warn',
+      // The UI decrypts payloads through the service's codec endpoint (the operator signs in as a super_admin).
+      ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
     ],
     ready: () => temporalReady(address, opts.namespace),
   });

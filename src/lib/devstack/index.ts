@@ -12,6 +12,8 @@ export interface DevstackOptions {
   /** Ports for a directory that has none recorded yet; left out, derived from its path (portsForDir). Busy ones fall back to free ones. */
   ports?: EnginePorts;
   progress: Progress;
+  /** The Temporal UI's codec endpoint (the service's own), when the service's address is known ahead. */
+  uiCodecEndpoint?: string;
 }
 
 export interface Devstack {
@@ -40,7 +42,10 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
     opts.need.mongo ? track((p) => startMongo({ ...base, port: p ? ports.mongo : undefined })) : undefined,
     opts.need.redis ? track((p) => startRedis({ ...base, port: p ? ports.redis : undefined })) : undefined,
     opts.need.temporal
-      ? track((p) => startTemporal({ ...base, port: p ? ports.temporal : undefined, uiPort: p ? ports.temporalUi : undefined, namespace: opts.namespace }))
+      ? track((p) => startTemporal({
+        ...base, port: p ? ports.temporal : undefined, uiPort: p ? ports.temporalUi : undefined, namespace: opts.namespace,
+        uiCodecEndpoint: opts.uiCodecEndpoint,
+      }))
       : undefined,
   ]);
   const stopAll = async () => {

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 import type Redis from 'ioredis';
 import type mongoose from 'mongoose';
 import { connectMongo } from './mongo';
@@ -10,6 +11,8 @@ export interface Engines {
   mongoose: typeof mongoose;
   redis: Redis;
   temporal: Client;
+  /** What the Temporal client encrypts payloads with (the codec endpoint for the Temporal UI uses it too). */
+  payloadCodec: PayloadCodec;
   kinds: { documents: string; workflows: string; cache: string };
 }
 
@@ -20,14 +23,16 @@ export interface EngineUrls {
   redisKeyPrefix: string;
   temporalAddress: string;
   temporalNamespace: string;
+  /** Encrypts workflow payloads; the worker is built with the same one. */
+  payloadCodec: PayloadCodec;
   kinds: Engines['kinds'];
 }
 
 export async function connectEngines(urls: EngineUrls): Promise<Engines> {
   const redis = createRedis(urls.redisUrl, urls.redisKeyPrefix);
   const [mongooseInstance] = await Promise.all([connectMongo(urls.mongoUri, urls.mongoDb), connectRedis(redis)]);
-  const temporal = createTemporalClient(urls.temporalAddress, urls.temporalNamespace);
-  return { mongoose: mongooseInstance, redis, temporal, kinds: urls.kinds };
+  const temporal = createTemporalClient(urls.temporalAddress, urls.temporalNamespace, urls.payloadCodec);
+  return { mongoose: mongooseInstance, redis, temporal, payloadCodec: urls.payloadCodec, kinds: urls.kinds };
 }
 
 export async function closeEngines(engines: Engines): Promise<void> {

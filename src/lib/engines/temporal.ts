@@ -1,5 +1,6 @@
 import { InterceptingCall, Metadata, status, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 
 /**
  * A call that ends at once with CANCELLED, which the retry interceptor hands to its caller without retrying.
@@ -51,11 +52,14 @@ export const retryWithinDeadline: Interceptor = (options, nextCall) => {
   })(options, nextCall);
 };
 
-/** A Temporal client on a lazy connection: the API starts even while Temporal is down, and reconnects later. */
-export function createTemporalClient(address: string, namespace: string): Client {
+/**
+ * A Temporal client on a lazy connection: the API starts even while Temporal is down, and reconnects later.
+ * `payloadCodec` encrypts what it sends and decrypts what it reads (the worker uses the same one).
+ */
+export function createTemporalClient(address: string, namespace: string, payloadCodec: PayloadCodec): Client {
   const interceptors = [retryWithinDeadline, closedChannelGuard];
   const connection = Connection.lazy({ address, connectTimeout: 3000, interceptors });
-  return new Client({ connection, namespace });
+  return new Client({ connection, namespace, dataConverter: { payloadCodecs: [payloadCodec] } });
 }
 
 export async function pingTemporal(client: Client): Promise<void> {

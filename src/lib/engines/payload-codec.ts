@@ -1,0 +1,89 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import { keyIdOf, parseKey } from '../crypto';
+import { AppError } from '../errors';
+
+/** Where the API serves Temporal's remote codec protocol (`/decode`, `/encode`) for the Temporal UI. */
+export const TEMPORAL_CODEC_PATH = '/api/v1/system/temporal-codec';
+
+const ENCODING = 'binary/encrypted';
+const KEY_ID = 'encryption-key-id';
+const ProtoPayload = temporal.api.common.v1.Payload;
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array | null | undefined) => (b ? new TextDecoder().decode(b) : undefined);
+
+/**
+ * Encrypts every workflow and activity payload (inputs, results, signals, Updates) with AES-256-GCM before
+ * it reaches Temporal, so secrets (approval and signup links, callback secrets, e-mail bodies) never sit in
+ * clear in workflow history. Each payload names the id of its key; the keys are derived (HKDF) from
+ * CREDENTIALS_KEY and the keys it replaced, so a rotation keeps older histories readable. Payloads written
+ * before encryption (no such encoding) pass through, so running workflows carry on.
+ */
+export class EncryptionCodec implements PayloadCodec {
+  private readonly keys = new Map<string, Buffer>();
+  private readonly currentKeyId: string;
+
+  constructor(current: string, previous: string[] = []) {
+    this.currentKeyId = keyIdOf(current);
+    for (const key of [current, ...previous]) {
+      const derived = Buffer.from(hkdfSync('sha256', parseKey(key), Buffer.alloc(0), 'temporal-payload-codec:v1', 32));
+      if (!this.keys.has(keyIdOf(key))) this.keys.set(keyIdOf(key), derived);
+    }
+  }
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => ({
+      metadata: { encoding: utf8(ENCODING), [KEY_ID]: utf8(this.currentKeyId) },
+      data: this.seal(ProtoPayload.encode(payload).finish()),
+    }));
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => {
+      if (text(payload.metadata?.encoding) !== ENCODING) return payload;
+      const keyId = text(payload.metadata?.[KEY_ID]) ?? '';
+      const key = this.keys.get(keyId);
+      if (!key) throw new Error(`payload encrypted under key ${keyId}, which is not configured (CREDENTIALS_KEY, CREDENTIALS_KEY_PREVIOUS)`);
+      return ProtoPayload.decode(this.open(key, payload.data ?? new Uint8Array())) as Payload;
+    });
+  }
+
+  /** iv (12 bytes), ciphertext, tag (16 bytes). */
+  private seal(plain: Uint8Array): Uint8Array {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentKeyId)!, iv);
+    return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  }
+
+  private open(key: Buffer, sealed: Uint8Array): Uint8Array {
+    const bytes = Buffer.from(sealed);
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]);
+  }
+}
+
+/** Payloads as the Temporal UI's codec endpoint sends them: proto3 JSON, bytes in base64. */
+export interface JsonPayloads {
+  payloads: { metadata?: Record<string, string>; data?: string }[];
+}
+
+const fromJson = (p: JsonPayloads['payloads'][number]): Payload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+  data: Buffer.from(p.data ?? '', 'base64'),
+});
+const toJson = (p: Payload): JsonPayloads['payloads'][number] => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  data: Buffer.from(p.data ?? []).toString('base64'),
+});
+
+/** The codec endpoint's work (Temporal's remote codec protocol): decode or encode a batch of JSON payloads. */
+export async function codecJson(codec: PayloadCodec, action: 'encode' | 'decode', body: JsonPayloads): Promise<JsonPayloads> {
+  const payloads = body.payloads.map(fromJson);
+  const done = await codec[action](payloads).catch((err: Error) => {
+    throw AppError.invalid(`The payloads could not be ${action}d: ${err.message}`);
+  });
+  return { payloads: done.map(toJson) };
+}
