@@ -106,6 +106,8 @@ export function createApp(s: Services): Express {
     const given = req.get('x-request-id');
     req.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', req.requestId);
+    // Every answer is what its Content-Type says: a browser never sniffs media, logos or JSON into HTML or script.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     requestContext.run({ requestId: req.requestId }, next);
   });
   app.use(

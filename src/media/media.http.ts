@@ -5,11 +5,20 @@ import type { MediaService, Rendition } from './media.service';
 
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif', 'image/avif': 'avif', 'application/pdf': 'pdf',
+  'image/svg+xml': 'svg',
 };
+
+/**
+ * Types a browser shows inline without running anything: raster images. Anything else a provider answered
+ * (SVG, which can carry script, HTML, PDF, unknown types) is served as an attachment, so opening the link
+ * downloads it instead of running it on this origin.
+ */
+const INLINE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
+const mediaType = (contentType: string) => contentType.split(';')[0].trim().toLowerCase();
 
 /** An ASCII file name without paths, quotes or control characters, with the rendition's extension. */
 export function safeFilename(r: Rendition): string {
-  const ext = EXTENSIONS[r.content_type] ?? 'bin';
+  const ext = EXTENSIONS[mediaType(r.content_type)] ?? 'bin';
   const base = transliterate(r.filename ?? '').replace(/^.*[\\/]/, '').replace(/\.[A-Za-z0-9]{1,5}$/, '')
     .replace(/[^A-Za-z0-9._ -]+/g, '_').replace(/^[.\s_-]+|[.\s_-]+$/g, '').slice(0, 100);
   return `${base || r.media_id}.${ext}`;
@@ -26,14 +35,19 @@ export function notModified(req: Request, r: Rendition): boolean {
   return !Number.isNaN(ims) && Math.floor(r.last_modified.getTime() / 1000) * 1000 <= ims;
 }
 
-/** Streams a tenant's media with its validators; 304 without a body when the caller's copy is current. */
+/**
+ * Streams a tenant's media with its validators; 304 without a body when the caller's copy is current. What is
+ * not a raster image is an attachment, and a sandbox CSP keeps even a browser that renders it from running it.
+ */
 export async function serveMedia(media: MediaService, clientId: string, mediaId: string, req: Request, res: Response): Promise<void> {
   const q = req.query as { thumb?: boolean; download?: boolean };
   const r = await media.rendition(clientId, mediaId, Boolean(q.thumb));
   res.set({ ETag: r.etag, 'Last-Modified': r.last_modified.toUTCString(), 'Cache-Control': 'private, max-age=86400' });
   if (notModified(req, r)) return void res.status(304).end();
   const stream = await media.open(r);
-  if (q.download) res.attachment(safeFilename(r));
-  res.status(200).set({ 'Content-Type': r.content_type, 'Content-Length': String(r.size) });
+  if (q.download || !INLINE_TYPES.has(mediaType(r.content_type))) res.attachment(safeFilename(r));
+  res.status(200).set({
+    'Content-Type': r.content_type, 'Content-Length': String(r.size), 'Content-Security-Policy': "default-src 'none'; sandbox",
+  });
   await pipeline(stream, res);
 }

@@ -65,6 +65,7 @@ describe('brand logos', () => {
     const { res: img, bytes } = await fetchLogo(res.body.logo_url);
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/webp');
+    expect(img.headers.get('x-content-type-options')).toBe('nosniff');
     expect(img.headers.get('cache-control')).toContain('max-age=31536000');
     const meta = await sharp(bytes).metadata();
     expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: side, height: side });

@@ -90,6 +90,22 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
   });
 
+  it('is served with nosniff; an SVG (or other non-raster type) from upstream only ever as an attachment', async () => {
+    const png = await m.get(a.triple, photoId);
+    expect(png.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(png.headers.get('content-disposition')).toBeNull();
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>');
+    for (const type of ['image/svg+xml', 'Image/SVG+XML; charset=utf-8', 'text/html']) {
+      const { media_id } = await m.store(a.client_id, Buffer.concat([svg, Buffer.from(type)]), type, 'logo.svg');
+      const res = await m.get(a.triple, media_id);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')?.startsWith(type)).toBe(true); // Express adds a charset to text/html
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename=logo.${type === 'text/html' ? 'bin' : 'svg'}`);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    }
+  });
+
   it('stores the same bytes of a tenant once (a retried activity finds the first copy)', async () => {
     const again = await m.store(a.client_id, photo, 'image/png', 'another name.png');
     expect(again).toEqual({ media_id: photoId, idap_ref: `idap://media/${photoId}` });
