@@ -154,6 +154,6 @@ export function createApp(s: Services): Express {
   app.use(() => {
     throw AppError.notFound('No such route');
   });
-  app.use(errorHandler(s.logger, s.config.NODE_ENV !== 'production'));
+  app.use(errorHandler(s.logger, s.config.exposeErrorDetails));
   return app;
 }

@@ -179,6 +179,12 @@ export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER' | 
   RUN_WORKER: boolean;
   publicBaseUrl: string;
   dataDir: string;
+  /**
+   * Whether a 500's underlying error message may reach the HTTP answer: only on a developer's own machine,
+   * that is NODE_ENV set to development or test explicitly (never by default) and the API on loopback only.
+   * Anywhere else a forgotten NODE_ENV would hand driver messages, hosts and credentials in URLs to callers.
+   */
+  exposeErrorDetails: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -207,7 +213,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localDefault,
     publicBaseUrl: (raw.PUBLIC_BASE_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/$/, ''),
     dataDir: path.resolve(raw.DATA_DIR),
+    exposeErrorDetails: ['development', 'test'].includes(defined.NODE_ENV ?? '') && isLoopback(raw.HOST),
   };
+}
+
+/** HOST names and addresses that only this machine can reach (not 0.0.0.0 or ::, which are every interface). */
+function isLoopback(host: string): boolean {
+  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
 /** The keys CREDENTIALS_KEY replaced (CREDENTIALS_KEY_PREVIOUS), which still open what was sealed under them. */
