@@ -108,6 +108,7 @@ export function createServices(opts: {
     reservationTtlSeconds: config.PIN_RESERVATION_TTL_SECONDS, linkSendWaitMs: config.SIGNUP_LINK_SEND_WAIT_MS, completeWaitMs: config.PIN_COMPLETE_WAIT_MS,
     callback: { initial_ms: config.PIN_CALLBACK_RETRY_INITIAL_MS, total_seconds: config.PIN_CALLBACK_RETRY_SECONDS },
     mapsCredential: integrations.service.activeCredential,
+    confirmLimits: { perCallerPerHour: config.CONFIRM_PIN_PER_CALLER_PER_HOUR, perRecipientPerDay: config.CONFIRM_PIN_PER_RECIPIENT_PER_DAY },
   });
   return {
     ...opts, ...createJobServices(opts), signup, brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),

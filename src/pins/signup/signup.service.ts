@@ -4,6 +4,7 @@ import type Redis from 'ioredis';
 import { withinDeadline } from '../../lib/engines/temporal';
 import { AppError } from '../../lib/errors';
 import { sha256, type KeyRing } from '../../lib/crypto';
+import { fixedWindowLimit } from '../../lib/rate-limit';
 import { newWebhookSecret } from '../../lib/standard-webhooks';
 import type { Notifier } from '../../notifications/notifier';
 import { CHANNEL_FAILURES } from '../../notifications/channels';
@@ -25,7 +26,6 @@ export const SIGNUP_CHANNELS = ['sms', 'email'] as const;
 const E164 = /^\+[1-9]\d{6,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ADDRESS_FIELD_MAX = 200;
-const CHECK_NAME_LIMITS = [{ window: 1, max: 5 }, { window: 60, max: 60 }];
 
 export interface SignupDeps {
   temporal: Client;
@@ -42,6 +42,8 @@ export interface SignupDeps {
   callback: { initial_ms: number; total_seconds: number };
   /** The brand's maps credential (integrations), for the signup page's map. */
   mapsCredential: MapsCredentialLookup;
+  /** confirm-pin calls allowed per caller (agent token) an hour, and signup links per recipient a day. */
+  confirmLimits: { perCallerPerHour: number; perRecipientPerDay: number };
 }
 
 export interface ConfirmInput {
@@ -82,20 +84,18 @@ export function createSignupService(deps: SignupDeps) {
     return doc;
   }
 
-  /** 5 per second and 60 per minute per token: fixed windows counted in Redis, keyed by the token's hash. */
+  // Name checks: 5 a second and 60 a minute per signup token (keyed by its hash).
+  const checksPerSecond = fixedWindowLimit(deps.redis, 'signup-check-name:second', { max: 5, seconds: 1 });
+  const checksPerMinute = fixedWindowLimit(deps.redis, 'signup-check-name:minute', { max: 60, seconds: 60 });
   async function limitCheckName(token: string) {
     const id = sha256(token).slice(0, 32);
-    const now = Math.floor(Date.now() / 1000);
-    const multi = deps.redis.multi();
-    for (const l of CHECK_NAME_LIMITS) {
-      const key = `signup-check-name:${id}:${l.window}:${Math.floor(now / l.window)}`;
-      multi.incr(key).expire(key, l.window + 1);
-    }
-    const results = (await multi.exec()) ?? [];
-    CHECK_NAME_LIMITS.forEach((l, i) => {
-      if (Number(results[i * 2]?.[1]) > l.max) throw new AppError(429, `At most ${l.max} name checks per ${l.window === 1 ? 'second' : 'minute'}`);
-    });
+    await checksPerSecond.take(id, 'At most 5 name checks per second');
+    await checksPerMinute.take(id, 'At most 60 name checks per minute');
   }
+
+  // confirm-pin sends an SMS or e-mail (money) and holds a name for a day: limited per caller and per recipient.
+  const confirmsPerCaller = fixedWindowLimit(deps.redis, 'confirm-pin:caller', { max: deps.confirmLimits.perCallerPerHour, seconds: 3600 });
+  const linksPerRecipient = fixedWindowLimit(deps.redis, 'confirm-pin:recipient', { max: deps.confirmLimits.perRecipientPerDay, seconds: 86_400 });
 
   /** Waits for the link's delivery workflow: the provider took it, refused the destination, or is unavailable. */
   async function sendLink(message: ReturnType<typeof signupLinkMessage>): Promise<void> {
@@ -117,7 +117,7 @@ export function createSignupService(deps: SignupDeps) {
 
   return {
     /** Reserves the name (one reservation per name, decided by Temporal's workflow id) and sends the signup link. */
-    async confirm(brand: { client_id: string; brand_id: number }, input: ConfirmInput) {
+    async confirm(brand: { client_id: string; brand_id: number }, input: ConfirmInput, caller: string) {
       const name = normalizePinName(input.name);
       const country = input.country_code;
       if (!PIN_NAME.test(name)) throw invalidField('name', 'must be letters, digits, _ and -, up to 64');
@@ -125,7 +125,11 @@ export function createSignupService(deps: SignupDeps) {
       const channel = input.channel as (typeof SIGNUP_CHANNELS)[number];
       if (channel === 'sms' && !E164.test(input.identifier)) throw invalidField('identifier', 'must be a phone number in E.164 (+31612345678)');
       if (channel === 'email' && !EMAIL.test(input.identifier)) throw invalidField('identifier', 'must be an e-mail address');
+      await confirmsPerCaller.take(caller, `At most ${deps.confirmLimits.perCallerPerHour} confirm-pin calls per hour for one caller`);
       if (!(await nameAvailability({ country_code: country, name, count: 0 })).is_available) throw await notAvailable(country, name);
+      // Counted only when a link is about to be sent, so a taken name costs the recipient's allowance nothing.
+      const recipient = sha256(`${channel}:${input.identifier.toLowerCase()}`);
+      await linksPerRecipient.take(recipient, `At most ${deps.confirmLimits.perRecipientPerDay} signup links per day to one recipient`);
 
       const id = pinId(country, name);
       const reservationId = randomUUID();
