@@ -5,6 +5,7 @@ import { randomToken, safeEqual, sha256, SecretBox } from '../lib/crypto';
 import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { claimOnce } from '../lib/claims';
+import { fixedWindowLimit } from '../lib/rate-limit';
 import { ClientModel } from '../clients/client.model';
 import { UserModel } from '../users/user.model';
 import {
@@ -44,12 +45,10 @@ const PROFILE_FIELDS = ['name', 'description', 'photo', 'monthly_budget_usd', 'r
 export function createAccessRequests(deps: AccessRequestsDeps) {
   const box = new SecretBox(deps.credentialsKey);
 
-  /** At most ratePerHour requests per source address in each UTC hour (0: no limit). */
+  /** At most ratePerHour requests per source address in each hour (0: no limit): each one sends e-mail. */
+  const requestsPerAddress = fixedWindowLimit(deps.redis, 'access-requests:address', { max: deps.ratePerHour, seconds: 3600 });
   async function limitRate(ip: string) {
-    if (!deps.ratePerHour) return;
-    const key = `access-requests:${ip}:${Math.floor(Date.now() / 3_600_000)}`;
-    const [[, count]] = (await deps.redis.multi().incr(key).expire(key, 3600).exec()) as [[null, number]];
-    if (count > deps.ratePerHour) throw new AppError(429, `At most ${deps.ratePerHour} access requests per hour from one address`);
+    if (deps.ratePerHour) await requestsPerAddress.take(ip, `At most ${deps.ratePerHour} access requests per hour from one address`);
   }
 
   /**

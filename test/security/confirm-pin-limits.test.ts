@@ -1,6 +1,6 @@
 import { useTestApi } from '../support/harness';
 import { approvedToken } from '../agents/agent-helpers';
-import { brandCaller, confirmPin, freshPhone } from '../signup/signup-helpers';
+import { brandCaller, confirmPin, freshPhone, type BrandCaller } from '../signup/signup-helpers';
 
 const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
@@ -30,8 +30,8 @@ describe('confirm-pin limits: links cost money and hold names for a day', () => 
 
   it('one agent token makes at most the calls allowed an hour; another token is not affected', async () => {
     const caller = await brandCaller(ctx.api, ctx.admin, 'Busy Agent');
-    const agent = { ...caller, token: (await approvedToken(ctx.api, ctx.admin, caller.client)).token, headers: {} };
-    const other = { ...caller, token: (await approvedToken(ctx.api, ctx.admin, caller.client)).token, headers: {} };
+    const agent = { ...caller, token: (await approvedToken(ctx.api, ctx.admin, caller.client)).token, headers: {} as BrandCaller['headers'] };
+    const other = { ...agent, token: (await approvedToken(ctx.api, ctx.admin, caller.client)).token };
     const statuses = [];
     for (const name of names('BUSY', 5)) statuses.push((await confirmPin(ctx.api, agent, { name, identifier: freshPhone() })).status);
     expect(statuses).toEqual([202, 202, 202, 202, 429]);
