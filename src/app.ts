@@ -31,7 +31,7 @@ import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
 import { brandsRoutes } from './brands/brands.routes';
 import { agentsRoutes } from './agents/agents.routes';
-import { resetPasswordPage } from './auth/reset-password.page';
+import { sendResetPasswordPage } from './auth/reset-password.page';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
@@ -124,7 +124,7 @@ export function createApp(s: Services): Express {
 
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
-  app.get('/reset-password', (_req, res) => void res.type('html').send(resetPasswordPage()));
+  app.get('/reset-password', sendResetPasswordPage);
   app.get('/signup', signupPage(s.signup));
 
   app.use(TEMPORAL_CODEC_PATH, temporalUiCors(s.temporalUiUrl));

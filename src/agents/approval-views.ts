@@ -1,4 +1,4 @@
-import { escapeHtml as h } from '../lib/html';
+import { escapeHtml as h, tokenPageHeaders } from '../lib/html';
 import type { AccessDecisionResult, Approver } from '../../workflows/access-request-api';
 import type { AccessRequestDoc } from './access-request.model';
 
@@ -44,11 +44,9 @@ export function approvalEmail({ request, clientName, approver, approveUrl, denyU
 }
 
 /** Headers of every approval page: its URL carries the approval token, so it is never cached or sent on as a referrer. */
-export const APPROVAL_PAGE_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-};
+export const APPROVAL_PAGE_HEADERS = tokenPageHeaders([
+  "default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'",
+]);
 
 /** A small page of the approval flow: a title, lines of text, and optionally one form button. */
 export function decisionPage(title: string, lines: string[], button?: { label: string; action: string }): string {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { escapeHtml as h } from '../../lib/html';
+import { escapeHtml as h, tokenPageHeaders } from '../../lib/html';
 import { AppError } from '../../lib/errors';
 import type { SignupService } from './signup.service';
 
@@ -27,13 +27,11 @@ function shell(nonce: string, title: string, body: string, script = ''): string 
 
 function headers(res: Response, nonce: string, withMap: boolean) {
   const maps = withMap ? ` ${MAPS_ORIGIN}` : '';
-  res.setHeader('Content-Security-Policy', [
+  res.set(tokenPageHeaders([
     "default-src 'none'", `script-src 'nonce-${nonce}'${maps}`, `style-src 'nonce-${nonce}'${withMap ? " 'unsafe-inline'" : ''}`,
     `connect-src 'self'${maps}`, `img-src 'self' data:${withMap ? ' https://*.gstatic.com https://*.googleapis.com' : ''}`,
     "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
-  ].join('; '));
-  res.setHeader('Referrer-Policy', 'no-referrer'); // the token is in the URL
-  res.setHeader('Cache-Control', 'no-store');
+  ]));
 }
 
 /** The claim page; the script reads the token from the URL and calls the signup API (check-name, complete). */
