@@ -52,7 +52,15 @@ export const PROVIDERS: Record<ProviderName, ProviderTemplate> = {
     provider_name: 'maps',
     display_name: 'Maps platform',
     description: 'Places search, geocoding and place details. The key is sent as the `key` query parameter.',
-    fields: [{ name: 'api_key', label: 'API key', type: 'secret', required: true, description: null }],
+    fields: [
+      { name: 'api_key', label: 'API key', type: 'secret', required: true, description: 'Server key for the relays; it never leaves the service.' },
+      {
+        name: 'browser_key', label: 'Browser key', type: 'string', required: false,
+        description: 'A separate key for the signup page\'s map, restricted at the maps platform to the signup page\'s origin ' +
+          '(HTTP referrer) and to the Maps JavaScript API. It is the only maps key ever sent to a browser; without it the ' +
+          'signup page works without the map.',
+      },
+    ],
     supports_test: true,
     supports_billing_sync: false,
     supports_spend_tracking: true,

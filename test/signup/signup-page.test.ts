@@ -6,7 +6,8 @@ import { withFakeMaps } from './fake-maps';
 
 const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
 const DESKTOP = { width: 1280, height: 800 };
-const MAPS_KEY = 'brand-maps-key-0042';
+const MAPS_KEY = 'brand-browser-key-0042';
+const SERVER_KEY = 'brand-server-key-9999';
 
 describe('the signup page, in a real browser, from the SMS link to the pin', () => {
   const ctx = useTestApi();
@@ -36,6 +37,7 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     const elsewhere = locate === 'map' ? await withFakeMaps(page, ctx.api.url) : [];
     const response = await page.goto(link);
     expect(response!.status()).toBe(200);
+    const html = await page.content();
     expect(response!.headers()['content-security-policy']).toMatch(/script-src 'nonce-/);
     expect(await text(page, 'h1')).toBe(`Claim NL:${name}`);
     expect(await text(page, '#identifier')).toMatch(/^\+31 6 ••• ••• \d\d$/);
@@ -85,7 +87,12 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     });
     expect(pin.gps.lat).toBeCloseTo(52.0907, 4);
     expect(pin.gps.lng).toBeCloseTo(5.1214, 4);
+    return { html, link };
   }
+
+  /** What the signup resolve operation tells the page about the maps key. */
+  const mapsKeyOf = async (link: string) =>
+    (await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}`)).body.maps_byok_key_or_null;
 
   beforeAll(async () => {
     expect((await confirmPin(ctx.api, agent, { name: 'RACE-TAKEN', identifier: '+31600000001' })).status).toBe(202);
@@ -95,13 +102,27 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
 
   it('on a desktop, with typed coordinates and address', () => claimThroughPage('DESK-PIN', '+31622222222', DESKTOP, 'typed'));
 
-  it('with the brand\'s own maps key, placing the pin by clicking the map', async () => {
+  it('with the brand\'s own browser key, placing the pin by clicking the map; the server key never reaches the page', async () => {
     const mapped = await brandCaller(ctx.api, ctx.admin, 'Mapped Pins');
     const key = await ctx.api.call('POST', `/api/v1/brands/${mapped.brandId}/integrations`, {
-      token: mapped.token, body: { provider_name: 'maps', key_label: 'Signup map', credentials: { api_key: MAPS_KEY }, is_primary: true },
+      token: mapped.token,
+      body: { provider_name: 'maps', key_label: 'Signup map', credentials: { api_key: SERVER_KEY, browser_key: MAPS_KEY }, is_primary: true },
     });
     expect(key.status).toBe(201);
-    await claimThroughPage('MAP-PIN', '+31633333333', PHONE, 'map', mapped);
+    const { html, link } = await claimThroughPage('MAP-PIN', '+31633333333', PHONE, 'map', mapped);
+    expect(html).not.toContain(SERVER_KEY);
+    expect(await mapsKeyOf(link)).toBe(MAPS_KEY);
+  });
+
+  it('a maps integration without a browser key gives the page no key at all, and the page works without the map', async () => {
+    const serverOnly = await brandCaller(ctx.api, ctx.admin, 'Server Key Only');
+    const key = await ctx.api.call('POST', `/api/v1/brands/${serverOnly.brandId}/integrations`, {
+      token: serverOnly.token, body: { provider_name: 'maps', key_label: 'Relays', credentials: { api_key: SERVER_KEY }, is_primary: true },
+    });
+    expect(key.status).toBe(201);
+    const { html, link } = await claimThroughPage('NO-MAP-PIN', '+31644444444', PHONE, 'typed', serverOnly);
+    expect(html).not.toContain(SERVER_KEY);
+    expect(await mapsKeyOf(link)).toBeNull();
   });
 
   it('a broken link shows why, with 401', async () => {
