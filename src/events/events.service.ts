@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import type { Logger } from '../lib/logger';
 import { isStreamId, type EventBus, type JobEvent } from './event-bus';
 import { createEventHub } from './event-hub';
+import { createStreamLeases } from './stream-leases';
 
 /** Orders two stream ids (`<ms>-<seq>`). */
 export function compareIds(a: string, b: string): number {
@@ -17,12 +18,19 @@ const frame = (event: string, data: unknown, id?: string) => `${id ? `id: ${id}\
  * Server-sent job events (DECISIONS.md §8): `connected` first, then the events missed since
  * Last-Event-ID (replayed from the Redis stream), then live events as the hub delivers them, and a
  * heartbeat every SSE_HEARTBEAT_MS. Live events that arrive during the replay are held back and
- * sent after it, without repeating what the replay already sent.
+ * sent after it, without repeating what the replay already sent. A client holds at most
+ * `maxStreamsPerClient` streams at once, across every API process (429 past it).
  */
-export function createEventsService(deps: { redis: Redis; bus: EventBus; heartbeatMs: number; windowSeconds: number; logger: Logger }) {
+export function createEventsService(deps: {
+  redis: Redis; bus: EventBus; heartbeatMs: number; windowSeconds: number; maxStreamsPerClient: number; logger: Logger;
+}) {
   const hub = createEventHub(deps.redis);
+  const leases = createStreamLeases(deps.redis, { max: deps.maxStreamsPerClient });
 
   async function stream(req: Request, res: Response, scope: string | null, lastEventId: string | undefined) {
+    const lease = await leases.take(scope);
+    // A caller that left while the lease was being taken will not close this stream: give the lease back now.
+    if (res.destroyed || req.socket.destroyed) return lease.release();
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -42,6 +50,7 @@ export function createEventsService(deps: { redis: Redis; bus: EventBus; heartbe
     const cleanup = () => {
       clearInterval(heartbeat);
       unsubscribe?.();
+      lease.release();
     };
     res.on('close', cleanup);
     try {

@@ -21,7 +21,8 @@ export function createJobServices(opts: { config: Config; engines: Engines; logg
     jobs: createJobsService({ control }),
     research: createResearchService({ control }),
     events: createEventsService({
-      redis: engines.redis, bus, heartbeatMs: config.SSE_HEARTBEAT_MS, windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS, logger: opts.logger,
+      redis: engines.redis, bus, heartbeatMs: config.SSE_HEARTBEAT_MS, windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS,
+      maxStreamsPerClient: config.SSE_MAX_STREAMS_PER_CLIENT, logger: opts.logger,
     }),
   };
 }

@@ -108,6 +108,8 @@ const schema = z.object({
   MEILISEARCH_TIMEOUT_MS: positiveInt.default(5_000),
 
   SSE_HEARTBEAT_MS: positiveInt.default(30_000),
+  /** Event streams one client may hold open at once, across every API process (the next one is 429). */
+  SSE_MAX_STREAMS_PER_CLIENT: positiveInt.default(20),
   /** Job events kept per client in Redis for Last-Event-ID replay (approximate cap of the stream). */
   EVENT_RETENTION_PER_CLIENT: positiveInt.default(1000),
   /** How far back a Last-Event-ID replay reaches (and how long an idle client's event stream is kept). */
