@@ -21,14 +21,24 @@ export default tseslint.config(
   {
     files: ['workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: nodeBuiltins.map((name) => ({ name, message: 'workflows/ must stay deterministic: do this in an activity.' })),
-        patterns: [
-          { regex: '^\\.\\./(src|activities)(/|$)', allowTypeImports: true,
-            message: 'workflows/ may import activities and services as types only.' },
-        ],
-      }],
-      'no-restricted-globals': ['error',
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'workflows/ must stay deterministic: do this in an activity.',
+          })),
+          patterns: [
+            {
+              regex: '^\\.\\./(src|activities)(/|$)',
+              allowTypeImports: true,
+              message: 'workflows/ may import activities and services as types only.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
         { name: 'setTimeout', message: 'use sleep() from @temporalio/workflow' },
         { name: 'setInterval', message: 'use sleep() from @temporalio/workflow' },
         { name: 'process', message: 'workflows/ must not read the environment' },

@@ -14,14 +14,21 @@ export function createContentActivities(deps: { outbound: OutboundPolicy; webhoo
     async callDeployHook(call: DeployHookCall): Promise<{ status: number }> {
       const body = JSON.stringify(call.payload);
       const secrets = await deps.webhooks.signingSecrets(call.payload.client_id);
-      const status = await deliverOutbound({
-        url: call.url, what: 'deploy hook', body,
-        signal: Context.current().cancellationSignal,
-        headers: {
-          'content-type': 'application/json', 'user-agent': 'lead-service-deploy-hook/1',
-          'idempotency-key': call.delivery_id, ...webhookHeaders(secrets, call.delivery_id, body),
+      const status = await deliverOutbound(
+        {
+          url: call.url,
+          what: 'deploy hook',
+          body,
+          signal: Context.current().cancellationSignal,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'lead-service-deploy-hook/1',
+            'idempotency-key': call.delivery_id,
+            ...webhookHeaders(secrets, call.delivery_id, body),
+          },
         },
-      }, deps.outbound);
+        deps.outbound,
+      );
       if (status < 200 || status >= 300) {
         throw ApplicationFailure.nonRetryable(`deploy hook answered ${status}`, 'DeployHookRejected');
       }

@@ -1,5 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { BillingRefused, pullBillingReport, reconcileBilling, type BillingDay, type BillingDeps } from '../src/integrations/billing';
+import {
+  BillingRefused,
+  pullBillingReport,
+  reconcileBilling,
+  type BillingDay,
+  type BillingDeps,
+} from '../src/integrations/billing';
 
 export type IntegrationDeps = BillingDeps;
 
@@ -14,6 +20,7 @@ export function createIntegrationActivities(deps: { integrations: IntegrationDep
         throw err;
       }
     },
-    reconcileBilling: (q: { client_id: string; integration_id: number; run_id: string; report: BillingDay[] }) => reconcileBilling(deps.integrations, q),
+    reconcileBilling: (q: { client_id: string; integration_id: number; run_id: string; report: BillingDay[] }) =>
+      reconcileBilling(deps.integrations, q),
   };
 }

@@ -29,7 +29,14 @@ export interface JobDeps {
   indexLock: RunLocked;
   gate: WriteGate;
   /** Where business photos go (DECISIONS.md §6); storing the same bytes again finds the first copy. */
-  media: { storeMedia(clientId: string, body: Buffer, contentType: string, filename?: string | null): Promise<{ idap_ref: string }> };
+  media: {
+    storeMedia(
+      clientId: string,
+      body: Buffer,
+      contentType: string,
+      filename?: string | null,
+    ): Promise<{ idap_ref: string }>;
+  };
   /** Which addresses caller-chosen webhook URLs may reach (OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
 }
@@ -75,7 +82,10 @@ export const heartbeat = (details?: unknown) => {
  */
 export async function keepAlive<T>(work: () => Promise<T>): Promise<T> {
   const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(lastDetails.has(ctx) ? lastDetails.get(ctx) : ctx.info.heartbeatDetails), 1000);
+  const timer = setInterval(
+    () => ctx.heartbeat(lastDetails.has(ctx) ? lastDetails.get(ctx) : ctx.info.heartbeatDetails),
+    1000,
+  );
   try {
     return await work();
   } finally {
@@ -91,18 +101,28 @@ export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T
   }
 }
 
-export function createJobActivities({ jobs, activity, webhooks }: {
-  jobs: JobDeps; activity: { recorder: ActivityRecorder }; webhooks: WebhookSigning;
+export function createJobActivities({
+  jobs,
+  activity,
+  webhooks,
+}: {
+  jobs: JobDeps;
+  activity: { recorder: ActivityRecorder };
+  webhooks: WebhookSigning;
 }) {
   const store = createJobStore(jobs);
   // Indexing takes one step at a time per worker process, so it never crowds out the jobs' own writes.
   const indexGate = createWriteGate(1);
   // Best effort: a photo that cannot be fetched is left out (its URL stays in data.photo_urls).
   const storePhotos = async (clientId: string, urls: string[]) => {
-    const refs = await Promise.all(urls.slice(0, MAX_PHOTOS).map(async (url) => {
-      const photo = await jobs.maps.fetchPhoto?.(url, activitySignal());
-      return photo ? (await jobs.gate(() => jobs.media.storeMedia(clientId, photo.bytes, photo.contentType, null))).idap_ref : null;
-    }));
+    const refs = await Promise.all(
+      urls.slice(0, MAX_PHOTOS).map(async (url) => {
+        const photo = await jobs.maps.fetchPhoto?.(url, activitySignal());
+        return photo
+          ? (await jobs.gate(() => jobs.media.storeMedia(clientId, photo.bytes, photo.contentType, null))).idap_ref
+          : null;
+      }),
+    );
     return refs.filter((r): r is string => r !== null);
   };
   return {
@@ -111,7 +131,10 @@ export function createJobActivities({ jobs, activity, webhooks }: {
       const queued = await loadJob(ref.job_id, ref.client_id);
       if (!queued || isFinal(queued.status)) return { proceed: false, total: 0, event: null };
       const total = locationsOf(queued.params as MapsJobParams).length;
-      const doc = await store.start(ref.job_id, ref.client_id, 'processing', { 'progress.total': total, message: `Searching ${total} locations` });
+      const doc = await store.start(ref.job_id, ref.client_id, 'processing', {
+        'progress.total': total,
+        message: `Searching ${total} locations`,
+      });
       if (!doc || isFinal(doc.status)) return { proceed: false, total: 0, event: null };
       const event = await store.publishOnce(doc, 'job.started');
       return { proceed: true, total, event };
@@ -123,7 +146,9 @@ export function createJobActivities({ jobs, activity, webhooks }: {
      * records the location in hand, so a retry (after a crash, on another worker) resumes there
      * instead of asking the provider again for the locations already done.
      */
-    async scrapeLocations(input: JobRef & { params: MapsJobParams; from: number; to: number; total: number; count?: number }) {
+    async scrapeLocations(
+      input: JobRef & { params: MapsJobParams; from: number; to: number; total: number; count?: number },
+    ) {
       return keepAlive(async () => {
         const locations = locationsOf(input.params);
         const cap = input.params.max_results ?? Infinity;
@@ -131,15 +156,25 @@ export function createJobActivities({ jobs, activity, webhooks }: {
         let next = Math.max(input.from, checkpoint?.next ?? input.from);
         const first = next;
         // The workflow's count is exact for a first attempt; a retry may follow a partial write, so it counts.
-        let count = Context.current().info.attempt > 1 || input.count === undefined ? await resultsCount(input.client_id, input.job_id) : input.count;
+        let count =
+          Context.current().info.attempt > 1 || input.count === undefined
+            ? await resultsCount(input.client_id, input.job_id)
+            : input.count;
         for (; next < Math.min(input.to, locations.length) && count < cap; next++) {
           const index = next;
           const deps = {
-            maps: jobs.maps, store, gate: jobs.gate, signal: activitySignal(), heartbeat: (d?: unknown) => heartbeat({ next: index, detail: d }),
-            rewriteKnown: Context.current().info.attempt > 1, storePhotos,
+            maps: jobs.maps,
+            store,
+            gate: jobs.gate,
+            signal: activitySignal(),
+            heartbeat: (d?: unknown) => heartbeat({ next: index, detail: d }),
+            rewriteKnown: Context.current().info.attempt > 1,
+            storePhotos,
           };
           try {
-            ({ results_count: count } = await withProviderFailures(() => scrapeLocation(deps, { ...input, location: locations[index], index, count })));
+            ({ results_count: count } = await withProviderFailures(() =>
+              scrapeLocation(deps, { ...input, location: locations[index], index, count }),
+            ));
           } catch (err) {
             // Locations were done in this attempt: hand back what is done, so the rest starts as a new
             // activity with the full retry budget instead of spending this attempt's.
@@ -153,14 +188,20 @@ export function createJobActivities({ jobs, activity, webhooks }: {
     },
 
     /** Moves the job to its final state (if not there already) and publishes the final event once. */
-    async finishJob(input: JobRef & { status: 'completed' | 'failed' | 'cancelled'; error?: string; results_count?: number }): Promise<JobEvent | null> {
+    async finishJob(
+      input: JobRef & { status: 'completed' | 'failed' | 'cancelled'; error?: string; results_count?: number },
+    ): Promise<JobEvent | null> {
       const doc = await loadJob(input.job_id, input.client_id);
       // Counted from what is stored, not from the workflow's running count: an attempt Temporal timed out
       // while it was unreachable can still have been writing when its retry counted (fault matrix, Temporal case).
-      const results_count = (doc?.type === 'research'
-        ? await researchResultsCount(input.client_id, input.job_id)
-        : await resultsCount(input.client_id, input.job_id));
-      const event = await store.finish(input.job_id, input.client_id, input.status, { error: input.error, results_count });
+      const results_count =
+        doc?.type === 'research'
+          ? await researchResultsCount(input.client_id, input.job_id)
+          : await resultsCount(input.client_id, input.job_id);
+      const event = await store.finish(input.job_id, input.client_id, input.status, {
+        error: input.error,
+        results_count,
+      });
       // Every attempt records it (under one id), so a retry after a crash here still logs the outcome.
       await recordJobOutcome(activity.recorder, await loadJob(input.job_id, input.client_id));
       return event;
@@ -181,8 +222,11 @@ export function createJobActivities({ jobs, activity, webhooks }: {
     /** POSTs one job event to the job's webhook_url, signed with the client's secrets in force at this attempt. */
     async deliverJobWebhook(input: { url: string; client_id: string; event: JobEvent }): Promise<{ status: number }> {
       const status = await deliverWebhook({
-        url: input.url, secrets: await webhooks.signingSecrets(input.client_id), event: input.event,
-        signal: activitySignal(), policy: jobs.outbound,
+        url: input.url,
+        secrets: await webhooks.signingSecrets(input.client_id),
+        event: input.event,
+        signal: activitySignal(),
+        policy: jobs.outbound,
       });
       return { status };
     },

@@ -13,7 +13,11 @@ export function createResearchActivities({ jobs }: { jobs: JobDeps }) {
       const queued = await loadJob(ref.job_id, ref.client_id);
       if (!queued || isFinal(queued.status)) return { proceed: false, total: 0, event: null };
       const total = await prepareInputs(queued); // before the job is running, so progress is complete from the start
-      const doc = await store.start(ref.job_id, ref.client_id, 'running', { companies_total: total, 'progress.total': total, message: `Researching ${total} companies` });
+      const doc = await store.start(ref.job_id, ref.client_id, 'running', {
+        companies_total: total,
+        'progress.total': total,
+        message: `Researching ${total} companies`,
+      });
       if (!doc || isFinal(doc.status)) return { proceed: false, total: 0, event: null };
       const event = await store.publishOnce(doc, 'job.started');
       return { proceed: true, total, event };
@@ -21,9 +25,15 @@ export function createResearchActivities({ jobs }: { jobs: JobDeps }) {
 
     /** Researches one company of the job (see researchCompany); provider failures follow the retry rules. */
     async researchCompany(input: JobRef & { index: number }): Promise<{ found: boolean }> {
-      return keepAlive(() => withProviderFailures(() =>
-        researchCompany({ maps: jobs.maps, research: jobs.research, store, gate: jobs.gate, signal: activitySignal(), heartbeat }, input, input.index),
-      ));
+      return keepAlive(() =>
+        withProviderFailures(() =>
+          researchCompany(
+            { maps: jobs.maps, research: jobs.research, store, gate: jobs.gate, signal: activitySignal(), heartbeat },
+            input,
+            input.index,
+          ),
+        ),
+      );
     },
   };
 }

@@ -13,47 +13,81 @@ import { bareServer, CONNECTIONS, load, machine, printTable, SECONDS, withBenchA
 const ADMIN = { email: 'bench-admin@agents.example', password: 'bench-password-123' };
 
 async function main() {
-  await withBenchApi('auth', { ACCESS_REQUEST_RATE_PER_HOUR: '0', BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password }, async (api) => {
-    const s = api.services;
-    const client = await s.clients.create({ name: 'Bench Agents', content_domains: [], admin_email: 'bench@agents.example' });
-    await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
-    // An approved request, decided directly (the approval flow itself is not what is measured).
-    const receipt = await s.agents.requests.request({ client_id: client.client_id, owner_email: 'dev@agents.example', project_name: 'bench', requested_scopes: ['jobs:read'] }, 'bench');
-    await createAccessDecisions({ credentialsKey: api.credentialsKey }).decide(receipt.request_id, 'approved', crypto.randomUUID());
-    await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() }); // nothing else to wait for
-    const agent = (await s.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
-    const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
-    const session = await fetch(`${api.url}/api/v1/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN),
-    }).then((r) => r.json() as Promise<{ access_token: string }>);
+  await withBenchApi(
+    'auth',
+    { ACCESS_REQUEST_RATE_PER_HOUR: '0', BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password },
+    async (api) => {
+      const s = api.services;
+      const client = await s.clients.create({
+        name: 'Bench Agents',
+        content_domains: [],
+        admin_email: 'bench@agents.example',
+      });
+      await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
+      // An approved request, decided directly (the approval flow itself is not what is measured).
+      const receipt = await s.agents.requests.request(
+        {
+          client_id: client.client_id,
+          owner_email: 'dev@agents.example',
+          project_name: 'bench',
+          requested_scopes: ['jobs:read'],
+        },
+        'bench',
+      );
+      await createAccessDecisions({ credentialsKey: api.credentialsKey }).decide(
+        receipt.request_id,
+        'approved',
+        crypto.randomUUID(),
+      );
+      await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() }); // nothing else to wait for
+      const agent = (await s.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
+      const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
+      const session = await fetch(`${api.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      }).then((r) => r.json() as Promise<{ access_token: string }>);
 
-    const cases = [
-      { name: 'agent token  GET /auth/pat/status', path: '/api/v1/auth/pat/status', token: agent },
-      { name: 'triple       GET /dashboard/me', path: '/api/v1/dashboard/me', token: triple },
-      { name: 'session      GET /dashboard/me', path: '/api/v1/dashboard/me', token: session.access_token },
-    ];
-    const bodies: Record<string, unknown> = {};
-    for (const c of cases) {
-      const res = await fetch(api.url + c.path, { headers: { authorization: `Bearer ${c.token}` } });
-      if (res.status !== 200) throw new Error(`${c.name}: ${res.status} ${await res.text()}`);
-      bodies[`/${cases.indexOf(c)}`] = await res.json();
-    }
-    const bare = await bareServer(bodies);
-    try {
-      const rows: string[][] = [];
-      for (const [i, c] of cases.entries()) {
-        process.stdout.write(`measuring ${c.name} (${CONNECTIONS} connections, ${SECONDS} s each)...\n`);
-        const ours = await load(api.url + c.path, { authorization: `Bearer ${c.token}` });
-        const base = await load(`${bare.url}/${i}`);
-        const ratio = ours.rps / base.rps;
-        rows.push([c.name, ours.rps.toFixed(0), base.rps.toFixed(0), `${ratio.toFixed(2)}x`, `${ours.p50} / ${ours.p99}`, `${base.p50} / ${base.p99}`, String(ours.errors), ratio >= 0.8 ? 'yes' : 'NO']);
+      const cases = [
+        { name: 'agent token  GET /auth/pat/status', path: '/api/v1/auth/pat/status', token: agent },
+        { name: 'triple       GET /dashboard/me', path: '/api/v1/dashboard/me', token: triple },
+        { name: 'session      GET /dashboard/me', path: '/api/v1/dashboard/me', token: session.access_token },
+      ];
+      const bodies: Record<string, unknown> = {};
+      for (const c of cases) {
+        const res = await fetch(api.url + c.path, { headers: { authorization: `Bearer ${c.token}` } });
+        if (res.status !== 200) throw new Error(`${c.name}: ${res.status} ${await res.text()}`);
+        bodies[`/${cases.indexOf(c)}`] = await res.json();
       }
-      printTable(['credential and read', 'req/s', 'bare req/s', 'ratio', 'p50/p99 ms', 'bare p50/p99 ms', 'errors', '>= 0.8x'], rows);
-      process.stdout.write(`\ntarget: each at least 0.8x of the bare route; ${machine(api)}\n`);
-    } finally {
-      bare.close();
-    }
-  });
+      const bare = await bareServer(bodies);
+      try {
+        const rows: string[][] = [];
+        for (const [i, c] of cases.entries()) {
+          process.stdout.write(`measuring ${c.name} (${CONNECTIONS} connections, ${SECONDS} s each)...\n`);
+          const ours = await load(api.url + c.path, { authorization: `Bearer ${c.token}` });
+          const base = await load(`${bare.url}/${i}`);
+          const ratio = ours.rps / base.rps;
+          rows.push([
+            c.name,
+            ours.rps.toFixed(0),
+            base.rps.toFixed(0),
+            `${ratio.toFixed(2)}x`,
+            `${ours.p50} / ${ours.p99}`,
+            `${base.p50} / ${base.p99}`,
+            String(ours.errors),
+            ratio >= 0.8 ? 'yes' : 'NO',
+          ]);
+        }
+        printTable(
+          ['credential and read', 'req/s', 'bare req/s', 'ratio', 'p50/p99 ms', 'bare p50/p99 ms', 'errors', '>= 0.8x'],
+          rows,
+        );
+        process.stdout.write(`\ntarget: each at least 0.8x of the bare route; ${machine(api)}\n`);
+      } finally {
+        bare.close();
+      }
+    },
+  );
 }
 
 main().catch((err) => {

@@ -15,21 +15,39 @@ const DOMAIN = 'bench.example';
 
 const paragraph = (i: number) => ({
   type: 'paragraph',
-  content: [{ type: 'text', text: `Paragraph ${i}: fresh sourdough every morning, rye on Thursdays, and seasonal pastries all week long. ` }],
+  content: [
+    {
+      type: 'text',
+      text: `Paragraph ${i}: fresh sourdough every morning, rye on Thursdays, and seasonal pastries all week long. `,
+    },
+  ],
 });
 
 async function seed(s: Awaited<ReturnType<typeof startApi>>['services']) {
-  const client = await s.clients.create({ name: 'Bench Bakery', content_domains: [DOMAIN], admin_email: 'bench@bench.example' });
+  const client = await s.clients.create({
+    name: 'Bench Bakery',
+    content_domains: [DOMAIN],
+    admin_email: 'bench@bench.example',
+  });
   const cid = client.client_id;
   const { authoring } = s.content;
   for (let i = 0; i < 12; i++) {
-    await authoring.createAuthor(cid, { full_name: `Author ${i}`, role: i % 3 === 0 ? 'editor' : 'author', bio: 'Writes about bread.' });
+    await authoring.createAuthor(cid, {
+      full_name: `Author ${i}`,
+      role: i % 3 === 0 ? 'editor' : 'author',
+      bio: 'Writes about bread.',
+    });
   }
   const category = await authoring.createTaxonomy('category', cid, { name: 'News' });
   for (let i = 0; i < 30; i++) {
     const post = await authoring.createPost(cid, {
-      slug: `post-${i}`, title: `Post number ${i}`, body: { type: 'doc', content: Array.from({ length: 8 }, (_, j) => paragraph(j)) },
-      author_name: `Author ${i % 12}`, tags: ['bread', `tag-${i % 5}`], category_ids: [category.id], is_featured: i % 7 === 0,
+      slug: `post-${i}`,
+      title: `Post number ${i}`,
+      body: { type: 'doc', content: Array.from({ length: 8 }, (_, j) => paragraph(j)) },
+      author_name: `Author ${i % 12}`,
+      tags: ['bread', `tag-${i % 5}`],
+      category_ids: [category.id],
+      is_featured: i % 7 === 0,
     });
     await authoring.publishPost(cid, post.id);
   }
@@ -58,12 +76,31 @@ async function main() {
         const ours = await load(api.url + route.path, { 'x-content-domain': DOMAIN });
         const base = await load(bare.url + route.path);
         rows.push([
-          route.name, ours.rps.toFixed(0), base.rps.toFixed(0), `${(ours.rps / base.rps).toFixed(2)}x`,
-          `${ours.p50} / ${ours.p99}`, `${base.p50} / ${base.p99}`, String(ours.errors),
-          ours.rps >= base.rps / 2 ? 'yes' : 'NO', ours.p99 < 20 ? 'yes' : 'NO',
+          route.name,
+          ours.rps.toFixed(0),
+          base.rps.toFixed(0),
+          `${(ours.rps / base.rps).toFixed(2)}x`,
+          `${ours.p50} / ${ours.p99}`,
+          `${base.p50} / ${base.p99}`,
+          String(ours.errors),
+          ours.rps >= base.rps / 2 ? 'yes' : 'NO',
+          ours.p99 < 20 ? 'yes' : 'NO',
         ]);
       }
-      printTable(['route', 'req/s', 'bare req/s', 'ratio', 'p50/p99 ms', 'bare p50/p99 ms', 'errors', '>= half bare', 'p99 < 20 ms'], rows);
+      printTable(
+        [
+          'route',
+          'req/s',
+          'bare req/s',
+          'ratio',
+          'p50/p99 ms',
+          'bare p50/p99 ms',
+          'errors',
+          '>= half bare',
+          'p99 < 20 ms',
+        ],
+        rows,
+      );
       process.stdout.write(`\ntarget: at least half the bare route's req/s and p99 under 20 ms; ${machine(api)}\n`);
     } finally {
       bare.close();

@@ -35,7 +35,8 @@ const PACED = Number(process.env.BENCH_PACED ?? 40);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
 const COUNTRIES = ['NL', 'BE', 'DE', 'FR', 'LU', 'AT', 'DK', 'PT'];
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
@@ -48,9 +49,11 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 async function inBatches(n: number, inFlight: number, call: (i: number) => Promise<number>): Promise<number[]> {
   const out: number[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < n) out.push(await call(next++));
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < n) out.push(await call(next++));
+    }),
+  );
   return out;
 }
 
@@ -83,7 +86,8 @@ async function watchCompletions(url: string, n: number) {
 /** `npm run worker` against the API's engines; resolves once it polls its task queue. */
 function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../src/worker.ts')], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
     let err = '';
@@ -98,51 +102,82 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-jobs-'));
   const admin = { email: 'bench@bench.example', password: 'bench-password-123' };
   const config = loadConfig({
-    ...process.env, NODE_ENV: 'development', PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: dataDir,
-    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY ?? randomBytes(32).toString('hex'), RUN_WORKER: 'false',
-    BOOTSTRAP_ADMIN_EMAIL: admin.email, BOOTSTRAP_ADMIN_PASSWORD: admin.password,
-    MONGODB_DB: `bench_${randomBytes(3).toString('hex')}`, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`,
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: '0',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    DATA_DIR: dataDir,
+    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY ?? randomBytes(32).toString('hex'),
+    RUN_WORKER: 'false',
+    BOOTSTRAP_ADMIN_EMAIL: admin.email,
+    BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+    MONGODB_DB: `bench_${randomBytes(3).toString('hex')}`,
+    TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`,
     SSE_HEARTBEAT_MS: '60000',
     // Search indexing is a follow-up workflow per job that starts after its job.completed; left out
     // by default so that the figures are the job pipeline's (JOB_INDEX_RESULTS=true includes it).
     JOB_INDEX_RESULTS: process.env.JOB_INDEX_RESULTS ?? 'false',
   });
   process.stdout.write('starting engines, API and worker...\n');
-  const api = await startApi(config, { logger: createLogger(config.LOG_LEVEL), progress: (m) => process.stdout.write(`  ${m}\n`) });
+  const api = await startApi(config, {
+    logger: createLogger(config.LOG_LEVEL),
+    progress: (m) => process.stdout.write(`  ${m}\n`),
+  });
   let worker: ChildProcess | undefined;
   let stopped: Promise<void> | undefined;
-  const stop = () => (stopped ??= (async () => {
-    worker?.kill('SIGKILL');
-    await api.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  })());
+  const stop = () =>
+    (stopped ??= (async () => {
+      worker?.kill('SIGKILL');
+      await api.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    })());
   // Interrupted (Ctrl-C, a timeout): still stop the engines and the worker this run started.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop().finally(() => process.exit(130)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void stop().finally(() => process.exit(130)));
   const call = async (method: string, p: string, token: string | null, body?: unknown) => {
     const res = await fetch(`${api.url}${p}`, {
-      method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined,
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
     });
     return { status: res.status, body: (await res.json()) as any };
   };
   try {
     const d = api.devstack;
     worker = await startWorkerProcess({
-      MONGODB_URI: config.MONGODB_URI ?? d!.mongo!.url, MONGODB_DB: config.MONGODB_DB, REDIS_URL: config.REDIS_URL ?? d!.redis!.url,
-      TEMPORAL_ADDRESS: api.temporalAddress, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE, CREDENTIALS_KEY: api.credentialsKey,
-      DATA_DIR: dataDir, NODE_ENV: 'development', JOB_INDEX_RESULTS: config.JOB_INDEX_RESULTS ? 'true' : 'false',
+      MONGODB_URI: config.MONGODB_URI ?? d!.mongo!.url,
+      MONGODB_DB: config.MONGODB_DB,
+      REDIS_URL: config.REDIS_URL ?? d!.redis!.url,
+      TEMPORAL_ADDRESS: api.temporalAddress,
+      TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
+      CREDENTIALS_KEY: api.credentialsKey,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      JOB_INDEX_RESULTS: config.JOB_INDEX_RESULTS ? 'true' : 'false',
     });
     const login = await call('POST', '/api/v1/auth/login', null, admin);
     const newClient = async (name: string) => {
-      const c = (await call('POST', '/api/v1/dashboard/admin/clients', login.body.access_token, { name, content_domains: [], admin_email: `${name}@bench.example` })).body;
+      const c = (
+        await call('POST', '/api/v1/dashboard/admin/clients', login.body.access_token, {
+          name,
+          content_domains: [],
+          admin_email: `${name}@bench.example`,
+        })
+      ).body;
       return { id: c.client_id as string, triple: `${c.client_id}:${c.api_key}:${c.api_secret}` };
     };
-    const submit = (triple: string, i: number) => timed(async () => {
-      const res = await call('POST', '/api/v1/dashboard/client/jobs/maps-scrape/submit', triple, {
-        query: `shop ${i}`, country_code: COUNTRIES[i % COUNTRIES.length], max_locations: MAX_LOCATIONS, max_results: MAX_RESULTS,
-      });
-      if (res.status !== 200) throw new Error(`submit answered ${res.status}: ${JSON.stringify(res.body)}`);
-    }).then(([, took]) => took);
-    const stream = (triple: string, n: number) => watchCompletions(`${api.url}/api/v1/events/stream?token=${encodeURIComponent(triple)}`, n);
+    const submit = (triple: string, i: number) =>
+      timed(async () => {
+        const res = await call('POST', '/api/v1/dashboard/client/jobs/maps-scrape/submit', triple, {
+          query: `shop ${i}`,
+          country_code: COUNTRIES[i % COUNTRIES.length],
+          max_locations: MAX_LOCATIONS,
+          max_results: MAX_RESULTS,
+        });
+        if (res.status !== 200) throw new Error(`submit answered ${res.status}: ${JSON.stringify(res.body)}`);
+      }).then(([, took]) => took);
+    const stream = (triple: string, n: number) =>
+      watchCompletions(`${api.url}/api/v1/events/stream?token=${encodeURIComponent(triple)}`, n);
 
     // Warm-up: one job end to end (dataset loading, first workflow tasks, connection pools).
     const warm = await newClient('warmup');
@@ -162,12 +197,19 @@ async function main() {
     // The burst: JOBS submits at once, then until the last job.completed.
     const burst = await newClient('burst');
     const watch = await stream(burst.triple, JOBS);
-    process.stdout.write(`submitting ${JOBS} maps-scrape jobs at once (max_locations ${MAX_LOCATIONS}, max_results ${MAX_RESULTS})...\n`);
+    process.stdout.write(
+      `submitting ${JOBS} maps-scrape jobs at once (max_locations ${MAX_LOCATIONS}, max_results ${MAX_RESULTS})...\n`,
+    );
     const t0 = performance.now();
     const submits = await Promise.all(Array.from({ length: JOBS }, (_, i) => submit(burst.triple, i)));
     const ticker = setInterval(async () => {
-      const byStatus = await JobModel.aggregate([{ $match: { client_id: burst.id } }, { $group: { _id: '$status', n: { $sum: 1 } } }]);
-      process.stdout.write(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${byStatus.map((g) => `${g._id} ${g.n}`).join(', ')}\n`);
+      const byStatus = await JobModel.aggregate([
+        { $match: { client_id: burst.id } },
+        { $group: { _id: '$status', n: { $sum: 1 } } },
+      ]);
+      process.stdout.write(
+        `  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${byStatus.map((g) => `${g._id} ${g.n}`).join(', ')}\n`,
+      );
     }, 15_000);
     const { at: lastCompleted, failed } = await watch.done.finally(() => clearInterval(ticker));
     watch.close();
@@ -177,13 +219,23 @@ async function main() {
 
     // Baseline 1: starting no-op workflows the same two ways (a task queue nobody polls; terminated after).
     const temporal = api.services.engines.temporal;
-    const noop = () => timed(() => temporal.workflow.start('benchNoopWorkflow', {
-      taskQueue: `${config.TEMPORAL_TASK_QUEUE}-noop`, workflowId: `bench-noop-${randomBytes(6).toString('hex')}`, args: [],
-    })).then(([, took]) => took);
+    const noop = () =>
+      timed(() =>
+        temporal.workflow.start('benchNoopWorkflow', {
+          taskQueue: `${config.TEMPORAL_TASK_QUEUE}-noop`,
+          workflowId: `bench-noop-${randomBytes(6).toString('hex')}`,
+          args: [],
+        }),
+      ).then(([, took]) => took);
     const starts = await Promise.all(Array.from({ length: JOBS }, noop));
     const steadyStarts = await inBatches(PACED, IN_FLIGHT, noop);
-    for await (const wf of temporal.workflow.list({ query: `TaskQueue="${config.TEMPORAL_TASK_QUEUE}-noop" AND ExecutionStatus="Running"` })) {
-      await temporal.workflow.getHandle(wf.workflowId).terminate('benchmark baseline').catch(() => undefined);
+    for await (const wf of temporal.workflow.list({
+      query: `TaskQueue="${config.TEMPORAL_TASK_QUEUE}-noop" AND ExecutionStatus="Running"`,
+    })) {
+      await temporal.workflow
+        .getHandle(wf.workflowId)
+        .terminate('benchmark baseline')
+        .catch(() => undefined);
     }
 
     // Baseline 2: the same documents, bulk-inserted by the driver into a scratch collection.
@@ -197,7 +249,12 @@ async function main() {
     // The pipeline's own write path on the same documents, for a fresh tenant (so every id is new,
     // as for a job's first findings), in the batch size one location produces.
     const tenant = `bench-${randomBytes(4).toString('hex')}`;
-    const writes = docs.map((doc: any) => resourceWrite(tenant, doc.resource_type as ResourceType, doc._id, doc.data, { jobId: 'bench', related: doc.related }));
+    const writes = docs.map((doc: any) =>
+      resourceWrite(tenant, doc.resource_type as ResourceType, doc._id, doc.data, {
+        jobId: 'bench',
+        related: doc.related,
+      }),
+    );
     const [, pathMs] = await timed(async () => {
       for (let i = 0; i < writes.length; i += 100) await writeResources(writes.slice(i, i + 100));
     });
@@ -206,8 +263,12 @@ async function main() {
     const rawRate = docs.length / (rawMs / 1000);
     const pathRate = writes.length / (pathMs / 1000);
     const ratio = (x: number, y: number) => `${(x / y).toFixed(2)}x`;
-    const row = (label: string, ours: number[], raw: number[], p: number): [string, string, string, string] =>
-      [label, ms(pct(ours, p)), ms(pct(raw, p)), ratio(pct(ours, p), pct(raw, p))];
+    const row = (label: string, ours: number[], raw: number[], p: number): [string, string, string, string] => [
+      label,
+      ms(pct(ours, p)),
+      ms(pct(raw, p)),
+      ratio(pct(ours, p), pct(raw, p)),
+    ];
     [submits, starts, steady, steadyStarts].forEach((l) => l.sort((x, y) => x - y));
     const rows: [string, string, string, string][] = [
       row(`submit p50, ${JOBS} at once`, submits, starts, 50),
@@ -221,18 +282,27 @@ async function main() {
     const line = (cells: string[]) => cells.map((c, i) => (i ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ');
     process.stdout.write(`\n${line(['', 'maps-scrape jobs', 'raw baseline', 'ratio'])}\n`);
     for (const r of rows) process.stdout.write(`${line(r)}\n`);
-    process.stdout.write('(raw baselines: no-op workflow starts through the Temporal client; insertMany of the same documents)\n');
-    process.stdout.write(`\n${JOBS} jobs at once (${failed} failed): last job.completed after ${pipelineSeconds.toFixed(1)} s; ` +
-      `${written} resources and ${items} job results written; engines: ${Object.values(api.services.engines.kinds).join(', ')}; ` +
-      `search indexing of results: ${config.JOB_INDEX_RESULTS ? 'on' : 'off (JOB_INDEX_RESULTS=true includes it)'}\n`);
-    process.stdout.write(`targets: submit p99 < 50 ms (burst ${pct(submits, 99) < 50 ? 'met' : 'missed'}, ${IN_FLIGHT} in flight ${pct(steady, 99) < 50 ? 'met' : 'missed'}); ` +
-      `ingest >= 0.5x raw (end to end ${ingestRate / rawRate >= 0.5 ? 'met' : 'missed'}, write path ${pathRate / rawRate >= 0.5 ? 'met' : 'missed'})\n`);
+    process.stdout.write(
+      '(raw baselines: no-op workflow starts through the Temporal client; insertMany of the same documents)\n',
+    );
+    process.stdout.write(
+      `\n${JOBS} jobs at once (${failed} failed): last job.completed after ${pipelineSeconds.toFixed(1)} s; ` +
+        `${written} resources and ${items} job results written; engines: ${Object.values(api.services.engines.kinds).join(', ')}; ` +
+        `search indexing of results: ${config.JOB_INDEX_RESULTS ? 'on' : 'off (JOB_INDEX_RESULTS=true includes it)'}\n`,
+    );
+    process.stdout.write(
+      `targets: submit p99 < 50 ms (burst ${pct(submits, 99) < 50 ? 'met' : 'missed'}, ${IN_FLIGHT} in flight ${pct(steady, 99) < 50 ? 'met' : 'missed'}); ` +
+        `ingest >= 0.5x raw (end to end ${ingestRate / rawRate >= 0.5 ? 'met' : 'missed'}, write path ${pathRate / rawRate >= 0.5 ? 'met' : 'missed'})\n`,
+    );
   } finally {
     await stop();
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  process.stderr.write(`${err?.stack ?? err}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -45,12 +45,22 @@ async function seed(clientId: string) {
     for (let i = start; i < Math.min(PINS, start + 2000); i++) {
       const country = COUNTRIES[i % COUNTRIES.length];
       batch.push({
-        _id: `${country}:PIN-${i}`, country_code: country, name: `PIN-${i}`, client_id: clientId, brand_id: 1, reservation_id: randomUUID(),
+        _id: `${country}:PIN-${i}`,
+        country_code: country,
+        name: `PIN-${i}`,
+        client_id: clientId,
+        brand_id: 1,
+        reservation_id: randomUUID(),
         gps: { lat: 36 + random() * 20, lng: -8 + random() * 30 },
         structured_address: { address_settlement: `Town ${i % 500}` },
-        business: { name: `Shop ${i}`, category: CATEGORIES[i % CATEGORIES.length], rating: Math.round(random() * 50) / 10 },
+        business: {
+          name: `Shop ${i}`,
+          category: CATEGORIES[i % CATEGORIES.length],
+          rating: Math.round(random() * 50) / 10,
+        },
         subscription: { status: 'active', expires_at: expires },
-        created_at: new Date(), updated_at: new Date(),
+        created_at: new Date(),
+        updated_at: new Date(),
       });
     }
     await PinModel.collection.insertMany(batch as never[], { ordered: false });
@@ -74,41 +84,69 @@ async function timed(label: string, run: () => Promise<unknown>, rounds = ROUNDS
 
 async function main() {
   await withBenchApi('pins', {}, async (api) => {
-    const client = await api.services.clients.create({ name: 'Bench Pins', content_domains: [], admin_email: 'bench@pins.example' });
+    const client = await api.services.clients.create({
+      name: 'Bench Pins',
+      content_domains: [],
+      admin_email: 'bench@pins.example',
+    });
     await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
     const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
     process.stdout.write(`seeding ${PINS} pins...\n`);
     const seeded = Date.now();
     await seed(client.client_id);
-    process.stdout.write(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s; measuring ${ROUNDS} sequential searches each...\n`);
+    process.stdout.write(
+      `seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s; measuring ${ROUNDS} sequential searches each...\n`,
+    );
 
     // The API's own engine: the HTTP rows and the engine rows share its in-memory index.
-    const engine = pinSearchFor(api.services.config, api.services.engines.redis) as ReturnType<typeof createBuiltinEngine>;
+    const engine = pinSearchFor(api.services.config, api.services.engines.redis) as ReturnType<
+      typeof createBuiltinEngine
+    >;
     const query = () => builtinMongoQuery(parseSearchRequest(BODY));
     const loading = Date.now();
     const answer = await engine.search(BODY);
     const firstSearchMs = Date.now() - loading;
     const load = engine.memory?.lastLoad;
     if (!load) throw new Error('the built-in engine did not answer from its in-memory index (is Redis reachable?)');
-    process.stdout.write(`in-memory index loaded: ${load.pins} pins in ${(load.ms / 1000).toFixed(1)} s (first search ${(firstSearchMs / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(
+      `in-memory index loaded: ${load.pins} pins in ${(load.ms / 1000).toFixed(1)} s (first search ${(firstSearchMs / 1000).toFixed(1)} s)\n`,
+    );
     const ours = await timed('in-memory engine', () => engine.search(BODY));
     const http = await timed('POST /agent/search-pins', async () => {
       const res = await fetch(`${api.url}/api/v1/agent/search-pins`, {
-        method: 'POST', headers: { authorization: `Bearer ${triple}`, 'x-brand-id': '1', 'content-type': 'application/json' }, body: JSON.stringify(BODY),
+        method: 'POST',
+        headers: { authorization: `Bearer ${triple}`, 'x-brand-id': '1', 'content-type': 'application/json' },
+        body: JSON.stringify(BODY),
       });
       if (res.status !== 200) throw new Error(`search-pins: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     });
     process.stdout.write(`measuring the raw MongoDB query ${RAW_ROUNDS} times...\n`);
     let fetched = 0;
-    const raw = await timed('raw MongoDB query', async () => (fetched = (await PinModel.collection.find(query()).toArray()).length), RAW_ROUNDS);
+    const raw = await timed(
+      'raw MongoDB query',
+      async () => (fetched = (await PinModel.collection.find(query()).toArray()).length),
+      RAW_ROUNDS,
+    );
     const f = (n: number) => n.toFixed(1);
     printTable(
       ['case', 'p50 ms', 'p99 ms', 'p50 vs raw', 'p99 vs raw'],
       [
         [`raw MongoDB query (baseline, ${RAW_ROUNDS} rounds)`, f(raw.p50), f(raw.p99), '1.00x', '1.00x'],
-        ['in-memory engine', f(ours.p50), f(ours.p99), `${(ours.p50 / raw.p50).toFixed(2)}x`, `${(ours.p99 / raw.p99).toFixed(2)}x`],
-        ['POST /agent/search-pins', f(http.p50), f(http.p99), `${(http.p50 / raw.p50).toFixed(2)}x`, `${(http.p99 / raw.p99).toFixed(2)}x`],
+        [
+          'in-memory engine',
+          f(ours.p50),
+          f(ours.p99),
+          `${(ours.p50 / raw.p50).toFixed(2)}x`,
+          `${(ours.p99 / raw.p99).toFixed(2)}x`,
+        ],
+        [
+          'POST /agent/search-pins',
+          f(http.p50),
+          f(http.p99),
+          `${(http.p50 / raw.p50).toFixed(2)}x`,
+          `${(http.p99 / raw.p99).toFixed(2)}x`,
+        ],
       ],
     );
     process.stdout.write(

@@ -26,18 +26,40 @@ async function main() {
   try {
     await withBenchApi('relay', { RELAY_PARCEL_TRACKING_URL: providerBase }, async (api) => {
       const s = api.services;
-      const client = await s.clients.create({ name: 'Bench Relay', content_domains: [], admin_email: 'bench@relay.example' });
+      const client = await s.clients.create({
+        name: 'Bench Relay',
+        content_domains: [],
+        admin_email: 'bench@relay.example',
+      });
       await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
       const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
       const created = await fetch(`${api.url}/api/v1/brands/1/integrations`, {
-        method: 'POST', headers: { authorization: `Bearer ${triple}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ provider_name: 'parcel-tracking', key_label: 'bench', credentials: { api_key: KEY }, is_primary: true }),
+        method: 'POST',
+        headers: { authorization: `Bearer ${triple}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          provider_name: 'parcel-tracking',
+          key_label: 'bench',
+          credentials: { api_key: KEY },
+          is_primary: true,
+        }),
       });
       if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
 
       // The relays' caller: an agent access token acting for its brand (approved directly; the flow is not measured).
-      const receipt = await s.agents.requests.request({ client_id: client.client_id, owner_email: 'dev@relay.example', project_name: 'bench', requested_scopes: ['jobs:read'] }, 'bench');
-      await createAccessDecisions({ credentialsKey: api.credentialsKey }).decide(receipt.request_id, 'approved', crypto.randomUUID());
+      const receipt = await s.agents.requests.request(
+        {
+          client_id: client.client_id,
+          owner_email: 'dev@relay.example',
+          project_name: 'bench',
+          requested_scopes: ['jobs:read'],
+        },
+        'bench',
+      );
+      await createAccessDecisions({ credentialsKey: api.credentialsKey }).decide(
+        receipt.request_id,
+        'approved',
+        crypto.randomUUID(),
+      );
       await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() });
       const agent = (await s.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
       const relayUrl = `${api.url}/api/v1/agent/proxy/parcel-tracking`;
@@ -54,7 +76,16 @@ async function main() {
       const rows: string[][] = [];
       const row = (name: string, ours: Figures, base: Figures) => {
         const ratio = ours.rps / base.rps;
-        rows.push([name, ours.rps.toFixed(0), base.rps.toFixed(0), `${ratio.toFixed(2)}x`, `${ours.p50} / ${ours.p99}`, `${base.p50} / ${base.p99}`, `${(ours.p50 - base.p50).toFixed(1)}`, String(ours.errors)]);
+        rows.push([
+          name,
+          ours.rps.toFixed(0),
+          base.rps.toFixed(0),
+          `${ratio.toFixed(2)}x`,
+          `${ours.p50} / ${ours.p99}`,
+          `${base.p50} / ${base.p99}`,
+          `${(ours.p50 - base.p50).toFixed(1)}`,
+          String(ours.errors),
+        ]);
         return { ratio, added: ours.p50 - base.p50 };
       };
       process.stdout.write(`measuring at 1 connection (${SECONDS} s each)...\n`);
@@ -65,11 +96,14 @@ async function main() {
       await drain.flush();
       await drain.stop();
       const stored = await RelayUsageModel.countDocuments({ client_id: client.client_id, kind: 'call' });
-      printTable(['case', 'req/s', 'direct req/s', 'ratio', 'p50/p99 ms', 'direct p50/p99 ms', 'p50 added ms', 'errors'], rows);
+      printTable(
+        ['case', 'req/s', 'direct req/s', 'ratio', 'p50/p99 ms', 'direct p50/p99 ms', 'p50 added ms', 'errors'],
+        rows,
+      );
       process.stdout.write(
-        `\ntarget: adds under 5 ms at p50 (1 connection: ${single.added.toFixed(1)} ms, ${single.added < 5 ? 'met' : 'NOT met'}); `
-        + `at least 0.7x of direct throughput (${loaded.ratio.toFixed(2)}x, ${loaded.ratio >= 0.7 ? 'met' : 'NOT met'})\n`
-        + `usage records stored in relay_usage once drained: ${stored}\n${machine(api)}\n`,
+        `\ntarget: adds under 5 ms at p50 (1 connection: ${single.added.toFixed(1)} ms, ${single.added < 5 ? 'met' : 'NOT met'}); ` +
+          `at least 0.7x of direct throughput (${loaded.ratio.toFixed(2)}x, ${loaded.ratio >= 0.7 ? 'met' : 'NOT met'})\n` +
+          `usage records stored in relay_usage once drained: ${stored}\n${machine(api)}\n`,
       );
     });
   } finally {

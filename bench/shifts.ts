@@ -25,7 +25,10 @@ const DAY = 24 * 3600_000;
 /** A month of work: each actor's events fall in two or three shifts a day with pauses of 5 to 120 s. */
 async function seed(clientId: string) {
   const actors: ActivityActor[] = Array.from({ length: ACTORS }, (_, i) => ({
-    id: randomUUID(), kind: i % 10 === 9 ? 'agent' : 'user', name: `worker${i}@bench.test`, role: i % 10 === 9 ? 'agent' : i % 4 === 0 ? 'brand_admin' : 'client_user',
+    id: randomUUID(),
+    kind: i % 10 === 9 ? 'agent' : 'user',
+    name: `worker${i}@bench.test`,
+    role: i % 10 === 9 ? 'agent' : i % 4 === 0 ? 'brand_admin' : 'client_user',
   }));
   const perActorDay = Math.ceil(EVENTS / ACTORS / 31);
   let batch: ReturnType<typeof toEventDoc>[] = [];
@@ -35,7 +38,15 @@ async function seed(clientId: string) {
       let t = new Date(`${FROM}T00:00:00Z`).getTime() + day * DAY + (6 + (a % 8)) * 3600_000;
       for (let i = 0; i < perActorDay && written < EVENTS; i++, written++) {
         t += i % 80 === 79 ? 45 * 60_000 : 5_000 + ((i * 7919 + a * 104729) % 115_000); // a long pause now and then ends a shift
-        batch.push(toEventDoc({ clientId, actor, action: i % 50 === 0 ? 'publishPost' : 'updatePost', shipped: i % 50 === 0 ? 'posts_published' : null, at: new Date(t) }));
+        batch.push(
+          toEventDoc({
+            clientId,
+            actor,
+            action: i % 50 === 0 ? 'publishPost' : 'updatePost',
+            shipped: i % 50 === 0 ? 'posts_published' : null,
+            at: new Date(t),
+          }),
+        );
         if (batch.length === 5000) {
           await ActivityEventModel.collection.insertMany(batch as never[], { ordered: false });
           batch = [];
@@ -61,7 +72,11 @@ async function median(runs: number, work: () => Promise<unknown>): Promise<numbe
 
 async function main() {
   await withBenchApi('shifts', {}, async (api) => {
-    const client = await api.services.clients.create({ name: 'Bench Shifts', content_domains: [], admin_email: 'bench@shifts.test' });
+    const client = await api.services.clients.create({
+      name: 'Bench Shifts',
+      content_domains: [],
+      admin_email: 'bench@shifts.test',
+    });
     const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
     process.stdout.write(`seeding ${EVENTS} events over ${FROM}..${TO} for one client...\n`);
     const count = await seed(client.client_id);
@@ -74,15 +89,22 @@ async function main() {
     };
     const start = new Date(new Date(`${FROM}T00:00:00Z`).getTime() - EDGE_REACH_MS);
     const end = new Date(new Date(`${TO}T00:00:00Z`).getTime() + DAY + EDGE_REACH_MS);
-    const raw = () => ActivityEventModel.collection.aggregate([
-      { $match: { client_id: client.client_id, _id: eventIdRange(client.client_id, start, end) } },
-      { $sort: { _id: 1 } },
-      { $project: { _id: 0, actor_id: 1, actor_kind: 1, actor_name: 1, role: 1, shipped: 1, at: 1 } },
-    ]).toArray();
+    const raw = () =>
+      ActivityEventModel.collection
+        .aggregate([
+          { $match: { client_id: client.client_id, _id: eventIdRange(client.client_id, start, end) } },
+          { $sort: { _id: 1 } },
+          { $project: { _id: 0, actor_id: 1, actor_kind: 1, actor_name: 1, role: 1, shipped: 1, at: 1 } },
+        ])
+        .toArray();
     // The same read as a plain find, in case the engine serves that faster than an aggregation.
-    const rawFind = () => ActivityEventModel.collection
-      .find({ client_id: client.client_id, _id: eventIdRange(client.client_id, start, end) } as never, { projection: { _id: 0, actor_id: 1, actor_kind: 1, actor_name: 1, role: 1, shipped: 1, at: 1 } })
-      .sort({ _id: 1 }).toArray();
+    const rawFind = () =>
+      ActivityEventModel.collection
+        .find({ client_id: client.client_id, _id: eventIdRange(client.client_id, start, end) } as never, {
+          projection: { _id: 0, actor_id: 1, actor_kind: 1, actor_name: 1, role: 1, shipped: 1, at: 1 },
+        })
+        .sort({ _id: 1 })
+        .toArray();
 
     const shifts = JSON.parse(await get(`/api/v1${query}`)).total as number;
     const rawCount = (await raw()).length;
@@ -92,13 +114,22 @@ async function main() {
     const baseline = Math.min(aggregation, find);
     const list = await median(RUNS, () => get(`/api/v1${query}`));
     const csv = await median(RUNS, () => get(`/api/v1/export.csv${query}`));
-    const row = (name: string, ms: number) => [name, ms.toFixed(0), baseline.toFixed(0), `${(ms / baseline).toFixed(2)}x`, ms <= baseline * 1.5 ? 'yes' : 'NO'];
-    printTable(['operation (31 days)', 'median ms', 'raw read ms (faster of the two)', 'ratio', 'within 1.5x'], [
-      ['raw aggregation ($match, $sort, $project)', aggregation.toFixed(0), '', '', ''],
-      ['raw find (same filter, projection, sort)', find.toFixed(0), '', '', ''],
-      row('GET /api/v1 (shift list)', list),
-      row('GET /api/v1/export.csv', csv),
-    ]);
+    const row = (name: string, ms: number) => [
+      name,
+      ms.toFixed(0),
+      baseline.toFixed(0),
+      `${(ms / baseline).toFixed(2)}x`,
+      ms <= baseline * 1.5 ? 'yes' : 'NO',
+    ];
+    printTable(
+      ['operation (31 days)', 'median ms', 'raw read ms (faster of the two)', 'ratio', 'within 1.5x'],
+      [
+        ['raw aggregation ($match, $sort, $project)', aggregation.toFixed(0), '', '', ''],
+        ['raw find (same filter, projection, sort)', find.toFixed(0), '', '', ''],
+        row('GET /api/v1 (shift list)', list),
+        row('GET /api/v1/export.csv', csv),
+      ],
+    );
     process.stdout.write(`\n${count} events, ${shifts} shifts; ${machine(api)}\n`);
   });
 }

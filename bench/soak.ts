@@ -28,13 +28,17 @@ const ADMIN = { email: 'soak@example.test', password: 'soak-password-123' };
 type Kind = 'auth read' | 'content read' | 'job submit' | 'sse connect';
 const latencies: Record<Kind, number[]> = { 'auth read': [], 'content read': [], 'job submit': [], 'sse connect': [] };
 const errors: Record<Kind, string[]> = { 'auth read': [], 'content read': [], 'job submit': [], 'sse connect': [] };
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function record(kind: Kind, answer: Answer, ok: number) {
   if (answer.status === ok) latencies[kind].push(answer.ms);
-  else errors[kind].push(answer.status ? `${answer.status} ${JSON.stringify(answer.body).slice(0, 120)}` : (answer.error ?? 'no answer'));
+  else
+    errors[kind].push(
+      answer.status ? `${answer.status} ${JSON.stringify(answer.body).slice(0, 120)}` : (answer.error ?? 'no answer'),
+    );
 }
 
 /** Fires `fire` `perSecond` times a second, on schedule whatever the answers take (an open loop), until `end`. */
@@ -77,8 +81,14 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-soak-'));
   say(`starting the service (its own devstack in ${dataDir})...`);
   const service = await startService({
-    NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'warn', DATA_DIR: dataDir,
-    MONGODB_DB: 'soak', BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    MONGODB_DB: 'soak',
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
   });
   const rss: { t: number; rss_mb: number; fds: number }[] = [];
   try {
@@ -86,27 +96,51 @@ async function main() {
     const admin = (await request(url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.access_token;
     const tenant = await createTenant(url, admin, 'Soak');
     for (let i = 0; i < 20; i++) {
-      const body = { slug: `soak-${i}`, title: `Soak ${i}`, body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'soak' }] }] } };
+      const body = {
+        slug: `soak-${i}`,
+        title: `Soak ${i}`,
+        body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'soak' }] }] },
+      };
       const post = await request(url, 'POST', '/api/v1/dashboard/content/posts', { token: tenant.triple, body });
       await request(url, 'POST', `/api/v1/dashboard/content/posts/${post.body.id}/publish`, { token: tenant.triple });
     }
     const held = Array.from({ length: SSE_HELD }, () => startSubscriber(() => url, tenant.triple));
     const started = Date.now();
     const end = started + SECONDS * 1000;
-    say(`soaking for ${SECONDS} s: ${READS_PER_S} auth reads/s, ${CONTENT_PER_S} content reads/s, ${JOBS_PER_MIN} jobs/min, ${SSE_HELD} streams held, 1 stream opened and closed every 2 s`);
+    say(
+      `soaking for ${SECONDS} s: ${READS_PER_S} auth reads/s, ${CONTENT_PER_S} content reads/s, ${JOBS_PER_MIN} jobs/min, ${SSE_HELD} streams held, 1 stream opened and closed every 2 s`,
+    );
     const sampler = setInterval(() => {
       const f = footprint(service.pid);
       rss.push({ t: Math.round((Date.now() - started) / 1000), ...f });
-      if (rss.length % 6 === 0) say(`  t=${rss.at(-1)!.t}s rss=${f.rss_mb} MB fds=${f.fds} requests ok=${Object.values(latencies).reduce((n, l) => n + l.length, 0)} errors=${Object.values(errors).reduce((n, l) => n + l.length, 0)}`);
+      if (rss.length % 6 === 0)
+        say(
+          `  t=${rss.at(-1)!.t}s rss=${f.rss_mb} MB fds=${f.fds} requests ok=${Object.values(latencies).reduce((n, l) => n + l.length, 0)} errors=${Object.values(errors).reduce((n, l) => n + l.length, 0)}`,
+        );
     }, 5000);
     const jobIds: string[] = [];
     let n = 0;
     await Promise.all([
-      steady(READS_PER_S, end, async () => record('auth read', await request(url, 'GET', '/api/v1/dashboard/client/jobs?page_size=5', { token: tenant.triple }), 200)),
-      steady(CONTENT_PER_S, end, async () => record('content read', await request(url, 'GET', `/api/v1/content/posts/soak-${n++ % 20}`, { headers: { 'x-content-domain': tenant.domain } }), 200)),
+      steady(READS_PER_S, end, async () =>
+        record(
+          'auth read',
+          await request(url, 'GET', '/api/v1/dashboard/client/jobs?page_size=5', { token: tenant.triple }),
+          200,
+        ),
+      ),
+      steady(CONTENT_PER_S, end, async () =>
+        record(
+          'content read',
+          await request(url, 'GET', `/api/v1/content/posts/soak-${n++ % 20}`, {
+            headers: { 'x-content-domain': tenant.domain },
+          }),
+          200,
+        ),
+      ),
       steady(JOBS_PER_MIN / 60, end, async () => {
         const answer = await request(url, 'POST', '/api/v1/dashboard/client/jobs/maps-scrape/submit', {
-          token: tenant.triple, body: { query: `soak ${n++}`, country_code: 'LU', max_locations: 1, max_results: 5 },
+          token: tenant.triple,
+          body: { query: `soak ${n++}`, country_code: 'LU', max_locations: 1, max_results: 5 },
         });
         record('job submit', answer, 200);
         if (answer.status === 200) jobIds.push(answer.body.job_id);
@@ -118,19 +152,36 @@ async function main() {
     // Every job submitted must also finish.
     let pending = [...jobIds];
     for (const deadline = Date.now() + 120_000; pending.length && Date.now() < deadline; await sleep(1000)) {
-      const states = await Promise.all(pending.map((id) => request(url, 'GET', `/api/v1/dashboard/client/jobs/${id}/status`, { token: tenant.triple })));
+      const states = await Promise.all(
+        pending.map((id) =>
+          request(url, 'GET', `/api/v1/dashboard/client/jobs/${id}/status`, { token: tenant.triple }),
+        ),
+      );
       pending = pending.filter((_, i) => states[i].body?.status !== 'completed');
     }
     const unfinished = pending.length;
     await Promise.all(held.map((s) => s.stop()));
     const streamed = held.map((s) => s.received.size);
 
-    printTable(['kind', 'requests', 'per s', 'p50 ms', 'p99 ms', 'errors'], (Object.keys(latencies) as Kind[]).map((k) => {
-      const sorted = [...latencies[k]].sort((a, b) => a - b);
-      return [k, String(sorted.length + errors[k].length), (sorted.length / elapsed).toFixed(1), String(pct(sorted, 50)), String(pct(sorted, 99)), String(errors[k].length)];
-    }));
-    for (const k of Object.keys(errors) as Kind[]) for (const e of [...new Set(errors[k])].slice(0, 5)) say(`  ${k} error: ${e}`);
-    say(`\njobs submitted ${jobIds.length}, not completed ${unfinished}; held streams received ${streamed.join(', ')} job events (${jobIds.length * 3} expected each)`);
+    printTable(
+      ['kind', 'requests', 'per s', 'p50 ms', 'p99 ms', 'errors'],
+      (Object.keys(latencies) as Kind[]).map((k) => {
+        const sorted = [...latencies[k]].sort((a, b) => a - b);
+        return [
+          k,
+          String(sorted.length + errors[k].length),
+          (sorted.length / elapsed).toFixed(1),
+          String(pct(sorted, 50)),
+          String(pct(sorted, 99)),
+          String(errors[k].length),
+        ];
+      }),
+    );
+    for (const k of Object.keys(errors) as Kind[])
+      for (const e of [...new Set(errors[k])].slice(0, 5)) say(`  ${k} error: ${e}`);
+    say(
+      `\njobs submitted ${jobIds.length}, not completed ${unfinished}; held streams received ${streamed.join(', ')} job events (${jobIds.length * 3} expected each)`,
+    );
 
     const window = SECONDS >= 180 ? 60 : Math.max(5, SECONDS / 5);
     const mean = (from: number, to: number) => {
@@ -139,13 +190,23 @@ async function main() {
     };
     const baseline = mean(window, 2 * window);
     const last = mean(elapsed - window, elapsed);
-    printTable(['RSS (MB)', 'baseline: 2nd window', 'last window', 'ratio'], [[`windows of ${window} s`, baseline.toFixed(1), last.toFixed(1), `${(last / baseline).toFixed(3)}x`]]);
+    printTable(
+      ['RSS (MB)', 'baseline: 2nd window', 'last window', 'ratio'],
+      [[`windows of ${window} s`, baseline.toFixed(1), last.toFixed(1), `${(last / baseline).toFixed(3)}x`]],
+    );
     say(`RSS samples (t s: MB): ${rss.map((r) => `${r.t}:${r.rss_mb}`).join(' ')}`);
     say(`open file descriptors: first ${rss[0]?.fds}, last ${rss.at(-1)?.fds}`);
     const totalErrors = Object.values(errors).reduce((a, e) => a + e.length, 0) + unfinished;
     const flat = last <= baseline * 1.1;
-    say(`\ntarget: 0 errors (${totalErrors === 0 ? 'met' : `NOT met: ${totalErrors}`}), RSS flat within 10% (${flat ? 'met' : 'NOT met'})`);
-    say(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, node ${process.version}`);
+    say(
+      `\ntarget: 0 errors (${totalErrors === 0 ? 'met' : `NOT met: ${totalErrors}`}), RSS flat within 10% (${flat ? 'met' : 'NOT met'})`,
+    );
+    say(
+      `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}, node ${process.version}`,
+    );
     process.exitCode = totalErrors === 0 && flat ? 0 : 1;
   } finally {
     await service.stop();

@@ -24,10 +24,19 @@ export interface Figures {
 
 /** autocannon in a worker thread, so the load generator does not share the servers' event loop. */
 export async function load(
-  url: string, headers: Record<string, string> = {},
+  url: string,
+  headers: Record<string, string> = {},
   opts: { method?: 'GET' | 'POST'; body?: string; connections?: number } = {},
 ): Promise<Figures> {
-  const r = await autocannon({ url, connections: opts.connections ?? CONNECTIONS, duration: SECONDS, headers, workers: 1, method: opts.method ?? 'GET', ...(opts.body === undefined ? {} : { body: opts.body }) });
+  const r = await autocannon({
+    url,
+    connections: opts.connections ?? CONNECTIONS,
+    duration: SECONDS,
+    headers,
+    workers: 1,
+    method: opts.method ?? 'GET',
+    ...(opts.body === undefined ? {} : { body: opts.body }),
+  });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 
@@ -35,12 +44,21 @@ export async function load(
 export async function withBenchApi(name: string, env: Record<string, string>, run: (api: ApiRuntime) => Promise<void>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
   const config = loadConfig({
-    ...process.env, NODE_ENV: 'production', PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DATA_DIR: dataDir,
-    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY ?? randomBytes(32).toString('hex'), RUN_WORKER: 'false',
-    MONGODB_DB: `bench_${randomBytes(3).toString('hex')}`, ...env,
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: '0',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    DATA_DIR: dataDir,
+    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY ?? randomBytes(32).toString('hex'),
+    RUN_WORKER: 'false',
+    MONGODB_DB: `bench_${randomBytes(3).toString('hex')}`,
+    ...env,
   });
   process.stdout.write('starting engines and API...\n');
-  const api = await startApi(config, { logger: createLogger(config.LOG_LEVEL), progress: (m) => process.stdout.write(`  ${m}\n`) });
+  const api = await startApi(config, {
+    logger: createLogger(config.LOG_LEVEL),
+    progress: (m) => process.stdout.write(`  ${m}\n`),
+  });
   try {
     await run(api);
   } finally {
@@ -66,4 +84,7 @@ export function printTable(head: string[], rows: string[][]) {
 }
 
 export const machine = (api: ApiRuntime) =>
-  `documents: ${api.engines.kinds.documents}, cache: ${api.engines.kinds.cache}; ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+  `documents: ${api.engines.kinds.documents}, cache: ${api.engines.kinds.cache}; ${os.cpus().length} CPUs, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;

@@ -75,7 +75,9 @@ export function operationHandlers(s: Services): OperationHandlers {
 function splitValidator(stages: express.RequestHandler[]) {
   const at = stages.findIndex((m) => m.name === 'requestMiddleware');
   if (at < 1 || !stages.slice(0, at).some((m) => m.name === 'metadataMiddleware')) {
-    throw new Error('express-openapi-validator: cannot find its request-validation stage to run authentication before it');
+    throw new Error(
+      'express-openapi-validator: cannot find its request-validation stage to run authentication before it',
+    );
   }
   return { routing: stages.slice(0, at), validation: stages.slice(at) };
 }
@@ -90,7 +92,11 @@ function temporalUiCors(uiUrl: string | null): express.RequestHandler {
     if (!origin || req.get('origin') !== origin) return next();
     res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' });
     if (req.method !== 'OPTIONS') return next();
-    res.set({ 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'content-type, x-namespace', 'Access-Control-Max-Age': '600' });
+    res.set({
+      'Access-Control-Allow-Methods': 'POST',
+      'Access-Control-Allow-Headers': 'content-type, x-namespace',
+      'Access-Control-Max-Age': '600',
+    });
     res.status(204).end();
   };
 }
@@ -118,7 +124,8 @@ export function createApp(s: Services): Express {
         req: (req) => ({ method: req.method, url: String(req.url).replace(SECRET_QUERY, '$1[redacted]') }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     }),
   );
 

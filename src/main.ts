@@ -18,7 +18,9 @@ async function main() {
   say(`  API         ${rt.url}/api/v1`);
   say(`  API docs    ${rt.url}/docs`);
   if (rt.temporalUiUrl) say(`  Temporal UI ${rt.temporalUiUrl}`);
-  say(`  engines     ${Object.values(rt.engines.kinds).join(', ')}${rt.devstack ? ` (data in ${config.dataDir})` : ''}`);
+  say(
+    `  engines     ${Object.values(rt.engines.kinds).join(', ')}${rt.devstack ? ` (data in ${config.dataDir})` : ''}`,
+  );
   if (rt.admin?.newPassword) {
     say(`  dev admin   ${rt.admin.email} / ${rt.admin.newPassword}   (shown once; also in ${rt.admin.passwordFile})`);
   } else if (rt.admin?.passwordFile) {
@@ -40,6 +42,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : err?.stack ?? err}\n`);
+  process.stderr.write(`${err instanceof ConfigError ? err.message : (err?.stack ?? err)}\n`);
   process.exit(1);
 });

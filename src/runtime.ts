@@ -54,7 +54,9 @@ export interface EngineRuntime {
 /** The engines a process needs: configured URLs, or the devstack for the ones left unset. */
 export async function startEngines(config: Config, opts: RuntimeOptions): Promise<EngineRuntime> {
   const need = config.DEVSTACK === 'off' ? { mongo: false, redis: false, temporal: false } : config.localDefault;
-  const missing = Object.entries(need).filter(([, n]) => n).map(([k]) => k);
+  const missing = Object.entries(need)
+    .filter(([, n]) => n)
+    .map(([k]) => k);
   if (config.DEVSTACK === 'off' && Object.values(config.localDefault).some(Boolean)) {
     throw new Error('DEVSTACK=off needs MONGODB_URI, REDIS_URL and TEMPORAL_ADDRESS');
   }
@@ -63,8 +65,12 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
   if (missing.length) {
     progress(`devstack: starting local ${missing.join(', ')} in ${config.dataDir}`);
     devstack = await startDevstack({
-      dataDir: config.dataDir, cacheDir: config.CACHE_DIR, namespace: config.TEMPORAL_NAMESPACE,
-      need, ports: opts.devstackPorts, progress,
+      dataDir: config.dataDir,
+      cacheDir: config.CACHE_DIR,
+      namespace: config.TEMPORAL_NAMESPACE,
+      need,
+      ports: opts.devstackPorts,
+      progress,
       uiCodecEndpoint: config.PORT ? `${config.publicBaseUrl}${TEMPORAL_CODEC_PATH}` : undefined,
     });
   }
@@ -86,7 +92,9 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     },
   });
   return {
-    engines, devstack, temporalAddress,
+    engines,
+    devstack,
+    temporalAddress,
     temporalUiUrl: config.TEMPORAL_UI_URL ?? devstack?.temporal?.uiUrl ?? null,
     credentialsKey,
     payloadCodec,
@@ -113,7 +121,8 @@ export interface ServiceWorker extends RunningWorker {
 
 export async function workerFor(config: Config, rt: EngineRuntime, opts: RuntimeOptions): Promise<ServiceWorker> {
   const providers = await resolveProviders(config);
-  if (providers.sandbox) opts.logger.info({ url: providers.sandbox.url }, 'sandbox provider server started (no provider URL configured)');
+  if (providers.sandbox)
+    opts.logger.info({ url: providers.sandbox.url }, 'sandbox provider server started (no provider URL configured)');
   const running = await startWorker({
     address: rt.temporalAddress,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -127,19 +136,27 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
       digests: { lock: createLocks(rt.engines.redis).run },
       pins: { search: config, redis: rt.engines.redis, ring: keyRingFor(config, rt.credentialsKey) },
       jobs: {
-        maps: providers.maps, research: providers.research, events: eventBusFor(rt.engines.redis, config),
-        locks: createJobLocks(rt.engines.redis), indexLock: createLocks(rt.engines.redis).run,
+        maps: providers.maps,
+        research: providers.research,
+        events: eventBusFor(rt.engines.redis, config),
+        locks: createJobLocks(rt.engines.redis),
+        indexLock: createLocks(rt.engines.redis).run,
         gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
-        media: createMediaService({ storage: createMediaStorage(config) }), outbound: outboundPolicy(config),
+        media: createMediaService({ storage: createMediaStorage(config) }),
+        outbound: outboundPolicy(config),
       },
       outbound: outboundPolicy(config),
       webhooks: createWebhookSecrets({
-        ring: keyRingFor(config, rt.credentialsKey), overlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
+        ring: keyRingFor(config, rt.credentialsKey),
+        overlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
         lock: createLocks(rt.engines.redis).run,
       }),
       integrations: {
-        ring: keyRingFor(config, rt.credentialsKey), limits: createLimits(rt.engines.redis), endpoints: rt.relayEndpoints,
-        timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES,
+        ring: keyRingFor(config, rt.credentialsKey),
+        limits: createLimits(rt.engines.redis),
+        endpoints: rt.relayEndpoints,
+        timeoutMs: config.RELAY_TIMEOUT_MS,
+        maxBytes: config.RELAY_MAX_RESPONSE_BYTES,
         usageStored: () => storedSoFar(rt.engines.redis, RELAY_USAGE_STREAM),
       },
     },
@@ -150,7 +167,10 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     throw err;
   });
   // The worker moves recorded activity and relay usage from Redis into MongoDB and keeps the digest schedule in place.
-  const drain = allDrains([startActivityDrain(rt.engines.redis, opts.logger), startStreamDrain(rt.engines.redis, opts.logger, relayUsageStream)]);
+  const drain = allDrains([
+    startActivityDrain(rt.engines.redis, opts.logger),
+    startStreamDrain(rt.engines.redis, opts.logger, relayUsageStream),
+  ]);
   await ensureDigestSchedule(rt.engines.temporal, config.TEMPORAL_TASK_QUEUE).catch((err) => {
     opts.logger.warn({ err: (err as Error).message }, 'digest schedule not created; the next worker start tries again');
   });
@@ -199,8 +219,11 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
   };
   try {
     const admin = await bootstrapAdmin({
-      email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD,
-      localDefault: config.localDefault.mongo, dataDir: config.dataDir, logger: opts.logger,
+      email: config.BOOTSTRAP_ADMIN_EMAIL,
+      password: config.BOOTSTRAP_ADMIN_PASSWORD,
+      localDefault: config.localDefault.mongo,
+      dataDir: config.dataDir,
+      logger: opts.logger,
     });
     // Listen first so that with PORT=0 the links the service sends carry its real port.
     await new Promise<void>((resolve, reject) => {
@@ -210,7 +233,14 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.HOST}:${port}`;
     if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
-    services = createServices({ config, engines: rt.engines, logger: opts.logger, credentialsKey: rt.credentialsKey, temporalUiUrl: rt.temporalUiUrl, relayEndpoints: rt.relayEndpoints });
+    services = createServices({
+      config,
+      engines: rt.engines,
+      logger: opts.logger,
+      credentialsKey: rt.credentialsKey,
+      temporalUiUrl: rt.temporalUiUrl,
+      relayEndpoints: rt.relayEndpoints,
+    });
     server.on('request', createApp(services));
     worker = config.RUN_WORKER ? await workerFor(config, rt, opts) : undefined;
     return { ...rt, services, server, url, worker, admin, stop };

@@ -76,48 +76,98 @@ export function createServices(opts: {
   const credentialCache = createTokenCache<Caller>(engines.redis);
   const clients = createClientsService(new SecretBox(opts.credentialsKey), credentialCache.invalidate);
   const users = createUsersService({
-    notifier, publicBaseUrl: config.publicBaseUrl, resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS, invalidateCredentials: credentialCache.invalidate,
+    notifier,
+    publicBaseUrl: config.publicBaseUrl,
+    resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
+    invalidateCredentials: credentialCache.invalidate,
   });
   const auth = createAuthService({
-    clients, users, sessionTtlSeconds: config.SESSION_TTL_SECONDS, credentialCache, redis: engines.redis,
+    clients,
+    users,
+    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+    credentialCache,
+    redis: engines.redis,
     loginFailures: { max: config.LOGIN_MAX_FAILURES, seconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
   });
   const content = createContentServices({
-    clients, redis: engines.redis, temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE,
-    logger: opts.logger, validateResponses: config.VALIDATE_RESPONSES,
+    clients,
+    redis: engines.redis,
+    temporal: engines.temporal,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    logger: opts.logger,
+    validateResponses: config.VALIDATE_RESPONSES,
   });
   const storage = createMediaStorage(config);
   const brands = createBrandsService({
-    redis: engines.redis, storage, lock: createLocks(engines.redis).run, publicBaseUrl: () => config.publicBaseUrl, cache: createBrandCache(engines.redis),
+    redis: engines.redis,
+    storage,
+    lock: createLocks(engines.redis).run,
+    publicBaseUrl: () => config.publicBaseUrl,
+    cache: createBrandCache(engines.redis),
   });
   const agents = {
     requests: createAccessRequests({
-      temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, credentialsKey: opts.credentialsKey,
-      publicBaseUrl: () => config.publicBaseUrl, ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS, ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
+      temporal: engines.temporal,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      redis: engines.redis,
+      credentialsKey: opts.credentialsKey,
+      publicBaseUrl: () => config.publicBaseUrl,
+      ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS,
+      ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
     }),
     tokens: createTokens({ invalidate: credentialCache.invalidate }),
   };
   const integrations = createIntegrations({
-    config, redis: engines.redis, temporal: engines.temporal, notifier, logger: opts.logger, credentialsKey: opts.credentialsKey,
+    config,
+    redis: engines.redis,
+    temporal: engines.temporal,
+    notifier,
+    logger: opts.logger,
+    credentialsKey: opts.credentialsKey,
     endpoints: opts.relayEndpoints ?? createRelayEndpoints(config),
   });
   const ring = keyRingFor(config, opts.credentialsKey);
   const signup = createSignupService({
-    temporal: engines.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, redis: engines.redis, notifier, ring,
-    tokens: createSignupTokens(signingKeys(config.SIGNUP_TOKEN_KEYS, opts.credentialsKey)), publicBaseUrl: () => config.publicBaseUrl,
-    reservationTtlSeconds: config.PIN_RESERVATION_TTL_SECONDS, linkSendWaitMs: config.SIGNUP_LINK_SEND_WAIT_MS, completeWaitMs: config.PIN_COMPLETE_WAIT_MS,
+    temporal: engines.temporal,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    redis: engines.redis,
+    notifier,
+    ring,
+    tokens: createSignupTokens(signingKeys(config.SIGNUP_TOKEN_KEYS, opts.credentialsKey)),
+    publicBaseUrl: () => config.publicBaseUrl,
+    reservationTtlSeconds: config.PIN_RESERVATION_TTL_SECONDS,
+    linkSendWaitMs: config.SIGNUP_LINK_SEND_WAIT_MS,
+    completeWaitMs: config.PIN_COMPLETE_WAIT_MS,
     callback: { initial_ms: config.PIN_CALLBACK_RETRY_INITIAL_MS, total_seconds: config.PIN_CALLBACK_RETRY_SECONDS },
     mapsCredential: integrations.service.activeCredential,
-    confirmLimits: { perCallerPerHour: config.CONFIRM_PIN_PER_CALLER_PER_HOUR, perRecipientPerDay: config.CONFIRM_PIN_PER_RECIPIENT_PER_DAY },
+    confirmLimits: {
+      perCallerPerHour: config.CONFIRM_PIN_PER_CALLER_PER_HOUR,
+      perRecipientPerDay: config.CONFIRM_PIN_PER_RECIPIENT_PER_DAY,
+    },
   });
   return {
-    ...opts, ...createJobServices(opts), signup, brands, agents, version, notifier, clients, users, auth, content, channels: createChannels(config),
-    idap: createIdapService(), media: createMediaService({ storage }), admin: createAdminServices(opts),
+    ...opts,
+    ...createJobServices(opts),
+    signup,
+    brands,
+    agents,
+    version,
+    notifier,
+    clients,
+    users,
+    auth,
+    content,
+    channels: createChannels(config),
+    idap: createIdapService(),
+    media: createMediaService({ storage }),
+    admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     pins: createPinsService(config, engines.redis),
     integrations,
     webhookSecrets: createWebhookSecrets({
-      ring, overlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS, lock: createLocks(engines.redis).run,
+      ring,
+      overlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
+      lock: createLocks(engines.redis).run,
     }),
   };
 }

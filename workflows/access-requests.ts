@@ -1,6 +1,23 @@
-import { ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, proxyActivities, setHandler, startChild, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  ParentClosePolicy,
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setHandler,
+  startChild,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { ALREADY_DECIDED, EXPIRED, decideUpdate, type AccessRequestInput, type Approver, type Verdict } from './access-request-api';
+import {
+  ALREADY_DECIDED,
+  EXPIRED,
+  decideUpdate,
+  type AccessRequestInput,
+  type Approver,
+  type Verdict,
+} from './access-request-api';
 import { deliverMessageWorkflow } from './notifications';
 
 const { decideAccessRequest, expireAccessRequest } = proxyActivities<Activities>({
@@ -18,8 +35,14 @@ export async function accessRequestWorkflow(input: AccessRequestInput): Promise<
   let verdict: Verdict | null = null;
   let expired = false;
   const refuse = () => {
-    if (expired) throw ApplicationFailure.create({ type: EXPIRED, message: 'Access request has expired', nonRetryable: true });
-    if (verdict) throw ApplicationFailure.create({ type: ALREADY_DECIDED, message: `Access request already ${verdict}`, nonRetryable: true });
+    if (expired)
+      throw ApplicationFailure.create({ type: EXPIRED, message: 'Access request has expired', nonRetryable: true });
+    if (verdict)
+      throw ApplicationFailure.create({
+        type: ALREADY_DECIDED,
+        message: `Access request already ${verdict}`,
+        nonRetryable: true,
+      });
   };
   setHandler(
     decideUpdate,
@@ -35,7 +58,8 @@ export async function accessRequestWorkflow(input: AccessRequestInput): Promise<
   const { workflowId } = workflowInfo();
   for (const [i, email] of input.emails.entries()) {
     await startChild(deliverMessageWorkflow, {
-      workflowId: `${workflowId}-email-${i}`, args: [{ ...email, id: uuid4() }],
+      workflowId: `${workflowId}-email-${i}`,
+      args: [{ ...email, id: uuid4() }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
     });
   }

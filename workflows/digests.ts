@@ -21,8 +21,10 @@ export async function digestTickWorkflow(): Promise<{ due: number; sent: number 
     for (const message of await prepareDigest(digest)) {
       try {
         await startChild(deliverMessageWorkflow, {
-          workflowId: `message-${message.id}`, args: [message],
-          parentClosePolicy: ParentClosePolicy.ABANDON, workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          workflowId: `message-${message.id}`,
+          args: [message],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         });
         sent++;
       } catch (err) {

@@ -10,7 +10,10 @@ const { pullBillingReport, reconcileBilling } = proxyActivities<Activities>({
  * sync-billing of one key (workflow id `billing-sync-<integration_id>`, one run at a time): pull the
  * provider's usage report, then reconcile recorded spend with it, day by day.
  */
-export async function integrationBillingSyncWorkflow(q: { client_id: string; integration_id: number }): Promise<{ days: number; adjustment: number }> {
+export async function integrationBillingSyncWorkflow(q: {
+  client_id: string;
+  integration_id: number;
+}): Promise<{ days: number; adjustment: number }> {
   const report = await pullBillingReport(q);
   return reconcileBilling({ ...q, run_id: workflowInfo().runId, report });
 }

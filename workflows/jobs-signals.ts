@@ -48,4 +48,10 @@ export interface ControlSignal {
 
 export const pauseSignal = defineSignal<[ControlSignal]>('pause');
 export const resumeSignal = defineSignal<[ControlSignal]>('resume');
-export const researchStateQuery = defineQuery<{ paused: boolean; seq: number; next: number; done: number; total: number }>('researchState');
+export const researchStateQuery = defineQuery<{
+  paused: boolean;
+  seq: number;
+  next: number;
+  done: number;
+  total: number;
+}>('researchState');

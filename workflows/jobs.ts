@@ -1,5 +1,14 @@
 import {
-  ApplicationFailure, CancellationScope, ContinueAsNew, ParentClosePolicy, continueAsNew, isCancellation, proxyActivities, proxyLocalActivities, sleep, startChild,
+  ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
+  ParentClosePolicy,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -16,8 +25,17 @@ const CANCEL_REQUEST_GRACE = '1 minute';
  * activities inside the workflow task, which saves the server several round trips per job.
  */
 export function jobActivities(t: RetryTuning = {}) {
-  const retry = { initialInterval: t.initial_ms ?? 1000, backoffCoefficient: 2, maximumInterval: '1 minute' as const, maximumAttempts: t.max_attempts ?? 8 };
-  const remote = proxyActivities<Activities>({ startToCloseTimeout: '10 minutes', heartbeatTimeout: t.heartbeat_timeout_ms ?? 60_000, retry });
+  const retry = {
+    initialInterval: t.initial_ms ?? 1000,
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute' as const,
+    maximumAttempts: t.max_attempts ?? 8,
+  };
+  const remote = proxyActivities<Activities>({
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: t.heartbeat_timeout_ms ?? 60_000,
+    retry,
+  });
   const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
   return {
     scrapeLocations: remote.scrapeLocations,
@@ -50,7 +68,10 @@ export async function notifyWebhook(input: JobInputBase, event: JobEvent | null 
 }
 
 /** The first run's start: job.queued and job.started to the webhook; null when the job was cancelled before it began. */
-export async function beginJob(input: JobInputBase, start: () => Promise<{ proceed: boolean; total: number; event: JobEvent | null }>): Promise<number | null> {
+export async function beginJob(
+  input: JobInputBase,
+  start: () => Promise<{ proceed: boolean; total: number; event: JobEvent | null }>,
+): Promise<number | null> {
   await notifyWebhook(input, input.queued_event);
   const started = await start();
   await notifyWebhook(input, started.event);
@@ -72,10 +93,20 @@ async function indexResults(input: JobInputBase) {
 }
 
 /** Indexes a job's resources for search (see indexResults). */
-export async function jobIndexWorkflow(input: { job_id: string; client_id: string; retry?: RetryTuning }): Promise<{ indexed: number }> {
+export async function jobIndexWorkflow(input: {
+  job_id: string;
+  client_id: string;
+  retry?: RetryTuning;
+}): Promise<{ indexed: number }> {
   const { indexJobResults } = proxyActivities<Activities>({
-    startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes',
-    retry: { initialInterval: input.retry?.initial_ms ?? 1000, backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: '2 minutes',
+    retry: {
+      initialInterval: input.retry?.initial_ms ?? 1000,
+      backoffCoefficient: 2,
+      maximumInterval: '5 minutes',
+      maximumAttempts: 20,
+    },
   });
   return indexJobResults({ job_id: input.job_id, client_id: input.client_id });
 }
@@ -85,7 +116,10 @@ export async function jobIndexWorkflow(input: { job_id: string; client_id: strin
  * while an activity runs) job.failed with status cancelled, written outside the cancelled scope; on
  * failure the reason, job.failed, and a failed workflow run in the Temporal UI.
  */
-export async function runJob(input: JobInputBase, body: () => Promise<{ results_count?: number } | false>): Promise<JobOutcome> {
+export async function runJob(
+  input: JobInputBase,
+  body: () => Promise<{ results_count?: number } | false>,
+): Promise<JobOutcome> {
   const acts = jobActivities(input.retry);
   const ref = { job_id: input.job_id, client_id: input.client_id };
   try {
@@ -136,20 +170,41 @@ export async function mapsScrapeWorkflow(input: MapsScrapeInput): Promise<JobOut
     const cap = input.params.max_results ?? Infinity;
     while (index < total && count < cap) {
       if (workflowInfo().continueAsNewSuggested) {
-        await continueAsNew<typeof mapsScrapeWorkflow>({ ...input, queued_event: null, resume: { index, total, results_count: count } });
+        await continueAsNew<typeof mapsScrapeWorkflow>({
+          ...input,
+          queued_event: null,
+          resume: { index, total, results_count: count },
+        });
       }
       const to = Math.min(total, index + LOCATIONS_PER_ACTIVITY);
-      ({ results_count: count, next: index } = await acts.scrapeLocations({ ...ref, params: input.params, from: index, to, total, count }));
+      ({ results_count: count, next: index } = await acts.scrapeLocations({
+        ...ref,
+        params: input.params,
+        from: index,
+        to,
+        total,
+        count,
+      }));
     }
     return { results_count: count };
   });
 }
 
 /** Delivers one job event to a webhook_url, at least once (the activity is retried until the receiver takes it). */
-export async function jobWebhookWorkflow(input: { url: string; client_id: string; event: JobEvent; retry?: RetryTuning }): Promise<{ status: number }> {
+export async function jobWebhookWorkflow(input: {
+  url: string;
+  client_id: string;
+  event: JobEvent;
+  retry?: RetryTuning;
+}): Promise<{ status: number }> {
   const { deliverJobWebhook } = proxyActivities<Activities>({
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: input.retry?.initial_ms ?? 1000, backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 20 },
+    retry: {
+      initialInterval: input.retry?.initial_ms ?? 1000,
+      backoffCoefficient: 2,
+      maximumInterval: '10 minutes',
+      maximumAttempts: 20,
+    },
   });
   return deliverJobWebhook({ url: input.url, client_id: input.client_id, event: input.event });
 }

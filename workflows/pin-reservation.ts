@@ -1,10 +1,25 @@
 import {
-  ApplicationFailure, ParentClosePolicy, allHandlersFinished, condition, proxyActivities, setHandler, startChild,
+  ApplicationFailure,
+  ParentClosePolicy,
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setHandler,
+  startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
-  ALREADY_COMPLETING, RESERVATION_CLOSED, WRONG_RESERVATION, completeUpdate, extendHoldUpdate, pinCreatedWorkflowId, releaseSignal,
-  type PinClaim, type PinCreatedCallbackInput, type PinReservationInput, type ReservationOutcome,
+  ALREADY_COMPLETING,
+  RESERVATION_CLOSED,
+  WRONG_RESERVATION,
+  completeUpdate,
+  extendHoldUpdate,
+  pinCreatedWorkflowId,
+  releaseSignal,
+  type PinClaim,
+  type PinCreatedCallbackInput,
+  type PinReservationInput,
+  type ReservationOutcome,
 } from './pin-reservation-api';
 
 const { writeClaimedPin, closePinReservation, movePinReservationExpiry } = proxyActivities<Activities>({
@@ -27,31 +42,46 @@ export async function pinReservationWorkflow(input: PinReservationInput): Promis
   let claim: PinClaim | null = null;
 
   const mustBeOpen = () => {
-    if (outcome === 'expired' || outcome === 'released') throw refuse(RESERVATION_CLOSED, 'The reservation has expired');
+    if (outcome === 'expired' || outcome === 'released')
+      throw refuse(RESERVATION_CLOSED, 'The reservation has expired');
   };
-  setHandler(completeUpdate, (c) => {
-    if (outcome === null) {
-      claim = c;
-      outcome = 'completing';
-    }
-    return { pin_id: input.pin_id };
-  }, {
-    validator: (c: PinClaim) => {
-      if (c.reservation_id !== input.reservation_id) throw refuse(WRONG_RESERVATION, 'The token is for another reservation');
-      mustBeOpen();
+  setHandler(
+    completeUpdate,
+    (c) => {
+      if (outcome === null) {
+        claim = c;
+        outcome = 'completing';
+      }
+      return { pin_id: input.pin_id };
     },
-  });
-  setHandler(extendHoldUpdate, async (until) => {
-    deadline = until;
-    await movePinReservationExpiry({ pin_id: input.pin_id, reservation_id: input.reservation_id, expires_at_ms: until });
-    return { expires_at: new Date(until).toISOString() };
-  }, {
-    validator: (until: number) => {
-      mustBeOpen();
-      if (outcome === 'completing') throw refuse(ALREADY_COMPLETING, 'The claim is already being completed');
-      if (!Number.isFinite(until) || until <= Date.now()) throw refuse('InvalidDeadline', 'The new deadline must be in the future');
+    {
+      validator: (c: PinClaim) => {
+        if (c.reservation_id !== input.reservation_id)
+          throw refuse(WRONG_RESERVATION, 'The token is for another reservation');
+        mustBeOpen();
+      },
     },
-  });
+  );
+  setHandler(
+    extendHoldUpdate,
+    async (until) => {
+      deadline = until;
+      await movePinReservationExpiry({
+        pin_id: input.pin_id,
+        reservation_id: input.reservation_id,
+        expires_at_ms: until,
+      });
+      return { expires_at: new Date(until).toISOString() };
+    },
+    {
+      validator: (until: number) => {
+        mustBeOpen();
+        if (outcome === 'completing') throw refuse(ALREADY_COMPLETING, 'The claim is already being completed');
+        if (!Number.isFinite(until) || until <= Date.now())
+          throw refuse('InvalidDeadline', 'The new deadline must be in the future');
+      },
+    },
+  );
   setHandler(releaseSignal, (reservationId) => {
     if (reservationId === input.reservation_id && outcome === null) outcome = 'released';
   });
@@ -72,14 +102,23 @@ export async function pinReservationWorkflow(input: PinReservationInput): Promis
   const written = await writeClaimedPin({ reservation: input, claim: claim! });
   if (written.written && input.callback_url) {
     const callback: PinCreatedCallbackInput = {
-      url: input.callback_url, client_id: input.client_id, retry: input.callback,
+      url: input.callback_url,
+      client_id: input.client_id,
+      retry: input.callback,
       notification: {
-        event: 'pin_created', pin_id: input.pin_id, reservation_id: input.reservation_id, name: input.name,
-        country_code: input.country_code, brand_id: input.brand_id, created_at: written.created_at,
+        event: 'pin_created',
+        pin_id: input.pin_id,
+        reservation_id: input.reservation_id,
+        name: input.name,
+        country_code: input.country_code,
+        brand_id: input.brand_id,
+        created_at: written.created_at,
       },
     };
     await startChild(pinCreatedCallbackWorkflow, {
-      workflowId: pinCreatedWorkflowId(input.reservation_id), args: [callback], parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowId: pinCreatedWorkflowId(input.reservation_id),
+      args: [callback],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
     });
   }
   await condition(allHandlersFinished);

@@ -47,7 +47,11 @@ export async function researchWorkflow(input: ResearchInput): Promise<JobOutcome
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency ?? 4, total)) }, lane));
     if (rolling && next < total) {
-      await continueAsNew<typeof researchWorkflow>({ ...input, queued_event: null, resume: { next, total, paused, seq } });
+      await continueAsNew<typeof researchWorkflow>({
+        ...input,
+        queued_event: null,
+        resume: { next, total, paused, seq },
+      });
     }
     // A job paused at its very end stays paused until resumed (or cancelled), like any paused job.
     await condition(() => !paused);

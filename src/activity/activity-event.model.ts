@@ -7,7 +7,13 @@ export const ACTOR_ROLES = ['super_admin', 'brand_admin', 'client_user', 'agent'
 export type ActorRole = (typeof ACTOR_ROLES)[number];
 
 /** What a shift counts as shipped; the lists of ShiftDetail.shipped. */
-export const SHIPPED_KINDS = ['posts_published', 'pages_published', 'jobs_completed', 'research_completed', 'pins_claimed'] as const;
+export const SHIPPED_KINDS = [
+  'posts_published',
+  'pages_published',
+  'jobs_completed',
+  'research_completed',
+  'pins_claimed',
+] as const;
 export type ShippedKind = (typeof SHIPPED_KINDS)[number];
 
 /**

@@ -9,7 +9,14 @@ import { anomalyReport } from './anomalies';
 
 function shiftQuery(query: Record<string, unknown>): ShiftQuery {
   const q = query as Record<string, string | undefined>;
-  return { date: q.date, from: q.from, to: q.to, actor_id: q.actor_id, role: q.role, gap_minutes: q.gap_minutes ? Number(q.gap_minutes) : DEFAULT_GAP_MINUTES };
+  return {
+    date: q.date,
+    from: q.from,
+    to: q.to,
+    actor_id: q.actor_id,
+    role: q.role,
+    gap_minutes: q.gap_minutes ? Number(q.gap_minutes) : DEFAULT_GAP_MINUTES,
+  };
 }
 
 export function activityRoutes(s: Services): OperationHandlers {
@@ -37,7 +44,9 @@ export function activityRoutes(s: Services): OperationHandlers {
     },
     async updateDigestSettings(req, res) {
       const client = await activity.clientOf(req);
-      res.json(await changeCadence(activity.lock, client._id, client.created_at, (req.body as { cadence: Cadence }).cadence));
+      res.json(
+        await changeCadence(activity.lock, client._id, client.created_at, (req.body as { cadence: Cadence }).cadence),
+      );
     },
     async listAnomalies(req, res) {
       const client = await activity.clientOf(req);

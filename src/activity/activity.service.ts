@@ -20,9 +20,15 @@ export function createActivityService(deps: { redis: Redis; logger: Logger }): A
     lock: createLocks(deps.redis).run,
     async clientOf(req) {
       const clientId = requireTenant(req);
-      const client = await ClientModel.findById(clientId, { name: 1, created_at: 1 }).lean<{ _id: string; name: string; created_at: Date }>();
+      const client = await ClientModel.findById(clientId, { name: 1, created_at: 1 }).lean<{
+        _id: string;
+        name: string;
+        created_at: Date;
+      }>();
       if (!client) {
-        throw AppError.invalid('X-Selected-Client-Id names no client', [{ location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' }]);
+        throw AppError.invalid('X-Selected-Client-Id names no client', [
+          { location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' },
+        ]);
       }
       return client;
     },

@@ -22,11 +22,18 @@ export interface Anomaly {
 }
 
 const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** places;
-const severityOf = (absZ: number): Anomaly['severity'] | null => (absZ >= 4 ? 'high' : absZ >= 3 ? 'medium' : absZ >= 2 ? 'low' : null);
+const severityOf = (absZ: number): Anomaly['severity'] | null =>
+  absZ >= 4 ? 'high' : absZ >= 3 ? 'medium' : absZ >= 2 ? 'low' : null;
 
 const METRIC_WORDS: Record<string, string> = {
-  events: 'activity events', jobs_failed: 'failed jobs', jobs_submitted: 'submitted jobs', posts_published: 'published posts',
-  pages_published: 'published pages', jobs_completed: 'completed jobs', research_completed: 'completed research jobs', pins_claimed: 'claimed pins',
+  events: 'activity events',
+  jobs_failed: 'failed jobs',
+  jobs_submitted: 'submitted jobs',
+  posts_published: 'published posts',
+  pages_published: 'published pages',
+  jobs_completed: 'completed jobs',
+  research_completed: 'completed research jobs',
+  pins_claimed: 'claimed pins',
 };
 
 /** The metrics one event counts toward. */
@@ -42,7 +49,11 @@ function metricsOf(e: { action: string; shipped: ShippedKind | null }): string[]
  * Daily counts per metric, client-wide (actor null) and per actor (events only), for `days` days
  * starting at `firstDay`; returns a map series-key → counts by day index.
  */
-export function dailySeries(events: { actor_id: string; action: string; shipped: ShippedKind | null; at: Date }[], firstDay: Date, days: number) {
+export function dailySeries(
+  events: { actor_id: string; action: string; shipped: ShippedKind | null; at: Date }[],
+  firstDay: Date,
+  days: number,
+) {
   const series = new Map<string, { metric: string; actor_id: string | null; counts: number[] }>();
   const bump = (metric: string, actor: string | null, day: number) => {
     const key = `${metric}\u0000${actor ?? ''}`;
@@ -83,20 +94,41 @@ export function findAnomalies(events: Parameters<typeof dailySeries>[0], now: Da
       const day = utcDay(new Date(windowFrom.getTime() + i * DAY_MS));
       const words = METRIC_WORDS[metric] ?? metric;
       anomalies.push({
-        metric, actor_id, day, observed, baseline_mean: round(mean), baseline_stddev: round(stddev), z_score: round(z),
-        direction: z > 0 ? 'above' : 'below', severity,
+        metric,
+        actor_id,
+        day,
+        observed,
+        baseline_mean: round(mean),
+        baseline_stddev: round(stddev),
+        z_score: round(z),
+        direction: z > 0 ? 'above' : 'below',
+        severity,
         message: `${observed} ${words}${actor_id ? ' by this actor' : ''} on ${day} against a usual ${round(mean, 1)} (±${round(stddev, 1)})`,
       });
     }
   }
-  anomalies.sort((a, b) => Math.abs(b.z_score) - Math.abs(a.z_score) || a.day.localeCompare(b.day) || a.metric.localeCompare(b.metric));
-  return { window_from: utcDay(windowFrom), window_to: utcDay(today), baseline_days: BASELINE_DAYS, baselineFrom, anomalies };
+  anomalies.sort(
+    (a, b) =>
+      Math.abs(b.z_score) - Math.abs(a.z_score) || a.day.localeCompare(b.day) || a.metric.localeCompare(b.metric),
+  );
+  return {
+    window_from: utcDay(windowFrom),
+    window_to: utcDay(today),
+    baseline_days: BASELINE_DAYS,
+    baselineFrom,
+    anomalies,
+  };
 }
 
 export async function anomalyReport(clientId: string, now = new Date()) {
-  const baselineFrom = new Date(new Date(`${utcDay(now)}T00:00:00.000Z`).getTime() - (WINDOW_DAYS - 1 + BASELINE_DAYS) * DAY_MS);
+  const baselineFrom = new Date(
+    new Date(`${utcDay(now)}T00:00:00.000Z`).getTime() - (WINDOW_DAYS - 1 + BASELINE_DAYS) * DAY_MS,
+  );
   const events = await eventsBetween<'actor_id' | 'action' | 'shipped' | 'at'>(
-    clientId, baselineFrom, new Date(now.getTime() + 1), { _id: 0, actor_id: 1, action: 1, shipped: 1, at: 1 },
+    clientId,
+    baselineFrom,
+    new Date(now.getTime() + 1),
+    { _id: 0, actor_id: 1, action: 1, shipped: 1, at: 1 },
   );
   const { baselineFrom: _b, ...report } = findAnomalies(events, now);
   return { ...report, generated_at: now.toISOString() };

@@ -14,7 +14,13 @@ export async function ensureDigestSchedule(temporal: Client, taskQueue: string):
     await temporal.schedule.create({
       scheduleId,
       spec: { intervals: [{ every: '1 hour' }] },
-      action: { type: 'startWorkflow', workflowType: DIGEST_TICK_WORKFLOW, taskQueue, workflowId: `${scheduleId}-run`, args: [] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: DIGEST_TICK_WORKFLOW,
+        taskQueue,
+        workflowId: `${scheduleId}-run`,
+        args: [],
+      },
       policies: { overlap: 'SKIP', catchupWindow: '1 hour' },
     });
   } catch (err) {

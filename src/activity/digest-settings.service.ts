@@ -5,13 +5,21 @@ import { nextDueAt } from './digest-timing';
 
 export const settingsLockName = (clientId: string) => `digest-settings:${clientId}`;
 
-export async function loadDigestSettings(clientId: string, clientCreatedAt: Date): Promise<Omit<DigestSettingsDoc, '_id'>> {
+export async function loadDigestSettings(
+  clientId: string,
+  clientCreatedAt: Date,
+): Promise<Omit<DigestSettingsDoc, '_id'>> {
   const doc = await DigestSettingsModel.findOne({ _id: clientId, client_id: clientId }).lean<DigestSettingsDoc>();
   return doc ?? { client_id: clientId, cadence: 'off', last_sent_at: null, updated_at: clientCreatedAt };
 }
 
 export function digestSettingsView(s: Omit<DigestSettingsDoc, '_id'>, now = new Date()) {
-  return { cadence: s.cadence, last_sent_at: iso(s.last_sent_at), next_due_at: iso(nextDueAt(s, now)), updated_at: iso(s.updated_at)! };
+  return {
+    cadence: s.cadence,
+    last_sent_at: iso(s.last_sent_at),
+    next_due_at: iso(nextDueAt(s, now)),
+    updated_at: iso(s.updated_at)!,
+  };
 }
 
 /**

@@ -5,5 +5,10 @@ import { ACTIVITY_STREAM, parseStreamedEvent, storeEvents } from './recorder';
 
 /** Moves recorded activity from its Redis stream into MongoDB (see src/lib/stream-drain.ts). */
 export function startActivityDrain(redis: Redis, logger: Logger, opts: DrainOptions = {}): StreamDrain {
-  return startStreamDrain(redis, logger, { stream: ACTIVITY_STREAM, group: 'activity-drain', parse: parseStreamedEvent, store: storeEvents }, opts);
+  return startStreamDrain(
+    redis,
+    logger,
+    { stream: ACTIVITY_STREAM, group: 'activity-drain', parse: parseStreamedEvent, store: storeEvents },
+    opts,
+  );
 }

@@ -8,19 +8,36 @@ import type { ActivityActor, ActivityRecorder } from './recorder';
  * the user who created it, else the client itself.
  */
 async function jobActor(job: Pick<JobDoc, '_id' | 'client_id' | 'created_by'>): Promise<ActivityActor> {
-  const submitted = await ActivityEventModel.findOne({ client_id: job.client_id, subject_id: job._id }, { actor_id: 1, actor_kind: 1, actor_name: 1, role: 1 })
+  const submitted = await ActivityEventModel.findOne(
+    { client_id: job.client_id, subject_id: job._id },
+    { actor_id: 1, actor_kind: 1, actor_name: 1, role: 1 },
+  )
     .sort({ _id: 1 })
-    .lean<{ actor_id: string; actor_kind: ActivityActor['kind']; actor_name: string | null; role: ActivityActor['role'] }>();
-  if (submitted) return { id: submitted.actor_id, kind: submitted.actor_kind, name: submitted.actor_name, role: submitted.role };
+    .lean<{
+      actor_id: string;
+      actor_kind: ActivityActor['kind'];
+      actor_name: string | null;
+      role: ActivityActor['role'];
+    }>();
+  if (submitted)
+    return { id: submitted.actor_id, kind: submitted.actor_kind, name: submitted.actor_name, role: submitted.role };
   if (job.created_by) {
-    const user = await UserModel.findById(job.created_by, { email: 1, role: 1 }).lean<{ email: string; role: ActivityActor['role'] }>();
+    const user = await UserModel.findById(job.created_by, { email: 1, role: 1 }).lean<{
+      email: string;
+      role: ActivityActor['role'];
+    }>();
     if (user) return { id: job.created_by, kind: 'user', name: user.email, role: user.role };
   }
   return { id: job.client_id, kind: 'client', name: null, role: 'client_user' };
 }
 
 const jobLabel = (job: Pick<JobDoc, 'type' | 'params'>) => {
-  const p = (job.params ?? {}) as { query?: string; country_code?: string; companies?: unknown[]; source_job_id?: string };
+  const p = (job.params ?? {}) as {
+    query?: string;
+    country_code?: string;
+    companies?: unknown[];
+    source_job_id?: string;
+  };
   if (job.type === 'maps-scrape') return `${p.query ?? 'maps scrape'}${p.country_code ? ` (${p.country_code})` : ''}`;
   return p.companies ? `${p.companies.length} companies` : `research of job ${p.source_job_id ?? ''}`.trim();
 };
@@ -32,18 +49,30 @@ const jobLabel = (job: Pick<JobDoc, 'type' | 'params'>) => {
  */
 export async function recordJobOutcome(recorder: ActivityRecorder, job: JobDoc | null): Promise<void> {
   if (!job || !['completed', 'failed', 'cancelled'].includes(job.status)) return;
-  const shipped = job.status === 'completed' ? (job.type === 'research' ? 'research_completed' : 'jobs_completed') : null;
+  const shipped =
+    job.status === 'completed' ? (job.type === 'research' ? 'research_completed' : 'jobs_completed') : null;
   await recorder.record({
-    clientId: job.client_id, actor: await jobActor(job), action: `job.${job.status}`, subject: { kind: 'job', id: job._id },
-    shipped, label: jobLabel(job), at: job.completed_at ?? new Date(), key: `job-${job._id}-${job.status}`,
+    clientId: job.client_id,
+    actor: await jobActor(job),
+    action: `job.${job.status}`,
+    subject: { kind: 'job', id: job._id },
+    shipped,
+    label: jobLabel(job),
+    at: job.completed_at ?? new Date(),
+    key: `job-${job._id}-${job.status}`,
   });
 }
 
 /** A login is activity of its user (a super_admin without a client has no client log to go to). */
-export async function recordLogin(recorder: ActivityRecorder, user: { user_id: string; email: string; role: ActivityActor['role']; client_id: string | null }) {
+export async function recordLogin(
+  recorder: ActivityRecorder,
+  user: { user_id: string; email: string; role: ActivityActor['role']; client_id: string | null },
+) {
   if (!user.client_id) return;
   await recorder.record({
-    clientId: user.client_id, actor: { id: user.user_id, kind: 'user', name: user.email, role: user.role }, action: 'auth.login',
+    clientId: user.client_id,
+    actor: { id: user.user_id, kind: 'user', name: user.email, role: user.role },
+    action: 'auth.login',
     subject: { kind: 'user', id: user.user_id },
   });
 }

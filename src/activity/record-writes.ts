@@ -12,7 +12,19 @@ const SHIPPED_BY: Record<string, ShippedKind> = {
 // A claimed pin ships when the end user completes the claim (no authenticated request): the pin activity
 // records `pin.claimed` then (activities/pins.ts); confirm-pin itself only reserves the name.
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const ID_FIELDS = ['id', 'job_id', 'research_id', 'request_id', 'token_id', 'agent_user_id', 'integration_id', 'user_id', 'brand_id', 'pin_id', 'client_id'];
+const ID_FIELDS = [
+  'id',
+  'job_id',
+  'research_id',
+  'request_id',
+  'token_id',
+  'agent_user_id',
+  'integration_id',
+  'user_id',
+  'brand_id',
+  'pin_id',
+  'client_id',
+];
 const MAX_PARSED_BODY = 256 * 1024;
 
 interface OpenApiRequest {
@@ -40,12 +52,16 @@ function subjectOf(operationId: string, pathParams: Record<string, string>, body
   }
   const field = body && ID_FIELDS.find((f) => typeof body[f] === 'string' || typeof body[f] === 'number');
   if (!field) return null;
-  const kind = field === 'id' ? operationId.replace(/^[a-z]+/, '').replace(/^./, (c) => c.toLowerCase()) || operationId : field.replace(/_id$/, '');
+  const kind =
+    field === 'id'
+      ? operationId.replace(/^[a-z]+/, '').replace(/^./, (c) => c.toLowerCase()) || operationId
+      : field.replace(/_id$/, '');
   return { kind, id: String(body![field]) };
 }
 
 function labelOf(body: Record<string, unknown> | null): string | null {
-  for (const f of ['title', 'name', 'slug', 'pin_name', 'query']) if (typeof body?.[f] === 'string') return body[f] as string;
+  for (const f of ['title', 'name', 'slug', 'pin_name', 'query'])
+    if (typeof body?.[f] === 'string') return body[f] as string;
   return null;
 }
 
@@ -73,12 +89,18 @@ export function recordWrites(recorder: ActivityRecorder, logger: Logger) {
       const clientId = selected || caller.clientId || (typeof body?.client_id === 'string' ? body.client_id : null);
       if (!clientId) return end.apply(this, args as never); // a platform action of a super_admin: no client to log it for
       const event: ActivityInput = {
-        clientId, actor, action: operationId, subject: subjectOf(operationId, pathParams, body),
-        shipped: SHIPPED_BY[operationId] ?? null, label: labelOf(body),
+        clientId,
+        actor,
+        action: operationId,
+        subject: subjectOf(operationId, pathParams, body),
+        shipped: SHIPPED_BY[operationId] ?? null,
+        label: labelOf(body),
       };
       recorder
         .record(event)
-        .catch((err) => logger.error({ err: (err as Error).message, action: operationId }, 'activity: event not recorded'))
+        .catch((err) =>
+          logger.error({ err: (err as Error).message, action: operationId }, 'activity: event not recorded'),
+        )
         .finally(() => end.apply(this, args as never));
       return this;
     } as Response['end'];

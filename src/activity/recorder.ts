@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Logger } from '../lib/logger';
 import type { Caller } from '../lib/tenancy';
-import { ActivityEventModel, eventId, type ActivityEventDoc, type ActorKind, type ActorRole, type ShippedKind } from './activity-event.model';
+import {
+  ActivityEventModel,
+  eventId,
+  type ActivityEventDoc,
+  type ActorKind,
+  type ActorRole,
+  type ShippedKind,
+} from './activity-event.model';
 import { isDuplicateKeyError } from '../lib/errors';
 
 /** The Redis stream events wait in until the worker's drain stores them in MongoDB. */
@@ -36,12 +43,14 @@ export interface ActivityInput {
 
 /** The actor a request acts as: the user, the agent token, or the client's credential triple. */
 export function actorOf(caller: Caller): ActivityActor | null {
-  if (caller.kind === 'user' && caller.userId) return { id: caller.userId, kind: 'user', name: caller.email, role: caller.role };
+  if (caller.kind === 'user' && caller.userId)
+    return { id: caller.userId, kind: 'user', name: caller.email, role: caller.role };
   if (caller.kind === 'agent' && caller.tokenId) {
     const token = caller.accessToken as { project_name?: string | null } | undefined;
     return { id: caller.tokenId, kind: 'agent', name: token?.project_name ?? null, role: 'agent' };
   }
-  if (caller.kind === 'client' && caller.clientId) return { id: caller.clientId, kind: 'client', name: null, role: 'client_user' };
+  if (caller.kind === 'client' && caller.clientId)
+    return { id: caller.clientId, kind: 'client', name: null, role: 'client_user' };
   return null;
 }
 
@@ -91,7 +100,10 @@ export function createActivityRecorder(redis: Redis, logger: Logger): ActivityRe
         await redis.xadd(ACTIVITY_STREAM, '*', 'e', JSON.stringify(doc));
         return;
       } catch (err) {
-        logger.warn({ err: (err as Error).message, action: doc.action }, 'activity: Redis did not take the event; writing it to MongoDB');
+        logger.warn(
+          { err: (err as Error).message, action: doc.action },
+          'activity: Redis did not take the event; writing it to MongoDB',
+        );
       }
       await storeEvents([doc]);
     },

@@ -24,13 +24,16 @@ export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
  */
 export function shiftWindow(q: { date?: string; from?: string; to?: string }, now = new Date()): ShiftWindow {
   if (q.date && (q.from || q.to)) {
-    throw AppError.invalid('Give either date or from/to, not both', [{ location: 'query', field: 'date', message: 'not combinable with from/to' }]);
+    throw AppError.invalid('Give either date or from/to, not both', [
+      { location: 'query', field: 'date', message: 'not combinable with from/to' },
+    ]);
   }
   const from = q.date ?? q.from ?? q.to ?? utcDay(now);
   const to = q.date ?? q.to ?? q.from ?? from;
   const start = dayStart(from);
   const end = new Date(dayStart(to).getTime() + DAY_MS);
-  if (start >= end) throw AppError.invalid('from is after to', [{ location: 'query', field: 'from', message: 'must not be after to' }]);
+  if (start >= end)
+    throw AppError.invalid('from is after to', [{ location: 'query', field: 'from', message: 'must not be after to' }]);
   if (end.getTime() - start.getTime() > MAX_WINDOW_DAYS * DAY_MS) {
     throw AppError.invalid(`The window spans more than ${MAX_WINDOW_DAYS} days`, [
       { location: 'query', field: 'to', message: `at most ${MAX_WINDOW_DAYS} days from \`from\`, inclusive` },
@@ -72,9 +75,17 @@ function close(s: OpenShift): Shift & { start: number; end: number } {
   const start = s.first.at.getTime();
   const end = s.last.at.getTime();
   return {
-    actor_id: s.last.actor_id, actor_kind: s.last.actor_kind, actor_name: s.last.actor_name, role: s.last.role,
-    started_at: s.first.at.toISOString(), ended_at: s.last.at.toISOString(), duration_minutes: Math.floor((end - start) / 60_000),
-    event_count: s.events, shipped_count: s.shipped, start, end,
+    actor_id: s.last.actor_id,
+    actor_kind: s.last.actor_kind,
+    actor_name: s.last.actor_name,
+    role: s.last.role,
+    started_at: s.first.at.toISOString(),
+    ended_at: s.last.at.toISOString(),
+    duration_minutes: Math.floor((end - start) / 60_000),
+    event_count: s.events,
+    shipped_count: s.shipped,
+    start,
+    end,
   };
 }
 
@@ -83,7 +94,12 @@ function close(s: OpenShift): Shift & { start: number; end: number } {
  * apart belong to one shift; a pause of gapMinutes or more starts a new one. Keeps the shifts that
  * overlap [windowStart, windowEnd), ordered by start.
  */
-export function buildShifts(events: Iterable<ShiftEvent>, gapMinutes: number, windowStart: Date, windowEnd: Date): Shift[] {
+export function buildShifts(
+  events: Iterable<ShiftEvent>,
+  gapMinutes: number,
+  windowStart: Date,
+  windowEnd: Date,
+): Shift[] {
   const gapMs = gapMinutes * 60_000;
   const open = new Map<string, OpenShift>();
   const done: ReturnType<typeof close>[] = [];
@@ -111,7 +127,11 @@ export function buildShifts(events: Iterable<ShiftEvent>, gapMinutes: number, wi
 export function hourlyBuckets(events: { at: Date; shipped: ShippedKind | null }[], startedAt: Date, endedAt: Date) {
   const first = Math.floor(startedAt.getTime() / 3600_000);
   const last = Math.floor(endedAt.getTime() / 3600_000);
-  const buckets = Array.from({ length: last - first + 1 }, (_, i) => ({ hour: new Date((first + i) * 3600_000).toISOString(), events: 0, shipped: 0 }));
+  const buckets = Array.from({ length: last - first + 1 }, (_, i) => ({
+    hour: new Date((first + i) * 3600_000).toISOString(),
+    events: 0,
+    shipped: 0,
+  }));
   for (const e of events) {
     const b = buckets[Math.floor(e.at.getTime() / 3600_000) - first];
     if (!b) continue;

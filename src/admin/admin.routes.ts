@@ -44,12 +44,17 @@ export function adminRoutes(s: Services): OperationHandlers {
     async getLogs(req, res) {
       const q = req.query as Record<string, unknown>;
       const minutes = q.minutes === undefined ? 15 : Number(q.minutes);
-      const found = await s.admin.logs.query({
-        container: q.container as string | undefined, level: q.level as LogQuery['level'], search: q.search as string | undefined,
-        minutes, limit: q.limit === undefined ? 100 : Number(q.limit),
-      }).catch(() => {
-        throw AppError.unavailable('The log store (Redis) is unavailable');
-      });
+      const found = await s.admin.logs
+        .query({
+          container: q.container as string | undefined,
+          level: q.level as LogQuery['level'],
+          search: q.search as string | undefined,
+          minutes,
+          limit: q.limit === undefined ? 100 : Number(q.limit),
+        })
+        .catch(() => {
+          throw AppError.unavailable('The log store (Redis) is unavailable');
+        });
       res.json({ generated_at: new Date().toISOString(), minutes, ...found });
     },
   };

@@ -9,7 +9,10 @@ import { followEngineLogs } from './engine-logs';
 
 /** The log viewer's store of a process, from its configuration. */
 export const logStoreFor = (config: Config, engines: Engines) =>
-  createLogStore(engines.redis, { maxEntries: config.LOG_STORE_MAX_ENTRIES, retentionMinutes: config.LOG_STORE_RETENTION_MINUTES });
+  createLogStore(engines.redis, {
+    maxEntries: config.LOG_STORE_MAX_ENTRIES,
+    retentionMinutes: config.LOG_STORE_RETENTION_MINUTES,
+  });
 
 /**
  * The admin area: reports (KPIs and analytics sources) and the log viewer. The API process's own
@@ -21,7 +24,9 @@ export function createAdminServices(deps: { config: Config; engines: Engines; lo
   const tap = logTapOf(deps.logger);
   tap?.attach(logs, 'api');
   const engineLogs = followEngineLogs({
-    redis: deps.engines.redis, sink: logs, dir: deps.config.ENGINE_LOG_DIR ?? path.join(deps.config.dataDir, 'logs'),
+    redis: deps.engines.redis,
+    sink: logs,
+    dir: deps.config.ENGINE_LOG_DIR ?? path.join(deps.config.dataDir, 'logs'),
   });
   return {
     sources,

@@ -12,8 +12,16 @@ const SANDBOX_SOCIAL_ACCOUNTS = 'instagram:@leadservice,twitter:@leadservice,lin
 
 const SOURCES = {
   product_analytics: { url: 'PRODUCT_ANALYTICS_URL', key: 'PRODUCT_ANALYTICS_KEY', sandboxPath: '/product-analytics' },
-  web_analytics: { url: 'WEB_ANALYTICS_URL', key: 'WEB_ANALYTICS_KEY', sandboxPath: '/web-analytics/v1beta/properties/1001' },
-  mobile_subscriptions: { url: 'MOBILE_SUBSCRIPTIONS_URL', key: 'MOBILE_SUBSCRIPTIONS_KEY', sandboxPath: '/mobile-subscriptions/v2/projects/proj_sandbox' },
+  web_analytics: {
+    url: 'WEB_ANALYTICS_URL',
+    key: 'WEB_ANALYTICS_KEY',
+    sandboxPath: '/web-analytics/v1beta/properties/1001',
+  },
+  mobile_subscriptions: {
+    url: 'MOBILE_SUBSCRIPTIONS_URL',
+    key: 'MOBILE_SUBSCRIPTIONS_KEY',
+    sandboxPath: '/mobile-subscriptions/v2/projects/proj_sandbox',
+  },
   social: { url: 'SOCIAL_ANALYTICS_URL', key: 'SOCIAL_ANALYTICS_KEY', sandboxPath: '/social' },
   campaigns: { url: 'CAMPAIGNS_URL', key: 'CAMPAIGNS_KEY', sandboxPath: '/campaigns' },
 } as const;
@@ -39,10 +47,12 @@ export function createAnalyticsSources(config: Config) {
     return { baseUrl: `${await sandboxUrl()}${s.sandboxPath}`, key: key ?? SANDBOX_KEY, timeoutMs };
   }
 
-  const build = <T>(name: SourceName, make: (ep: NonNullable<Awaited<ReturnType<typeof endpoint>>>) => T) => async () => {
-    const ep = await endpoint(name);
-    return ep ? make(ep) : null;
-  };
+  const build =
+    <T>(name: SourceName, make: (ep: NonNullable<Awaited<ReturnType<typeof endpoint>>>) => T) =>
+    async () => {
+      const ep = await endpoint(name);
+      return ep ? make(ep) : null;
+    };
 
   return {
     productAnalytics: build('product_analytics', createProductAnalyticsSource),

@@ -12,9 +12,17 @@ const LEASE_MS = 5_000;
 
 /** The level a line of an engine's own format states (JSON `level`, a word, Redis' `#` for warnings), else info. */
 export function engineLevel(line: string): string {
-  const json = /"(?:level|L)"\s*:\s*"(\w+)"/i.exec(line)?.[1] ?? /\b(DEBUG|INFO|WARN(?:ING)?|ERROR|FATAL|PANIC)\b/.exec(line)?.[1];
+  const json =
+    /"(?:level|L)"\s*:\s*"(\w+)"/i.exec(line)?.[1] ?? /\b(DEBUG|INFO|WARN(?:ING)?|ERROR|FATAL|PANIC)\b/.exec(line)?.[1];
   const word = json?.toLowerCase();
-  if (word) return word.startsWith('warn') ? 'warn' : ['fatal', 'panic', 'dpanic', 'error'].includes(word) ? 'error' : word === 'debug' ? 'debug' : 'info';
+  if (word)
+    return word.startsWith('warn')
+      ? 'warn'
+      : ['fatal', 'panic', 'dpanic', 'error'].includes(word)
+        ? 'error'
+        : word === 'debug'
+          ? 'debug'
+          : 'info';
   if (/^\d+:[A-Z] .{20,30} # /.test(line)) return 'warn';
   return 'info';
 }
@@ -65,9 +73,16 @@ export function followEngineLogs(deps: { redis: Redis; sink: LogSink; dir: strin
     if (lastBreak < 0) return;
     const firstBreak = stored === null && offset > 0 ? text.indexOf('\n') + 1 : 0;
     const now = new Date().toISOString();
-    const entries: LogEntry[] = text.slice(firstBreak, lastBreak).split('\n').filter((l) => l.trim()).map((line) => ({
-      timestamp: now, container: ENGINE_FILES[file], level: engineLevel(line), message: line.slice(0, 4000),
-    }));
+    const entries: LogEntry[] = text
+      .slice(firstBreak, lastBreak)
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((line) => ({
+        timestamp: now,
+        container: ENGINE_FILES[file],
+        level: engineLevel(line),
+        message: line.slice(0, 4000),
+      }));
     await deps.sink.append(entries);
     await deps.redis.set(offsetKey(file), String(offset + Buffer.byteLength(text.slice(0, lastBreak + 1))));
   }
@@ -86,7 +101,14 @@ export function followEngineLogs(deps: { redis: Redis; sink: LogSink; dir: strin
     async stop() {
       clearInterval(timer);
       await running;
-      await deps.redis.eval(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`, 1, leaseKey, token).catch(() => undefined);
+      await deps.redis
+        .eval(
+          `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`,
+          1,
+          leaseKey,
+          token,
+        )
+        .catch(() => undefined);
     },
   };
 }

@@ -46,13 +46,23 @@ function createdIn(scope: KpiScope, start = windowRange(scope.window).start, end
 /** Where each job type keeps the country it was submitted for. */
 const JOB_COUNTRY_FIELD = { 'maps-scrape': 'params.country_code', research: 'params.companies.country_code' } as const;
 
-async function jobFigures(scope: KpiScope, type: 'maps-scrape' | 'research', range?: { start: Date; end: Date }): Promise<JobFigures> {
-  const match: Record<string, unknown> = { ...tenantMatch(scope.clientId), type, ...createdIn(scope, range?.start, range?.end) };
+async function jobFigures(
+  scope: KpiScope,
+  type: 'maps-scrape' | 'research',
+  range?: { start: Date; end: Date },
+): Promise<JobFigures> {
+  const match: Record<string, unknown> = {
+    ...tenantMatch(scope.clientId),
+    type,
+    ...createdIn(scope, range?.start, range?.end),
+  };
   if (scope.country) match[JOB_COUNTRY_FIELD[type]] = scope.country;
   // One accumulator per $group: the devstack's FerretDB computes only the first of several (the rest answer 0).
   const grouped = (accumulator: unknown) =>
-    JobModel.aggregate<{ _id: string; v: number }>([{ $match: match }, { $group: { _id: '$status', v: accumulator } }] as PipelineStage[])
-      .option(tenantOptions(scope.clientId) as never);
+    JobModel.aggregate<{ _id: string; v: number }>([
+      { $match: match },
+      { $group: { _id: '$status', v: accumulator } },
+    ] as PipelineStage[]).option(tenantOptions(scope.clientId) as never);
   const [counts, sums] = await Promise.all([grouped({ $sum: 1 }), grouped({ $sum: '$results_count' })]);
   const by_status: StatusCounts = Object.fromEntries(JOB_STATES[type].map((s) => [s, 0]));
   let submitted = 0;
@@ -65,7 +75,8 @@ async function jobFigures(scope: KpiScope, type: 'maps-scrape' | 'research', ran
 }
 
 /** Maps-scrape jobs submitted in the window, by status, and the businesses they found. */
-export const mapsJobFigures = (scope: KpiScope, range?: { start: Date; end: Date }) => jobFigures(scope, 'maps-scrape', range);
+export const mapsJobFigures = (scope: KpiScope, range?: { start: Date; end: Date }) =>
+  jobFigures(scope, 'maps-scrape', range);
 
 /** Research jobs submitted in the window, by status, and the companies they researched. */
 export const researchJobFigures = (scope: KpiScope) => jobFigures(scope, 'research');
@@ -96,13 +107,18 @@ export const pagesPublished = (scope: KpiScope) => publishedIn(PageModel, scope)
 
 /** Access tokens issued in the window: one per approved access request. */
 export async function agentsApproved(scope: KpiScope): Promise<number> {
-  return AccessTokenModel.countDocuments({ ...tenantMatch(scope.clientId), ...createdIn(scope) }).setOptions(tenantOptions(scope.clientId));
+  return AccessTokenModel.countDocuments({ ...tenantMatch(scope.clientId), ...createdIn(scope) }).setOptions(
+    tenantOptions(scope.clientId),
+  );
 }
 
 /** Access tokens usable right now: neither revoked nor expired. */
 export async function activeAgents(scope: KpiScope, now = new Date()): Promise<number> {
-  return AccessTokenModel.countDocuments({ ...tenantMatch(scope.clientId), revoked_at: null, expires_at: { $gt: now } })
-    .setOptions(tenantOptions(scope.clientId));
+  return AccessTokenModel.countDocuments({
+    ...tenantMatch(scope.clientId),
+    revoked_at: null,
+    expires_at: { $gt: now },
+  }).setOptions(tenantOptions(scope.clientId));
 }
 
 /** Pins claimed in the window (the pin's creation), in the scope's country when one is asked. */
@@ -110,7 +126,9 @@ export async function pinsCreated(scope: KpiScope): Promise<number> {
   const { start, end } = windowRange(scope.window);
   // The pin registry is global, not tenant-owned: the client filter is written out here.
   return PinModel.countDocuments({
-    ...tenantMatch(scope.clientId), ...(scope.country ? { country_code: scope.country } : {}), created_at: { $gte: start, $lt: end },
+    ...tenantMatch(scope.clientId),
+    ...(scope.country ? { country_code: scope.country } : {}),
+    created_at: { $gte: start, $lt: end },
   });
 }
 

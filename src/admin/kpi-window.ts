@@ -1,7 +1,15 @@
 import type { Request } from 'express';
 import { AppError } from '../lib/errors';
 
-export const PERIODS = ['today', 'yesterday', 'last_7_days', 'last_30_days', 'last_90_days', 'month_to_date', 'year_to_date'] as const;
+export const PERIODS = [
+  'today',
+  'yesterday',
+  'last_7_days',
+  'last_30_days',
+  'last_90_days',
+  'month_to_date',
+  'year_to_date',
+] as const;
 export type Period = (typeof PERIODS)[number];
 
 /** A window of whole UTC days: `from` and `to` inclusive; `period` names the preset, null for from/to. */
@@ -21,7 +29,9 @@ function parseDay(value: string, field: string): string {
   const at = Date.parse(`${value}T00:00:00Z`);
   // Date.parse rolls 2025-02-30 over into March; a real day survives the round trip.
   if (!DATE.test(value) || !Number.isFinite(at) || isoDay(new Date(at)) !== value) {
-    throw AppError.invalid(`${field} must be a calendar date (YYYY-MM-DD)`, [{ location: 'query', field, message: 'not a calendar date' }]);
+    throw AppError.invalid(`${field} must be a calendar date (YYYY-MM-DD)`, [
+      { location: 'query', field, message: 'not a calendar date' },
+    ]);
   }
   return value;
 }
@@ -49,7 +59,8 @@ export function windowOf(query: { period?: string; from?: string; to?: string },
   if (!query.from && !query.to) return presetWindow((query.period as Period | undefined) ?? 'last_30_days', now);
   const to = query.to ? parseDay(query.to, 'to') : isoDay(now);
   const from = query.from ? parseDay(query.from, 'from') : addDays(to, -29);
-  if (from > to) throw AppError.invalid('from must not be after to', [{ location: 'query', field: 'from', message: 'after to' }]);
+  if (from > to)
+    throw AppError.invalid('from must not be after to', [{ location: 'query', field: 'from', message: 'after to' }]);
   return { from, to, period: null };
 }
 

@@ -1,7 +1,16 @@
 import { windowDays, daysOf, type KpiWindow } from './kpi-window';
 import {
-  activeAgents, agentsApproved, clientFigures, mapsJobFigures, pagesPublished, pinsCreated, postsPublished, relayFigures,
-  researchJobFigures, UNTRACKED_FIGURES, type KpiScope,
+  activeAgents,
+  agentsApproved,
+  clientFigures,
+  mapsJobFigures,
+  pagesPublished,
+  pinsCreated,
+  postsPublished,
+  relayFigures,
+  researchJobFigures,
+  UNTRACKED_FIGURES,
+  type KpiScope,
 } from './kpi-figures';
 
 /** Longest window that gets a daily series (one indexed aggregation per day). */
@@ -35,8 +44,16 @@ async function dailySeries(scope: KpiScope) {
 /** The headline KPIs of one scope and window, all figures computed concurrently. */
 export async function computeKpis(scope: KpiScope) {
   const [maps, research, clients, posts, pages, approved, active, pins, relays, daily] = await Promise.all([
-    mapsJobFigures(scope), researchJobFigures(scope), clientFigures(scope), postsPublished(scope), pagesPublished(scope),
-    agentsApproved(scope), activeAgents(scope), pinsCreated(scope), relayFigures(scope), dailySeries(scope),
+    mapsJobFigures(scope),
+    researchJobFigures(scope),
+    clientFigures(scope),
+    postsPublished(scope),
+    pagesPublished(scope),
+    agentsApproved(scope),
+    activeAgents(scope),
+    pinsCreated(scope),
+    relayFigures(scope),
+    dailySeries(scope),
   ]);
   return {
     window: scope.window,
@@ -69,6 +86,13 @@ export async function computeKpis(scope: KpiScope) {
 export type KpiReport = Awaited<ReturnType<typeof computeKpis>>;
 
 /** The cache key of a scoped, windowed report. */
-export const scopeKey = (report: string, scope: { clientId: string | null; window?: KpiWindow; country?: string | null }) =>
-  [report, scope.clientId ?? 'all', scope.window ? `${scope.window.from}..${scope.window.to}` : '-', scope.country ?? '-'].join(':');
-
+export const scopeKey = (
+  report: string,
+  scope: { clientId: string | null; window?: KpiWindow; country?: string | null },
+) =>
+  [
+    report,
+    scope.clientId ?? 'all',
+    scope.window ? `${scope.window.from}..${scope.window.to}` : '-',
+    scope.country ?? '-',
+  ].join(':');

@@ -20,7 +20,10 @@ export interface LogQuery {
  * at most once a minute). Entry ids are arrival times, so a look-back reads the stream newest first
  * and stops at the window's start.
  */
-export function createLogStore(redis: Redis, opts: { maxEntries: number; retentionMinutes: number }): LogSink & {
+export function createLogStore(
+  redis: Redis,
+  opts: { maxEntries: number; retentionMinutes: number },
+): LogSink & {
   query(q: LogQuery): Promise<{ entries: LogEntry[]; truncated: boolean }>;
 } {
   let trimmedAt = 0;
@@ -29,7 +32,21 @@ export function createLogStore(redis: Redis, opts: { maxEntries: number; retenti
       if (!entries.length) return;
       const batch = redis.pipeline();
       for (const e of entries) {
-        batch.xadd(STREAM, 'MAXLEN', '~', opts.maxEntries, '*', 't', e.timestamp, 'c', e.container, 'l', e.level, 'm', e.message);
+        batch.xadd(
+          STREAM,
+          'MAXLEN',
+          '~',
+          opts.maxEntries,
+          '*',
+          't',
+          e.timestamp,
+          'c',
+          e.container,
+          'l',
+          e.level,
+          'm',
+          e.message,
+        );
       }
       if (Date.now() - trimmedAt > TRIM_EVERY_MS) {
         trimmedAt = Date.now();

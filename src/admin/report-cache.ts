@@ -29,7 +29,11 @@ export interface ReportCache {
  * (SET NX PX) and the others wait for its answer to appear (or the lease to lapse, then compute).
  * A Redis failure never fails a report: it is computed directly.
  */
-export function createReportCache(redis: Redis, logger: Logger, opts: { leaseMs?: number; pollMs?: number } = {}): ReportCache {
+export function createReportCache(
+  redis: Redis,
+  logger: Logger,
+  opts: { leaseMs?: number; pollMs?: number } = {},
+): ReportCache {
   const leaseMs = opts.leaseMs ?? 30_000;
   const pollMs = opts.pollMs ?? 50;
   const inFlight = new Map<string, Promise<unknown>>();
@@ -41,7 +45,12 @@ export function createReportCache(redis: Redis, logger: Logger, opts: { leaseMs?
     return text === null ? undefined : (JSON.parse(text) as T);
   };
 
-  async function computeOnce<T>(key: string, ttlSeconds: number, compute: () => Promise<T>, o: CacheOptions<T>): Promise<Cached<T>> {
+  async function computeOnce<T>(
+    key: string,
+    ttlSeconds: number,
+    compute: () => Promise<T>,
+    o: CacheOptions<T>,
+  ): Promise<Cached<T>> {
     let refresh = Boolean(o.refresh);
     const token = randomUUID();
     const deadline = Date.now() + leaseMs;

@@ -11,8 +11,12 @@ import { storeToken } from './issue-token';
 import { newAccessToken } from './token-format';
 
 const result = (doc: AccessRequestDoc): AccessDecisionResult => ({
-  request_id: doc._id, status: doc.status as Verdict, decided_at: iso(doc.decided_at)!, token_id: doc.token_id ?? null,
-  brand_ids: doc.brand_ids, token_expires_at: iso(doc.token_expires_at),
+  request_id: doc._id,
+  status: doc.status as Verdict,
+  decided_at: iso(doc.decided_at)!,
+  token_id: doc.token_id ?? null,
+  brand_ids: doc.brand_ids,
+  token_expires_at: iso(doc.token_expires_at),
 });
 
 /** An approver of a request made before approvers were recorded: the client's administrator. */
@@ -25,17 +29,30 @@ export type BrandGrant = { brand_ids: number[] } | { refused: string };
  * its active brands for multi_brand; for a brand_admin the oldest active brand they administer, and never a
  * multi_brand request (that needs the client's administrator). Or why this approver cannot approve.
  */
-export async function brandsToGrant(request: Pick<AccessRequestDoc, 'client_id' | 'multi_brand'>, approver: Approver): Promise<BrandGrant> {
+export async function brandsToGrant(
+  request: Pick<AccessRequestDoc, 'client_id' | 'multi_brand'>,
+  approver: Approver,
+): Promise<BrandGrant> {
   const clientId = request.client_id!;
-  const active = (await BrandModel.find({ client_id: clientId, is_active: true }, { _id: 1 }).sort({ _id: 1 }).lean<{ _id: number }[]>())
-    .map((b) => b._id);
+  const active = (
+    await BrandModel.find({ client_id: clientId, is_active: true }, { _id: 1 })
+      .sort({ _id: 1 })
+      .lean<{ _id: number }[]>()
+  ).map((b) => b._id);
   if (approver.role === 'client_admin') return { brand_ids: request.multi_brand ? active : active.slice(0, 1) };
-  if (request.multi_brand) return { refused: 'A multi-brand request needs the client\'s administrator' };
-  const stillAdmin = await UserModel.exists({ _id: approver.user_id, client_id: clientId, role: 'brand_admin', is_active: true });
+  if (request.multi_brand) return { refused: "A multi-brand request needs the client's administrator" };
+  const stillAdmin = await UserModel.exists({
+    _id: approver.user_id,
+    client_id: clientId,
+    role: 'brand_admin',
+    is_active: true,
+  });
   if (!stillAdmin) return { refused: 'The administrator this link was sent to can no longer decide' };
   const own = await administeredBrands(clientId, approver.user_id!);
   const granted = active.filter((id) => own.includes(id));
-  return granted.length ? { brand_ids: granted.slice(0, 1) } : { refused: 'You administer no active brand of this client' };
+  return granted.length
+    ? { brand_ids: granted.slice(0, 1) }
+    : { refused: 'You administer no active brand of this client' };
 }
 
 /**
@@ -55,21 +72,45 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
     const grant = doc.token_id ? { brand_ids: doc.brand_ids } : await brandsToGrant(doc, approver);
     const brandIds = 'brand_ids' in grant ? grant.brand_ids : [];
     const id = doc.token_id ?? tokenId;
-    await AccessRequestModel.updateOne({ _id: doc._id }, {
-      status: 'approved', decided_at: decidedAt, token_id: id, token_expires_at: expiresAt, brand_ids: brandIds,
-      token_sealed: doc.token_sealed ?? box.encrypt(plaintext),
-    });
-    await storeToken({
-      token_id: id, client_id: clientId, scopes: doc.requested_scopes, brand_ids: brandIds, ttl_hours: doc.ttl_hours,
-      owner_email: doc.owner_email ?? null, project_name: doc.project_name, multi_brand: doc.multi_brand,
-      fingerprint: (doc.fingerprint ?? {}) as Record<string, unknown>, request_id: doc._id,
-    }, plaintext, expiresAt);
+    await AccessRequestModel.updateOne(
+      { _id: doc._id },
+      {
+        status: 'approved',
+        decided_at: decidedAt,
+        token_id: id,
+        token_expires_at: expiresAt,
+        brand_ids: brandIds,
+        token_sealed: doc.token_sealed ?? box.encrypt(plaintext),
+      },
+    );
+    await storeToken(
+      {
+        token_id: id,
+        client_id: clientId,
+        scopes: doc.requested_scopes,
+        brand_ids: brandIds,
+        ttl_hours: doc.ttl_hours,
+        owner_email: doc.owner_email ?? null,
+        project_name: doc.project_name,
+        multi_brand: doc.multi_brand,
+        fingerprint: (doc.fingerprint ?? {}) as Record<string, unknown>,
+        request_id: doc._id,
+      },
+      plaintext,
+      expiresAt,
+    );
     const profile = (doc.profile ?? {}) as Record<string, unknown>;
     for (const brandId of brandIds) {
       try {
         await AgentUserModel.create({
-          client_id: clientId, brand_id: brandId, token_id: id, request_id: doc._id, project_name: doc.project_name,
-          owner_email: doc.owner_email, scopes: doc.requested_scopes, ...profile,
+          client_id: clientId,
+          brand_id: brandId,
+          token_id: id,
+          request_id: doc._id,
+          project_name: doc.project_name,
+          owner_email: doc.owner_email,
+          scopes: doc.requested_scopes,
+          ...profile,
         });
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err; // made by an earlier attempt
@@ -79,11 +120,17 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
   }
 
   return {
-    async decide(requestId: string, verdict: Verdict, tokenId: string, approver: Approver = CLIENT_ADMIN): Promise<AccessDecisionResult> {
+    async decide(
+      requestId: string,
+      verdict: Verdict,
+      tokenId: string,
+      approver: Approver = CLIENT_ADMIN,
+    ): Promise<AccessDecisionResult> {
       const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
       if (!doc) throw new Error(`access request ${requestId} not found`);
       if (verdict === 'denied') {
-        if (doc.status !== 'denied') await AccessRequestModel.updateOne({ _id: requestId }, { status: 'denied', decided_at: new Date() });
+        if (doc.status !== 'denied')
+          await AccessRequestModel.updateOne({ _id: requestId }, { status: 'denied', decided_at: new Date() });
         return result((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!);
       }
       if (!doc.client_id) throw new Error(`access request ${requestId} names no client`);

@@ -51,5 +51,9 @@ const accessRequestSchema = new Schema(
   { ...baseSchemaOptions, minimize: false },
 );
 
-export type AccessRequestDoc = InferSchemaType<typeof accessRequestSchema> & { _id: string; created_at: Date; updated_at: Date };
+export type AccessRequestDoc = InferSchemaType<typeof accessRequestSchema> & {
+  _id: string;
+  created_at: Date;
+  updated_at: Date;
+};
 export const AccessRequestModel = model('AccessRequest', accessRequestSchema, 'access_requests');

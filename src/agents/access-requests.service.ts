@@ -9,7 +9,12 @@ import { fixedWindowLimit } from '../lib/rate-limit';
 import { ClientModel } from '../clients/client.model';
 import { UserModel } from '../users/user.model';
 import {
-  ACCESS_REQUEST_WORKFLOW, accessRequestWorkflowId, decideUpdate, type AccessRequestInput, type Approver, type Verdict,
+  ACCESS_REQUEST_WORKFLOW,
+  accessRequestWorkflowId,
+  decideUpdate,
+  type AccessRequestInput,
+  type Approver,
+  type Verdict,
 } from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
 import { brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
@@ -40,15 +45,27 @@ export interface RequestInput {
 /** An address the approval e-mail goes to, and what its links may decide. */
 type Recipient = Approver & { email: string };
 
-const PROFILE_FIELDS = ['name', 'description', 'photo', 'monthly_budget_usd', 'rate_limit_rpm', 'rate_limit_rpd', 'allowed_models'] as const;
+const PROFILE_FIELDS = [
+  'name',
+  'description',
+  'photo',
+  'monthly_budget_usd',
+  'rate_limit_rpm',
+  'rate_limit_rpd',
+  'allowed_models',
+] as const;
 
 export function createAccessRequests(deps: AccessRequestsDeps) {
   const box = new SecretBox(deps.credentialsKey);
 
   /** At most ratePerHour requests per source address in each hour (0: no limit): each one sends e-mail. */
-  const requestsPerAddress = fixedWindowLimit(deps.redis, 'access-requests:address', { max: deps.ratePerHour, seconds: 3600 });
+  const requestsPerAddress = fixedWindowLimit(deps.redis, 'access-requests:address', {
+    max: deps.ratePerHour,
+    seconds: 3600,
+  });
   async function limitRate(ip: string) {
-    if (deps.ratePerHour) await requestsPerAddress.take(ip, `At most ${deps.ratePerHour} access requests per hour from one address`);
+    if (deps.ratePerHour)
+      await requestsPerAddress.take(ip, `At most ${deps.ratePerHour} access requests per hour from one address`);
   }
 
   /**
@@ -56,8 +73,10 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
    * brand_admin users, who may grant only brands they administer. An address that is both decides as the client.
    */
   async function recipients(clientId: string, adminEmail: string): Promise<Recipient[]> {
-    const admins = await UserModel.find({ client_id: clientId, role: 'brand_admin', is_active: true }, { email: 1 })
-      .lean<{ _id: string; email: string }[]>();
+    const admins = await UserModel.find(
+      { client_id: clientId, role: 'brand_admin', is_active: true },
+      { email: 1 },
+    ).lean<{ _id: string; email: string }[]>();
     const list: Recipient[] = [{ email: adminEmail.toLowerCase(), role: 'client_admin', user_id: null }];
     for (const admin of admins) {
       const email = admin.email.toLowerCase();
@@ -70,44 +89,84 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
    * Opens the request and its workflow. Each recipient gets links of their own (so a decision says who made it
    * and what they may grant); the requester's own address gets none, so nobody approves their own request.
    */
-  async function open(client: { _id: string; name: string } | null, to: Recipient[], input: RequestInput, profile: Record<string, unknown>) {
+  async function open(
+    client: { _id: string; name: string } | null,
+    to: Recipient[],
+    input: RequestInput,
+    profile: Record<string, unknown>,
+  ) {
     const requestId = newId();
     const pollToken = randomToken('apt_', 24);
     const expiresAt = new Date(Date.now() + deps.ttlSeconds * 1000);
     const owner = input.owner_email?.toLowerCase() ?? null;
     const approvers = to.filter((r) => r.email !== owner).map((r) => ({ ...r, token: randomToken('aat_', 24) }));
-    const doc = (await AccessRequestModel.create({
-      _id: requestId, client_id: client?._id ?? null, owner_email: owner, project_name: input.project_name,
-      requested_scopes: input.requested_scopes, ttl_hours: input.ttl_hours ?? 72, multi_brand: input.multi_brand ?? false,
-      fingerprint: { agent_type: 'unknown', ...input.fingerprint }, profile, expires_at: expiresAt,
-      poll_token_hash: sha256(pollToken), approvers: approvers.map(({ token, ...r }) => ({ ...r, token_hash: sha256(token) })),
-    })).toObject() as AccessRequestDoc;
+    const doc = (
+      await AccessRequestModel.create({
+        _id: requestId,
+        client_id: client?._id ?? null,
+        owner_email: owner,
+        project_name: input.project_name,
+        requested_scopes: input.requested_scopes,
+        ttl_hours: input.ttl_hours ?? 72,
+        multi_brand: input.multi_brand ?? false,
+        fingerprint: { agent_type: 'unknown', ...input.fingerprint },
+        profile,
+        expires_at: expiresAt,
+        poll_token_hash: sha256(pollToken),
+        approvers: approvers.map(({ token, ...r }) => ({ ...r, token_hash: sha256(token) })),
+      })
+    ).toObject() as AccessRequestDoc;
     const link = (verdict: string, token: string) =>
       `${deps.publicBaseUrl()}/api/v1/auth/pat/request/${requestId}/${verdict}?approval_token=${encodeURIComponent(token)}`;
     const emails = client
       ? approvers.map((a) => ({
-        channel: 'email' as const, to: a.email,
-        ...approvalEmail({ request: doc, clientName: client.name, approver: a, approveUrl: link('approve', a.token), denyUrl: link('deny', a.token) }),
-      }))
+          channel: 'email' as const,
+          to: a.email,
+          ...approvalEmail({
+            request: doc,
+            clientName: client.name,
+            approver: a,
+            approveUrl: link('approve', a.token),
+            denyUrl: link('deny', a.token),
+          }),
+        }))
       : [];
     const input_: AccessRequestInput = { request_id: requestId, ttl_ms: deps.ttlSeconds * 1000, emails };
-    await withinDeadline(deps.temporal, () => deps.temporal.workflow.start(ACCESS_REQUEST_WORKFLOW, {
-      taskQueue: deps.taskQueue, workflowId: accessRequestWorkflowId(requestId), args: [input_],
-    }));
+    await withinDeadline(deps.temporal, () =>
+      deps.temporal.workflow.start(ACCESS_REQUEST_WORKFLOW, {
+        taskQueue: deps.taskQueue,
+        workflowId: accessRequestWorkflowId(requestId),
+        args: [input_],
+      }),
+    );
     return {
-      request_id: requestId, status: 'pending' as const, poll_token: pollToken,
+      request_id: requestId,
+      status: 'pending' as const,
+      poll_token: pollToken,
       poll_url: `/api/v1/auth/pat/request/${requestId}/status?poll_token=${encodeURIComponent(pollToken)}`,
-      poll_interval_seconds: POLL_INTERVAL_SECONDS, expires_at: expiresAt.toISOString(),
+      poll_interval_seconds: POLL_INTERVAL_SECONDS,
+      expires_at: expiresAt.toISOString(),
     };
   }
 
   /** The approver whose link carries this token (compared in constant time), or 401. */
-  async function approverOf(requestId: string, approvalToken: string): Promise<{ doc: AccessRequestDoc; approver: Approver }> {
+  async function approverOf(
+    requestId: string,
+    approvalToken: string,
+  ): Promise<{ doc: AccessRequestDoc; approver: Approver }> {
     const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
     if (!doc) throw AppError.notFound('Access request not found');
     const hash = sha256(approvalToken);
     const matches = (doc.approvers ?? []).filter((a) => safeEqual(a.token_hash, hash));
-    if (matches.length) return { doc, approver: { email: matches[0].email, role: matches[0].role as Approver['role'], user_id: matches[0].user_id ?? null } };
+    if (matches.length)
+      return {
+        doc,
+        approver: {
+          email: matches[0].email,
+          role: matches[0].role as Approver['role'],
+          user_id: matches[0].user_id ?? null,
+        },
+      };
     if (doc.approval_token_hash && safeEqual(doc.approval_token_hash, hash)) return { doc, approver: CLIENT_ADMIN };
     throw AppError.unauthorized('Wrong approval_token');
   }
@@ -128,12 +187,17 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
   }
 
   /** A pending request past its deadline reads as expired even before the workflow has marked it. */
-  const stateOf = (doc: AccessRequestDoc) => (doc.status === 'pending' && doc.expires_at <= new Date() ? 'expired' : doc.status);
+  const stateOf = (doc: AccessRequestDoc) =>
+    doc.status === 'pending' && doc.expires_at <= new Date() ? 'expired' : doc.status;
 
   return {
     async request(input: RequestInput & { client_id: string }, ip: string) {
       await limitRate(ip);
-      const client = await ClientModel.findOne({ _id: input.client_id, is_active: true }).lean<{ _id: string; name: string; admin_email: string }>();
+      const client = await ClientModel.findOne({ _id: input.client_id, is_active: true }).lean<{
+        _id: string;
+        name: string;
+        admin_email: string;
+      }>();
       if (!client) throw AppError.notFound('No active client with this id');
       return open(client, await recipients(client._id, client.admin_email), input, {});
     },
@@ -150,11 +214,18 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       let client = await ClientModel.findOne({ admin_email: email, is_active: true }).lean<ClientRef>();
       let addressed: Recipient | null = client ? { email, role: 'client_admin', user_id: null } : null;
       if (!client) {
-        const admin = await UserModel.findOne({ email, role: 'brand_admin', is_active: true }).lean<{ _id: string; client_id: string | null }>();
-        client = admin?.client_id ? await ClientModel.findOne({ _id: admin.client_id, is_active: true }).lean<ClientRef>() : null;
+        const admin = await UserModel.findOne({ email, role: 'brand_admin', is_active: true }).lean<{
+          _id: string;
+          client_id: string | null;
+        }>();
+        client = admin?.client_id
+          ? await ClientModel.findOne({ _id: admin.client_id, is_active: true }).lean<ClientRef>()
+          : null;
         addressed = client && admin ? { email, role: 'brand_admin', user_id: admin._id } : null;
       }
-      const profile = Object.fromEntries(PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
+      const profile = Object.fromEntries(
+        PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]),
+      );
       return open(client, addressed ? [addressed] : [], input, profile);
     },
 
@@ -169,10 +240,20 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         await AccessRequestModel.updateOne({ _id: requestId }, { token_sealed: null });
       }
       return {
-        request_id: doc._id, status: stateOf(doc), project_name: doc.project_name, requested_scopes: doc.requested_scopes,
-        ttl_hours: doc.ttl_hours, multi_brand: doc.multi_brand, created_at: iso(doc.created_at), expires_at: iso(doc.expires_at),
-        decided_at: iso(doc.decided_at), poll_interval_seconds: POLL_INTERVAL_SECONDS, access_token: accessToken,
-        token_id: doc.token_id ?? null, token_expires_at: iso(doc.token_expires_at), brand_ids: doc.brand_ids,
+        request_id: doc._id,
+        status: stateOf(doc),
+        project_name: doc.project_name,
+        requested_scopes: doc.requested_scopes,
+        ttl_hours: doc.ttl_hours,
+        multi_brand: doc.multi_brand,
+        created_at: iso(doc.created_at),
+        expires_at: iso(doc.expires_at),
+        decided_at: iso(doc.decided_at),
+        poll_interval_seconds: POLL_INTERVAL_SECONDS,
+        access_token: accessToken,
+        token_id: doc.token_id ?? null,
+        token_expires_at: iso(doc.token_expires_at),
+        brand_ids: doc.brand_ids,
       };
     },
 
@@ -183,13 +264,22 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     async preview(requestId: string, approvalToken: string, verdict: Verdict) {
       const { doc, approver } = await approverOf(requestId, approvalToken);
       const state = stateOf(doc);
-      const authority = state === 'pending' ? await authorityOf(doc, approver, verdict) : { refused: stateReason(state) };
+      const authority =
+        state === 'pending' ? await authorityOf(doc, approver, verdict) : { refused: stateReason(state) };
       return {
-        request_id: doc._id, status: state, verdict, project_name: doc.project_name, owner_email: doc.owner_email ?? null,
-        requested_scopes: doc.requested_scopes, ttl_hours: doc.ttl_hours, multi_brand: doc.multi_brand,
-        expires_at: iso(doc.expires_at)!, approver_email: approver.email,
+        request_id: doc._id,
+        status: state,
+        verdict,
+        project_name: doc.project_name,
+        owner_email: doc.owner_email ?? null,
+        requested_scopes: doc.requested_scopes,
+        ttl_hours: doc.ttl_hours,
+        multi_brand: doc.multi_brand,
+        expires_at: iso(doc.expires_at)!,
+        approver_email: approver.email,
         brand_ids: 'brand_ids' in authority ? authority.brand_ids : [],
-        can_decide: !('refused' in authority), reason: 'refused' in authority ? authority.refused : null,
+        can_decide: !('refused' in authority),
+        reason: 'refused' in authority ? authority.refused : null,
       };
     },
 
@@ -203,15 +293,20 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       if ('refused' in authority) throw AppError.forbidden(authority.refused);
       try {
         const handle = deps.temporal.workflow.getHandle(accessRequestWorkflowId(requestId));
-        const decision = await withinDeadline(deps.temporal, () => handle.executeUpdate(decideUpdate, { args: [verdict, approver] }));
+        const decision = await withinDeadline(deps.temporal, () =>
+          handle.executeUpdate(decideUpdate, { args: [verdict, approver] }),
+        );
         return { decision, scopes: doc.requested_scopes };
       } catch (err) {
-        throw await failureOfUpdate(err, async () => stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!));
+        throw await failureOfUpdate(err, async () =>
+          stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!),
+        );
       }
     },
   };
 }
 
-const stateReason = (state: string) => (state === 'expired' ? 'Access request has expired' : `Access request already ${state}`);
+const stateReason = (state: string) =>
+  state === 'expired' ? 'Access request has expired' : `Access request already ${state}`;
 
 export type AccessRequests = ReturnType<typeof createAccessRequests>;

@@ -29,5 +29,9 @@ agentUserSchema.index({ client_id: 1, brand_id: 1 });
 agentUserSchema.index({ request_id: 1, brand_id: 1 }, { unique: true });
 agentUserSchema.plugin(tenantOwned);
 
-export type AgentUserDoc = InferSchemaType<typeof agentUserSchema> & { _id: string; created_at: Date; updated_at: Date };
+export type AgentUserDoc = InferSchemaType<typeof agentUserSchema> & {
+  _id: string;
+  created_at: Date;
+  updated_at: Date;
+};
 export const AgentUserModel = model('AgentUser', agentUserSchema, 'agent_users');

@@ -23,7 +23,10 @@ export function agentsRoutes(s: Services): OperationHandlers {
     const token = String(req.query.approval_token);
     const facts = await requests.preview(pathParam(req, 'request_id'), token, verdict);
     if (!wantsHtml(req)) return void res.json(facts);
-    res.set(APPROVAL_PAGE_HEADERS).type('html').send(confirmationPage(facts, `?approval_token=${encodeURIComponent(token)}`));
+    res
+      .set(APPROVAL_PAGE_HEADERS)
+      .type('html')
+      .send(confirmationPage(facts, `?approval_token=${encodeURIComponent(token)}`));
   }
 
   /** The button (or a JSON client) POSTs the decision; a person gets its outcome, or why it failed, as a page. */
@@ -33,7 +36,12 @@ export function agentsRoutes(s: Services): OperationHandlers {
     res.set(APPROVAL_PAGE_HEADERS).type('html');
     try {
       const { decision, scopes } = await decided;
-      res.send(decisionPage(decision.status === 'approved' ? 'Access approved' : 'Access denied', decisionLines(decision, scopes)));
+      res.send(
+        decisionPage(
+          decision.status === 'approved' ? 'Access approved' : 'Access denied',
+          decisionLines(decision, scopes),
+        ),
+      );
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       res.status(err.status).send(decisionPage('Nothing was decided', [err.detail]));
@@ -61,20 +69,40 @@ export function agentsRoutes(s: Services): OperationHandlers {
     },
     async listAccessTokens(req, res) {
       const caller = callerOf(req);
-      const scope = caller.role === 'super_admin' ? (typeof req.query.client_id === 'string' ? req.query.client_id : tenantScope(req)) : tenantScope(req);
+      const scope =
+        caller.role === 'super_admin'
+          ? typeof req.query.client_id === 'string'
+            ? req.query.client_id
+            : tenantScope(req)
+          : tenantScope(req);
       res.json(await tokens.list(scope, flag(req, 'include_inactive'), pageOf(req)));
     },
     async revokeAccessToken(req, res) {
       res.json(await tokens.revoke(tenantScope(req), pathParam(req, 'token_id')));
     },
     async listAgentUsers(req, res) {
-      res.json(await tokens.agentUsers(callerOf(req), Number(pathParam(req, 'brand_id')), flag(req, 'include_inactive'), pageOf(req)));
+      res.json(
+        await tokens.agentUsers(
+          callerOf(req),
+          Number(pathParam(req, 'brand_id')),
+          flag(req, 'include_inactive'),
+          pageOf(req),
+        ),
+      );
     },
     async revokeAgentUser(req, res) {
-      res.json(await tokens.revokeAgentUser(callerOf(req), Number(pathParam(req, 'brand_id')), pathParam(req, 'agent_user_id')));
+      res.json(
+        await tokens.revokeAgentUser(
+          callerOf(req),
+          Number(pathParam(req, 'brand_id')),
+          pathParam(req, 'agent_user_id'),
+        ),
+      );
     },
     async regenerateAgentToken(req, res) {
-      res.json(await tokens.regenerate(callerOf(req), Number(pathParam(req, 'brand_id')), pathParam(req, 'agent_user_id')));
+      res.json(
+        await tokens.regenerate(callerOf(req), Number(pathParam(req, 'brand_id')), pathParam(req, 'agent_user_id')),
+      );
     },
   };
 }

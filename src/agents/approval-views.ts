@@ -3,7 +3,17 @@ import type { AccessDecisionResult, Approver } from '../../workflows/access-requ
 import type { AccessRequestDoc } from './access-request.model';
 
 interface EmailInput {
-  request: Pick<AccessRequestDoc, '_id' | 'owner_email' | 'project_name' | 'requested_scopes' | 'ttl_hours' | 'multi_brand' | 'fingerprint' | 'expires_at'>;
+  request: Pick<
+    AccessRequestDoc,
+    | '_id'
+    | 'owner_email'
+    | 'project_name'
+    | 'requested_scopes'
+    | 'ttl_hours'
+    | 'multi_brand'
+    | 'fingerprint'
+    | 'expires_at'
+  >;
   clientName: string;
   approver: Approver;
   approveUrl: string;
@@ -13,12 +23,16 @@ interface EmailInput {
 /** What approving would grant, as the approver's own links may grant it. */
 function brandsLine(multiBrand: boolean, approver: Approver): string {
   if (approver.role === 'client_admin') return multiBrand ? 'all active brands' : 'the oldest active brand';
-  return multiBrand ? 'all active brands (only the client\'s administrator can approve this)' : 'the oldest active brand you administer';
+  return multiBrand
+    ? "all active brands (only the client's administrator can approve this)"
+    : 'the oldest active brand you administer';
 }
 
 /** The approval e-mail: who asks, for what, for how long, from which machine, and the two links. */
 export function approvalEmail({ request, clientName, approver, approveUrl, denyUrl }: EmailInput) {
-  const fingerprint = Object.entries((request.fingerprint ?? {}) as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`);
+  const fingerprint = Object.entries((request.fingerprint ?? {}) as Record<string, unknown>).map(
+    ([k, v]) => `${k}: ${String(v)}`,
+  );
   const facts: [string, string][] = [
     ['Requested by', request.owner_email ?? 'unknown'],
     ['Project', request.project_name],
@@ -30,10 +44,14 @@ export function approvalEmail({ request, clientName, approver, approveUrl, denyU
   ];
   const subject = `Agent access request for ${clientName}: ${request.project_name}`;
   const text = [
-    `An agent asks for access to ${clientName}.`, '',
-    ...facts.map(([k, v]) => `${k}: ${v}`), '',
-    `Approve: ${approveUrl}`, `Deny: ${denyUrl}`,
-    '(Each link opens a page that asks you to confirm; nothing is decided until you press its button.)', '',
+    `An agent asks for access to ${clientName}.`,
+    '',
+    ...facts.map(([k, v]) => `${k}: ${v}`),
+    '',
+    `Approve: ${approveUrl}`,
+    `Deny: ${denyUrl}`,
+    '(Each link opens a page that asks you to confirm; nothing is decided until you press its button.)',
+    '',
     'If you do not recognise this request, deny it or ignore it: it expires undecided.',
   ].join('\n');
   const html = `<p>An agent asks for access to <strong>${h(clientName)}</strong>.</p>
@@ -45,7 +63,11 @@ export function approvalEmail({ request, clientName, approver, approveUrl, denyU
 
 /** Headers of every approval page: its URL carries the approval token, so it is never cached or sent on as a referrer. */
 export const APPROVAL_PAGE_HEADERS = tokenPageHeaders([
-  "default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'",
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
 ]);
 
 /** A small page of the approval flow: a title, lines of text, and optionally one form button. */
@@ -85,7 +107,8 @@ export function confirmationPage(p: DecisionPreview, action: string): string {
   ];
   if (!p.can_decide) return decisionPage(title, [...lines, p.reason ?? 'This link cannot decide.']);
   return decisionPage(title, [...lines, `The request expires undecided at ${p.expires_at}.`], {
-    label: approve ? 'Approve access' : 'Deny access', action,
+    label: approve ? 'Approve access' : 'Deny access',
+    action,
   });
 }
 

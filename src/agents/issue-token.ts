@@ -19,7 +19,13 @@ export interface TokenGrant {
 /** Stores a token under its id (only its hash); storing the same id again changes nothing, so retries issue it once. */
 export async function storeToken(grant: TokenGrant, plaintext: string, expiresAt: Date): Promise<void> {
   try {
-    await AccessTokenModel.create({ _id: grant.token_id, ...grant, token_hash: sha256(plaintext), token_prefix: tokenPrefix(plaintext), expires_at: expiresAt });
+    await AccessTokenModel.create({
+      _id: grant.token_id,
+      ...grant,
+      token_hash: sha256(plaintext),
+      token_prefix: tokenPrefix(plaintext),
+      expires_at: expiresAt,
+    });
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
   }

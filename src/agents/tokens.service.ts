@@ -9,28 +9,62 @@ import { storeToken } from './issue-token';
 import { newAccessToken } from './token-format';
 
 interface TokenDoc {
-  _id: string; client_id: string; token_prefix: string; project_name: string | null; owner_email: string | null;
-  scopes: string[]; multi_brand: boolean; brand_ids: number[]; fingerprint: Record<string, unknown>; request_id: string | null;
-  ttl_hours: number; created_at: Date; expires_at: Date; revoked_at: Date | null;
+  _id: string;
+  client_id: string;
+  token_prefix: string;
+  project_name: string | null;
+  owner_email: string | null;
+  scopes: string[];
+  multi_brand: boolean;
+  brand_ids: number[];
+  fingerprint: Record<string, unknown>;
+  request_id: string | null;
+  ttl_hours: number;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
 }
 
 const statusOf = (t: TokenDoc) => (t.revoked_at ? 'revoked' : t.expires_at <= new Date() ? 'expired' : 'active');
 
 export function toAccessToken(t: TokenDoc, lastUsed: Date | null) {
   return {
-    token_id: t._id, client_id: t.client_id, token_prefix: t.token_prefix, project_name: t.project_name ?? '',
-    owner_email: t.owner_email ?? null, scopes: t.scopes, multi_brand: t.multi_brand ?? false, brand_ids: t.brand_ids,
-    fingerprint: t.fingerprint ?? {}, status: statusOf(t), created_at: iso(t.created_at), expires_at: iso(t.expires_at),
-    last_used_at: iso(lastUsed), revoked_at: iso(t.revoked_at),
+    token_id: t._id,
+    client_id: t.client_id,
+    token_prefix: t.token_prefix,
+    project_name: t.project_name ?? '',
+    owner_email: t.owner_email ?? null,
+    scopes: t.scopes,
+    multi_brand: t.multi_brand ?? false,
+    brand_ids: t.brand_ids,
+    fingerprint: t.fingerprint ?? {},
+    status: statusOf(t),
+    created_at: iso(t.created_at),
+    expires_at: iso(t.expires_at),
+    last_used_at: iso(lastUsed),
+    revoked_at: iso(t.revoked_at),
   };
 }
 
 function toAgentUser(a: AgentUserDoc, lastUsed: Date | null) {
   return {
-    agent_user_id: a._id, brand_id: a.brand_id, token_id: a.token_id, name: a.name ?? null, description: a.description ?? null,
-    photo: a.photo ?? null, project_name: a.project_name, owner_email: a.owner_email ?? null, scopes: a.scopes,
-    monthly_budget_usd: a.monthly_budget_usd ?? null, rate_limit_rpm: a.rate_limit_rpm ?? null, rate_limit_rpd: a.rate_limit_rpd ?? null,
-    allowed_models: a.allowed_models, is_active: a.is_active, created_at: iso(a.created_at), last_used_at: iso(lastUsed), revoked_at: iso(a.revoked_at),
+    agent_user_id: a._id,
+    brand_id: a.brand_id,
+    token_id: a.token_id,
+    name: a.name ?? null,
+    description: a.description ?? null,
+    photo: a.photo ?? null,
+    project_name: a.project_name,
+    owner_email: a.owner_email ?? null,
+    scopes: a.scopes,
+    monthly_budget_usd: a.monthly_budget_usd ?? null,
+    rate_limit_rpm: a.rate_limit_rpm ?? null,
+    rate_limit_rpd: a.rate_limit_rpd ?? null,
+    allowed_models: a.allowed_models,
+    is_active: a.is_active,
+    created_at: iso(a.created_at),
+    last_used_at: iso(lastUsed),
+    revoked_at: iso(a.revoked_at),
   };
 }
 
@@ -46,7 +80,11 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
 
   async function agentUserIn(caller: Caller, brandId: number, agentUserId: string) {
     const { brand } = await brandAccess(caller, brandId, 'admin');
-    const agent = await AgentUserModel.findOne({ _id: agentUserId, client_id: brand.client_id, brand_id: brandId }).lean<AgentUserDoc>();
+    const agent = await AgentUserModel.findOne({
+      _id: agentUserId,
+      client_id: brand.client_id,
+      brand_id: brandId,
+    }).lean<AgentUserDoc>();
     if (!agent) throw AppError.notFound('Agent user not found');
     return agent;
   }
@@ -65,7 +103,11 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       const filter = { ...(scope ? { client_id: scope } : {}), ...(includeInactive ? {} : active()) };
       const opts = scope ? {} : { allTenants: true };
       const [docs, total] = await Promise.all([
-        AccessTokenModel.find(filter, null, opts).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<TokenDoc[]>(),
+        AccessTokenModel.find(filter, null, opts)
+          .sort({ created_at: -1, _id: 1 })
+          .skip(page.skip)
+          .limit(page.page_size)
+          .lean<TokenDoc[]>(),
         AccessTokenModel.countDocuments(filter).setOptions(opts),
       ]);
       return { agents: await withLastUse(docs), total, page: page.page, page_size: page.page_size };
@@ -73,7 +115,8 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
 
     /** The calling token's status; the call itself is its last use (`usedAt`), so nothing is read for it. */
     async describe(caller: Caller, usedAt: Date) {
-      if (caller.kind !== 'agent' || !caller.tokenId || !caller.clientId) throw AppError.forbidden('Only an agent access token has a token status');
+      if (caller.kind !== 'agent' || !caller.tokenId || !caller.clientId)
+        throw AppError.forbidden('Only an agent access token has a token status');
       // The record authentication just found (its lookup cache is never stale on revocation or expiry).
       const token = (caller.accessToken as TokenDoc | undefined) ?? (await tokenOf(caller.clientId, caller.tokenId));
       return { valid: true, token: toAccessToken(token, usedAt) };
@@ -85,8 +128,12 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       const t = await AccessTokenModel.findOne(filter, null, scope ? {} : { allTenants: true }).lean<TokenDoc>();
       if (!t) throw AppError.notFound('Access token not found');
       const now = new Date();
-      if (!t.revoked_at) await AccessTokenModel.updateOne({ _id: tokenId, client_id: t.client_id }, { revoked_at: now });
-      await AgentUserModel.updateMany({ client_id: t.client_id, token_id: tokenId, is_active: true }, { is_active: false, revoked_at: now });
+      if (!t.revoked_at)
+        await AccessTokenModel.updateOne({ _id: tokenId, client_id: t.client_id }, { revoked_at: now });
+      await AgentUserModel.updateMany(
+        { client_id: t.client_id, token_id: tokenId, is_active: true },
+        { is_active: false, revoked_at: now },
+      );
       await deps.invalidate();
       const [token] = await withLastUse([{ ...t, revoked_at: t.revoked_at ?? now }]);
       return token;
@@ -96,11 +143,23 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       const { brand } = await brandAccess(caller, brandId, 'member');
       const filter = { client_id: brand.client_id, brand_id: brandId, ...(includeInactive ? {} : { is_active: true }) };
       const [docs, total] = await Promise.all([
-        AgentUserModel.find(filter).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<AgentUserDoc[]>(),
+        AgentUserModel.find(filter)
+          .sort({ created_at: -1, _id: 1 })
+          .skip(page.skip)
+          .limit(page.page_size)
+          .lean<AgentUserDoc[]>(),
         AgentUserModel.countDocuments(filter),
       ]);
-      const lastUsed = await lastUsedOf(brand.client_id, docs.map((d) => d.token_id));
-      return { agent_users: docs.map((d) => toAgentUser(d, lastUsed.get(d.token_id) ?? null)), total, page: page.page, page_size: page.page_size };
+      const lastUsed = await lastUsedOf(
+        brand.client_id,
+        docs.map((d) => d.token_id),
+      );
+      return {
+        agent_users: docs.map((d) => toAgentUser(d, lastUsed.get(d.token_id) ?? null)),
+        total,
+        page: page.page,
+        page_size: page.page_size,
+      };
     },
 
     /** Takes this brand away from the agent's token; the token keeps working in its other brands. */
@@ -108,12 +167,21 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       const agent = await agentUserIn(caller, brandId, agentUserId);
       const now = new Date();
       if (agent.is_active) {
-        await AgentUserModel.updateOne({ _id: agent._id, client_id: agent.client_id }, { is_active: false, revoked_at: now });
-        await AccessTokenModel.updateOne({ _id: agent.token_id, client_id: agent.client_id }, { $pull: { brand_ids: brandId } });
+        await AgentUserModel.updateOne(
+          { _id: agent._id, client_id: agent.client_id },
+          { is_active: false, revoked_at: now },
+        );
+        await AccessTokenModel.updateOne(
+          { _id: agent.token_id, client_id: agent.client_id },
+          { $pull: { brand_ids: brandId } },
+        );
         await deps.invalidate();
       }
       const lastUsed = await lastUsedOf(agent.client_id, [agent.token_id]);
-      return toAgentUser({ ...agent, is_active: false, revoked_at: agent.revoked_at ?? now }, lastUsed.get(agent.token_id) ?? null);
+      return toAgentUser(
+        { ...agent, is_active: false, revoked_at: agent.revoked_at ?? now },
+        lastUsed.get(agent.token_id) ?? null,
+      );
     },
 
     /**
@@ -129,18 +197,38 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       const plaintext = newAccessToken();
       const tokenId = newId();
       const expiresAt = new Date(Date.now() + old.ttl_hours * 3_600_000);
-      await storeToken({
-        token_id: tokenId, client_id: old.client_id, scopes: old.scopes, brand_ids: brandIds, ttl_hours: old.ttl_hours,
-        owner_email: old.owner_email, project_name: old.project_name ?? '', multi_brand: old.multi_brand && brandIds.length > 1,
-        fingerprint: old.fingerprint, request_id: old.request_id ?? '',
-      }, plaintext, expiresAt);
+      await storeToken(
+        {
+          token_id: tokenId,
+          client_id: old.client_id,
+          scopes: old.scopes,
+          brand_ids: brandIds,
+          ttl_hours: old.ttl_hours,
+          owner_email: old.owner_email,
+          project_name: old.project_name ?? '',
+          multi_brand: old.multi_brand && brandIds.length > 1,
+          fingerprint: old.fingerprint,
+          request_id: old.request_id ?? '',
+        },
+        plaintext,
+        expiresAt,
+      );
       const now = new Date();
       await AccessTokenModel.updateOne({ _id: old._id, client_id: old.client_id }, { revoked_at: now });
       await deps.invalidate();
       const agentsOfOldToken = { client_id: old.client_id, token_id: old._id, is_active: true };
       await AgentUserModel.updateMany({ ...agentsOfOldToken, brand_id: { $in: brandIds } }, { token_id: tokenId });
-      await AgentUserModel.updateMany({ ...agentsOfOldToken, brand_id: { $nin: brandIds } }, { is_active: false, revoked_at: now });
-      return { agent_user_id: agent._id, brand_id: brandId, token_id: tokenId, access_token: plaintext, expires_at: expiresAt.toISOString() };
+      await AgentUserModel.updateMany(
+        { ...agentsOfOldToken, brand_id: { $nin: brandIds } },
+        { is_active: false, revoked_at: now },
+      );
+      return {
+        agent_user_id: agent._id,
+        brand_id: brandId,
+        token_id: tokenId,
+        access_token: plaintext,
+        expires_at: expiresAt.toISOString(),
+      };
     },
   };
 }

@@ -12,7 +12,9 @@ export async function failureOfUpdate(err: unknown, currentState: () => Promise<
     if (err.cause.type === EXPIRED) return new AppError(410, err.cause.message);
     if (err.cause.type === ALREADY_DECIDED) return AppError.conflict(err.cause.message);
   }
-  const ended = err instanceof WorkflowNotFoundError || /already completed|workflow execution already/i.test(String((err as Error)?.message));
+  const ended =
+    err instanceof WorkflowNotFoundError ||
+    /already completed|workflow execution already/i.test(String((err as Error)?.message));
   if (ended) {
     const state = await currentState();
     if (state === 'expired') return new AppError(410, 'Access request has expired');

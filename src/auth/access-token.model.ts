@@ -32,7 +32,11 @@ accessTokenSchema.index({ client_id: 1, revoked_at: 1, expires_at: 1 });
 accessTokenSchema.index({ revoked_at: 1, expires_at: 1 });
 accessTokenSchema.plugin(tenantOwned);
 
-export type AccessTokenDoc = InferSchemaType<typeof accessTokenSchema> & { _id: string; created_at: Date; updated_at: Date };
+export type AccessTokenDoc = InferSchemaType<typeof accessTokenSchema> & {
+  _id: string;
+  created_at: Date;
+  updated_at: Date;
+};
 export const AccessTokenModel = model('AccessToken', accessTokenSchema, 'access_tokens');
 
 /**
@@ -53,6 +57,8 @@ export const AccessTokenUsageModel = model('AccessTokenUsage', accessTokenUsageS
 
 /** Last use of each token of a client (absent: never used). */
 export async function lastUsedOf(clientId: string, tokenIds: string[]): Promise<Map<string, Date>> {
-  const rows = await AccessTokenUsageModel.find({ client_id: clientId, _id: { $in: tokenIds } }).lean<{ _id: string; last_used_at: Date }[]>();
+  const rows = await AccessTokenUsageModel.find({ client_id: clientId, _id: { $in: tokenIds } }).lean<
+    { _id: string; last_used_at: Date }[]
+  >();
   return new Map(rows.map((r) => [r._id, r.last_used_at]));
 }

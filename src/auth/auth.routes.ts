@@ -11,7 +11,10 @@ export function authRoutes(s: Services): OperationHandlers {
       const result = await s.auth.login(req.body.email, req.body.password, req.ip ?? 'unknown');
       await recordLogin(s.activity.recorder, result.user);
       res.cookie(SESSION_COOKIE, result.access_token, {
-        httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookie,
+        path: '/',
         maxAge: s.config.SESSION_TTL_SECONDS * 1000,
       });
       res.json(result);

@@ -17,8 +17,15 @@ export const SESSION_COOKIE = 'lead_session';
 
 function userCaller(user: UserDoc, sessionId?: string): Caller {
   return {
-    kind: 'user', role: user.role as Role, clientId: user.client_id ?? null, userId: user._id,
-    email: user.email, permissions: user.permissions, scopes: null, brandIds: [], sessionId,
+    kind: 'user',
+    role: user.role as Role,
+    clientId: user.client_id ?? null,
+    userId: user._id,
+    email: user.email,
+    permissions: user.permissions,
+    scopes: null,
+    brandIds: [],
+    sessionId,
   };
 }
 
@@ -49,8 +56,11 @@ export function createAuthService(deps: AuthDeps) {
   function sessionCaller(token: string): Promise<Caller | null> {
     const tokenHash = sha256(token);
     return cache.lookup(tokenHash, async () => {
-      const session = await SessionModel.findOne({ token_hash: tokenHash, revoked_at: null, expires_at: { $gt: new Date() } })
-        .lean<{ _id: string; user_id: string; expires_at: Date }>();
+      const session = await SessionModel.findOne({
+        token_hash: tokenHash,
+        revoked_at: null,
+        expires_at: { $gt: new Date() },
+      }).lean<{ _id: string; user_id: string; expires_at: Date }>();
       if (!session) return null;
       const user = await UserModel.findById(session.user_id).lean<UserDoc>();
       if (!user?.is_active) return null;
@@ -67,8 +77,11 @@ export function createAuthService(deps: AuthDeps) {
     lastUsedWrites.set(tokenId, now);
     if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
     // Never on the token document itself (see AccessTokenUsageModel); a lost race of two upserts is a duplicate key.
-    AccessTokenUsageModel.updateOne({ _id: tokenId, client_id: clientId }, { $set: { last_used_at: new Date(now) } }, { upsert: true })
-      .catch(() => lastUsedWrites.delete(tokenId));
+    AccessTokenUsageModel.updateOne(
+      { _id: tokenId, client_id: clientId },
+      { $set: { last_used_at: new Date(now) } },
+      { upsert: true },
+    ).catch(() => lastUsedWrites.delete(tokenId));
   }
 
   async function accessTokenCaller(token: string): Promise<Caller | null> {
@@ -82,8 +95,16 @@ export function createAuthService(deps: AuthDeps) {
       ).lean<AccessTokenDoc>();
       if (!doc || !(await clientIsActive(doc.client_id))) return null;
       const value: Caller = {
-        kind: 'agent', role: 'client_user', clientId: doc.client_id, userId: null, email: doc.owner_email ?? null,
-        permissions: [], scopes: doc.scopes, brandIds: doc.brand_ids, tokenId: doc._id, accessToken: doc,
+        kind: 'agent',
+        role: 'client_user',
+        clientId: doc.client_id,
+        userId: null,
+        email: doc.owner_email ?? null,
+        permissions: [],
+        scopes: doc.scopes,
+        brandIds: doc.brand_ids,
+        tokenId: doc._id,
+        accessToken: doc,
       };
       return { value, expiresAt: doc.expires_at };
     });
@@ -97,7 +118,16 @@ export function createAuthService(deps: AuthDeps) {
     return cache.lookup(sha256(token), async () => {
       const client = await deps.clients.verifyTriple(clientId, apiKey, apiSecret);
       if (!client) return null;
-      const value: Caller = { kind: 'client', role: 'client_user', clientId: client._id, userId: null, email: null, permissions: [], scopes: null, brandIds: [] };
+      const value: Caller = {
+        kind: 'client',
+        role: 'client_user',
+        clientId: client._id,
+        userId: null,
+        email: null,
+        permissions: [],
+        scopes: null,
+        brandIds: [],
+      };
       return { value, expiresAt: NO_EXPIRY };
     });
   }

@@ -32,7 +32,8 @@ export function authorize(op: OperationSecurity, caller: Caller): void {
     if (missing.length) throw AppError.forbidden(`Access token lacks scope ${missing.join(', ')}`);
   }
   const roles = op['x-roles'];
-  if (roles && !roles.includes(caller.role)) throw AppError.forbidden(`This operation needs the role ${roles.join(' or ')}`);
+  if (roles && !roles.includes(caller.role))
+    throw AppError.forbidden(`This operation needs the role ${roles.join(' or ')}`);
 }
 
 /**

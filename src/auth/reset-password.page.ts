@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
 import { cspHash, tokenPageHeaders } from '../lib/html';
 
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}'
-  + 'input,button{font:inherit;padding:.5rem;width:100%;margin:.5rem 0}';
+const STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}' +
+  'input,button{font:inherit;padding:.5rem;width:100%;margin:.5rem 0}';
 
 const SCRIPT = `
 const token = new URLSearchParams(location.search).get('token') || '';
@@ -33,8 +34,13 @@ const PAGE = `<!doctype html>
  * script an injection could add, no other origin. It talks to this API only; its form never submits itself.
  */
 const HEADERS = tokenPageHeaders([
-  "default-src 'none'", `script-src ${cspHash(SCRIPT)}`, `style-src ${cspHash(STYLE)}`, "connect-src 'self'",
-  "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  `script-src ${cspHash(SCRIPT)}`,
+  `style-src ${cspHash(STYLE)}`,
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ]);
 
 /** GET /reset-password?token=...: the page a reset e-mail links to; it posts the token and new password to the API. */

@@ -18,18 +18,26 @@ interface Entry<T> {
  * entries made under the current one. So a revocation holds on every API process from the next request.
  * When Redis is unreachable nothing is cached and every lookup asks the database.
  */
-export function createTokenCache<T>(redis: Redis, opts: { ttlMs?: number; /** Another cache's own counter (integration keys use one). */ epochKey?: string } = {}) {
+export function createTokenCache<T>(
+  redis: Redis,
+  opts: { ttlMs?: number; /** Another cache's own counter (integration keys use one). */ epochKey?: string } = {},
+) {
   const ttlMs = opts.ttlMs ?? 30_000;
   const epochKey = opts.epochKey ?? EPOCH_KEY;
   const entries = new Map<string, Entry<T>>();
-  const currentEpoch = () => redis.get(epochKey).then((e) => e ?? '0', () => null);
+  const currentEpoch = () =>
+    redis.get(epochKey).then(
+      (e) => e ?? '0',
+      () => null,
+    );
 
   return {
     async lookup(key: string, load: () => Promise<{ value: T; expiresAt: Date } | null>): Promise<T | null> {
       const epoch = await currentEpoch();
       const now = Date.now();
       const hit = entries.get(key);
-      if (epoch !== null && hit && hit.epoch === epoch && hit.expiresAt > now && now - hit.cachedAt < ttlMs) return hit.value;
+      if (epoch !== null && hit && hit.epoch === epoch && hit.expiresAt > now && now - hit.cachedAt < ttlMs)
+        return hit.value;
       const loaded = await load();
       if (!loaded) {
         entries.delete(key);

@@ -26,7 +26,8 @@ export async function actingBrand(req: Request, find: BrandLookup): Promise<Bran
       brandId = caller.brandIds[0];
     } else {
       brandId = Number(named);
-      if (!caller.brandIds.includes(brandId)) throw AppError.forbidden(`This access token does not act for brand ${named}`);
+      if (!caller.brandIds.includes(brandId))
+        throw AppError.forbidden(`This access token does not act for brand ${named}`);
     }
   } else {
     if (named === undefined) throw brandHeaderMissing('to name the brand to act for');

@@ -21,7 +21,12 @@ const ADMIN_ROLES: BrandRole[] = ['owner', 'admin'];
  * A super_admin and the brand's client's credential triple act as admin; an agent token acts as
  * admin only for the brands it was granted.
  */
-export async function brandAccess(caller: Caller, brandId: number, need: BrandNeed, find: BrandLookup = brandFromStore): Promise<BrandAccess> {
+export async function brandAccess(
+  caller: Caller,
+  brandId: number,
+  need: BrandNeed,
+  find: BrandLookup = brandFromStore,
+): Promise<BrandAccess> {
   const notFound = AppError.notFound('Brand not found');
   if (!Number.isSafeInteger(brandId) || brandId < 1) throw notFound;
   if (caller.role === 'super_admin') {
@@ -36,18 +41,24 @@ export async function brandAccess(caller: Caller, brandId: number, need: BrandNe
   if (caller.kind === 'client') role = 'admin';
   else if (caller.kind === 'agent') role = caller.brandIds.includes(brandId) ? 'admin' : null;
   else if (caller.userId) {
-    const member = await BrandMemberModel.findOne({ _id: memberId(brandId, caller.userId), client_id: caller.clientId }).lean<{ role: BrandRole }>();
+    const member = await BrandMemberModel.findOne({
+      _id: memberId(brandId, caller.userId),
+      client_id: caller.clientId,
+    }).lean<{ role: BrandRole }>();
     role = member?.role ?? null;
   }
   if (!role) throw notFound;
-  if (need === 'admin' && !ADMIN_ROLES.includes(role)) throw AppError.forbidden('This needs the admin or owner role in the brand');
+  if (need === 'admin' && !ADMIN_ROLES.includes(role))
+    throw AppError.forbidden('This needs the admin or owner role in the brand');
   return { brand, role };
 }
 
 /** The ids of the client's brands in which this user is admin or owner (what they may grant an agent). */
 export async function administeredBrands(clientId: string, userId: string): Promise<number[]> {
-  const rows = await BrandMemberModel.find({ client_id: clientId, user_id: userId, role: { $in: ADMIN_ROLES } }, { brand_id: 1 })
-    .lean<{ brand_id: number }[]>();
+  const rows = await BrandMemberModel.find(
+    { client_id: clientId, user_id: userId, role: { $in: ADMIN_ROLES } },
+    { brand_id: 1 },
+  ).lean<{ brand_id: number }[]>();
   return rows.map((r) => r.brand_id);
 }
 

@@ -9,7 +9,9 @@ export const brandFromStore: BrandLookup = (brandId, clientId) =>
   (clientId === null
     ? BrandModel.findOne({ _id: brandId }).setOptions({ allTenants: true })
     : BrandModel.findOne({ _id: brandId, client_id: clientId })
-  ).lean<BrandDoc>().exec();
+  )
+    .lean<BrandDoc>()
+    .exec();
 
 const NEVER = new Date(8.64e15);
 

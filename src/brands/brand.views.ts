@@ -19,7 +19,18 @@ export const SETTINGS_DEFAULTS = {
 } as const;
 
 export const INFORMATION_FIELDS = [
-  'website', 'description', 'industry', 'street1', 'street2', 'city', 'state', 'postcode', 'country', 'tax_id', 'vat_id', 'support_email',
+  'website',
+  'description',
+  'industry',
+  'street1',
+  'street2',
+  'city',
+  'state',
+  'postcode',
+  'country',
+  'tax_id',
+  'vat_id',
+  'support_email',
 ] as const;
 
 /** Where a stored logo is served from: a URL that changes whenever the image does. */
@@ -27,14 +38,28 @@ export type LogoUrl = (key: string | null | undefined) => string | null;
 
 export function toBrand(doc: BrandDoc, role: BrandRole, logoUrl: LogoUrl) {
   return {
-    brand_id: doc._id, brand_name: doc.brand_name, slug: doc.slug, client_id: doc.client_id,
-    subscription_status: doc.subscription_status, is_active: doc.is_active, billing_email: doc.billing_email ?? null,
-    logo_url: logoUrl(doc.logo_key), role, created_at: iso(doc.created_at), updated_at: iso(doc.updated_at),
+    brand_id: doc._id,
+    brand_name: doc.brand_name,
+    slug: doc.slug,
+    client_id: doc.client_id,
+    subscription_status: doc.subscription_status,
+    is_active: doc.is_active,
+    billing_email: doc.billing_email ?? null,
+    logo_url: logoUrl(doc.logo_key),
+    role,
+    created_at: iso(doc.created_at),
+    updated_at: iso(doc.updated_at),
   };
 }
 
 export function toSettings(doc: BrandDoc, logoUrl: LogoUrl) {
-  return { brand_id: doc._id, ...SETTINGS_DEFAULTS, ...(doc.settings as object), logo_url: logoUrl(doc.logo_key), updated_at: iso(doc.updated_at) };
+  return {
+    brand_id: doc._id,
+    ...SETTINGS_DEFAULTS,
+    ...(doc.settings as object),
+    logo_url: logoUrl(doc.logo_key),
+    updated_at: iso(doc.updated_at),
+  };
 }
 
 export function toInformation(doc: BrandDoc) {

@@ -48,7 +48,9 @@ export function brandsRoutes(s: Services): OperationHandlers {
     async addUserToBrand(req, res) {
       const userId = pathParam(req, 'user_id');
       if (req.body.user_id !== undefined && req.body.user_id !== userId) {
-        throw AppError.invalid('user_id in the body differs from the path', [{ location: 'body', field: 'user_id', message: 'must equal the path parameter' }]);
+        throw AppError.invalid('user_id in the body differs from the path', [
+          { location: 'body', field: 'user_id', message: 'must equal the path parameter' },
+        ]);
       }
       res.status(201).json(await brands.addMember(userId, req.body.brand_id, (req.body.role ?? 'member') as BrandRole));
     },
@@ -59,7 +61,11 @@ export function brandsRoutes(s: Services): OperationHandlers {
       if (!found) throw AppError.notFound('Logo not found');
       const etag = `"${file.replace(/\.webp$/, '')}"`;
       res.set({ ETag: etag, 'Cache-Control': IMMUTABLE, 'Last-Modified': found.head.lastModified.toUTCString() });
-      const tags = req.get('if-none-match')?.split(',').map((t) => t.trim().replace(/^W\//, '')) ?? [];
+      const tags =
+        req
+          .get('if-none-match')
+          ?.split(',')
+          .map((t) => t.trim().replace(/^W\//, '')) ?? [];
       if (tags.includes(etag) || tags.includes('*')) return void res.status(304).end(); // `*`: any stored version (RFC 9110)
       const stream = await found.stream();
       if (!stream) throw AppError.notFound('Logo not found');

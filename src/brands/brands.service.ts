@@ -27,7 +27,8 @@ export const LOGO_PATH = '/api/v1/brand-logos';
 const logoKey = (brandId: number, sha256: string) => `brand-logos/${brandId}/${sha256}.webp`;
 
 export function createBrandsService(deps: BrandsDeps) {
-  const logoUrl: LogoUrl = (key) => (key ? `${deps.publicBaseUrl()}${LOGO_PATH}/${key.slice('brand-logos/'.length)}` : null);
+  const logoUrl: LogoUrl = (key) =>
+    key ? `${deps.publicBaseUrl()}${LOGO_PATH}/${key.slice('brand-logos/'.length)}` : null;
   /** Read-modify-write steps on one brand take turns (FerretDB does not apply concurrent updates of a document atomically). */
   const locked = <T>(brandId: number, work: () => Promise<T>) => deps.lock(`brand:${brandId}`, work);
 
@@ -49,7 +50,9 @@ export function createBrandsService(deps: BrandsDeps) {
   /** Drops a just-written object the brand does not point to after a failed write (an orphan otherwise). */
   async function dropIfUnrecorded(brand: BrandDoc, key: string): Promise<void> {
     try {
-      const now = await BrandModel.findOne({ _id: brand._id, client_id: brand.client_id }, { logo_key: 1 }).lean<{ logo_key: string | null }>();
+      const now = await BrandModel.findOne({ _id: brand._id, client_id: brand.client_id }, { logo_key: 1 }).lean<{
+        logo_key: string | null;
+      }>();
       if (now && now.logo_key !== key) await deps.storage.delete(key);
     } catch {
       // Unknown whether the write landed: keeping a possible orphan beats a dangling logo_url.
@@ -78,17 +81,35 @@ export function createBrandsService(deps: BrandsDeps) {
       if (caller.role === 'super_admin' || caller.kind === 'client') {
         const filter = tenant ? { client_id: tenant } : {};
         const [docs, total] = await Promise.all([
-          BrandModel.find(filter).sort({ _id: 1 }).skip(page.skip).limit(page.page_size).setOptions({ allTenants: true }).lean<BrandDoc[]>(),
+          BrandModel.find(filter)
+            .sort({ _id: 1 })
+            .skip(page.skip)
+            .limit(page.page_size)
+            .setOptions({ allTenants: true })
+            .lean<BrandDoc[]>(),
           BrandModel.countDocuments(filter).setOptions({ allTenants: true }),
         ]);
-        return { brands: docs.map((d) => toBrand(d, 'admin', logoUrl)), total, page: page.page, page_size: page.page_size };
+        return {
+          brands: docs.map((d) => toBrand(d, 'admin', logoUrl)),
+          total,
+          page: page.page,
+          page_size: page.page_size,
+        };
       }
-      if (!caller.userId || !caller.clientId) return { brands: [], total: 0, page: page.page, page_size: page.page_size };
-      const memberships = await BrandMemberModel.find({ client_id: caller.clientId, user_id: caller.userId }).sort({ brand_id: 1 }).lean<MemberDoc[]>();
+      if (!caller.userId || !caller.clientId)
+        return { brands: [], total: 0, page: page.page, page_size: page.page_size };
+      const memberships = await BrandMemberModel.find({ client_id: caller.clientId, user_id: caller.userId })
+        .sort({ brand_id: 1 })
+        .lean<MemberDoc[]>();
       const slice = memberships.slice(page.skip, page.skip + page.page_size);
-      const docs = await BrandModel.find({ client_id: caller.clientId, _id: { $in: slice.map((m) => m.brand_id) } }).lean<BrandDoc[]>();
+      const docs = await BrandModel.find({
+        client_id: caller.clientId,
+        _id: { $in: slice.map((m) => m.brand_id) },
+      }).lean<BrandDoc[]>();
       const byId = new Map(docs.map((d) => [d._id, d]));
-      const brands = slice.filter((m) => byId.has(m.brand_id)).map((m) => toBrand(byId.get(m.brand_id)!, m.role as BrandRole, logoUrl));
+      const brands = slice
+        .filter((m) => byId.has(m.brand_id))
+        .map((m) => toBrand(byId.get(m.brand_id)!, m.role as BrandRole, logoUrl));
       return { brands, total: memberships.length, page: page.page, page_size: page.page_size };
     },
 
@@ -96,16 +117,29 @@ export function createBrandsService(deps: BrandsDeps) {
       await assertSelectedClient(clientId, caller.role === 'super_admin');
       try {
         const doc = await insertWithNewBrandId(deps.redis, async (id) => {
-          const created = await BrandModel.create({ _id: id, client_id: clientId, brand_name: input.brand_name, slug: input.slug });
+          const created = await BrandModel.create({
+            _id: id,
+            client_id: clientId,
+            brand_name: input.brand_name,
+            slug: input.slug,
+          });
           return created.toObject() as BrandDoc;
         });
         const ownerIsMember = caller.kind === 'user' && caller.userId && caller.clientId === clientId;
         if (ownerIsMember) {
           try {
-            await BrandMemberModel.create({ _id: memberId(doc._id, caller.userId!), client_id: clientId, brand_id: doc._id, user_id: caller.userId, role: 'owner' });
+            await BrandMemberModel.create({
+              _id: memberId(doc._id, caller.userId!),
+              client_id: clientId,
+              brand_id: doc._id,
+              user_id: caller.userId,
+              role: 'owner',
+            });
           } catch (err) {
             // A brand without its owner would hold the slug while its creator cannot see it: undo, so a retry works.
-            await BrandModel.deleteOne({ _id: doc._id, client_id: clientId }).then(deps.cache.invalidate).catch(() => undefined);
+            await BrandModel.deleteOne({ _id: doc._id, client_id: clientId })
+              .then(deps.cache.invalidate)
+              .catch(() => undefined);
             throw err;
           }
         }
@@ -143,7 +177,9 @@ export function createBrandsService(deps: BrandsDeps) {
       const { brand } = await brandAccess(caller, brandId, 'admin');
       // The contract's pattern admits any two capitals; only an assigned ISO 3166-1 code is a country.
       if (typeof patch.country === 'string' && !countryExists(patch.country)) {
-        throw AppError.invalid(`Unknown country ${patch.country}`, [{ location: 'body', field: 'country', message: 'not an ISO 3166-1 alpha-2 country code' }]);
+        throw AppError.invalid(`Unknown country ${patch.country}`, [
+          { location: 'body', field: 'country', message: 'not an ISO 3166-1 alpha-2 country code' },
+        ]);
       }
       return toInformation(await locked(brandId, () => setFields(brand, prefixed('information', patch))));
     },
@@ -162,7 +198,9 @@ export function createBrandsService(deps: BrandsDeps) {
 
     async deleteLogo(caller: Caller, brandId: number) {
       await brandAccess(caller, brandId, 'admin');
-      const doc = await locked(brandId, async () => storeLogo((await brandAccess(caller, brandId, 'admin')).brand, null));
+      const doc = await locked(brandId, async () =>
+        storeLogo((await brandAccess(caller, brandId, 'admin')).brand, null),
+      );
       return { brand_id: brandId, logo_url: null, updated_at: doc.updated_at.toISOString() };
     },
 
@@ -177,12 +215,23 @@ export function createBrandsService(deps: BrandsDeps) {
       const { brand } = await brandAccess(caller, brandId, 'member');
       const filter = { client_id: brand.client_id, brand_id: brandId };
       const [docs, total] = await Promise.all([
-        BrandMemberModel.find(filter).sort({ created_at: 1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<MemberDoc[]>(),
+        BrandMemberModel.find(filter)
+          .sort({ created_at: 1, _id: 1 })
+          .skip(page.skip)
+          .limit(page.page_size)
+          .lean<MemberDoc[]>(),
         BrandMemberModel.countDocuments(filter),
       ]);
-      const users = await UserModel.find({ _id: { $in: docs.map((d) => d.user_id) } }, { email: 1 }).lean<{ _id: string; email: string }[]>();
+      const users = await UserModel.find({ _id: { $in: docs.map((d) => d.user_id) } }, { email: 1 }).lean<
+        { _id: string; email: string }[]
+      >();
       const email = new Map(users.map((u) => [u._id, u.email]));
-      return { members: docs.map((d) => toMember(d, email.get(d.user_id) ?? '')), total, page: page.page, page_size: page.page_size };
+      return {
+        members: docs.map((d) => toMember(d, email.get(d.user_id) ?? '')),
+        total,
+        page: page.page,
+        page_size: page.page_size,
+      };
     },
 
     /** Super-admin: makes a user of the brand's client a member at once (409 when already one). */
@@ -192,10 +241,18 @@ export function createBrandsService(deps: BrandsDeps) {
       const brand = await BrandModel.findOne({ _id: brandId }).setOptions({ allTenants: true }).lean<BrandDoc>();
       if (!brand) throw AppError.notFound('Brand not found');
       if (user.client_id !== brand.client_id) {
-        throw AppError.invalid('The user does not belong to the brand\'s client', [{ location: 'body', field: 'brand_id', message: 'brand of another client' }]);
+        throw AppError.invalid("The user does not belong to the brand's client", [
+          { location: 'body', field: 'brand_id', message: 'brand of another client' },
+        ]);
       }
       try {
-        const doc = await BrandMemberModel.create({ _id: memberId(brandId, userId), client_id: brand.client_id, brand_id: brandId, user_id: userId, role });
+        const doc = await BrandMemberModel.create({
+          _id: memberId(brandId, userId),
+          client_id: brand.client_id,
+          brand_id: brandId,
+          user_id: userId,
+          role,
+        });
         return toMember(doc.toObject() as MemberDoc, user.email);
       } catch (err) {
         if (isDuplicateKeyError(err)) throw AppError.conflict('The user is already a member of this brand');

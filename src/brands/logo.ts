@@ -10,7 +10,8 @@ const FORMATS = new Set(['png', 'jpeg', 'webp', 'gif', 'avif', 'heif']);
 const DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-const unusable = (message: string) => AppError.invalid(`The logo is not usable: ${message}`, [{ location: 'body', field: 'file', message }]);
+const unusable = (message: string) =>
+  AppError.invalid(`The logo is not usable: ${message}`, [{ location: 'body', field: 'file', message }]);
 
 /** The bytes of a `data:image/...;base64,` URL or of plain base64. */
 export function decodeLogo(file: string): Buffer {
@@ -54,7 +55,12 @@ export async function processLogo(bytes: Buffer): Promise<ProcessedLogo> {
       .resize(side, side, { fit: 'cover', position: 'centre', withoutEnlargement: true })
       .webp({ quality: 86 })
       .toBuffer({ resolveWithObject: true });
-    return { webp: data, sha256: createHash('sha256').update(data).digest('hex'), width: info.width, height: info.height };
+    return {
+      webp: data,
+      sha256: createHash('sha256').update(data).digest('hex'),
+      width: info.width,
+      height: info.height,
+    };
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw unusable('the image data is corrupt');

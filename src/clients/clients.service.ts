@@ -61,7 +61,12 @@ async function claimDomains(clientId: string, domains: string[]): Promise<void> 
 /** `invalidateCredentials`: after a write that may take a triple's access away (deactivation, rotated secrets). */
 export function createClientsService(box: SecretBox, invalidateCredentials: () => Promise<void>) {
   return {
-    async create(input: { name: string; content_domains?: string[]; admin_email: string; deploy_hook_url?: string | null }) {
+    async create(input: {
+      name: string;
+      content_domains?: string[];
+      admin_email: string;
+      deploy_hook_url?: string | null;
+    }) {
       const secrets = newSecrets(box);
       const clientId = newId();
       const domains = normaliseDomains(input.content_domains) ?? [];
@@ -86,7 +91,10 @@ export function createClientsService(box: SecretBox, invalidateCredentials: () =
       return { clients: docs.map(toClient), total, page: page.page, page_size: page.page_size };
     },
 
-    async update(clientId: string, patch: { name?: string; content_domains?: string[]; is_active?: boolean; deploy_hook_url?: string | null }) {
+    async update(
+      clientId: string,
+      patch: { name?: string; content_domains?: string[]; is_active?: boolean; deploy_hook_url?: string | null },
+    ) {
       if (!(await ClientModel.exists({ _id: clientId }))) throw AppError.notFound('Client not found');
       const domains = normaliseDomains(patch.content_domains);
       if (domains) {
@@ -127,7 +135,10 @@ export function createClientsService(box: SecretBox, invalidateCredentials: () =
     async credentialHealth() {
       const [active_clients, missing_encrypted_credentials] = await Promise.all([
         ClientModel.countDocuments({ is_active: true }),
-        ClientModel.countDocuments({ is_active: true, $or: [{ credentials_encrypted: null }, { credentials_encrypted: { $exists: false } }] }),
+        ClientModel.countDocuments({
+          is_active: true,
+          $or: [{ credentials_encrypted: null }, { credentials_encrypted: { $exists: false } }],
+        }),
       ]);
       return {
         active_clients,

@@ -8,6 +8,8 @@ import { ClientModel } from './client.model';
  */
 export async function assertSelectedClient(clientId: string, isSuperAdmin: boolean): Promise<void> {
   if (isSuperAdmin && !(await ClientModel.exists({ _id: clientId }))) {
-    throw AppError.invalid('X-Selected-Client-Id names no client', [{ location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' }]);
+    throw AppError.invalid('X-Selected-Client-Id names no client', [
+      { location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' },
+    ]);
   }
 }

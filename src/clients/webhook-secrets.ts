@@ -32,7 +32,9 @@ export function createWebhookSecrets(deps: { ring: KeyRing; overlapSeconds: numb
     if (found) return found;
     try {
       const doc = await WebhookSecretModel.create({
-        _id: clientId, client_id: clientId, current_sealed: ring.encrypt(newWebhookSecret()),
+        _id: clientId,
+        client_id: clientId,
+        current_sealed: ring.encrypt(newWebhookSecret()),
         current_created_at: new Date(),
       });
       return doc.toObject() as WebhookSecretDoc;
@@ -75,7 +77,8 @@ export function createWebhookSecrets(deps: { ring: KeyRing; overlapSeconds: numb
         const doc = await ensure(clientId);
         const now = new Date();
         const next = {
-          current_sealed: ring.encrypt(newWebhookSecret()), current_created_at: now,
+          current_sealed: ring.encrypt(newWebhookSecret()),
+          current_created_at: now,
           previous_sealed: ring.encrypt(ring.decrypt(doc.current_sealed)),
           previous_expires_at: new Date(now.getTime() + deps.overlapSeconds * 1000),
         };

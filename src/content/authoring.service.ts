@@ -15,26 +15,58 @@ import { checkFreeForm } from '../lib/http/free-form';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
 
 export interface AuthorInput {
-  full_name: string; slug?: string; avatar_url?: string | null; bio?: string | null; email?: string | null;
-  role?: string; agent_type?: string; country?: string | null; city?: string | null;
+  full_name: string;
+  slug?: string;
+  avatar_url?: string | null;
+  bio?: string | null;
+  email?: string | null;
+  role?: string;
+  agent_type?: string;
+  country?: string | null;
+  city?: string | null;
 }
-export interface TaxonomyInput { name: string; slug?: string; description?: string | null }
+export interface TaxonomyInput {
+  name: string;
+  slug?: string;
+  description?: string | null;
+}
 export interface PostInput {
-  slug?: string; title: string; body: unknown; excerpt?: string | null; cover_image_url?: string | null;
-  featured_image_alt?: string | null; tldr_summary?: string | null; seo_title?: string | null; seo_description?: string | null;
-  og_image_url?: string | null; author_name?: string; author_id?: string; tags?: string[]; tag_ids?: string[];
-  category_ids?: string[]; related_post_ids?: string[]; is_featured?: boolean;
+  slug?: string;
+  title: string;
+  body: unknown;
+  excerpt?: string | null;
+  cover_image_url?: string | null;
+  featured_image_alt?: string | null;
+  tldr_summary?: string | null;
+  seo_title?: string | null;
+  seo_description?: string | null;
+  og_image_url?: string | null;
+  author_name?: string;
+  author_id?: string;
+  tags?: string[];
+  tag_ids?: string[];
+  category_ids?: string[];
+  related_post_ids?: string[];
+  is_featured?: boolean;
 }
 export interface PageInput {
-  slug?: string; title?: string; description?: string; blocks?: { type: string; data: Record<string, unknown> }[];
-  template?: string; sort_order?: number; seo_title?: string | null; seo_description?: string | null; og_image_url?: string | null;
+  slug?: string;
+  title?: string;
+  description?: string;
+  blocks?: { type: string; data: Record<string, unknown> }[];
+  template?: string;
+  sort_order?: number;
+  seo_title?: string | null;
+  seo_description?: string | null;
+  og_image_url?: string | null;
 }
 
-
-const slugTaken = (what: string, slug: string) => AppError.conflict(`${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} with slug ${slug} already exists`);
+const slugTaken = (what: string, slug: string) =>
+  AppError.conflict(`${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} with slug ${slug} already exists`);
 
 const CONTENT_MODELS: Model<any>[] = [AuthorModel, TagModel, CategoryModel, PostModel, PageModel];
-const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export function createAuthoringService(deps: { cache: ContentCache; hooks: DeployHooks }) {
   // The unique {client_id, slug} indexes must exist before the first insert, or concurrent creates could both pass.
@@ -74,7 +106,8 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
 
   async function checkRefs(clientId: string, field: string, model: Model<any>, ids: string[] | undefined) {
     const missing = await missingIds(model, clientId, ids);
-    if (missing.length) throw AppError.badRequest(`${field} names records this client does not have: ${missing.join(', ')}`);
+    if (missing.length)
+      throw AppError.badRequest(`${field} names records this client does not have: ${missing.join(', ')}`);
   }
 
   async function resolveAuthor(clientId: string, input: PostInput): Promise<string | null> {
@@ -105,18 +138,35 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
   }
 
   /** draft → published; publishing an unchanged published record again changes nothing and calls no hook twice. */
-  async function publish<T extends PostDoc | PageDoc>(model: Model<any>, type: 'post' | 'page', clientId: string, id: string): Promise<T> {
+  async function publish<T extends PostDoc | PageDoc>(
+    model: Model<any>,
+    type: 'post' | 'page',
+    clientId: string,
+    id: string,
+  ): Promise<T> {
     for (let attempt = 0; attempt < 5; attempt++) {
       let doc = await model.findOne({ _id: id, client_id: clientId }).lean<T>();
       if (!doc) throw AppError.notFound(`${type === 'post' ? 'Post' : 'Page'} not found`);
       if (doc.status !== 'published' || doc.published_revision !== doc.revision) {
-        const $set = { status: 'published', published_at: doc.published_at ?? new Date(), published_revision: doc.revision };
-        doc = await model.findOneAndUpdate({ _id: id, client_id: clientId, revision: doc.revision }, { $set }, { new: true }).lean<T>();
+        const $set = {
+          status: 'published',
+          published_at: doc.published_at ?? new Date(),
+          published_revision: doc.revision,
+        };
+        doc = await model
+          .findOneAndUpdate({ _id: id, client_id: clientId, revision: doc.revision }, { $set }, { new: true })
+          .lean<T>();
         if (!doc) continue; // edited meanwhile: publish the newer revision
         await deps.cache.invalidate(clientId);
       }
       await deps.hooks.published({
-        event: 'content.published', type, id, slug: doc.slug, client_id: clientId, revision: doc.revision, published_at: iso(doc.published_at),
+        event: 'content.published',
+        type,
+        id,
+        slug: doc.slug,
+        client_id: clientId,
+        revision: doc.revision,
+        published_at: iso(doc.published_at),
       });
       return doc;
     }
@@ -132,7 +182,11 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
 
     async createTaxonomy(kind: 'tag' | 'category', clientId: string, input: TaxonomyInput) {
       const slug = slugOrDerived(input.slug, input.name, 'name');
-      const doc = await insert<TaxonomyDoc>(kind === 'tag' ? TagModel : CategoryModel, { ...defined(input), client_id: clientId, slug }, kind);
+      const doc = await insert<TaxonomyDoc>(
+        kind === 'tag' ? TagModel : CategoryModel,
+        { ...defined(input), client_id: clientId, slug },
+        kind,
+      );
       return changed(clientId, toTaxonomy(doc));
     },
 
@@ -147,13 +201,25 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       const tag_ids = await resolveTags(clientId, input);
       const text = plainText(body);
       const { author_name: _n, tags: _t, ...fields } = defined(input);
-      const doc = await insert<PostDoc>(PostModel, {
-        ...fields, client_id: clientId, slug, body, author_id, tag_ids,
-        category_ids: [...new Set(input.category_ids ?? [])],
-        related_post_ids: [...new Set(input.related_post_ids ?? [])],
-        body_html: renderHtml(body), reading_time: readingTime(text),
-        excerpt: input.excerpt ?? deriveExcerpt(excerptSource(body)), status: 'draft', published_at: null,
-      }, 'post');
+      const doc = await insert<PostDoc>(
+        PostModel,
+        {
+          ...fields,
+          client_id: clientId,
+          slug,
+          body,
+          author_id,
+          tag_ids,
+          category_ids: [...new Set(input.category_ids ?? [])],
+          related_post_ids: [...new Set(input.related_post_ids ?? [])],
+          body_html: renderHtml(body),
+          reading_time: readingTime(text),
+          excerpt: input.excerpt ?? deriveExcerpt(excerptSource(body)),
+          status: 'draft',
+          published_at: null,
+        },
+        'post',
+      );
       return changed(clientId, await expandPost(doc));
     },
 
@@ -164,7 +230,11 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
     async createPage(clientId: string, input: PageInput & { title: string }) {
       checkFreeForm(input.blocks, 'blocks', { status: 400 });
       const slug = slugOrDerived(input.slug, input.title, 'title');
-      const doc = await insert<PageDoc>(PageModel, { ...defined(input), client_id: clientId, slug, status: 'draft', published_at: null }, 'page');
+      const doc = await insert<PageDoc>(
+        PageModel,
+        { ...defined(input), client_id: clientId, slug, status: 'draft', published_at: null },
+        'page',
+      );
       return changed(clientId, toPage(doc));
     },
 

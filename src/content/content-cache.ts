@@ -11,7 +11,8 @@ export interface CachedResponse {
 export const CACHE_TTL_SECONDS = 60;
 const WARN_EVERY_MS = 10_000;
 
-export const etagOf = (body: Buffer): string => `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+export const etagOf = (body: Buffer): string =>
+  `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 // One round trip for a read: the client's version (started at ARGV[3] when missing), the entry under
 // it and, on a hit, the increment of an existing counter ARGV[4] (-1 when there is none or none given).
@@ -36,7 +37,14 @@ export interface HitCounter {
 }
 
 type CacheRedis = Redis & {
-  contentCacheGetBuffer(versionKey: string, entryPrefix: string, entrySuffix: string, start: string, counter: string, ttl: number): Promise<[Buffer, Buffer | null, number]>;
+  contentCacheGetBuffer(
+    versionKey: string,
+    entryPrefix: string,
+    entrySuffix: string,
+    start: string,
+    counter: string,
+    ttl: number,
+  ): Promise<[Buffer, Buffer | null, number]>;
 };
 
 /**
@@ -56,7 +64,10 @@ export function createContentCache(redis: Redis, logger: Logger, ttlSeconds = CA
   const warn = (err: unknown, op: string) => {
     if (Date.now() - lastWarning < WARN_EVERY_MS) return;
     lastWarning = Date.now();
-    logger.warn({ err: (err as Error)?.message ?? String(err), op }, 'content cache unavailable; serving public content from MongoDB');
+    logger.warn(
+      { err: (err as Error)?.message ?? String(err), op },
+      'content cache unavailable; serving public content from MongoDB',
+    );
   };
 
   return {
@@ -64,18 +75,30 @@ export function createContentCache(redis: Redis, logger: Logger, ttlSeconds = CA
      * The cached response for `key` and the version it belongs under (null when Redis is unusable
      * now); on a hit also `counted`, the new value of `counter` when that exists (else null).
      */
-    async get(clientId: string, key: string, counter?: HitCounter): Promise<{ version: string | null; hit: CachedResponse | null; counted: number | null }> {
+    async get(
+      clientId: string,
+      key: string,
+      counter?: HitCounter,
+    ): Promise<{ version: string | null; hit: CachedResponse | null; counted: number | null }> {
       try {
         // A missing version (first use, or evicted) starts at the clock, never at a value old entries may carry.
         // The entry comes as bytes: it goes to the socket as it came from Redis, never decoded and re-encoded.
         const [v, raw, counted] = await r.contentCacheGetBuffer(
-          versionKey(clientId), keyPrefix + entryPrefix(clientId), `:${key}`, String(Date.now()),
-          counter ? keyPrefix + counter.key : '', counter?.ttlSeconds ?? 0,
+          versionKey(clientId),
+          keyPrefix + entryPrefix(clientId),
+          `:${key}`,
+          String(Date.now()),
+          counter ? keyPrefix + counter.key : '',
+          counter?.ttlSeconds ?? 0,
         );
         const version = v.toString();
         if (!raw) return { version, hit: null, counted: null };
         const nl = raw.indexOf(10);
-        return { version, hit: { etag: raw.toString('latin1', 0, nl), body: raw.subarray(nl + 1) }, counted: counted > 0 ? counted : null };
+        return {
+          version,
+          hit: { etag: raw.toString('latin1', 0, nl), body: raw.subarray(nl + 1) },
+          counted: counted > 0 ? counted : null,
+        };
       } catch (err) {
         warn(err, 'get');
         return { version: null, hit: null, counted: null };
@@ -85,7 +108,12 @@ export function createContentCache(redis: Redis, logger: Logger, ttlSeconds = CA
     async set(clientId: string, version: string | null, key: string, entry: CachedResponse): Promise<void> {
       if (version === null) return;
       try {
-        await redis.set(`${entryPrefix(clientId)}${version}:${key}`, Buffer.concat([Buffer.from(`${entry.etag}\n`, 'latin1'), entry.body]), 'EX', ttlSeconds);
+        await redis.set(
+          `${entryPrefix(clientId)}${version}:${key}`,
+          Buffer.concat([Buffer.from(`${entry.etag}\n`, 'latin1'), entry.body]),
+          'EX',
+          ttlSeconds,
+        );
       } catch (err) {
         warn(err, 'set');
       }
@@ -96,7 +124,10 @@ export function createContentCache(redis: Redis, logger: Logger, ttlSeconds = CA
       try {
         await redis.incr(versionKey(clientId));
       } catch (err) {
-        logger.error({ err: (err as Error)?.message, client_id: clientId }, `content cache not invalidated; stale public reads possible for up to ${ttlSeconds} s`);
+        logger.error(
+          { err: (err as Error)?.message, client_id: clientId },
+          `content cache not invalidated; stale public reads possible for up to ${ttlSeconds} s`,
+        );
       }
     },
   };

@@ -21,7 +21,8 @@ export function contentRoutes(s: Services): OperationHandlers {
   const { authoring, public: pub, responder } = s.content;
 
   /** A cached public read: resolve the site, serve from the cache or `load`, 404 when load finds nothing. */
-  const publicRead = (op: string, load: (clientId: string, req: Request) => Promise<unknown | null>) =>
+  const publicRead =
+    (op: string, load: (clientId: string, req: Request) => Promise<unknown | null>) =>
     async (req: Request, res: Response) => {
       const clientId = await pub.resolveClient(domainOf(req));
       const entry = await responder.cached(clientId, readKey(req), () => load(clientId, req));
@@ -67,12 +68,15 @@ export function contentRoutes(s: Services): OperationHandlers {
       const clientId = await pub.resolveClient(domainOf(req));
       const slug = pathParam(req, 'slug');
       const views = await pub.countView(clientId, slug);
-      const entry = views === null ? null : await responder.cached(clientId, readKey(req), async () => {
-        const post = await pub.getPost(clientId, slug, { html: req.query.format === 'html' });
-        if (!post) return null;
-        const { view_count: _views, ...rest } = post;
-        return rest;
-      });
+      const entry =
+        views === null
+          ? null
+          : await responder.cached(clientId, readKey(req), async () => {
+              const post = await pub.getPost(clientId, slug, { html: req.query.format === 'html' });
+              if (!post) return null;
+              const { view_count: _views, ...rest } = post;
+              return rest;
+            });
       if (!entry) throw AppError.notFound('Post not found');
       responder.send(req, res, entry, withViewCount(entry.body, views!));
     },

@@ -11,13 +11,21 @@ import { createPublicContentService } from './public.service';
 
 /** The content area: authoring (dashboard), public reads, their Redis cache and the deploy hook. */
 export function createContentServices(deps: {
-  clients: ClientsService; redis: Redis; temporal: Client; taskQueue: string; logger: Logger; validateResponses: boolean;
+  clients: ClientsService;
+  redis: Redis;
+  temporal: Client;
+  taskQueue: string;
+  logger: Logger;
+  validateResponses: boolean;
 }) {
   const cache = createContentCache(deps.redis, deps.logger);
   return {
     cache,
     authoring: createAuthoringService({ cache, hooks: createDeployHooks(deps.temporal, deps.taskQueue) }),
-    public: createPublicContentService({ clients: deps.clients, views: createPostViews({ redis: deps.redis, logger: deps.logger }) }),
+    public: createPublicContentService({
+      clients: deps.clients,
+      views: createPostViews({ redis: deps.redis, logger: deps.logger }),
+    }),
     responder: createPublicResponder(cache, { validateResponses: deps.validateResponses }),
   };
 }

@@ -25,17 +25,37 @@ export function toAuthor(doc: AuthorDoc) {
 }
 
 /** Public role names: the stored administrator is shown as admin, author as contributor. */
-const PUBLIC_ROLES: Record<string, string> = { administrator: 'admin', editor: 'editor', contributor: 'contributor', author: 'contributor' };
+const PUBLIC_ROLES: Record<string, string> = {
+  administrator: 'admin',
+  editor: 'editor',
+  contributor: 'contributor',
+  author: 'contributor',
+};
 
 /** The public author: role shown as admin, editor or contributor; agent_type null for humans, "ai" for AI authors. */
 export function toPublicAuthor(doc: AuthorDoc) {
   const { is_active: _active, created_at: _c, updated_at: _u, ...rest } = toAuthor(doc);
-  return { ...rest, role: PUBLIC_ROLES[doc.role] ?? 'contributor', agent_type: doc.agent_type === 'human' ? null : doc.agent_type };
+  return {
+    ...rest,
+    role: PUBLIC_ROLES[doc.role] ?? 'contributor',
+    agent_type: doc.agent_type === 'human' ? null : doc.agent_type,
+  };
 }
 
-export const toTaxonomy = (doc: TaxonomyDoc) => ({ id: doc._id, name: doc.name, slug: doc.slug, description: doc.description ?? null });
+export const toTaxonomy = (doc: TaxonomyDoc) => ({
+  id: doc._id,
+  name: doc.name,
+  slug: doc.slug,
+  description: doc.description ?? null,
+});
 
-const authorRef = (doc: AuthorDoc) => ({ id: doc._id, full_name: doc.full_name, slug: doc.slug, avatar_url: doc.avatar_url ?? null, bio: doc.bio ?? null });
+const authorRef = (doc: AuthorDoc) => ({
+  id: doc._id,
+  full_name: doc.full_name,
+  slug: doc.slug,
+  avatar_url: doc.avatar_url ?? null,
+  bio: doc.bio ?? null,
+});
 
 /** The records a post refers to, loaded in batches for a whole list (see loadPostRefs). */
 export interface PostRefs {
@@ -48,8 +68,13 @@ export interface PostRefs {
 const pick = <T>(ids: string[], map: Map<string, T>): T[] => ids.flatMap((id) => (map.has(id) ? [map.get(id)!] : []));
 
 export const toRelatedPost = (doc: PostDoc) => ({
-  id: doc._id, slug: doc.slug, title: doc.title, excerpt: doc.excerpt ?? null,
-  cover_image_url: doc.cover_image_url ?? null, status: doc.status, published_at: iso(doc.published_at),
+  id: doc._id,
+  slug: doc.slug,
+  title: doc.title,
+  excerpt: doc.excerpt ?? null,
+  cover_image_url: doc.cover_image_url ?? null,
+  status: doc.status,
+  published_at: iso(doc.published_at),
 });
 
 /** A post without its body (lists): everything a post card needs. */

@@ -30,17 +30,23 @@ export interface DeployHookCall {
 export function createDeployHooks(temporal: Client, taskQueue: string) {
   return {
     async published(payload: DeployHookPayload): Promise<string | null> {
-      const client = await ClientModel.findById(payload.client_id, { deploy_hook_url: 1 }).lean<{ deploy_hook_url?: string | null }>();
+      const client = await ClientModel.findById(payload.client_id, { deploy_hook_url: 1 }).lean<{
+        deploy_hook_url?: string | null;
+      }>();
       const url = client?.deploy_hook_url;
       if (!url) return null;
       const workflowId = `content-deploy-${payload.type}-${payload.id}-r${payload.revision}`;
       const call: DeployHookCall = { url, delivery_id: workflowId, payload };
       try {
-        await withinDeadline(temporal, () => temporal.workflow.start(DEPLOY_HOOK_WORKFLOW, {
-          taskQueue, workflowId, args: [call],
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          workflowIdConflictPolicy: 'USE_EXISTING',
-        }));
+        await withinDeadline(temporal, () =>
+          temporal.workflow.start(DEPLOY_HOOK_WORKFLOW, {
+            taskQueue,
+            workflowId,
+            args: [call],
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+        );
       } catch (err) {
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       }

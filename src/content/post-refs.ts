@@ -4,7 +4,12 @@ import type { PostRefs } from './content.views';
 import { PostModel, type PostDoc } from './post.model';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
 
-async function byIds<T extends { _id: string }>(model: Model<any>, clientId: string, ids: Set<string>, extra: object = {}): Promise<Map<string, T>> {
+async function byIds<T extends { _id: string }>(
+  model: Model<any>,
+  clientId: string,
+  ids: Set<string>,
+  extra: object = {},
+): Promise<Map<string, T>> {
   if (!ids.size) return new Map();
   const docs = await model.find({ client_id: clientId, _id: { $in: [...ids] }, ...extra }).lean<T[]>();
   return new Map(docs.map((d) => [d._id, d]));
@@ -19,13 +24,31 @@ export async function loadPostRefs(
   posts: PostDoc[],
   opts: { related: boolean; publishedOnly: boolean },
 ): Promise<PostRefs> {
-  const collect = (f: (p: PostDoc) => (string | null | undefined)[]) => new Set(posts.flatMap(f).filter((id): id is string => Boolean(id)));
+  const collect = (f: (p: PostDoc) => (string | null | undefined)[]) =>
+    new Set(posts.flatMap(f).filter((id): id is string => Boolean(id)));
   const [authors, tags, categories, related] = await Promise.all([
-    byIds<AuthorDoc>(AuthorModel, clientId, collect((p) => [p.author_id])),
-    byIds<TaxonomyDoc>(TagModel, clientId, collect((p) => p.tag_ids)),
-    byIds<TaxonomyDoc>(CategoryModel, clientId, collect((p) => p.category_ids)),
+    byIds<AuthorDoc>(
+      AuthorModel,
+      clientId,
+      collect((p) => [p.author_id]),
+    ),
+    byIds<TaxonomyDoc>(
+      TagModel,
+      clientId,
+      collect((p) => p.tag_ids),
+    ),
+    byIds<TaxonomyDoc>(
+      CategoryModel,
+      clientId,
+      collect((p) => p.category_ids),
+    ),
     opts.related
-      ? byIds<PostDoc>(PostModel, clientId, collect((p) => p.related_post_ids), opts.publishedOnly ? { status: 'published' } : {})
+      ? byIds<PostDoc>(
+          PostModel,
+          clientId,
+          collect((p) => p.related_post_ids),
+          opts.publishedOnly ? { status: 'published' } : {},
+        )
       : Promise.resolve(new Map<string, PostDoc>()),
   ]);
   return { authors, tags, categories, related };

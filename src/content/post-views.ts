@@ -44,7 +44,8 @@ export function createPostViews(deps: { redis: Redis; logger: Logger }) {
       ).lean<{ view_count: number }>();
       return doc?.view_count ?? null;
     },
-    (err, key) => deps.logger.error({ err: (err as Error)?.message, post: key.replace('\u0000', '/') }, 'post views not stored'),
+    (err, key) =>
+      deps.logger.error({ err: (err as Error)?.message, post: key.replace('\u0000', '/') }, 'post views not stored'),
     BACKGROUND_WRITE_MS,
   );
   const liveKey = (clientId: string, slug: string) => `content:{${clientId}}:views:${slug}`;
@@ -52,7 +53,10 @@ export function createPostViews(deps: { redis: Redis; logger: Logger }) {
 
   return {
     /** The post's live counter, for a cache read that increments it on a hit (content-cache.ts). */
-    liveCounter: (clientId: string, slug: string): HitCounter => ({ key: liveKey(clientId, slug), ttlSeconds: COUNTER_TTL_SECONDS }),
+    liveCounter: (clientId: string, slug: string): HitCounter => ({
+      key: liveKey(clientId, slug),
+      ttlSeconds: COUNTER_TTL_SECONDS,
+    }),
 
     /** A read already counted on the live counter: its $inc follows in the background. */
     counted(clientId: string, slug: string): void {
@@ -62,7 +66,8 @@ export function createPostViews(deps: { redis: Redis; logger: Logger }) {
     /** Counts one read, waiting for its $inc; the count including it, or null when no published post has this slug. */
     async count(clientId: string, slug: string): Promise<number | null> {
       const total = await durable.count(durableKey(clientId, slug));
-      if (total !== null) await redis.contentViewRaise(liveKey(clientId, slug), total, COUNTER_TTL_SECONDS).catch(() => undefined);
+      if (total !== null)
+        await redis.contentViewRaise(liveKey(clientId, slug), total, COUNTER_TTL_SECONDS).catch(() => undefined);
       return total;
     },
   };

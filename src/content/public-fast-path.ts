@@ -3,7 +3,8 @@ import type { ContentServices } from './content.service';
 import { readKey, withViewCount } from './public-http';
 
 /** The public read URLs (slugs as the contract's ContentSlug pattern allows them). */
-const PUBLIC_READ = /^\/api\/v1\/content\/(?:authors|posts|pages|categories|tags|pages\/[a-z0-9]+(?:-[a-z0-9]+)*|posts\/([a-z0-9]+(?:-[a-z0-9]+)*))$/;
+const PUBLIC_READ =
+  /^\/api\/v1\/content\/(?:authors|posts|pages|categories|tags|pages\/[a-z0-9]+(?:-[a-z0-9]+)*|posts\/([a-z0-9]+(?:-[a-z0-9]+)*))$/;
 
 /** The contract's bound on If-None-Match: a longer one must reach the validator (and its 422). */
 const IF_NONE_MATCH_MAX = 1000;
@@ -17,7 +18,12 @@ const IF_NONE_MATCH_MAX = 1000;
 export function publicContentFastPath(content: ContentServices): RequestHandler {
   const { cache, public: pub, responder } = content;
 
-  async function serveHit(req: Request, res: Response, clientId: string, postSlug: string | undefined): Promise<boolean> {
+  async function serveHit(
+    req: Request,
+    res: Response,
+    clientId: string,
+    postSlug: string | undefined,
+  ): Promise<boolean> {
     const counter = postSlug === undefined ? undefined : pub.liveViewCounter(clientId, postSlug);
     const { hit, counted } = await cache.get(clientId, readKey(req), counter);
     if (!hit) return false;

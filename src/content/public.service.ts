@@ -22,7 +22,13 @@ export const DOMAIN_MEMO_MS = 5_000;
 const DOMAIN_MEMO_MAX = 10_000;
 const PUBLISHED = 'published';
 
-async function pageOfDocs<T>(model: Model<any>, filter: object, sort: Record<string, 1 | -1>, page: Page, projection?: object) {
+async function pageOfDocs<T>(
+  model: Model<any>,
+  filter: object,
+  sort: Record<string, 1 | -1>,
+  page: Page,
+  projection?: object,
+) {
   const [docs, total] = await Promise.all([
     model.find(filter, projection).sort(sort).skip(page.skip).limit(page.page_size).lean<T[]>(),
     model.countDocuments(filter),
@@ -43,7 +49,10 @@ export function createPublicContentService(deps: { clients: ClientsService; view
   /** The client that serves X-Content-Domain: 400 without the header, 404 for a domain no active client serves. */
   async function resolveClient(domain: string | undefined): Promise<string> {
     const key = domain?.trim().toLowerCase();
-    if (!key) throw AppError.invalid('The X-Content-Domain header is required', [{ location: 'header', field: 'X-Content-Domain', message: 'required' }]);
+    if (!key)
+      throw AppError.invalid('The X-Content-Domain header is required', [
+        { location: 'header', field: 'X-Content-Domain', message: 'required' },
+      ]);
     const now = Date.now();
     let entry = memo.get(key);
     if (!entry || entry.until < now) {
@@ -63,7 +72,11 @@ export function createPublicContentService(deps: { clients: ClientsService; view
 
   async function postFilter(clientId: string, f: PostFilters): Promise<object | null> {
     const filter: Record<string, unknown> = { client_id: clientId, status: PUBLISHED };
-    const refs: [string | undefined, Model<any>, string][] = [[f.tag, TagModel, 'tag_ids'], [f.category, CategoryModel, 'category_ids'], [f.author, AuthorModel, 'author_id']];
+    const refs: [string | undefined, Model<any>, string][] = [
+      [f.tag, TagModel, 'tag_ids'],
+      [f.category, CategoryModel, 'category_ids'],
+      [f.author, AuthorModel, 'author_id'],
+    ];
     for (const [slug, model, field] of refs) {
       if (slug === undefined) continue;
       const id = await idBySlug(model, clientId, slug);
@@ -79,14 +92,22 @@ export function createPublicContentService(deps: { clients: ClientsService; view
     rememberedClient,
 
     async listAuthors(clientId: string, page: Page) {
-      const r = await pageOfDocs<AuthorDoc>(AuthorModel, { client_id: clientId, is_active: true }, { full_name: 1, _id: 1 }, page);
+      const r = await pageOfDocs<AuthorDoc>(
+        AuthorModel,
+        { client_id: clientId, is_active: true },
+        { full_name: 1, _id: 1 },
+        page,
+      );
       return { authors: r.docs.map(toPublicAuthor), total: r.total, page: r.page, page_size: r.page_size };
     },
 
     async listPosts(clientId: string, filters: PostFilters, page: Page) {
       const filter = await postFilter(clientId, filters);
       if (!filter) return { posts: [], total: 0, page: page.page, page_size: page.page_size };
-      const r = await pageOfDocs<PostDoc>(PostModel, filter, { published_at: -1, _id: 1 }, page, { body: 0, body_html: 0 });
+      const r = await pageOfDocs<PostDoc>(PostModel, filter, { published_at: -1, _id: 1 }, page, {
+        body: 0,
+        body_html: 0,
+      });
       const refs = await loadPostRefs(clientId, r.docs, { related: false, publishedOnly: true });
       return { posts: r.docs.map((d) => toPostSummary(d, refs)), total: r.total, page: r.page, page_size: r.page_size };
     },
@@ -105,7 +126,12 @@ export function createPublicContentService(deps: { clients: ClientsService; view
     viewCounted: (clientId: string, slug: string) => deps.views.counted(clientId, slug),
 
     async listPages(clientId: string, page: Page) {
-      const r = await pageOfDocs<PageDoc>(PageModel, { client_id: clientId, status: PUBLISHED }, { sort_order: 1, title: 1, _id: 1 }, page);
+      const r = await pageOfDocs<PageDoc>(
+        PageModel,
+        { client_id: clientId, status: PUBLISHED },
+        { sort_order: 1, title: 1, _id: 1 },
+        page,
+      );
       return { pages: r.docs.map(toPage), total: r.total, page: r.page, page_size: r.page_size };
     },
 
@@ -115,7 +141,12 @@ export function createPublicContentService(deps: { clients: ClientsService; view
     },
 
     async listTaxonomy(kind: 'tags' | 'categories', clientId: string, page: Page) {
-      const r = await pageOfDocs<TaxonomyDoc>(kind === 'tags' ? TagModel : CategoryModel, { client_id: clientId }, { name: 1, _id: 1 }, page);
+      const r = await pageOfDocs<TaxonomyDoc>(
+        kind === 'tags' ? TagModel : CategoryModel,
+        { client_id: clientId },
+        { name: 1, _id: 1 },
+        page,
+      );
       return { [kind]: r.docs.map(toTaxonomy), total: r.total, page: r.page, page_size: r.page_size };
     },
   };

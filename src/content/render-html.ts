@@ -14,7 +14,9 @@ export function safeUrl(value: unknown, schemes: Set<string>): string | null {
   if (typeof value !== 'string') return null;
   // Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"), so test without them.
   const url = value.trim();
-  const compact = [...url].filter((c) => c.charCodeAt(0) > 0x20 && (c.charCodeAt(0) < 0x7f || c.charCodeAt(0) > 0x9f)).join('');
+  const compact = [...url]
+    .filter((c) => c.charCodeAt(0) > 0x20 && (c.charCodeAt(0) < 0x7f || c.charCodeAt(0) > 0x9f))
+    .join('');
   if (!compact || url.length > 2048) return null;
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(compact);
   if (!scheme) return url; // relative: /path, #anchor, //host (inherits http or https)
@@ -25,13 +27,31 @@ const attr = (name: string, value: unknown): string =>
   value === undefined || value === null || value === '' ? '' : ` ${name}="${escapeHtml(String(value))}"`;
 
 const SIMPLE_BLOCKS: Record<string, string> = {
-  paragraph: 'p', blockquote: 'blockquote', bulletList: 'ul', bullet_list: 'ul',
-  listItem: 'li', list_item: 'li', table: 'table', tableRow: 'tr', table_row: 'tr',
-  tableCell: 'td', table_cell: 'td', tableHeader: 'th', table_header: 'th',
+  paragraph: 'p',
+  blockquote: 'blockquote',
+  bulletList: 'ul',
+  bullet_list: 'ul',
+  listItem: 'li',
+  list_item: 'li',
+  table: 'table',
+  tableRow: 'tr',
+  table_row: 'tr',
+  tableCell: 'td',
+  table_cell: 'td',
+  tableHeader: 'th',
+  table_header: 'th',
 };
 const SIMPLE_MARKS: Record<string, string> = {
-  bold: 'strong', strong: 'strong', italic: 'em', em: 'em', code: 'code', strike: 's',
-  underline: 'u', subscript: 'sub', superscript: 'sup', highlight: 'mark',
+  bold: 'strong',
+  strong: 'strong',
+  italic: 'em',
+  em: 'em',
+  code: 'code',
+  strike: 's',
+  underline: 'u',
+  subscript: 'sub',
+  superscript: 'sup',
+  highlight: 'mark',
 };
 
 function wrapMark(html: string, mark: RichTextMark): string {
@@ -59,7 +79,9 @@ function headingLevel(attrs: Record<string, unknown> | undefined): number {
 }
 
 export function renderHtml(node: RichTextNode): string {
-  const inner = (): string => (node.text !== undefined && node.type !== 'text' ? escapeHtml(node.text) : '') + (node.content ?? []).map(renderHtml).join('');
+  const inner = (): string =>
+    (node.text !== undefined && node.type !== 'text' ? escapeHtml(node.text) : '') +
+    (node.content ?? []).map(renderHtml).join('');
   switch (node.type) {
     case 'doc':
       return inner();
@@ -76,7 +98,10 @@ export function renderHtml(node: RichTextNode): string {
     }
     case 'codeBlock':
     case 'code_block': {
-      const language = typeof node.attrs?.language === 'string' && /^[\w+-]{1,32}$/.test(node.attrs.language) ? node.attrs.language : null;
+      const language =
+        typeof node.attrs?.language === 'string' && /^[\w+-]{1,32}$/.test(node.attrs.language)
+          ? node.attrs.language
+          : null;
       return `<pre><code${language ? attr('class', `language-${language}`) : ''}>${inner()}</code></pre>`;
     }
     case 'horizontalRule':

@@ -31,12 +31,15 @@ const MARK_KEYS = new Set(['type', 'attrs']);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function fail(path: string, message: string): never {
-  throw AppError.badRequest(`Invalid body: ${path} ${message}`, { errors: [{ location: 'body', field: `body${path}`, message }] });
+  throw AppError.badRequest(`Invalid body: ${path} ${message}`, {
+    errors: [{ location: 'body', field: `body${path}`, message }],
+  });
 }
 
 function checkType(value: Record<string, unknown>, keys: Set<string>, path: string): void {
   for (const key of Object.keys(value)) if (!keys.has(key)) fail(path, `has an unknown field "${key}"`);
-  if (typeof value.type !== 'string' || !TYPE_NAME.test(value.type)) fail(`${path}.type`, 'must be a node type name (letters, digits, _ or -)');
+  if (typeof value.type !== 'string' || !TYPE_NAME.test(value.type))
+    fail(`${path}.type`, 'must be a node type name (letters, digits, _ or -)');
   if (value.attrs !== undefined && !isObject(value.attrs)) fail(`${path}.attrs`, 'must be an object');
   if (value.attrs !== undefined) checkFreeForm(value.attrs, `body${path}.attrs`, { status: 400 });
 }
@@ -56,7 +59,8 @@ export function validateRichText(body: unknown): RichTextNode {
     if (node.text !== undefined) {
       if (typeof node.text !== 'string') fail(`${path}.text`, 'must be a string');
       chars += node.text.length;
-      if (chars > RICH_TEXT_LIMITS.maxTextChars) fail('', `has more than ${RICH_TEXT_LIMITS.maxTextChars} characters of text`);
+      if (chars > RICH_TEXT_LIMITS.maxTextChars)
+        fail('', `has more than ${RICH_TEXT_LIMITS.maxTextChars} characters of text`);
     }
     if (node.marks !== undefined) {
       if (!Array.isArray(node.marks)) fail(`${path}.marks`, 'must be an array');
@@ -82,7 +86,9 @@ export function plainText(node: RichTextNode): string {
   if (typeof node.text === 'string' && !node.content) return node.text;
   if (node.type === 'hardBreak' || node.type === 'hard_break') return '\n';
   const parts = (node.content ?? []).map(plainText);
-  const joined = (node.content ?? []).every((c) => INLINE.has(c.type)) ? parts.join('') : parts.filter(Boolean).join('\n\n');
+  const joined = (node.content ?? []).every((c) => INLINE.has(c.type))
+    ? parts.join('')
+    : parts.filter(Boolean).join('\n\n');
   return typeof node.text === 'string' ? `${node.text}${joined}` : joined;
 }
 

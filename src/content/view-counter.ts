@@ -14,7 +14,11 @@ interface Waiter {
   reject(err: unknown): void;
 }
 
-export function createViewCounter(increment: Increment, onBackgroundError: (err: unknown, key: string) => void, backgroundDelayMs = 0) {
+export function createViewCounter(
+  increment: Increment,
+  onBackgroundError: (err: unknown, key: string) => void,
+  backgroundDelayMs = 0,
+) {
   const inFlight = new Set<string>();
   const timers = new Map<string, NodeJS.Timeout>();
   // Per key, the reads not written yet: a waiter, or null for a read that does not wait (add()).

@@ -55,7 +55,8 @@ return {id, all}
 `;
 
 export const streamKey = (clientId: string | null) => (clientId ? `events:client:${clientId}` : 'events:all');
-const publishedKey = (data: JobEventData, event: JobEventName) => `events:published:${data.client_id}:${data.job_id}:${event}`;
+const publishedKey = (data: JobEventData, event: JobEventName) =>
+  `events:published:${data.client_id}:${data.job_id}:${event}`;
 /** Pub/sub channels are not prefixed by ioredis, so the key prefix is added here to keep deployments apart. */
 export const channelName = (redis: Redis) => `${redis.options.keyPrefix ?? ''}events:broadcast`;
 
@@ -73,8 +74,17 @@ export function createEventBus(redis: Redis, opts: EventBusOptions) {
     async publish(event: JobEventName, data: JobEventData): Promise<JobEvent> {
       const payload = JSON.stringify(data);
       const [id] = (await redis.eval(
-        PUBLISH, 3, streamKey(data.client_id), streamKey(null), publishedKey(data, event),
-        opts.retention, event, payload, opts.windowSeconds, opts.retention * 10, channelName(redis),
+        PUBLISH,
+        3,
+        streamKey(data.client_id),
+        streamKey(null),
+        publishedKey(data, event),
+        opts.retention,
+        event,
+        payload,
+        opts.windowSeconds,
+        opts.retention * 10,
+        channelName(redis),
       )) as [string, string];
       return { id, event, data };
     },
@@ -100,5 +110,11 @@ export function createEventBus(redis: Redis, opts: EventBusOptions) {
 export type EventBus = ReturnType<typeof createEventBus>;
 
 /** The bus with the configured retention, as the API and the workers build it. */
-export const eventBusFor = (redis: Redis, config: { EVENT_RETENTION_PER_CLIENT: number; EVENT_REPLAY_WINDOW_SECONDS: number }) =>
-  createEventBus(redis, { retention: config.EVENT_RETENTION_PER_CLIENT, windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS });
+export const eventBusFor = (
+  redis: Redis,
+  config: { EVENT_RETENTION_PER_CLIENT: number; EVENT_REPLAY_WINDOW_SECONDS: number },
+) =>
+  createEventBus(redis, {
+    retention: config.EVENT_RETENTION_PER_CLIENT,
+    windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS,
+  });

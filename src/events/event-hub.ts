@@ -75,7 +75,10 @@ export function createEventHub(redis: Redis) {
 
     /** Open streams of one client (or of all clients) across live API instances. */
     async count(clientId: string | null): Promise<number> {
-      const [counts, live] = await Promise.all([redis.hgetall(SUBS), redis.zrangebyscore(INSTANCES, Date.now() - INSTANCE_TTL_MS, '+inf')]);
+      const [counts, live] = await Promise.all([
+        redis.hgetall(SUBS),
+        redis.zrangebyscore(INSTANCES, Date.now() - INSTANCE_TTL_MS, '+inf'),
+      ]);
       const liveSet = new Set(live);
       let total = 0;
       for (const [key, value] of Object.entries(counts)) {
@@ -89,7 +92,9 @@ export function createEventHub(redis: Redis) {
     async close(): Promise<void> {
       if (beat) clearInterval(beat);
       listeners.clear();
-      const fields = Object.keys(await redis.hgetall(SUBS).catch(() => ({}))).filter((k) => k.startsWith(`${instanceId}|`));
+      const fields = Object.keys(await redis.hgetall(SUBS).catch(() => ({}))).filter((k) =>
+        k.startsWith(`${instanceId}|`),
+      );
       if (fields.length) await redis.hdel(SUBS, ...fields).catch(() => undefined);
       await redis.zrem(INSTANCES, instanceId).catch(() => undefined);
       sub?.disconnect();

@@ -5,7 +5,8 @@ import { tenantScope } from '../lib/tenancy';
 export function eventsRoutes(s: Services): OperationHandlers {
   return {
     async streamEvents(req, res) {
-      const lastEventId = req.get('last-event-id') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : undefined);
+      const lastEventId =
+        req.get('last-event-id') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : undefined);
       await s.events.stream(req, res, tenantScope(req), lastEventId);
     },
     async getEventStatus(req, res) {

@@ -12,7 +12,8 @@ export function compareIds(a: string, b: string): number {
   return am === bm ? (as === bs ? 0 : as < bs ? -1 : 1) : am < bm ? -1 : 1;
 }
 
-const frame = (event: string, data: unknown, id?: string) => `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+const frame = (event: string, data: unknown, id?: string) =>
+  `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
  * Server-sent job events (DECISIONS.md §8): `connected` first, then the events missed since
@@ -22,7 +23,12 @@ const frame = (event: string, data: unknown, id?: string) => `${id ? `id: ${id}\
  * `maxStreamsPerClient` streams at once, across every API process (429 past it).
  */
 export function createEventsService(deps: {
-  redis: Redis; bus: EventBus; heartbeatMs: number; windowSeconds: number; maxStreamsPerClient: number; logger: Logger;
+  redis: Redis;
+  bus: EventBus;
+  heartbeatMs: number;
+  windowSeconds: number;
+  maxStreamsPerClient: number;
+  logger: Logger;
 }) {
   const hub = createEventHub(deps.redis);
   const leases = createStreamLeases(deps.redis, { max: deps.maxStreamsPerClient });
@@ -57,7 +63,9 @@ export function createEventsService(deps: {
       // `connected` carries the stream position the client starts from, so even a client that got no
       // job event yet reconnects with a Last-Event-ID and misses nothing.
       lastSent = lastEventId && isStreamId(lastEventId) ? lastEventId : await deps.bus.latestId(scope);
-      res.write(`retry: 3000\n${frame('connected', { client_id: scope, connected_at: new Date().toISOString() }, lastSent)}`);
+      res.write(
+        `retry: 3000\n${frame('connected', { client_id: scope, connected_at: new Date().toISOString() }, lastSent)}`,
+      );
       heartbeat = setInterval(() => res.write(frame('heartbeat', { at: new Date().toISOString() })), deps.heartbeatMs);
       unsubscribe = await hub.subscribe(scope, (e) => (held ? held.push(e) : send(e)));
       if (res.destroyed) return cleanup();

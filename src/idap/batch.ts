@@ -12,7 +12,10 @@ export interface BatchRequest {
 type BatchItem = ResourceView & { related?: Record<string, ResourceView[]> };
 
 /** The tenant's resources named by (type, id), one query per type; keyed `type/id`. */
-export async function fetchGrouped(clientId: string, wanted: Map<ResourceType, Set<string>>): Promise<Map<string, StoredResource>> {
+export async function fetchGrouped(
+  clientId: string,
+  wanted: Map<ResourceType, Set<string>>,
+): Promise<Map<string, StoredResource>> {
   const lists = await Promise.all(
     [...wanted].map(([type, ids]) =>
       ResourceModel.find({ client_id: clientId, resource_type: type, _id: { $in: [...ids] } }).lean<StoredResource[]>(),
@@ -65,11 +68,16 @@ export async function batchGet(clientId: string, req: BatchRequest) {
 
 /** `related` of each result: its related resources of the included types (unknown or gone refs left out). */
 async function attachRelated(
-  clientId: string, include: ResourceType[], found: { ref: string; doc: StoredResource }[], results: Record<string, BatchItem>,
+  clientId: string,
+  include: ResourceType[],
+  found: { ref: string; doc: StoredResource }[],
+  results: Record<string, BatchItem>,
 ) {
   const wanted = new Map<ResourceType, Set<string>>();
   const refsOf = (doc: StoredResource) =>
-    (doc.related ?? []).map(parseRef).filter((p): p is Extract<typeof p, { ok: true }> => p.ok && include.includes(p.type));
+    (doc.related ?? [])
+      .map(parseRef)
+      .filter((p): p is Extract<typeof p, { ok: true }> => p.ok && include.includes(p.type));
   for (const { doc } of found) for (const p of refsOf(doc)) want(wanted, p.type, p.id);
   const related = await fetchGrouped(clientId, wanted);
   const views = new Map([...related].map(([k, d]) => [k, resourceView(d)]));

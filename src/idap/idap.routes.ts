@@ -13,7 +13,13 @@ export function idapRoutes(s: Services): OperationHandlers {
     },
 
     async searchResources(req, res) {
-      const query = req.query as unknown as { q: string; limit?: number; fields?: string; flags?: string; format?: string };
+      const query = req.query as unknown as {
+        q: string;
+        limit?: number;
+        fields?: string;
+        flags?: string;
+        format?: string;
+      };
       const result = await s.idap.search(requireTenant(req), pathParam(req, 'resource_type'), query);
       if (query.format === 'yaml') return void res.type('application/yaml').send(renderYaml(result));
       if (query.format === 'md') return void res.type('text/markdown').send(renderMarkdown(result, csv(query.fields)));

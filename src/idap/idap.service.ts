@@ -15,12 +15,16 @@ export interface SearchQuery {
 export function flagFilter(flags: string | undefined): { require: string[]; exclude: string[] } {
   const names = csv(flags);
   const require = names.filter((f) => !f.startsWith('!'));
-  const exclude = names.filter((f) => f.startsWith('!')).map((f) => f.slice(1)).filter(Boolean);
+  const exclude = names
+    .filter((f) => f.startsWith('!'))
+    .map((f) => f.slice(1))
+    .filter(Boolean);
   if (!require.includes('rejected') && !exclude.includes('rejected')) exclude.push('rejected');
   return { require, exclude };
 }
 
-export const mediaNotSearchable = () => AppError.badRequest('media is not searchable; use GET /api/v1/idap/media/{media_id}');
+export const mediaNotSearchable = () =>
+  AppError.badRequest('media is not searchable; use GET /api/v1/idap/media/{media_id}');
 
 export function createIdapService() {
   return {
@@ -29,7 +33,9 @@ export function createIdapService() {
     async search(clientId: string, type: string, query: SearchQuery) {
       if (type === 'media') throw mediaNotSearchable();
       const items = await searchResources(clientId, type as ResourceType, query.q, {
-        limit: query.limit ?? 20, fields: csv(query.fields), ...flagFilter(query.flags),
+        limit: query.limit ?? 20,
+        fields: csv(query.fields),
+        ...flagFilter(query.flags),
       });
       return { resource_type: type, count: items.length, has_more: false, next_cursor: null, items };
     },

@@ -15,7 +15,12 @@ export interface Posting {
 }
 
 /** The postings of one resource: per searchable field, each distinct term with its positions. */
-export function postingsOf(type: ResourceType, resourceId: string, data: Record<string, unknown>, stats: TermStats): Posting[] {
+export function postingsOf(
+  type: ResourceType,
+  resourceId: string,
+  data: Record<string, unknown>,
+  stats: TermStats,
+): Posting[] {
   const out: Posting[] = [];
   for (const { field, terms, extra } of fieldTerms(type, data)) {
     const positions = new Map<string, number[]>();
@@ -25,7 +30,15 @@ export function postingsOf(type: ResourceType, resourceId: string, data: Record<
     const avg = averageLength(stats, field) || len;
     for (const [term, pos] of positions) {
       const tf = Math.max(pos.length, 1);
-      out.push({ term, resource_id: resourceId, field, tf, pos, len, impact: SEARCH_FIELDS[type][field] * saturation(tf, len, avg) });
+      out.push({
+        term,
+        resource_id: resourceId,
+        field,
+        tf,
+        pos,
+        len,
+        impact: SEARCH_FIELDS[type][field] * saturation(tf, len, avg),
+      });
     }
   }
   return out;
@@ -33,7 +46,10 @@ export function postingsOf(type: ResourceType, resourceId: string, data: Record<
 
 /** What identifies a resource's postings, so rewriting unchanged text is skipped. */
 export function postingsKey(postings: Pick<Posting, 'term' | 'field' | 'pos' | 'len'>[]): string {
-  return postings.map((p) => `${p.field}\u0000${p.term}\u0000${p.pos.join(',')}\u0000${p.len}`).sort().join('\u0001');
+  return postings
+    .map((p) => `${p.field}\u0000${p.term}\u0000${p.pos.join(',')}\u0000${p.len}`)
+    .sort()
+    .join('\u0001');
 }
 
 /** Field lengths of one resource's postings (each field once). */

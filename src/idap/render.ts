@@ -26,7 +26,9 @@ export function renderMarkdown(result: SearchResult, fields: string[]): string {
     `| ${header.join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,
     ...result.items.map((it, i) => {
-      const values = columns.map((c) => cell(c.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], it.data)));
+      const values = columns.map((c) =>
+        cell(c.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], it.data)),
+      );
       return `| ${[String(i + 1), ...values, it.flags.join(', '), String(it.score), it.idap_ref].join(' | ')} |`;
     }),
   ];

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { Schema, model } from 'mongoose';
 import { tenantOwned } from '../lib/tenancy';
 
-export const RESOURCE_TYPES = ['businesses', 'domains', 'contacts', 'emails', 'phones', 'company_registry', 'linkedin_profiles'] as const;
+export const RESOURCE_TYPES = [
+  'businesses',
+  'domains',
+  'contacts',
+  'emails',
+  'phones',
+  'company_registry',
+  'linkedin_profiles',
+] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /**

@@ -4,7 +4,16 @@ import type { RunLocked } from '../lib/locks';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from './resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
 import { groupBy } from './group-by';
-import { DocTermsModel, TermDfModel, TermModel, TermStatsModel, dfId, postingId, readStats, statsId } from './search-index.model';
+import {
+  DocTermsModel,
+  TermDfModel,
+  TermModel,
+  TermStatsModel,
+  dfId,
+  postingId,
+  readStats,
+  statsId,
+} from './search-index.model';
 
 /** One resource to write, as the jobs area finds it. */
 export interface ResourceInput {
@@ -25,7 +34,11 @@ export interface ResourceInput {
  * (so two jobs that know different fields of a resource both keep theirs; null/undefined never
  * overwrite), `related` and `source_job_ids` only grow.
  */
-export async function upsertResources(clientId: string, items: ResourceInput[], lock: RunLocked): Promise<{ ids: string[] }> {
+export async function upsertResources(
+  clientId: string,
+  items: ResourceInput[],
+  lock: RunLocked,
+): Promise<{ ids: string[] }> {
   const ids = items.map((i) => resourceId(clientId, i.type, i.naturalKey));
   const ops = items.map((item, n) => {
     const set: Record<string, unknown> = { resource_type: item.type };
@@ -43,13 +56,20 @@ export async function upsertResources(clientId: string, items: ResourceInput[], 
     return { updateOne: { filter: { _id: ids[n], client_id: clientId }, update, upsert: true } };
   });
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
-  await indexResources(clientId, items.map((i, n) => ({ type: i.type, id: ids[n] })), lock);
+  await indexResources(
+    clientId,
+    items.map((i, n) => ({ type: i.type, id: ids[n] })),
+    lock,
+  );
   return { ids };
 }
 
 /** Every resource a job wrote (or found again), as refs for indexResources. */
 export async function resourcesOfJob(clientId: string, jobId: string): Promise<{ type: ResourceType; id: string }[]> {
-  const docs = await ResourceModel.find({ client_id: clientId, source_job_ids: jobId }, { _id: 1, resource_type: 1 }).lean<{ _id: string; resource_type: ResourceType }[]>();
+  const docs = await ResourceModel.find(
+    { client_id: clientId, source_job_ids: jobId },
+    { _id: 1, resource_type: 1 },
+  ).lean<{ _id: string; resource_type: ResourceType }[]>();
   return docs.map((d) => ({ type: d.resource_type, id: d._id }));
 }
 
@@ -61,10 +81,18 @@ export async function resourcesOfJob(clientId: string, jobId: string): Promise<{
  * difference to shared counts, so two steps over one tenant's type must not interleave (both would
  * count the same change): `lock` makes them take turns, in every process.
  */
-export async function indexResources(clientId: string, refs: { type: ResourceType; id: string }[], lock: RunLocked): Promise<void> {
+export async function indexResources(
+  clientId: string,
+  refs: { type: ResourceType; id: string }[],
+  lock: RunLocked,
+): Promise<void> {
   const byType = new Map<ResourceType, Set<string>>();
   for (const r of refs) byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
-  await Promise.all([...byType].map(([type, ids]) => lock(`idap-index:${statsId(clientId, type)}`, () => indexType(clientId, type, [...ids]))));
+  await Promise.all(
+    [...byType].map(([type, ids]) =>
+      lock(`idap-index:${statsId(clientId, type)}`, () => indexType(clientId, type, [...ids])),
+    ),
+  );
 }
 
 /** Ids per delete, so that FerretDB can still answer each `$in` from its _id index. */
@@ -73,8 +101,12 @@ const DELETE_CHUNK = 500;
 async function indexType(clientId: string, type: ResourceType, ids: string[]): Promise<void> {
   const scope = { client_id: clientId, resource_type: type };
   const [docs, indexed, stats] = await Promise.all([
-    ResourceModel.find({ ...scope, _id: { $in: ids } }, { data: 1 }).lean<{ _id: string; data: Record<string, unknown> }[]>(),
-    DocTermsModel.find({ ...scope, _id: { $in: ids } }, { postings: 1 }).lean<{ _id: string; postings: Omit<Posting, 'resource_id'>[] }[]>(),
+    ResourceModel.find({ ...scope, _id: { $in: ids } }, { data: 1 }).lean<
+      { _id: string; data: Record<string, unknown> }[]
+    >(),
+    DocTermsModel.find({ ...scope, _id: { $in: ids } }, { postings: 1 }).lean<
+      { _id: string; postings: Omit<Posting, 'resource_id'>[] }[]
+    >(),
     readStats(clientId, type),
   ]);
   const data = new Map(docs.map((d) => [d._id, d.data ?? {}]));
@@ -105,18 +137,37 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
   }
   if (rows.length) {
     // A step retried after a crash finds some of its postings written already: the _id keeps one copy.
-    await TermModel.insertMany(rows.map((r) => ({ _id: postingId(clientId, type, r), ...scope, ...r })), { ordered: false, lean: true })
-      .catch((err) => {
-        if (!allDuplicates(err)) throw err;
-      });
+    await TermModel.insertMany(
+      rows.map((r) => ({ _id: postingId(clientId, type, r), ...scope, ...r })),
+      { ordered: false, lean: true },
+    ).catch((err) => {
+      if (!allDuplicates(err)) throw err;
+    });
   }
   const byResource = groupBy(rows, (p) => p.resource_id);
-  await DocTermsModel.bulkWrite(changed.map((id) => (byResource.has(id)
-    ? { replaceOne: { filter: { _id: id, ...scope }, replacement: { _id: id, ...scope, postings: byResource.get(id)!.map(({ resource_id: _, ...p }) => p) }, upsert: true } }
-    : { deleteOne: { filter: { _id: id, ...scope } } })) as never, { ordered: false });
-  const dfOps = [...df].filter(([, d]) => d !== 0).map(([term, d]) => ({
-    updateOne: { filter: { _id: dfId(clientId, type, term), ...scope, term }, update: { $inc: { df: d } }, upsert: true },
-  }));
+  await DocTermsModel.bulkWrite(
+    changed.map((id) =>
+      byResource.has(id)
+        ? {
+            replaceOne: {
+              filter: { _id: id, ...scope },
+              replacement: { _id: id, ...scope, postings: byResource.get(id)!.map(({ resource_id: _, ...p }) => p) },
+              upsert: true,
+            },
+          }
+        : { deleteOne: { filter: { _id: id, ...scope } } },
+    ) as never,
+    { ordered: false },
+  );
+  const dfOps = [...df]
+    .filter(([, d]) => d !== 0)
+    .map(([term, d]) => ({
+      updateOne: {
+        filter: { _id: dfId(clientId, type, term), ...scope, term },
+        update: { $inc: { df: d } },
+        upsert: true,
+      },
+    }));
   await bulkUpsert(TermDfModel, dfOps);
   const gone = [...df].filter(([, d]) => d < 0).map(([t]) => dfId(clientId, type, t));
   for (let i = 0; i < gone.length; i += DELETE_CHUNK) {
@@ -124,14 +175,19 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
   }
   const inc: Record<string, number> = { docs: docsDelta };
   for (const [f, d] of lengths) if (d) inc[`lengths.${f}`] = d;
-  await bulkUpsert(TermStatsModel, [{ updateOne: { filter: { _id: statsId(clientId, type), ...scope }, update: { $inc: inc }, upsert: true } }]);
+  await bulkUpsert(TermStatsModel, [
+    { updateOne: { filter: { _id: statsId(clientId, type), ...scope }, update: { $inc: inc }, upsert: true } },
+  ]);
 }
 
 /**
  * An unordered bulk of upserts; the ones that lost a race to insert the same new key (duplicate key)
  * are run once more, now as plain updates of the document the other writer created.
  */
-async function bulkUpsert(model: { bulkWrite(ops: never, opts: object): Promise<unknown> }, ops: AnyBulkWriteOperation[]): Promise<void> {
+async function bulkUpsert(
+  model: { bulkWrite(ops: never, opts: object): Promise<unknown> },
+  ops: AnyBulkWriteOperation[],
+): Promise<void> {
   if (!ops.length) return;
   try {
     await model.bulkWrite(ops as never, { ordered: false });
@@ -141,7 +197,8 @@ async function bulkUpsert(model: { bulkWrite(ops: never, opts: object): Promise<
   }
 }
 
-const writeErrors = (err: unknown) => (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] }).writeErrors ?? [];
+const writeErrors = (err: unknown) =>
+  (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] }).writeErrors ?? [];
 
 /** A bulk write whose only failures are duplicate keys. */
 function allDuplicates(err: unknown): boolean {

@@ -26,13 +26,20 @@ export const dfId = (clientId: string, type: string, term: string) => `${clientI
  * term's postings are one range of _id, in the order a search wants them, so that its best N are the
  * first N of the range on every engine.
  */
-export const postingId = (clientId: string, type: string, p: { term: string; impact: number; resource_id: string; field: string }) =>
-  `${dfId(clientId, type, p.term)}|${impactRank(p.impact)}|${p.resource_id}|${p.field}`;
+export const postingId = (
+  clientId: string,
+  type: string,
+  p: { term: string; impact: number; resource_id: string; field: string },
+) => `${dfId(clientId, type, p.term)}|${impactRank(p.impact)}|${p.resource_id}|${p.field}`;
 /** 000000 for the highest impact (BM25 weights stay far below 100) to 999999 for none, fixed width. */
-const impactRank = (impact: number) => String(999_999 - Math.max(0, Math.min(999_999, Math.round(impact * 10_000)))).padStart(6, '0');
+const impactRank = (impact: number) =>
+  String(999_999 - Math.max(0, Math.min(999_999, Math.round(impact * 10_000)))).padStart(6, '0');
 export const statsId = (clientId: string, type: string) => `${clientId}|${type}`;
 /** The _id range of what starts with `prefix` (terms never hold the range's last character). */
-export const idPrefixRange = (prefix: string, inclusive = true) => ({ [inclusive ? '$gte' : '$gt']: prefix, $lt: `${prefix}\uffff` });
+export const idPrefixRange = (prefix: string, inclusive = true) => ({
+  [inclusive ? '$gte' : '$gt']: prefix,
+  $lt: `${prefix}\uffff`,
+});
 
 const termSchema = new Schema(
   {
@@ -99,6 +106,10 @@ export interface TermStats {
 }
 
 export async function readStats(clientId: string, type: string): Promise<TermStats> {
-  const s = await TermStatsModel.findOne({ _id: statsId(clientId, type), client_id: clientId, resource_type: type }).lean<TermStats>();
+  const s = await TermStatsModel.findOne({
+    _id: statsId(clientId, type),
+    client_id: clientId,
+    resource_type: type,
+  }).lean<TermStats>();
   return { docs: s?.docs ?? 0, lengths: s?.lengths ?? {} };
 }

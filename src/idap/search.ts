@@ -49,7 +49,12 @@ export interface SearchOptions {
 
 export type SearchItem = ResourceView & { score: number };
 
-export async function searchResources(clientId: string, type: ResourceType, q: string, opts: SearchOptions): Promise<SearchItem[]> {
+export async function searchResources(
+  clientId: string,
+  type: ResourceType,
+  q: string,
+  opts: SearchOptions,
+): Promise<SearchItem[]> {
   const scope = { client_id: clientId, resource_type: type };
   const all = tokenize(q);
   const tokens = all.slice(0, MAX_QUERY_TERMS);
@@ -59,11 +64,19 @@ export async function searchResources(clientId: string, type: ResourceType, q: s
   const prefix = typing && last.length >= MIN_PREFIX ? last : null;
   const [stats, vocab, completions] = await Promise.all([
     readStats(clientId, type),
-    TermDfModel.find({ ...scope, _id: { $in: [...new Set(tokens)].map((t) => dfId(clientId, type, t)) } }, { _id: 0, term: 1, df: 1 }).lean<{ term: string; df: number }[]>(),
+    TermDfModel.find(
+      { ...scope, _id: { $in: [...new Set(tokens)].map((t) => dfId(clientId, type, t)) } },
+      { _id: 0, term: 1, df: 1 },
+    ).lean<{ term: string; df: number }[]>(),
     // Completions in term order, the first 1000; the most frequent of those are used.
     prefix
-      ? TermDfModel.find({ ...scope, _id: idPrefixRange(dfId(clientId, type, prefix), false) }, { _id: 0, term: 1, df: 1 })
-        .sort({ _id: 1 }).limit(1000).lean<{ term: string; df: number }[]>()
+      ? TermDfModel.find(
+          { ...scope, _id: idPrefixRange(dfId(clientId, type, prefix), false) },
+          { _id: 0, term: 1, df: 1 },
+        )
+          .sort({ _id: 1 })
+          .limit(1000)
+          .lean<{ term: string; df: number }[]>()
       : [],
   ]);
   const df = new Map([...vocab, ...completions].map((v) => [v.term, v.df]));
@@ -73,12 +86,19 @@ export async function searchResources(clientId: string, type: ResourceType, q: s
   return fetchRanked(scope, ranked, opts);
 }
 
-function slotsOf(tokens: string[], prefix: string | null, completions: { term: string; df: number }[], df: Map<string, number>): Slot[] {
+function slotsOf(
+  tokens: string[],
+  prefix: string | null,
+  completions: { term: string; df: number }[],
+  df: Map<string, number>,
+): Slot[] {
   return tokens.map((typed, i) => {
     const matches = new Map<string, number>();
     if (df.has(typed)) matches.set(typed, 1);
     if (prefix && i === tokens.length - 1) {
-      const best = [...completions].sort((a, b) => b.df - a.df || a.term.localeCompare(b.term)).slice(0, MAX_EXPANSIONS);
+      const best = [...completions]
+        .sort((a, b) => b.df - a.df || a.term.localeCompare(b.term))
+        .slice(0, MAX_EXPANSIONS);
       for (const c of best) matches.set(c.term, PREFIX_MATCH);
     }
     return { typed, matches };
@@ -89,8 +109,14 @@ function slotsOf(tokens: string[], prefix: string | null, completions: { term: s
 async function readPostings(clientId: string, type: ResourceType, terms: string[]): Promise<Posting[]> {
   const scope = { client_id: clientId, resource_type: type };
   const projection = { _id: 0, term: 1, resource_id: 1, field: 1, tf: 1, pos: 1, len: 1 };
-  const lists = await Promise.all(terms.map((term) =>
-    TermModel.find({ ...scope, _id: idPrefixRange(`${dfId(clientId, type, term)}|`) }, projection).sort({ _id: 1 }).limit(POSTINGS_CUTOFF).lean<Posting[]>()));
+  const lists = await Promise.all(
+    terms.map((term) =>
+      TermModel.find({ ...scope, _id: idPrefixRange(`${dfId(clientId, type, term)}|`) }, projection)
+        .sort({ _id: 1 })
+        .limit(POSTINGS_CUTOFF)
+        .lean<Posting[]>(),
+    ),
+  );
   return lists.flat();
 }
 
@@ -103,7 +129,14 @@ function rank(type: ResourceType, slots: Slot[], rows: Posting[], df: Map<string
   const weights = SEARCH_FIELDS[type];
   const docs = Math.max(stats.docs, 1);
   const distinct = [...new Map(slots.map((s) => [s.typed, s])).values()].map((slot) => ({
-    slot, idf: idf(docs, Math.min(docs, [...slot.matches.keys()].reduce((sum, t) => sum + (df.get(t) ?? 0), 0))),
+    slot,
+    idf: idf(
+      docs,
+      Math.min(
+        docs,
+        [...slot.matches.keys()].reduce((sum, t) => sum + (df.get(t) ?? 0), 0),
+      ),
+    ),
   }));
   const ranked: Ranked[] = [];
   for (const [id, postings] of groupBy(rows, (p) => p.resource_id)) {
@@ -113,7 +146,8 @@ function rank(type: ResourceType, slots: Slot[], rows: Posting[], df: Map<string
       let best = 0;
       for (const [term, factor] of slot.matches) {
         const fieldScore = (byTerm.get(term) ?? []).reduce(
-          (sum, p) => sum + (weights[p.field] ?? 0) * saturation(p.tf, p.len, averageLength(stats, p.field) || p.len), 0,
+          (sum, p) => sum + (weights[p.field] ?? 0) * saturation(p.tf, p.len, averageLength(stats, p.field) || p.len),
+          0,
         );
         best = Math.max(best, factor * fieldScore);
       }
@@ -141,7 +175,11 @@ function queryBoost(slots: Slot[], postings: Posting[]): number {
 }
 
 /** The ranked resources that pass the flag filter, best first, read in growing chunks until `limit`. */
-async function fetchRanked(scope: { client_id: string; resource_type: ResourceType }, ranked: Ranked[], opts: SearchOptions): Promise<SearchItem[]> {
+async function fetchRanked(
+  scope: { client_id: string; resource_type: ResourceType },
+  ranked: Ranked[],
+  opts: SearchOptions,
+): Promise<SearchItem[]> {
   const flags: Record<string, string[]> = {};
   if (opts.require.length) flags.$all = opts.require;
   if (opts.exclude.length) flags.$nin = opts.exclude;
@@ -154,7 +192,8 @@ async function fetchRanked(scope: { client_id: string; resource_type: ResourceTy
     const docs = new Map((await ResourceModel.find(filter).lean<StoredResource[]>()).map((d) => [d._id, d]));
     for (const r of part) {
       const doc = docs.get(r.id);
-      if (doc && items.length < opts.limit) items.push({ ...resourceView(doc, opts.fields), score: Math.round(r.score * 1e4) / 1e4 });
+      if (doc && items.length < opts.limit)
+        items.push({ ...resourceView(doc, opts.fields), score: Math.round(r.score * 1e4) / 1e4 });
     }
     from += chunk;
     chunk *= 4;

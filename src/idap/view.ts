@@ -33,7 +33,8 @@ function project(data: Record<string, unknown>, fields: string[]): Record<string
   for (const path of fields) {
     const parts = path.split('.');
     let value: unknown = data;
-    for (const p of parts) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[p] : undefined;
+    for (const p of parts)
+      value = value && typeof value === 'object' ? (value as Record<string, unknown>)[p] : undefined;
     if (value === undefined) continue;
     let target = out;
     for (const p of parts.slice(0, -1)) target = (target[p] ??= {}) as Record<string, unknown>;

@@ -35,7 +35,11 @@ const integrationSchema = new Schema(
 integrationSchema.index({ client_id: 1, brand_id: 1, provider_name: 1 });
 integrationSchema.plugin(tenantOwned);
 
-export type IntegrationDoc = InferSchemaType<typeof integrationSchema> & { _id: number; created_at: Date; updated_at: Date };
+export type IntegrationDoc = InferSchemaType<typeof integrationSchema> & {
+  _id: number;
+  created_at: Date;
+  updated_at: Date;
+};
 export const IntegrationModel = model('Integration', integrationSchema, 'integrations');
 
 /**

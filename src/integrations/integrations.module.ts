@@ -14,10 +14,19 @@ import { createSpendNotifier } from './spend';
 import { createUsageRecorder } from './usage';
 
 /** The key ring of stored provider credentials: CREDENTIALS_KEY, and the keys it replaced. */
-export const keyRingFor = (config: Config, credentialsKey: string) => new KeyRing(credentialsKey, previousCredentialsKeys(config));
+export const keyRingFor = (config: Config, credentialsKey: string) =>
+  new KeyRing(credentialsKey, previousCredentialsKeys(config));
 
 /** The integrations area of a process: key management and the relays, sharing limits and endpoints. */
-export function createIntegrations(deps: { config: Config; redis: Redis; temporal: Client; notifier: Notifier; logger: Logger; credentialsKey: string; endpoints: RelayEndpoints }) {
+export function createIntegrations(deps: {
+  config: Config;
+  redis: Redis;
+  temporal: Client;
+  notifier: Notifier;
+  logger: Logger;
+  credentialsKey: string;
+  endpoints: RelayEndpoints;
+}) {
   const { config } = deps;
   const ring = keyRingFor(config, deps.credentialsKey);
   const limits = createLimits(deps.redis);
@@ -26,11 +35,25 @@ export function createIntegrations(deps: { config: Config; redis: Redis; tempora
   const bounds = { timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES };
   return {
     service: createIntegrationsService({
-      redis: deps.redis, ring, keys, limits, lock: createLocks(deps.redis).run, endpoints, temporal: deps.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, ...bounds,
+      redis: deps.redis,
+      ring,
+      keys,
+      limits,
+      lock: createLocks(deps.redis).run,
+      endpoints,
+      temporal: deps.temporal,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      ...bounds,
     }),
     relay: createRelay({
-      ring, keys, limits, endpoints, notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }),
-      recordCall: createUsageRecorder(deps.redis, deps.logger), logger: deps.logger, ...bounds,
+      ring,
+      keys,
+      limits,
+      endpoints,
+      notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }),
+      recordCall: createUsageRecorder(deps.redis, deps.logger),
+      logger: deps.logger,
+      ...bounds,
     }),
     endpoints,
     keys,

@@ -18,7 +18,12 @@ function paramsOf(value: unknown, field: string): Params | undefined {
   const errors: FieldError[] = [];
   const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!(scalar(v) || (Array.isArray(v) && v.every(scalar)))) errors.push({ location: 'body', field: `${field}.${k}`, message: 'must be a string, number, boolean or a list of them' });
+    if (!(scalar(v) || (Array.isArray(v) && v.every(scalar))))
+      errors.push({
+        location: 'body',
+        field: `${field}.${k}`,
+        message: 'must be a string, number, boolean or a list of them',
+      });
   }
   if (errors.length) throw AppError.invalid(`Invalid ${field}: ${errors.map((e) => e.field).join(', ')}`, errors);
   return value as Params;
@@ -39,10 +44,11 @@ function relayCall(req: Request, provider: ProviderName): ProviderCall {
 export function integrationsRoutes(s: Services): OperationHandlers {
   const svc = s.integrations.service;
   const relay = s.integrations.relay;
-  const relayFor = (provider: ProviderName, call: (req: Request) => ProviderCall) => async (req: Request, res: Response) => {
-    const access = await actingBrand(req, s.brands.lookup);
-    res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null));
-  };
+  const relayFor =
+    (provider: ProviderName, call: (req: Request) => ProviderCall) => async (req: Request, res: Response) => {
+      const access = await actingBrand(req, s.brands.lookup);
+      res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null));
+    };
   return {
     async listProviderTemplates(req, res) {
       await requestBrandAccess(req, 'member');
@@ -52,7 +58,13 @@ export function integrationsRoutes(s: Services): OperationHandlers {
       res.json(await svc.overview(await requestBrandAccess(req, 'member')));
     },
     async listIntegrations(req, res) {
-      res.json(await svc.list(await requestBrandAccess(req, 'member'), req.query.provider_name as string | undefined, pageOf(req)));
+      res.json(
+        await svc.list(
+          await requestBrandAccess(req, 'member'),
+          req.query.provider_name as string | undefined,
+          pageOf(req),
+        ),
+      );
     },
     async getIntegration(req, res) {
       res.json(await svc.get(await requestBrandAccess(req, 'member'), idOf(req)));
@@ -73,7 +85,9 @@ export function integrationsRoutes(s: Services): OperationHandlers {
       res.json(await svc.keySpend(await requestBrandAccess(req, 'member'), idOf(req), daysOf(req)));
     },
     async getProviderSpend(req, res) {
-      res.json(await svc.providerSpend(await requestBrandAccess(req, 'member'), pathParam(req, 'provider_name'), daysOf(req)));
+      res.json(
+        await svc.providerSpend(await requestBrandAccess(req, 'member'), pathParam(req, 'provider_name'), daysOf(req)),
+      );
     },
     async testIntegration(req, res) {
       res.json(await svc.test(await requestBrandAccess(req, 'admin'), idOf(req)));
@@ -81,7 +95,11 @@ export function integrationsRoutes(s: Services): OperationHandlers {
     async syncIntegrationBilling(req, res) {
       res.status(202).json(await svc.syncBilling(await requestBrandAccess(req, 'admin'), idOf(req)));
     },
-    proxyMaps: relayFor('maps', (req) => ({ method: 'GET', path: pathParam(req, 'path'), params: paramsOf(req.body.params, 'params') })),
+    proxyMaps: relayFor('maps', (req) => ({
+      method: 'GET',
+      path: pathParam(req, 'path'),
+      params: paramsOf(req.body.params, 'params'),
+    })),
     proxyParcelTracking: relayFor('parcel-tracking', (req) => relayCall(req, 'parcel-tracking')),
     proxyMessaging: relayFor('messaging', (req) => relayCall(req, 'messaging')),
   };

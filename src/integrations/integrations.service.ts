@@ -12,7 +12,15 @@ import type { BrandAccess } from '../brands/brand-access';
 import { IntegrationModel, type IntegrationDoc, type SpendPeriod } from './integration.model';
 import { activeCredential, unseal, type KeyCache, type KeyQuery } from './key-store';
 import { spendPeriodOf, type Limits } from './limits';
-import { PROVIDER_NAMES, PROVIDERS, maskCredentials, templateOf, templateView, validateCredentials, type ProviderName } from './providers';
+import {
+  PROVIDER_NAMES,
+  PROVIDERS,
+  maskCredentials,
+  templateOf,
+  templateView,
+  validateCredentials,
+  type ProviderName,
+} from './providers';
 import { callProvider, providerUnavailable, ProviderUnreachable, type ProviderCall } from './relay/forward';
 import type { RelayEndpoints } from './relay/endpoints';
 import { currentSpend, spendReport } from './spend';
@@ -26,7 +34,10 @@ const KEY_TESTS: Record<ProviderName, { call: ProviderCall; accepted: (status: n
     call: { method: 'GET', path: 'geocode/json', params: { address: 'key check' } },
     accepted: (status, body) => status === 200 && (body as { status?: string })?.status !== 'REQUEST_DENIED',
   },
-  'parcel-tracking': { call: { method: 'GET', path: '/couriers' }, accepted: (status) => status >= 200 && status < 300 },
+  'parcel-tracking': {
+    call: { method: 'GET', path: '/couriers' },
+    accepted: (status) => status >= 200 && status < 300,
+  },
   messaging: { call: { method: 'GET', path: '.json' }, accepted: (status) => status >= 200 && status < 300 }, // the account itself
 };
 
@@ -47,7 +58,8 @@ export interface IntegrationsDeps {
 
 /** Spend settings as stored: an amount without a period counts monthly, without an action notifies. */
 function spendSettings(b: Body, current?: IntegrationDoc) {
-  const pick = <K extends 'spend_limit_amount' | 'spend_limit_period' | 'spend_limit_action'>(k: K) => (k in b ? b[k] : (current?.[k] ?? null));
+  const pick = <K extends 'spend_limit_amount' | 'spend_limit_period' | 'spend_limit_action'>(k: K) =>
+    k in b ? b[k] : (current?.[k] ?? null);
   const amount = pick('spend_limit_amount');
   return {
     spend_limit_amount: amount,
@@ -62,15 +74,26 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
   async function view(k: IntegrationDoc, spend?: number) {
     const usage = await limits.usage(k._id);
     return {
-      integration_id: k._id, brand_id: k.brand_id, provider_name: k.provider_name, key_label: k.key_label,
+      integration_id: k._id,
+      brand_id: k.brand_id,
+      provider_name: k.provider_name,
+      key_label: k.key_label,
       credentials_masked: k.credentials_masked as Record<string, string>,
-      daily_limit: k.daily_limit ?? null, minute_limit: k.minute_limit ?? null, ...usage,
-      is_primary: k.is_primary, is_active: k.is_active, country_code: k.country_code ?? null,
-      spend_limit_amount: k.spend_limit_amount ?? null, spend_limit_period: k.spend_limit_period ?? null,
-      spend_limit_action: k.spend_limit_action ?? null, share_with_pool: k.share_with_pool,
+      daily_limit: k.daily_limit ?? null,
+      minute_limit: k.minute_limit ?? null,
+      ...usage,
+      is_primary: k.is_primary,
+      is_active: k.is_active,
+      country_code: k.country_code ?? null,
+      spend_limit_amount: k.spend_limit_amount ?? null,
+      spend_limit_period: k.spend_limit_period ?? null,
+      spend_limit_action: k.spend_limit_action ?? null,
+      share_with_pool: k.share_with_pool,
       spend_current_period: spend ?? (await currentSpend(k.client_id, [k])).get(k._id) ?? 0,
       currency: templateOf(k.provider_name)?.currency ?? 'USD',
-      last_used_at: iso(k.last_used_at), created_at: iso(k.created_at)!, updated_at: iso(k.updated_at)!,
+      last_used_at: iso(k.last_used_at),
+      created_at: iso(k.created_at)!,
+      updated_at: iso(k.updated_at)!,
     };
   }
 
@@ -88,7 +111,13 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
   async function unsetOtherPrimaries(key: IntegrationDoc) {
     if (!key.is_primary) return;
     await IntegrationModel.updateMany(
-      { client_id: key.client_id, brand_id: key.brand_id, provider_name: key.provider_name, country_code: key.country_code ?? null, _id: { $ne: key._id } },
+      {
+        client_id: key.client_id,
+        brand_id: key.brand_id,
+        provider_name: key.provider_name,
+        country_code: key.country_code ?? null,
+        _id: { $ne: key._id },
+      },
       { $set: { is_primary: false } },
     );
   }
@@ -97,7 +126,9 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
     providers: () => ({ providers: PROVIDER_NAMES.map((n) => templateView(PROVIDERS[n])) }),
 
     async overview(access: BrandAccess) {
-      const keys = await IntegrationModel.find({ client_id: access.brand.client_id, brand_id: access.brand._id }).lean<IntegrationDoc[]>();
+      const keys = await IntegrationModel.find({ client_id: access.brand.client_id, brand_id: access.brand._id }).lean<
+        IntegrationDoc[]
+      >();
       const spend = await currentSpend(access.brand.client_id, keys);
       const providers = [];
       for (const name of PROVIDER_NAMES.filter((n) => keys.some((k) => k.provider_name === n))) {
@@ -105,11 +136,15 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
         const active = mine.filter((k) => k.is_active);
         const usage = await Promise.all(mine.map((k) => limits.usage(k._id)));
         providers.push({
-          provider_name: name, display_name: PROVIDERS[name].display_name,
-          keys_total: mine.length, keys_active: active.length,
+          provider_name: name,
+          display_name: PROVIDERS[name].display_name,
+          keys_total: mine.length,
+          keys_active: active.length,
           primary_integration_id: active.filter((k) => k.is_primary).sort((a, b) => a._id - b._id)[0]?._id ?? null,
           usage_today: usage.reduce((s, u) => s + u.usage_today, 0),
-          daily_limit_total: active.some((k) => k.daily_limit === null) ? null : active.reduce((s, k) => s + (k.daily_limit ?? 0), 0),
+          daily_limit_total: active.some((k) => k.daily_limit === null)
+            ? null
+            : active.reduce((s, k) => s + (k.daily_limit ?? 0), 0),
           spend_current_period: Math.round(mine.reduce((s, k) => s + (spend.get(k._id) ?? 0), 0) * 1e6) / 1e6,
           currency: PROVIDERS[name].currency,
         });
@@ -118,12 +153,25 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
     },
 
     async list(access: BrandAccess, provider: string | undefined, page: Page) {
-      const filter = { client_id: access.brand.client_id, brand_id: access.brand._id, ...(provider ? { provider_name: provider } : {}) };
-      const all = (await IntegrationModel.find(filter).lean<IntegrationDoc[]>())
-        .sort((a, b) => a.provider_name.localeCompare(b.provider_name) || Number(b.is_primary) - Number(a.is_primary) || a._id - b._id);
+      const filter = {
+        client_id: access.brand.client_id,
+        brand_id: access.brand._id,
+        ...(provider ? { provider_name: provider } : {}),
+      };
+      const all = (await IntegrationModel.find(filter).lean<IntegrationDoc[]>()).sort(
+        (a, b) =>
+          a.provider_name.localeCompare(b.provider_name) ||
+          Number(b.is_primary) - Number(a.is_primary) ||
+          a._id - b._id,
+      );
       const shown = all.slice(page.skip, page.skip + page.page_size);
       const spend = await currentSpend(access.brand.client_id, shown);
-      return { integrations: await Promise.all(shown.map((k) => view(k, spend.get(k._id)))), total: all.length, page: page.page, page_size: page.page_size };
+      return {
+        integrations: await Promise.all(shown.map((k) => view(k, spend.get(k._id)))),
+        total: all.length,
+        page: page.page,
+        page_size: page.page_size,
+      };
     },
 
     get: async (access: BrandAccess, id: number) => view(await find(access, id)),
@@ -138,16 +186,29 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
       const credentials = validateCredentials(template, b.credentials);
       const created = await withPrimaryRule(access, template.provider_name, () =>
         insertWithNewIntegerId(deps.redis, 'integration-id', IntegrationModel, async (id) => {
-          const [doc] = await IntegrationModel.create([{
-            _id: id, client_id: access.brand.client_id, brand_id: access.brand._id, provider_name: template.provider_name,
-            key_label: b.key_label, credentials_sealed: ring.encrypt(JSON.stringify(credentials)), credentials_masked: maskCredentials(credentials),
-            daily_limit: b.daily_limit ?? null, minute_limit: b.minute_limit ?? null, is_primary: b.is_primary ?? false, is_active: true,
-            country_code: b.country_code ?? null, share_with_pool: b.share_with_pool ?? false, ...spendSettings(b),
-          }]);
+          const [doc] = await IntegrationModel.create([
+            {
+              _id: id,
+              client_id: access.brand.client_id,
+              brand_id: access.brand._id,
+              provider_name: template.provider_name,
+              key_label: b.key_label,
+              credentials_sealed: ring.encrypt(JSON.stringify(credentials)),
+              credentials_masked: maskCredentials(credentials),
+              daily_limit: b.daily_limit ?? null,
+              minute_limit: b.minute_limit ?? null,
+              is_primary: b.is_primary ?? false,
+              is_active: true,
+              country_code: b.country_code ?? null,
+              share_with_pool: b.share_with_pool ?? false,
+              ...spendSettings(b),
+            },
+          ]);
           const key = doc.toObject() as IntegrationDoc;
           await unsetOtherPrimaries(key);
           return key;
-        }));
+        }),
+      );
       await deps.keys.changed();
       return view(created, 0);
     },
@@ -155,7 +216,15 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
     async update(access: BrandAccess, id: number, b: Body) {
       const current = await find(access, id);
       const set: Record<string, unknown> = {};
-      for (const f of ['key_label', 'daily_limit', 'minute_limit', 'is_primary', 'is_active', 'country_code', 'share_with_pool'] as const) {
+      for (const f of [
+        'key_label',
+        'daily_limit',
+        'minute_limit',
+        'is_primary',
+        'is_active',
+        'country_code',
+        'share_with_pool',
+      ] as const) {
         if (f in b) set[f] = b[f];
       }
       if (b.credentials !== undefined) {
@@ -190,19 +259,34 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
     async keySpend(access: BrandAccess, id: number, days: number) {
       const key = await find(access, id);
       return spendReport({
-        clientId: key.client_id, brandId: key.brand_id, provider: key.provider_name, integrationId: key._id,
-        match: { client_id: key.client_id, integration_id: key._id }, period: spendPeriodOf(key), limit: key.spend_limit_amount ?? null, days,
+        clientId: key.client_id,
+        brandId: key.brand_id,
+        provider: key.provider_name,
+        integrationId: key._id,
+        match: { client_id: key.client_id, integration_id: key._id },
+        period: spendPeriodOf(key),
+        limit: key.spend_limit_amount ?? null,
+        days,
       });
     },
 
     async providerSpend(access: BrandAccess, provider: string, days: number) {
-      const keys = await IntegrationModel.find({ client_id: access.brand.client_id, brand_id: access.brand._id, provider_name: provider }).lean<IntegrationDoc[]>();
+      const keys = await IntegrationModel.find({
+        client_id: access.brand.client_id,
+        brand_id: access.brand._id,
+        provider_name: provider,
+      }).lean<IntegrationDoc[]>();
       if (!keys.length) throw AppError.notFound('Provider not configured');
       const primary = keys.filter((k) => k.is_active && k.is_primary).sort((a, b) => a._id - b._id)[0];
       return spendReport({
-        clientId: access.brand.client_id, brandId: access.brand._id, provider, integrationId: null,
+        clientId: access.brand.client_id,
+        brandId: access.brand._id,
+        provider,
+        integrationId: null,
         match: { client_id: access.brand.client_id, brand_id: access.brand._id, provider_name: provider },
-        period: primary ? spendPeriodOf(primary) : ('monthly' as SpendPeriod), limit: primary?.spend_limit_amount ?? null, days,
+        period: primary ? spendPeriodOf(primary) : ('monthly' as SpendPeriod),
+        limit: primary?.spend_limit_amount ?? null,
+        days,
       });
     },
 
@@ -221,29 +305,52 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
       const started = performance.now();
       try {
         if (!base) throw new ProviderUnreachable('not configured');
-        const answer = await callProvider(base, provider, credentials, check.call, { timeoutMs: deps.timeoutMs, maxBytes: deps.maxBytes });
+        const answer = await callProvider(base, provider, credentials, check.call, {
+          timeoutMs: deps.timeoutMs,
+          maxBytes: deps.maxBytes,
+        });
         const ok = check.accepted(answer.status, answer.body);
-        return { integration_id: id, ok, latency_ms: answer.latencyMs, provider_status: answer.status, message: ok ? 'Key accepted' : `Key refused by the provider (${answer.status})`, tested_at };
+        return {
+          integration_id: id,
+          ok,
+          latency_ms: answer.latencyMs,
+          provider_status: answer.status,
+          message: ok ? 'Key accepted' : `Key refused by the provider (${answer.status})`,
+          tested_at,
+        };
       } catch (err) {
         if (!(err instanceof ProviderUnreachable) && !(err instanceof AppError)) throw err;
         const latency_ms = Math.round((performance.now() - started) * 10) / 10;
-        return { integration_id: id, ok: false, latency_ms, provider_status: null, message: 'Provider unreachable', tested_at };
+        return {
+          integration_id: id,
+          ok: false,
+          latency_ms,
+          provider_status: null,
+          message: 'Provider unreachable',
+          tested_at,
+        };
       }
     },
 
     /** Starts the durable billing sync (one per key at a time). */
     async syncBilling(access: BrandAccess, id: number) {
       const key = await find(access, id);
-      if (!PROVIDERS[key.provider_name as ProviderName].supports_billing_sync) throw AppError.conflict(`The ${key.provider_name} provider has no billing API to sync from`);
+      if (!PROVIDERS[key.provider_name as ProviderName].supports_billing_sync)
+        throw AppError.conflict(`The ${key.provider_name} provider has no billing API to sync from`);
       const requested_at = new Date().toISOString();
       const workflowId = billingSyncId(key._id);
       try {
-        await withinDeadline(deps.temporal, () => deps.temporal.workflow.start(BILLING_SYNC_WORKFLOW, {
-          taskQueue: deps.taskQueue, workflowId, workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-          args: [{ client_id: key.client_id, integration_id: key._id }],
-        }));
+        await withinDeadline(deps.temporal, () =>
+          deps.temporal.workflow.start(BILLING_SYNC_WORKFLOW, {
+            taskQueue: deps.taskQueue,
+            workflowId,
+            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+            args: [{ client_id: key.client_id, integration_id: key._id }],
+          }),
+        );
       } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError) throw AppError.conflict('A billing sync is already running for this key');
+        if (err instanceof WorkflowExecutionAlreadyStartedError)
+          throw AppError.conflict('A billing sync is already running for this key');
         throw err;
       }
       return { integration_id: key._id, sync_id: workflowId, status: 'queued' as const, requested_at };

@@ -13,7 +13,8 @@ export interface KeyQuery {
 }
 
 /** A key may serve a call for `country`: a key without a country serves any call, one with a country only calls for it. */
-const servesCountry = (k: IntegrationDoc, country: string | null | undefined) => k.country_code === null || (!!country && k.country_code === country);
+const servesCountry = (k: IntegrationDoc, country: string | null | undefined) =>
+  k.country_code === null || (!!country && k.country_code === country);
 
 /** The order keys are tried in: the asked country's own keys first, then primary first, then the oldest. */
 function preference(country: string | null | undefined) {
@@ -25,12 +26,18 @@ function preference(country: string | null | undefined) {
 
 /** Every active key of a client for a provider (the relays cache this per process, see createKeyCache). */
 export function activeKeysOf(clientId: string, provider: ProviderName): Promise<IntegrationDoc[]> {
-  return IntegrationModel.find({ client_id: clientId, provider_name: provider, is_active: true }).lean<IntegrationDoc[]>();
+  return IntegrationModel.find({ client_id: clientId, provider_name: provider, is_active: true }).lean<
+    IntegrationDoc[]
+  >();
 }
 
 /** Of a client's active keys, the brand's own key that a call uses (its primary), or null. */
 export function brandKeyIn(keys: IntegrationDoc[], q: KeyQuery): IntegrationDoc | null {
-  return keys.filter((k) => k.brand_id === q.brand_id && servesCountry(k, q.country_code)).sort(preference(q.country_code))[0] ?? null;
+  return (
+    keys
+      .filter((k) => k.brand_id === q.brand_id && servesCountry(k, q.country_code))
+      .sort(preference(q.country_code))[0] ?? null
+  );
 }
 
 /**
@@ -38,7 +45,9 @@ export function brandKeyIn(keys: IntegrationDoc[], q: KeyQuery): IntegrationDoc 
  * country, in preference order. The pool never crosses clients (docs/integrations.md).
  */
 export function poolKeysIn(keys: IntegrationDoc[], q: KeyQuery): IntegrationDoc[] {
-  return keys.filter((k) => k.share_with_pool && k.brand_id !== q.brand_id && servesCountry(k, q.country_code)).sort(preference(q.country_code));
+  return keys
+    .filter((k) => k.share_with_pool && k.brand_id !== q.brand_id && servesCountry(k, q.country_code))
+    .sort(preference(q.country_code));
 }
 
 /**
@@ -52,7 +61,10 @@ export function createKeyCache(redis: Redis) {
   const forever = new Date(8.64e15);
   return {
     activeKeys: async (clientId: string, provider: ProviderName) =>
-      (await cache.lookup(`${clientId}:${provider}`, async () => ({ value: await activeKeysOf(clientId, provider), expiresAt: forever }))) ?? [],
+      (await cache.lookup(`${clientId}:${provider}`, async () => ({
+        value: await activeKeysOf(clientId, provider),
+        expiresAt: forever,
+      }))) ?? [],
     /** After a key write is stored. */
     changed: () => cache.invalidate(),
   };

@@ -37,14 +37,18 @@ export type LimitVerdict =
   | { ok: true; spentMicros: number }
   | { ok: false; reason: 'minute_limit' | 'daily_limit' | 'spend_limit'; retryAfterSeconds: number };
 
-export type LimitedKey = Pick<IntegrationDoc, 'daily_limit' | 'minute_limit' | 'spend_limit_amount' | 'spend_limit_period' | 'spend_limit_action'> & { _id: number };
+export type LimitedKey = Pick<
+  IntegrationDoc,
+  'daily_limit' | 'minute_limit' | 'spend_limit_amount' | 'spend_limit_period' | 'spend_limit_action'
+> & { _id: number };
 
 const minuteKey = (id: number, at: Date) => `integration:${id}:calls:m:${Math.floor(at.getTime() / MINUTE_MS)}`;
 const dayKey = (id: number, at: Date) => `integration:${id}:calls:d:${dayOf(at)}`;
 const spendKey = (id: number, day: string) => `integration:${id}:spend:${day}`;
 
 /** The period a key's spend is counted over (monthly when it sets none). */
-export const spendPeriodOf = (key: Pick<LimitedKey, 'spend_limit_period'>): SpendPeriod => (key.spend_limit_period as SpendPeriod | null) ?? 'monthly';
+export const spendPeriodOf = (key: Pick<LimitedKey, 'spend_limit_period'>): SpendPeriod =>
+  (key.spend_limit_period as SpendPeriod | null) ?? 'monthly';
 
 /**
  * Usage and spend limits per key in Redis (FerretDB would not make the counting atomic): windows
@@ -54,18 +58,41 @@ export function createLimits(redis: Redis) {
   return {
     async take(key: LimitedKey, price: number, at = new Date()): Promise<LimitVerdict> {
       const period = spendPeriodOf(key);
-      const blocking = key.spend_limit_action === 'block' && key.spend_limit_amount !== null && key.spend_limit_amount !== undefined;
-      const keys = [minuteKey(key._id, at), dayKey(key._id, at), ...periodDaysSoFar(period, at).map((d) => spendKey(key._id, d))];
+      const blocking =
+        key.spend_limit_action === 'block' && key.spend_limit_amount !== null && key.spend_limit_amount !== undefined;
+      const keys = [
+        minuteKey(key._id, at),
+        dayKey(key._id, at),
+        ...periodDaysSoFar(period, at).map((d) => spendKey(key._id, d)),
+      ];
       const [verdict, , , spent] = (await redis.eval(
-        TAKE, keys.length, ...keys,
-        String(key.minute_limit ?? -1), String(key.daily_limit ?? -1), String(toMicros(price)),
+        TAKE,
+        keys.length,
+        ...keys,
+        String(key.minute_limit ?? -1),
+        String(key.daily_limit ?? -1),
+        String(toMicros(price)),
         String(blocking ? toMicros(key.spend_limit_amount!) : -1),
       )) as number[];
       if (verdict === 0) return { ok: true, spentMicros: spent };
       const t = at.getTime();
-      if (verdict === 1) return { ok: false, reason: 'minute_limit', retryAfterSeconds: secondsUntil((Math.floor(t / MINUTE_MS) + 1) * MINUTE_MS, t) };
-      if (verdict === 2) return { ok: false, reason: 'daily_limit', retryAfterSeconds: secondsUntil((Math.floor(t / DAY_MS) + 1) * DAY_MS, t) };
-      return { ok: false, reason: 'spend_limit', retryAfterSeconds: secondsUntil(periodBounds(period, at).end.getTime(), t) };
+      if (verdict === 1)
+        return {
+          ok: false,
+          reason: 'minute_limit',
+          retryAfterSeconds: secondsUntil((Math.floor(t / MINUTE_MS) + 1) * MINUTE_MS, t),
+        };
+      if (verdict === 2)
+        return {
+          ok: false,
+          reason: 'daily_limit',
+          retryAfterSeconds: secondsUntil((Math.floor(t / DAY_MS) + 1) * DAY_MS, t),
+        };
+      return {
+        ok: false,
+        reason: 'spend_limit',
+        retryAfterSeconds: secondsUntil(periodBounds(period, at).end.getTime(), t),
+      };
     },
 
     /**
@@ -80,7 +107,12 @@ export function createLimits(redis: Redis) {
 
     /** Adds a billing-sync correction (millionths, may be negative) to one day's spend. */
     async adjust(keyId: number, day: string, micros: number): Promise<void> {
-      if (micros !== 0) await redis.multi().incrby(spendKey(keyId, day), micros).pexpire(spendKey(keyId, day), 40 * DAY_MS).exec();
+      if (micros !== 0)
+        await redis
+          .multi()
+          .incrby(spendKey(keyId, day), micros)
+          .pexpire(spendKey(keyId, day), 40 * DAY_MS)
+          .exec();
     },
 
     async usage(keyId: number, at = new Date()): Promise<{ usage_today: number; usage_this_minute: number }> {

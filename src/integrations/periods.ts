@@ -22,7 +22,8 @@ export function periodBounds(period: SpendPeriod, at: Date): { start: Date; end:
 export function periodDaysSoFar(period: SpendPeriod, at: Date): string[] {
   const { start } = periodBounds(period, at);
   const days: string[] = [];
-  for (let t = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()); t >= start.getTime(); t -= DAY_MS) days.push(dayOf(new Date(t)));
+  for (let t = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()); t >= start.getTime(); t -= DAY_MS)
+    days.push(dayOf(new Date(t)));
   return days;
 }
 

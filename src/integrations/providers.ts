@@ -35,11 +35,19 @@ export interface ProviderTemplate {
 
 const SEGMENT = '[A-Za-z0-9_-]{1,100}';
 const exact = (path: string, methods: RelayMethod[]): RelayRoute => ({
-  path, methods, pattern: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+  path,
+  methods,
+  pattern: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
 });
 const withId = (path: string, methods: RelayMethod[]): RelayRoute => ({
-  path, methods,
-  pattern: new RegExp(`^${path.split('{id}').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(SEGMENT)}$`),
+  path,
+  methods,
+  pattern: new RegExp(
+    `^${path
+      .split('{id}')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join(SEGMENT)}$`,
+  ),
 });
 
 /**
@@ -53,10 +61,20 @@ export const PROVIDERS: Record<ProviderName, ProviderTemplate> = {
     display_name: 'Maps platform',
     description: 'Places search, geocoding and place details. The key is sent as the `key` query parameter.',
     fields: [
-      { name: 'api_key', label: 'API key', type: 'secret', required: true, description: 'Server key for the relays; it never leaves the service.' },
       {
-        name: 'browser_key', label: 'Browser key', type: 'string', required: false,
-        description: 'A separate key for the signup page\'s map, restricted at the maps platform to the signup page\'s origin ' +
+        name: 'api_key',
+        label: 'API key',
+        type: 'secret',
+        required: true,
+        description: 'Server key for the relays; it never leaves the service.',
+      },
+      {
+        name: 'browser_key',
+        label: 'Browser key',
+        type: 'string',
+        required: false,
+        description:
+          "A separate key for the signup page's map, restricted at the maps platform to the signup page's origin " +
           '(HTTP referrer) and to the Maps JavaScript API. It is the only maps key ever sent to a browser; without it the ' +
           'signup page works without the map.',
       },
@@ -67,8 +85,15 @@ export const PROVIDERS: Record<ProviderName, ProviderTemplate> = {
     price_per_call: 0.005,
     currency: 'USD',
     routes: [
-      'geocode/json', 'place/textsearch/json', 'place/details/json', 'place/nearbysearch/json',
-      'place/autocomplete/json', 'place/findplacefromtext/json', 'timezone/json', 'directions/json', 'distancematrix/json',
+      'geocode/json',
+      'place/textsearch/json',
+      'place/details/json',
+      'place/nearbysearch/json',
+      'place/autocomplete/json',
+      'place/findplacefromtext/json',
+      'timezone/json',
+      'directions/json',
+      'distancematrix/json',
     ].map((p) => exact(p, ['GET'])), // the maps platform's web services are GETs
   },
   'parcel-tracking': {
@@ -91,12 +116,19 @@ export const PROVIDERS: Record<ProviderName, ProviderTemplate> = {
   messaging: {
     provider_name: 'messaging',
     display_name: 'Messaging',
-    description: 'SMS through the messaging provider. Paths are relative to the account; the account id is filled in and the '
-      + 'account id and auth token are sent as HTTP basic authentication.',
+    description:
+      'SMS through the messaging provider. Paths are relative to the account; the account id is filled in and the ' +
+      'account id and auth token are sent as HTTP basic authentication.',
     fields: [
       { name: 'account_sid', label: 'Account id', type: 'string', required: true, description: 'Starts with AC.' },
       { name: 'auth_token', label: 'Auth token', type: 'secret', required: true, description: null },
-      { name: 'from_number', label: 'Default sender', type: 'string', required: false, description: 'E.164 number or sender id.' },
+      {
+        name: 'from_number',
+        label: 'Default sender',
+        type: 'string',
+        required: false,
+        description: 'E.164 number or sender id.',
+      },
     ],
     supports_test: true,
     supports_billing_sync: true,
@@ -114,9 +146,15 @@ export function templateOf(name: string): ProviderTemplate | null {
 /** A template as the API shows it. */
 export function templateView(t: ProviderTemplate) {
   return {
-    provider_name: t.provider_name, display_name: t.display_name, description: t.description, fields: t.fields,
-    supports_test: t.supports_test, supports_billing_sync: t.supports_billing_sync, supports_spend_tracking: t.supports_spend_tracking,
-    price_per_call: t.price_per_call, currency: t.currency,
+    provider_name: t.provider_name,
+    display_name: t.display_name,
+    description: t.description,
+    fields: t.fields,
+    supports_test: t.supports_test,
+    supports_billing_sync: t.supports_billing_sync,
+    supports_spend_tracking: t.supports_spend_tracking,
+    price_per_call: t.price_per_call,
+    currency: t.currency,
     relay_paths: t.routes.map((r) => ({ path: r.path, methods: r.methods })),
   };
 }
@@ -128,8 +166,10 @@ const MAX_TEXT = 1000;
 /** Credentials checked against the template: every required field, nothing unknown, each of its type (422 naming the field). */
 export function validateCredentials(t: ProviderTemplate, given: Record<string, unknown>): Credentials {
   const errors: FieldError[] = [];
-  const err = (name: string, message: string) => errors.push({ location: 'body', field: `credentials.${name}`, message });
-  for (const name of Object.keys(given)) if (!t.fields.some((f) => f.name === name)) err(name, `is not a ${t.provider_name} credential field`);
+  const err = (name: string, message: string) =>
+    errors.push({ location: 'body', field: `credentials.${name}`, message });
+  for (const name of Object.keys(given))
+    if (!t.fields.some((f) => f.name === name)) err(name, `is not a ${t.provider_name} credential field`);
   const out: Credentials = {};
   for (const f of t.fields) {
     const v = given[f.name];
@@ -137,7 +177,13 @@ export function validateCredentials(t: ProviderTemplate, given: Record<string, u
       if (f.required) err(f.name, 'is required');
       continue;
     }
-    if (f.type === 'number' ? typeof v !== 'number' : f.type === 'boolean' ? typeof v !== 'boolean' : typeof v !== 'string') {
+    if (
+      f.type === 'number'
+        ? typeof v !== 'number'
+        : f.type === 'boolean'
+          ? typeof v !== 'boolean'
+          : typeof v !== 'string'
+    ) {
       err(f.name, `must be a ${f.type === 'secret' || f.type === 'url' ? 'string' : f.type}`);
     } else if (typeof v === 'string' && (v.length > MAX_TEXT || [...v].some((c) => c.charCodeAt(0) < 0x20))) {
       err(f.name, `must be at most ${MAX_TEXT} printable characters`);
@@ -145,14 +191,17 @@ export function validateCredentials(t: ProviderTemplate, given: Record<string, u
       err(f.name, 'must be an http(s) URL');
     } else out[f.name] = v as string | number | boolean;
   }
-  if (errors.length) throw AppError.invalid(`Invalid credentials: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
+  if (errors.length)
+    throw AppError.invalid(`Invalid credentials: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
   return out;
 }
 
 /** A credential preview: all but the last 4 characters masked, and nothing of a short value. */
 export function maskCredentials(c: Credentials): Record<string, string> {
-  return Object.fromEntries(Object.entries(c).map(([k, v]) => {
-    const s = String(v);
-    return [k, '••••••••••••' + (s.length >= 12 ? s.slice(-4) : '')];
-  }));
+  return Object.fromEntries(
+    Object.entries(c).map(([k, v]) => {
+      const s = String(v);
+      return [k, '••••••••••••' + (s.length >= 12 ? s.slice(-4) : '')];
+    }),
+  );
 }

@@ -14,12 +14,22 @@ import { dailyTotals, type DayTotal } from './usage';
 const DAY_MS = 86_400_000;
 
 /** Spend of each key in its own current period, from the recorded calls and corrections. */
-export async function currentSpend(clientId: string, keys: IntegrationDoc[], at = new Date()): Promise<Map<number, number>> {
+export async function currentSpend(
+  clientId: string,
+  keys: IntegrationDoc[],
+  at = new Date(),
+): Promise<Map<number, number>> {
   const out = new Map<number, number>(keys.map((k) => [k._id, 0]));
   if (!keys.length) return out;
   const starts = keys.map((k) => periodBounds(spendPeriodOf(k), at).start.getTime());
   const rows = await RelayUsageModel.aggregate<{ _id: { id: number; day: string }; amount: number }>([
-    { $match: { client_id: clientId, integration_id: { $in: keys.map((k) => k._id) }, day: { $gte: dayOf(new Date(Math.min(...starts))) } } },
+    {
+      $match: {
+        client_id: clientId,
+        integration_id: { $in: keys.map((k) => k._id) },
+        day: { $gte: dayOf(new Date(Math.min(...starts))) },
+      },
+    },
     { $group: { _id: { id: '$integration_id', day: '$day' }, amount: { $sum: '$amount' } } },
   ]);
   for (const k of keys) {
@@ -32,8 +42,15 @@ export async function currentSpend(clientId: string, keys: IntegrationDoc[], at 
 
 /** The Spend record: the period's amount against the limit, and `days` of daily history (oldest first). */
 export async function spendReport(opts: {
-  clientId: string; brandId: number; provider: string; integrationId: number | null;
-  match: Parameters<typeof dailyTotals>[0]; period: SpendPeriod; limit: number | null; days: number; at?: Date;
+  clientId: string;
+  brandId: number;
+  provider: string;
+  integrationId: number | null;
+  match: Parameters<typeof dailyTotals>[0];
+  period: SpendPeriod;
+  limit: number | null;
+  days: number;
+  at?: Date;
 }) {
   const at = opts.at ?? new Date();
   const { start, end } = periodBounds(opts.period, at);
@@ -68,7 +85,12 @@ export async function spendReport(opts: {
 export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; publicBaseUrl: () => string }) {
   const done = new Set<string>();
   return async function notifySpendReached(key: IntegrationDoc, spentMicros: number, at = new Date()): Promise<void> {
-    if (key.spend_limit_action !== 'notify' || key.spend_limit_amount == null || fromMicros(spentMicros) < key.spend_limit_amount) return;
+    if (
+      key.spend_limit_action !== 'notify' ||
+      key.spend_limit_amount == null ||
+      fromMicros(spentMicros) < key.spend_limit_amount
+    )
+      return;
     const period = spendPeriodOf(key);
     const { start, end } = periodBounds(period, at);
     const claim = `integration-spend-notify:${key._id}:${dayOf(start)}`;
@@ -76,19 +98,33 @@ export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; 
     if (!(await claimOnce(claim))) return void done.add(claim);
     done.add(claim);
     try {
-      const members = await BrandMemberModel.find({ client_id: key.client_id, brand_id: key.brand_id, role: { $in: ['owner', 'admin'] } }).lean<{ user_id: string }[]>();
-      const users = members.length ? await UserModel.find({ _id: { $in: members.map((m) => m.user_id) }, is_active: true }).lean<{ email: string }[]>() : [];
+      const members = await BrandMemberModel.find({
+        client_id: key.client_id,
+        brand_id: key.brand_id,
+        role: { $in: ['owner', 'admin'] },
+      }).lean<{ user_id: string }[]>();
+      const users = members.length
+        ? await UserModel.find({ _id: { $in: members.map((m) => m.user_id) }, is_active: true }).lean<
+            { email: string }[]
+          >()
+        : [];
       let to = users.map((u) => u.email);
       if (!to.length) {
         const client = await ClientModel.findOne({ _id: key.client_id }).lean<{ admin_email: string }>();
         to = client ? [client.admin_email] : [];
       }
-      const text = `The ${key.provider_name} key "${key.key_label}" (integration ${key._id}, brand ${key.brand_id}) has spent `
-        + `${fromMicros(spentMicros).toFixed(2)} of its ${period} limit of ${Number(key.spend_limit_amount).toFixed(2)} `
-        + `(period ${dayOf(start)} to ${dayOf(new Date(end.getTime() - DAY_MS))}, UTC). Calls continue; raise the limit or switch the action to block to stop them.\n\n`
-        + `Spend: ${deps.publicBaseUrl()}/api/v1/brands/${key.brand_id}/integrations/${key._id}/spend`;
+      const text =
+        `The ${key.provider_name} key "${key.key_label}" (integration ${key._id}, brand ${key.brand_id}) has spent ` +
+        `${fromMicros(spentMicros).toFixed(2)} of its ${period} limit of ${Number(key.spend_limit_amount).toFixed(2)} ` +
+        `(period ${dayOf(start)} to ${dayOf(new Date(end.getTime() - DAY_MS))}, UTC). Calls continue; raise the limit or switch the action to block to stop them.\n\n` +
+        `Spend: ${deps.publicBaseUrl()}/api/v1/brands/${key.brand_id}/integrations/${key._id}/spend`;
       for (const address of to) {
-        await deps.notifier.send({ channel: 'email', to: address, subject: `Spend limit reached: ${key.key_label}`, text });
+        await deps.notifier.send({
+          channel: 'email',
+          to: address,
+          subject: `Spend limit reached: ${key.key_label}`,
+          text,
+        });
       }
     } catch (err) {
       deps.logger.error({ err: (err as Error).message, integration_id: key._id }, 'spend limit notification not sent');

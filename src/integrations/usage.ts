@@ -61,7 +61,10 @@ export function createUsageRecorder(redis: Redis, logger: Logger) {
       await redis.xadd(RELAY_USAGE_STREAM, '*', 'e', JSON.stringify(doc));
       return;
     } catch (err) {
-      logger.warn({ err: (err as Error).message, integration_id: doc.integration_id }, 'relay usage: Redis did not take the call; writing it to MongoDB');
+      logger.warn(
+        { err: (err as Error).message, integration_id: doc.integration_id },
+        'relay usage: Redis did not take the call; writing it to MongoDB',
+      );
     }
     await storeUsage([doc]);
   };
@@ -78,13 +81,15 @@ export interface DayTotal {
 /** Calls and spend per day between two days (inclusive) of one key, or of a brand's keys of a provider. */
 export async function dailyTotals(
   match: { client_id: string; integration_id?: number; brand_id?: number; provider_name?: string },
-  fromDay: string, toDay: string,
+  fromDay: string,
+  toDay: string,
 ): Promise<Map<string, DayTotal>> {
   // One accumulator per $group: the devstack's FerretDB computes only the first of several (the rest answer 0).
-  const sumOf = (field: string) => RelayUsageModel.aggregate<{ _id: string; v: number }>([
-    { $match: { ...match, day: { $gte: fromDay, $lte: toDay } } },
-    { $group: { _id: '$day', v: { $sum: field } } },
-  ]);
+  const sumOf = (field: string) =>
+    RelayUsageModel.aggregate<{ _id: string; v: number }>([
+      { $match: { ...match, day: { $gte: fromDay, $lte: toDay } } },
+      { $group: { _id: '$day', v: { $sum: field } } },
+    ]);
   const [amounts, calls] = await Promise.all([sumOf('$amount'), sumOf('$calls')]);
   const callsOf = new Map(calls.map((r) => [r._id, r.v]));
   const rows = amounts.map((r) => ({ _id: r._id, amount: r.v, calls: callsOf.get(r._id) ?? 0 }));
@@ -96,12 +101,17 @@ export async function dailyTotals(
  * client (null), over whole UTC days `from`..`to` inclusive: the admin KPIs' relay_calls and
  * relay_spend (a KpiWindow's from and to).
  */
-export async function relayUsageTotals(clientId: string | null, window: { from: string; to: string }): Promise<{ calls: number; spend: number }> {
+export async function relayUsageTotals(
+  clientId: string | null,
+  window: { from: string; to: string },
+): Promise<{ calls: number; spend: number }> {
   const match = { ...(clientId ? { client_id: clientId } : {}), day: { $gte: window.from, $lte: window.to } };
   // One accumulator per $group (FerretDB computes only the first of several).
   const total = async (field: string) => {
-    const rows = await RelayUsageModel.aggregate<{ v: number }>([{ $match: match }, { $group: { _id: null, v: { $sum: field } } }])
-      .option(clientId ? {} : ({ allTenants: true } as never));
+    const rows = await RelayUsageModel.aggregate<{ v: number }>([
+      { $match: match },
+      { $group: { _id: null, v: { $sum: field } } },
+    ]).option(clientId ? {} : ({ allTenants: true } as never));
     return rows[0]?.v ?? 0;
   };
   const [calls, spend] = await Promise.all([total('$calls'), total('$amount')]);

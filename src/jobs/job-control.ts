@@ -40,12 +40,17 @@ export function createJobControl(deps: JobControlDeps) {
      * requests (pause and pause, pause and cancel) exactly one sees the state it expects.
      */
     async transition(
-      doc: JobDoc, from: string[], change: (current: JobDoc) => Record<string, unknown>, tell: (seq: number) => Promise<void>, describe: (status: string) => string,
+      doc: JobDoc,
+      from: string[],
+      change: (current: JobDoc) => Record<string, unknown>,
+      tell: (seq: number) => Promise<void>,
+      describe: (status: string) => string,
     ): Promise<JobDoc> {
       const key = { _id: doc._id, client_id: doc.client_id };
       return deps.locks.run(doc._id, async () => {
         const current = await JobModel.findOne(key).lean<JobDoc>();
-        if (!current || !from.includes(current.status)) throw AppError.conflict(describe(current?.status ?? doc.status));
+        if (!current || !from.includes(current.status))
+          throw AppError.conflict(describe(current?.status ?? doc.status));
         const set = change(current);
         const seq = current.control_seq + 1;
         await JobModel.updateOne(key, { $set: { ...set, control_seq: seq } });
@@ -54,7 +59,9 @@ export function createJobControl(deps: JobControlDeps) {
         } catch (err) {
           // A workflow that is already closed needs no telling; anything else undoes the change.
           if (!(err instanceof WorkflowNotFoundError)) {
-            const back = Object.fromEntries(Object.keys(set).map((k) => [k, (current as Record<string, unknown>)[k] ?? null]));
+            const back = Object.fromEntries(
+              Object.keys(set).map((k) => [k, (current as Record<string, unknown>)[k] ?? null]),
+            );
             await JobModel.updateOne(key, { $set: { ...back, control_seq: seq + 1 } });
             throw err;
           }
@@ -64,7 +71,8 @@ export function createJobControl(deps: JobControlDeps) {
     },
 
     cancelWorkflow: async (jobId: string) => void (await withinDeadline(deps.temporal, () => handle(jobId).cancel())),
-    signal: <T>(jobId: string, name: string, arg: T) => withinDeadline(deps.temporal, () => handle(jobId).signal(name, arg)),
+    signal: <T>(jobId: string, name: string, arg: T) =>
+      withinDeadline(deps.temporal, () => handle(jobId).signal(name, arg)),
     isFinal,
   };
 }

@@ -13,16 +13,28 @@ export function createJobServices(opts: { config: Config; engines: Engines; logg
   const { config, engines } = opts;
   const bus = eventBusFor(engines.redis, config);
   const control = createJobControl({
-    temporal: engines.temporal, locks: createJobLocks(engines.redis), taskQueue: config.TEMPORAL_TASK_QUEUE, events: bus, logger: opts.logger,
+    temporal: engines.temporal,
+    locks: createJobLocks(engines.redis),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    events: bus,
+    logger: opts.logger,
     indexResults: config.JOB_INDEX_RESULTS,
-    retry: { initial_ms: config.JOB_RETRY_INITIAL_MS, max_attempts: config.JOB_RETRY_MAX_ATTEMPTS, heartbeat_timeout_ms: config.JOB_HEARTBEAT_TIMEOUT_MS },
+    retry: {
+      initial_ms: config.JOB_RETRY_INITIAL_MS,
+      max_attempts: config.JOB_RETRY_MAX_ATTEMPTS,
+      heartbeat_timeout_ms: config.JOB_HEARTBEAT_TIMEOUT_MS,
+    },
   });
   return {
     jobs: createJobsService({ control }),
     research: createResearchService({ control }),
     events: createEventsService({
-      redis: engines.redis, bus, heartbeatMs: config.SSE_HEARTBEAT_MS, windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS,
-      maxStreamsPerClient: config.SSE_MAX_STREAMS_PER_CLIENT, logger: opts.logger,
+      redis: engines.redis,
+      bus,
+      heartbeatMs: config.SSE_HEARTBEAT_MS,
+      windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS,
+      maxStreamsPerClient: config.SSE_MAX_STREAMS_PER_CLIENT,
+      logger: opts.logger,
     }),
   };
 }

@@ -42,11 +42,17 @@ export function createJobStarter(deps: JobStarterDeps) {
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         memo: { client_id: doc.client_id, job_type: doc.type },
-        args: [{
-          job_id: doc._id, client_id: doc.client_id, webhook_url: doc.webhook_url, retry: deps.retry, queued_event: queued,
-          index_results: deps.indexResults ?? true,
-          ...(doc.type === 'maps-scrape' ? { params: doc.params } : {}),
-        }],
+        args: [
+          {
+            job_id: doc._id,
+            client_id: doc.client_id,
+            webhook_url: doc.webhook_url,
+            retry: deps.retry,
+            queued_event: queued,
+            index_results: deps.indexResults ?? true,
+            ...(doc.type === 'maps-scrape' ? { params: doc.params } : {}),
+          },
+        ],
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -61,9 +67,16 @@ export function createJobStarter(deps: JobStarterDeps) {
   }
 
   async function sweep() {
-    const stale = await JobModel.find({ status: 'queued', created_at: { $lt: new Date(Date.now() - sweepAfterMs) } }, null, { allTenants: true })
-      .sort({ created_at: 1 }).limit(200).lean<JobDoc[]>();
-    for (const doc of stale) await start(doc, null).catch((err) => deps.logger.warn({ err, job_id: doc._id }, 'sweep could not start job'));
+    const stale = await JobModel.find(
+      { status: 'queued', created_at: { $lt: new Date(Date.now() - sweepAfterMs) } },
+      null,
+      { allTenants: true },
+    )
+      .sort({ created_at: 1 })
+      .limit(200)
+      .lean<JobDoc[]>();
+    for (const doc of stale)
+      await start(doc, null).catch((err) => deps.logger.warn({ err, job_id: doc._id }, 'sweep could not start job'));
     return stale.length;
   }
 
@@ -72,11 +85,24 @@ export function createJobStarter(deps: JobStarterDeps) {
 
   return {
     /** Records and announces a job, then starts its workflow without making the caller wait for Temporal. */
-    async submit(type: JobType, clientId: string, params: Record<string, unknown>, opts: { webhookUrl?: string | null; createdBy?: string | null }) {
+    async submit(
+      type: JobType,
+      clientId: string,
+      params: Record<string, unknown>,
+      opts: { webhookUrl?: string | null; createdBy?: string | null },
+    ) {
       const now = new Date();
       const model = new JobModel({
-        _id: newId(), client_id: clientId, type, status: 'queued', params,
-        webhook_url: opts.webhookUrl ?? null, created_by: opts.createdBy ?? null, events_sent: ['job.queued'], created_at: now, updated_at: now,
+        _id: newId(),
+        client_id: clientId,
+        type,
+        status: 'queued',
+        params,
+        webhook_url: opts.webhookUrl ?? null,
+        created_by: opts.createdBy ?? null,
+        events_sent: ['job.queued'],
+        created_at: now,
+        updated_at: now,
       });
       await model.validate();
       const doc = model.toObject() as JobDoc;

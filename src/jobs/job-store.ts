@@ -18,8 +18,17 @@ const ACTIVE = { $nin: ['completed', 'failed', 'cancelled'] };
 export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?: WriteGate }) {
   const { locks } = deps;
   const gate = deps.gate ?? (<T>(work: () => Promise<T>) => work());
-  const write = async (jobId: string, clientId: string, filter: Record<string, unknown>, update: Record<string, unknown>) =>
-    (await gate(() => locks.run(jobId, () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update)))).modifiedCount === 1;
+  const write = async (
+    jobId: string,
+    clientId: string,
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+  ) =>
+    (
+      await gate(() =>
+        locks.run(jobId, () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update)),
+      )
+    ).modifiedCount === 1;
 
   /**
    * Publishes a job event unless the record says it was published already. A crash or a Redis outage
@@ -37,8 +46,18 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
     publishOnce,
 
     /** queued → running status (with `set`); answers the job as it is now. */
-    async start(jobId: string, clientId: string, runningStatus: 'processing' | 'running', set: Record<string, unknown> = {}) {
-      await write(jobId, clientId, { status: 'queued' }, { $set: { status: runningStatus, started_at: new Date(), ...set } });
+    async start(
+      jobId: string,
+      clientId: string,
+      runningStatus: 'processing' | 'running',
+      set: Record<string, unknown> = {},
+    ) {
+      await write(
+        jobId,
+        clientId,
+        { status: 'queued' },
+        { $set: { status: runningStatus, started_at: new Date(), ...set } },
+      );
       return loadJob(jobId, clientId);
     },
 
@@ -62,23 +81,37 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
      * completion) and publishes its final event once: job.completed, or job.failed for failed and
      * cancelled jobs.
      */
-    async finish(jobId: string, clientId: string, status: 'completed' | 'failed' | 'cancelled', extra: { error?: string; results_count?: number } = {}) {
-      await gate(() => locks.run(jobId, async () => {
-        const doc = await loadJob(jobId, clientId);
-        if (!doc || isFinal(doc.status)) return;
-        const now = new Date();
-        const set: Record<string, unknown> = {
-          status, completed_at: now, paused_at: null, paused_ms: (doc.paused_ms ?? 0) + (doc.paused_at ? now.getTime() - doc.paused_at.getTime() : 0),
-          message: status === 'cancelled' ? 'Cancelled by user' : status === 'failed' ? 'Failed' : 'Completed',
-        };
-        if (status === 'completed') set['progress.done'] = doc.progress?.total ?? 0;
-        if (extra.error !== undefined) set.error = extra.error;
-        if (extra.results_count !== undefined) set.results_count = extra.results_count;
-        await JobModel.updateOne({ _id: jobId, client_id: clientId, status: doc.status }, { $set: set });
-      }));
+    async finish(
+      jobId: string,
+      clientId: string,
+      status: 'completed' | 'failed' | 'cancelled',
+      extra: { error?: string; results_count?: number } = {},
+    ) {
+      await gate(() =>
+        locks.run(jobId, async () => {
+          const doc = await loadJob(jobId, clientId);
+          if (!doc || isFinal(doc.status)) return;
+          const now = new Date();
+          const set: Record<string, unknown> = {
+            status,
+            completed_at: now,
+            paused_at: null,
+            paused_ms: (doc.paused_ms ?? 0) + (doc.paused_at ? now.getTime() - doc.paused_at.getTime() : 0),
+            message: status === 'cancelled' ? 'Cancelled by user' : status === 'failed' ? 'Failed' : 'Completed',
+          };
+          if (status === 'completed') set['progress.done'] = doc.progress?.total ?? 0;
+          if (extra.error !== undefined) set.error = extra.error;
+          if (extra.results_count !== undefined) set.results_count = extra.results_count;
+          await JobModel.updateOne({ _id: jobId, client_id: clientId, status: doc.status }, { $set: set });
+        }),
+      );
       const doc = await loadJob(jobId, clientId);
       if (!doc || !isFinal(doc.status)) return null;
-      return publishOnce(doc, doc.status === 'completed' ? 'job.completed' : 'job.failed', doc.completed_at ?? new Date());
+      return publishOnce(
+        doc,
+        doc.status === 'completed' ? 'job.completed' : 'job.failed',
+        doc.completed_at ?? new Date(),
+      );
     },
   };
 }

@@ -55,8 +55,19 @@ export function toResearchJob(d: JobDoc) {
 
 /** The data of a job event: {job_id, job_type, status, client_id, occurred_at, ...}. */
 export function eventData(d: JobDoc, name: JobEventName, occurredAt = new Date()): JobEventData {
-  const data: JobEventData = { job_id: d._id, job_type: d.type as JobEventData['job_type'], status: d.status, client_id: d.client_id, occurred_at: occurredAt.toISOString() };
-  if (name === 'job.completed') Object.assign(data, { processing_time: processingTime(d) ?? 0, results_count: d.results_count ?? 0 });
-  if (name === 'job.failed') Object.assign(data, { error: d.error ?? (d.status === 'cancelled' ? 'Cancelled by user' : 'failed'), results_count: d.results_count ?? 0 });
+  const data: JobEventData = {
+    job_id: d._id,
+    job_type: d.type as JobEventData['job_type'],
+    status: d.status,
+    client_id: d.client_id,
+    occurred_at: occurredAt.toISOString(),
+  };
+  if (name === 'job.completed')
+    Object.assign(data, { processing_time: processingTime(d) ?? 0, results_count: d.results_count ?? 0 });
+  if (name === 'job.failed')
+    Object.assign(data, {
+      error: d.error ?? (d.status === 'cancelled' ? 'Cancelled by user' : 'failed'),
+      results_count: d.results_count ?? 0,
+    });
   return data;
 }

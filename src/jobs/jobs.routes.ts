@@ -21,7 +21,10 @@ export function jobsRoutes(s: Services): OperationHandlers {
       res.json(await s.jobs.submit(submitterOf(req), req.body));
     },
     async listJobs(req, res) {
-      const filter = { type: req.query.type_filter as string | undefined, status: req.query.status_filter as string | undefined };
+      const filter = {
+        type: req.query.type_filter as string | undefined,
+        status: req.query.status_filter as string | undefined,
+      };
       res.json(await s.jobs.list(tenantScope(req), filter, pageOf(req)));
     },
     async getJobStatus(req, res) {

@@ -8,7 +8,20 @@ import type { MapsJobParams } from './maps-scrape';
 import { resultsPage, streamResults, type ResultsFormat } from './results';
 import type { Response } from 'express';
 
-export const BUSINESS_COLUMNS = ['idap_ref', 'name', 'category', 'address', 'country_code', 'region_code', 'lat', 'lng', 'phone', 'website', 'rating', 'reviews_count'];
+export const BUSINESS_COLUMNS = [
+  'idap_ref',
+  'name',
+  'category',
+  'address',
+  'country_code',
+  'region_code',
+  'lat',
+  'lng',
+  'phone',
+  'website',
+  'rating',
+  'reviews_count',
+];
 
 export interface Submitter {
   clientId: string;
@@ -18,10 +31,18 @@ export interface Submitter {
 
 /** Lists jobs of one type within a tenancy (null: all clients, for a super_admin), newest first. */
 export async function listJobs(scope: string | null, type: string, status: string | undefined, page: Page) {
-  const filter: Record<string, unknown> = { type, ...(scope ? { client_id: scope } : {}), ...(status ? { status } : {}) };
+  const filter: Record<string, unknown> = {
+    type,
+    ...(scope ? { client_id: scope } : {}),
+    ...(status ? { status } : {}),
+  };
   const opts = scope ? {} : { allTenants: true };
   const [docs, total] = await Promise.all([
-    JobModel.find(filter, null, opts).sort({ created_at: -1, _id: -1 }).skip(page.skip).limit(page.page_size).lean<JobDoc[]>(),
+    JobModel.find(filter, null, opts)
+      .sort({ created_at: -1, _id: -1 })
+      .skip(page.skip)
+      .limit(page.page_size)
+      .lean<JobDoc[]>(),
     JobModel.countDocuments(filter, opts),
   ]);
   return { docs, total };
@@ -38,16 +59,26 @@ export function createJobsService(deps: { control: JobControl }) {
     async submit(who: Submitter, body: MapsJobParams & { webhook_url?: string }) {
       const { webhook_url, ...params } = body;
       if (!countryExists(params.country_code)) {
-        throw AppError.invalid(`Unknown country_code ${params.country_code}`, [{ location: 'body', field: 'country_code', message: 'not a known country' }]);
+        throw AppError.invalid(`Unknown country_code ${params.country_code}`, [
+          { location: 'body', field: 'country_code', message: 'not a known country' },
+        ]);
       }
       const unknown = unknownRegions(params.country_code, params.region_codes ?? []);
       if (unknown.length) {
-        throw AppError.invalid(`Unknown region_codes for ${params.country_code}: ${unknown.join(', ')}`, [{ location: 'body', field: 'region_codes', message: `unknown: ${unknown.join(', ')}` }]);
+        throw AppError.invalid(`Unknown region_codes for ${params.country_code}: ${unknown.join(', ')}`, [
+          { location: 'body', field: 'region_codes', message: `unknown: ${unknown.join(', ')}` },
+        ]);
       }
       await control.assertClient(who.clientId, who.isSuperAdmin);
-      const doc = await control.submit('maps-scrape', who.clientId, params, { webhookUrl: webhook_url, createdBy: who.userId });
+      const doc = await control.submit('maps-scrape', who.clientId, params, {
+        webhookUrl: webhook_url,
+        createdBy: who.userId,
+      });
       return {
-        job_id: doc._id, type: 'maps-scrape', status: 'queued', created_at: doc.created_at.toISOString(),
+        job_id: doc._id,
+        type: 'maps-scrape',
+        status: 'queued',
+        created_at: doc.created_at.toISOString(),
       };
     },
 
@@ -63,8 +94,11 @@ export function createJobsService(deps: { control: JobControl }) {
     async cancel(scope: string | null, jobId: string) {
       const doc = await control.find(scope, jobId, 'maps-scrape');
       const updated = await control.transition(
-        doc, ['queued', 'processing'], () => ({ status: 'cancelled', completed_at: new Date(), message: 'Cancelled by user' }),
-        () => control.cancelWorkflow(jobId), (status) => `Job is already ${status}`,
+        doc,
+        ['queued', 'processing'],
+        () => ({ status: 'cancelled', completed_at: new Date(), message: 'Cancelled by user' }),
+        () => control.cancelWorkflow(jobId),
+        (status) => `Job is already ${status}`,
       );
       return toJob(updated);
     },
@@ -72,7 +106,8 @@ export function createJobsService(deps: { control: JobControl }) {
     async results(scope: string | null, jobId: string, format: ResultsFormat, page: Page, res: Response) {
       const doc = await control.find(scope, jobId, 'maps-scrape');
       if (doc.status !== 'completed') throw AppError.conflict(`Job is not completed (status: ${doc.status})`);
-      if (format !== 'json') return streamResults(res, doc, { format, filename: `job-${jobId}`, columns: BUSINESS_COLUMNS });
+      if (format !== 'json')
+        return streamResults(res, doc, { format, filename: `job-${jobId}`, columns: BUSINESS_COLUMNS });
       res.json({ job_id: jobId, status: 'completed', ...(await resultsPage(doc, page)) });
     },
   };

@@ -47,7 +47,8 @@ const MAX_PAGES = 10;
 const SEQ_STRIDE = 10_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const category = (types: string[]) => (types[0] ? types[0].replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()) : null);
+const category = (types: string[]) =>
+  types[0] ? types[0].replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()) : null;
 
 export function searchText(query: string, loc: JobLocation): string {
   const where = loc.region_name && loc.region_name !== loc.name ? `${loc.name}, ${loc.region_name}` : loc.name;
@@ -55,11 +56,23 @@ export function searchText(query: string, loc: JobLocation): string {
 }
 
 /** Every place of one location's search, page by page, de-duplicated by place id. */
-async function searchLocation(deps: ScrapeDeps, p: MapsJobParams, loc: JobLocation, enough: number): Promise<MapsPlace[]> {
+async function searchLocation(
+  deps: ScrapeDeps,
+  p: MapsJobParams,
+  loc: JobLocation,
+  enough: number,
+): Promise<MapsPlace[]> {
   const byId = new Map<string, MapsPlace>();
   let pageToken: string | undefined;
   for (let page = 0; page < MAX_PAGES && byId.size < enough; page++) {
-    const req = { query: searchText(p.query, loc), location: { lat: loc.lat, lng: loc.lng }, radiusM: loc.radius_m, language: p.language ?? undefined, region: p.country_code, pageToken };
+    const req = {
+      query: searchText(p.query, loc),
+      location: { lat: loc.lat, lng: loc.lng },
+      radiusM: loc.radius_m,
+      language: p.language ?? undefined,
+      region: p.country_code,
+      pageToken,
+    };
     let answer;
     for (let wait = 0; ; wait++) {
       try {
@@ -85,23 +98,53 @@ function businessWrites(input: ScrapeLocationInput, place: MapsPlace, photos: st
   const businessRef = idapRef('businesses', businessId);
   const domain = domainOf(place.website);
   const phone = place.phone ? normalizePhone(place.phone) : null;
-  const domainWrite = domain ? resourceWrite(clientId, 'domains', domain, { domain, website: place.website }, { jobId, related: [businessRef] }) : null;
-  const phoneWrite = phone ? resourceWrite(clientId, 'phones', phone, { number: place.phone, normalized: phone }, { jobId, related: [businessRef] }) : null;
+  const domainWrite = domain
+    ? resourceWrite(clientId, 'domains', domain, { domain, website: place.website }, { jobId, related: [businessRef] })
+    : null;
+  const phoneWrite = phone
+    ? resourceWrite(
+        clientId,
+        'phones',
+        phone,
+        { number: place.phone, normalized: phone },
+        { jobId, related: [businessRef] },
+      )
+    : null;
   const view = {
-    idap_ref: businessRef, name: place.name, category: category(place.types), address: place.address,
-    country_code: params.country_code, region_code: location.region_code,
-    lat: place.location?.lat ?? null, lng: place.location?.lng ?? null,
-    phone: place.phone, website: place.website, rating: place.rating, reviews_count: place.reviewsCount,
+    idap_ref: businessRef,
+    name: place.name,
+    category: category(place.types),
+    address: place.address,
+    country_code: params.country_code,
+    region_code: location.region_code,
+    lat: place.location?.lat ?? null,
+    lng: place.location?.lng ?? null,
+    phone: place.phone,
+    website: place.website,
+    rating: place.rating,
+    reviews_count: place.reviewsCount,
     photos,
   };
   const { idap_ref: _ref, ...data } = view;
-  const business = resourceWrite(clientId, 'businesses', place.placeId, {
-    ...data, place_id: place.placeId, types: place.types, domain, location_name: location.name, photo_urls: place.photoUrls,
-  }, { jobId, related: [domainWrite?.ref, phoneWrite?.ref].filter((r): r is string => Boolean(r)) });
+  const business = resourceWrite(
+    clientId,
+    'businesses',
+    place.placeId,
+    {
+      ...data,
+      place_id: place.placeId,
+      types: place.types,
+      domain,
+      location_name: location.name,
+      photo_urls: place.photoUrls,
+    },
+    { jobId, related: [domainWrite?.ref, phoneWrite?.ref].filter((r): r is string => Boolean(r)) },
+  );
   return { view, resources: [business, ...(domainWrite ? [domainWrite] : []), ...(phoneWrite ? [phoneWrite] : [])] };
 }
 
-export const resultsCount = (clientId: string, jobId: string) => JobItemModel.countDocuments(jobItemsOf(clientId, jobId, 'result'));
+export const resultsCount = (clientId: string, jobId: string) =>
+  JobItemModel.countDocuments(jobItemsOf(clientId, jobId, 'result'));
 
 /**
  * Searches one location and stores what is new for the job, up to max_results: first the job's
@@ -110,7 +153,10 @@ export const resultsCount = (clientId: string, jobId: string) => JobItemModel.co
  * to run again after a crash at any point: a place whose item exists is written again, never twice.
  * `count` is the job's result count before this location; the new count is answered.
  */
-export async function scrapeLocation(deps: ScrapeDeps, input: ScrapeLocationInput & { count: number }): Promise<{ results_count: number; found: number }> {
+export async function scrapeLocation(
+  deps: ScrapeDeps,
+  input: ScrapeLocationInput & { count: number },
+): Promise<{ results_count: number; found: number }> {
   const { client_id: clientId, job_id: jobId, params, location, index, total } = input;
   const cap = params.max_results ?? Infinity;
   let count = input.count;
@@ -120,20 +166,48 @@ export async function scrapeLocation(deps: ScrapeDeps, input: ScrapeLocationInpu
     found = places.length;
     const kept: ReturnType<typeof businessWrites>[] = [];
     const now = new Date();
-    for (let at = 0; at < places.length && count < cap; ) {
+    for (let at = 0; at < places.length && count < cap;) {
       const slice = places.slice(at, at + (cap - count));
-      const photos = await Promise.all(slice.map((p) => (deps.storePhotos && p.photoUrls.length ? deps.storePhotos(clientId, p.photoUrls) : Promise.resolve([]))));
-      const chunk = slice.map((p, j) => ({ place: p, seq: index * SEQ_STRIDE + at + j, w: businessWrites(input, p, photos[j]) }));
-      const known = new Set(await deps.gate(() => insertReportingDuplicates(JobItemModel, chunk.map(({ place, seq, w }) => ({
-        _id: jobItemId(jobId, 'result', place.placeId), client_id: clientId, job_id: jobId, kind: 'result', seq, found: true, data: w.view, created_at: now, updated_at: now,
-      })))));
+      const photos = await Promise.all(
+        slice.map((p) =>
+          deps.storePhotos && p.photoUrls.length ? deps.storePhotos(clientId, p.photoUrls) : Promise.resolve([]),
+        ),
+      );
+      const chunk = slice.map((p, j) => ({
+        place: p,
+        seq: index * SEQ_STRIDE + at + j,
+        w: businessWrites(input, p, photos[j]),
+      }));
+      const known = new Set(
+        await deps.gate(() =>
+          insertReportingDuplicates(
+            JobItemModel,
+            chunk.map(({ place, seq, w }) => ({
+              _id: jobItemId(jobId, 'result', place.placeId),
+              client_id: clientId,
+              job_id: jobId,
+              kind: 'result',
+              seq,
+              found: true,
+              data: w.view,
+              created_at: now,
+              updated_at: now,
+            })),
+          ),
+        ),
+      );
       count += chunk.length - known.size;
       kept.push(...chunk.filter((_, j) => deps.rewriteKnown || !known.has(j)).map((c) => c.w));
       at += chunk.length;
     }
     await deps.gate(() => writeResources(kept.flatMap((w) => w.resources)));
   }
-  await deps.store.progress(jobId, clientId, { 'progress.done': index + 1, 'progress.total': total, results_count: count },
-    `Searched ${location.name} (${index + 1} of ${total}): ${count} businesses so far`, ['processing']);
+  await deps.store.progress(
+    jobId,
+    clientId,
+    { 'progress.done': index + 1, 'progress.total': total, results_count: count },
+    `Searched ${location.name} (${index + 1} of ${total}): ${count} businesses so far`,
+    ['processing'],
+  );
   return { results_count: count, found };
 }

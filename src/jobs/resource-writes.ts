@@ -17,12 +17,24 @@ export interface ResourceWrite {
 }
 
 export function resourceWrite(
-  clientId: string, type: ResourceType, naturalKey: string, data: Record<string, unknown>, opts: { jobId: string; related?: string[] },
+  clientId: string,
+  type: ResourceType,
+  naturalKey: string,
+  data: Record<string, unknown>,
+  opts: { jobId: string; related?: string[] },
 ): ResourceWrite {
   const id = resourceId(clientId, type, naturalKey);
   const ref = idapRef(type, id);
   const clean = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined && v !== null));
-  return { id, ref, clientId, type, data: clean, related: [...new Set(opts.related ?? [])].filter((r) => r !== ref), jobId: opts.jobId };
+  return {
+    id,
+    ref,
+    clientId,
+    type,
+    data: clean,
+    related: [...new Set(opts.related ?? [])].filter((r) => r !== ref),
+    jobId: opts.jobId,
+  };
 }
 
 /**
@@ -34,19 +46,30 @@ function upsertOp(w: ResourceWrite): AnyBulkWriteOperation {
   for (const [k, v] of Object.entries(w.data)) set[`data.${k}`] = v;
   const addToSet: Record<string, unknown> = { source_job_ids: w.jobId };
   if (w.related.length) addToSet.related = { $each: w.related };
-  return { updateOne: { filter: { _id: w.id, client_id: w.clientId }, update: { $set: set, $setOnInsert: { flags: ['new'] }, $addToSet: addToSet }, upsert: true } };
+  return {
+    updateOne: {
+      filter: { _id: w.id, client_id: w.clientId },
+      update: { $set: set, $setOnInsert: { flags: ['new'] }, $addToSet: addToSet },
+      upsert: true,
+    },
+  };
 }
 
 /** Adds refs to an existing resource's `related` (a business learning about its contacts). */
 export function linkResource(clientId: string, id: string, refs: string[]): AnyBulkWriteOperation {
-  return { updateOne: { filter: { _id: id, client_id: clientId }, update: { $addToSet: { related: { $each: refs } } } } };
+  return {
+    updateOne: { filter: { _id: id, client_id: clientId }, update: { $addToSet: { related: { $each: refs } } } },
+  };
 }
 
 function merged(writes: ResourceWrite[]): ResourceWrite[] {
   const byId = new Map<string, ResourceWrite>();
   for (const w of writes) {
     const prev = byId.get(w.id);
-    byId.set(w.id, prev ? { ...prev, data: { ...prev.data, ...w.data }, related: [...new Set([...prev.related, ...w.related])] } : w);
+    byId.set(
+      w.id,
+      prev ? { ...prev, data: { ...prev.data, ...w.data }, related: [...new Set([...prev.related, ...w.related])] } : w,
+    );
   }
   return [...byId.values()];
 }
@@ -89,10 +112,20 @@ export async function insertReportingDuplicates(model: Model<any>, docs: Record<
 export async function writeResources(writes: ResourceWrite[], extra: AnyBulkWriteOperation[] = []): Promise<void> {
   const all = merged(writes);
   const now = new Date();
-  const dups = await insertReportingDuplicates(ResourceModel, all.map((w) => ({
-    _id: w.id, client_id: w.clientId, resource_type: w.type, data: w.data, flags: ['new'], related: w.related,
-    source_job_ids: [w.jobId], created_at: now, modified_at: now,
-  })));
+  const dups = await insertReportingDuplicates(
+    ResourceModel,
+    all.map((w) => ({
+      _id: w.id,
+      client_id: w.clientId,
+      resource_type: w.type,
+      data: w.data,
+      flags: ['new'],
+      related: w.related,
+      source_job_ids: [w.jobId],
+      created_at: now,
+      modified_at: now,
+    })),
+  );
   const ops = [...dups.map((i) => upsertOp(all[i])), ...extra];
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
 }

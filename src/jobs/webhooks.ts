@@ -11,18 +11,30 @@ import { webhookHeaders } from '../lib/standard-webhooks';
  * a refused address or a redirect fails at once. Job webhooks and pin callbacks both use it.
  */
 export async function postSignedJson(opts: {
-  url: string; id: string; secrets: string[]; body: string; headers: Record<string, string>; policy: OutboundPolicy;
-  what: string; signal?: AbortSignal;
+  url: string;
+  id: string;
+  secrets: string[];
+  body: string;
+  headers: Record<string, string>;
+  policy: OutboundPolicy;
+  what: string;
+  signal?: AbortSignal;
 }): Promise<number> {
-  return deliverOutbound({
-    url: opts.url, body: opts.body, signal: opts.signal, what: opts.what,
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'lead-service-webhooks/1',
-      ...opts.headers,
-      ...webhookHeaders(opts.secrets, opts.id, opts.body),
+  return deliverOutbound(
+    {
+      url: opts.url,
+      body: opts.body,
+      signal: opts.signal,
+      what: opts.what,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'lead-service-webhooks/1',
+        ...opts.headers,
+        ...webhookHeaders(opts.secrets, opts.id, opts.body),
+      },
     },
-  }, opts.policy);
+    opts.policy,
+  );
 }
 
 /**
@@ -30,10 +42,16 @@ export async function postSignedJson(opts: {
  * event's id (the body's `id`, the same on every retry). An answer other than 2xx (and not retried) fails it.
  */
 export async function deliverWebhook(opts: {
-  url: string; secrets: string[]; event: JobEvent; policy: OutboundPolicy; signal?: AbortSignal;
+  url: string;
+  secrets: string[];
+  event: JobEvent;
+  policy: OutboundPolicy;
+  signal?: AbortSignal;
 }): Promise<number> {
   const status = await postSignedJson({
-    ...opts, what: 'webhook', id: opts.event.id,
+    ...opts,
+    what: 'webhook',
+    id: opts.event.id,
     body: JSON.stringify({ id: opts.event.id, event: opts.event.event, data: opts.event.data }),
     headers: { 'X-Lead-Event': opts.event.event, 'X-Lead-Event-Id': opts.event.id },
   });

@@ -28,10 +28,16 @@ const schema = z.object({
   DEVSTACK: z.enum(['auto', 'off']).default('auto'),
 
   MONGODB_URI: url.optional(),
-  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1..60 letters, digits, _ or -').default('lead_service'),
+  MONGODB_DB: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1..60 letters, digits, _ or -')
+    .default('lead_service'),
   REDIS_URL: url.optional(),
   REDIS_KEY_PREFIX: z.string().default('lead:'),
-  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^\s:]+:\d+$/, 'must be host:port')
+    .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('lead-service'),
   TEMPORAL_UI_URL: url.optional(),
@@ -44,7 +50,10 @@ const schema = z.object({
   /** Keys CREDENTIALS_KEY replaced, comma-separated: values sealed under them still open (key rotation). */
   CREDENTIALS_KEY_PREVIOUS: z
     .string()
-    .regex(/^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)(\s*,\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=))*\s*$/, 'must be 32-byte keys (64 hex digits or base64) separated by commas')
+    .regex(
+      /^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)(\s*,\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=))*\s*$/,
+      'must be 32-byte keys (64 hex digits or base64) separated by commas',
+    )
     .optional(),
   SESSION_TTL_SECONDS: positiveInt.default(12 * 3600),
   /** Failed logins allowed per account and per address in one window (then 429 until the window ends). */
@@ -81,7 +90,10 @@ const schema = z.object({
    */
   SIGNUP_TOKEN_KEYS: z
     .string()
-    .regex(/^\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{43,}(\s*,\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{43,})*\s*$/, 'must be kid:secret pairs separated by commas (secrets of 32+ bytes)')
+    .regex(
+      /^\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{43,}(\s*,\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{43,})*\s*$/,
+      'must be kid:secret pairs separated by commas (secrets of 32+ bytes)',
+    )
     .optional(),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email('must be an e-mail address').optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').optional(),
@@ -104,7 +116,10 @@ const schema = z.object({
   MEILISEARCH_URL: url.optional(),
   MEILISEARCH_API_KEY: z.string().optional(),
   /** The pin index's name in Meilisearch (tests give each run its own). */
-  MEILISEARCH_INDEX: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1..100 letters, digits, _ or -').default('pins'),
+  MEILISEARCH_INDEX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1..100 letters, digits, _ or -')
+    .default('pins'),
   MEILISEARCH_TIMEOUT_MS: positiveInt.default(5_000),
 
   SSE_HEARTBEAT_MS: positiveInt.default(30_000),
@@ -160,7 +175,10 @@ const schema = z.object({
   SOCIAL_ANALYTICS_KEY: z.string().min(1).optional(),
   SOCIAL_ACCOUNTS: z
     .string()
-    .regex(/^\s*[a-z0-9_-]+:[^,:]+(\s*,\s*[a-z0-9_-]+:[^,:]+)*\s*$/i, 'must be network:handle pairs separated by commas')
+    .regex(
+      /^\s*[a-z0-9_-]+:[^,:]+(\s*,\s*[a-z0-9_-]+:[^,:]+)*\s*$/i,
+      'must be network:handle pairs separated by commas',
+    )
     .optional(),
   CAMPAIGNS_URL: sourceUrl.optional(),
   CAMPAIGNS_KEY: z.string().min(1).optional(),
@@ -224,13 +242,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** HOST names and addresses that only this machine can reach (not 0.0.0.0 or ::, which are every interface). */
 function isLoopback(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
 /** The keys CREDENTIALS_KEY replaced (CREDENTIALS_KEY_PREVIOUS), which still open what was sealed under them. */
 export function previousCredentialsKeys(config: Pick<Config, 'CREDENTIALS_KEY_PREVIOUS'>): string[] {
-  return (config.CREDENTIALS_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  return (config.CREDENTIALS_KEY_PREVIOUS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
 }
 
 function trustProxyValue(setting: string): boolean | number | string {

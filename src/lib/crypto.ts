@@ -38,7 +38,8 @@ const waiting: (() => void)[] = [];
 
 async function inHashSlot<T>(work: () => Promise<T>): Promise<T> {
   if (hashesRunning >= HASH_SLOTS) {
-    if (waiting.length >= HASH_QUEUE) throw new AppError(503, 'Too many sign-ins at once; try again in a moment', {}, { 'Retry-After': '1' });
+    if (waiting.length >= HASH_QUEUE)
+      throw new AppError(503, 'Too many sign-ins at once; try again in a moment', {}, { 'Retry-After': '1' });
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
   hashesRunning++;
@@ -62,7 +63,9 @@ function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: nu
   return inHashSlot(
     () =>
       new Promise((resolve, reject) =>
-        scrypt(password, salt, keylen, { N, r, p, maxmem: SCRYPT_MAXMEM }, (err, key) => (err ? reject(err) : resolve(key))),
+        scrypt(password, salt, keylen, { N, r, p, maxmem: SCRYPT_MAXMEM }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
       ),
   );
 }
@@ -77,7 +80,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [algo, N, r, p, salt, key] = stored.split('$');
   if (algo !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(N), Number(r), Number(p), expected.length);
+  const actual = await scryptAsync(
+    password,
+    Buffer.from(salt, 'base64'),
+    Number(N),
+    Number(r),
+    Number(p),
+    expected.length,
+  );
   return timingSafeEqual(actual, expected);
 }
 

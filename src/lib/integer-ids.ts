@@ -8,7 +8,11 @@ if v < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
 return 1`;
 
 async function highestStoredId(model: Model<any>): Promise<number> {
-  const top = await model.findOne({}, { _id: 1 }).sort({ _id: -1 }).setOptions({ allTenants: true }).lean<{ _id: number }>();
+  const top = await model
+    .findOne({}, { _id: 1 })
+    .sort({ _id: -1 })
+    .setOptions({ allTenants: true })
+    .lean<{ _id: number }>();
   return top?._id ?? 0;
 }
 
@@ -19,7 +23,12 @@ async function highestStoredId(model: Model<any>): Promise<number> {
  * final arbiter: should the counter be behind the stored ids (Redis lost it), the duplicate is caught,
  * the counter raised past the highest id, and the insert retried.
  */
-export async function insertWithNewIntegerId<T>(redis: Redis, counter: string, model: Model<any>, insert: (id: number) => Promise<T>): Promise<T> {
+export async function insertWithNewIntegerId<T>(
+  redis: Redis,
+  counter: string,
+  model: Model<any>,
+  insert: (id: number) => Promise<T>,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const id = await redis.incr(counter);
     try {

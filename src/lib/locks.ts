@@ -28,7 +28,10 @@ export function createLocks(redis: Redis, opts: { leaseMs?: number } = {}): { ru
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 15));
       }
       // A holder that is alive keeps its lease for as long as its work takes; one that died loses it.
-      const renewal = setInterval(() => void redis.eval(RENEW, 1, key, token, leaseMs).catch(() => undefined), leaseMs / 3);
+      const renewal = setInterval(
+        () => void redis.eval(RENEW, 1, key, token, leaseMs).catch(() => undefined),
+        leaseMs / 3,
+      );
       try {
         return await work();
       } finally {

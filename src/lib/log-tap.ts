@@ -13,7 +13,14 @@ export interface LogSink {
   append(entries: LogEntry[]): Promise<void>;
 }
 
-const PINO_LEVELS: Record<number, string> = { 10: 'debug', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'error' };
+const PINO_LEVELS: Record<number, string> = {
+  10: 'debug',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'error',
+};
 /** Fields every line has that say nothing about the event itself. */
 const ENVELOPE = new Set(['time', 'level', 'pid', 'hostname', 'service', 'msg', 'container']);
 const MAX_MESSAGE = 4000;

@@ -148,7 +148,10 @@ export function assertSubmittedUrl(value: unknown, field: string, policy: Outbou
 
 /** The address was refused by the policy: nothing was sent. */
 export class OutboundRefused extends Error {
-  constructor(readonly url: string, readonly reason: string) {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
     super(`refused to call ${shownUrl(url)}: ${reason}`);
     this.name = 'OutboundRefused';
   }
@@ -201,18 +204,25 @@ export async function postOutbound(req: OutboundPost, policy: OutboundPolicy): P
   }) as LookupFunction;
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<number>((resolve, reject) => {
-    const request = transport.request(url, {
-      method: 'POST', lookup, agent: false, signal,
-      headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
-    }, (res) => {
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > MAX_ANSWER_BYTES) res.destroy();
-      });
-      res.on('close', () => resolve(res.statusCode ?? 0));
-      res.on('error', () => resolve(res.statusCode ?? 0));
-    });
+    const request = transport.request(
+      url,
+      {
+        method: 'POST',
+        lookup,
+        agent: false,
+        signal,
+        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+      },
+      (res) => {
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) res.destroy();
+        });
+        res.on('close', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(res.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
     request.end(req.body);
   });

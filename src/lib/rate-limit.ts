@@ -33,7 +33,11 @@ export function fixedWindowLimit(redis: Redis, name: string, window: FixedWindow
     /** Counts one hit for `subject` and returns the window's count, this hit included. */
     async hit(subject: string, by = 1): Promise<WindowCount> {
       const { key, retryAfterSeconds } = current(subject);
-      const [[, count]] = (await redis.multi().incrby(key, by).expire(key, window.seconds + 1).exec()) as [[null, number]];
+      const [[, count]] = (await redis
+        .multi()
+        .incrby(key, by)
+        .expire(key, window.seconds + 1)
+        .exec()) as [[null, number]];
       return { count: Number(count), retryAfterSeconds };
     },
 

@@ -39,7 +39,12 @@ export interface StreamDrain {
  * it, so a drain that dies mid-batch leaves it pending, and a live drain takes it over. Runs in every
  * worker process; several drains share the work through the group.
  */
-export function startStreamDrain<T>(redis: Redis, logger: Logger, spec: DrainedStream<T>, opts: DrainOptions = {}): StreamDrain {
+export function startStreamDrain<T>(
+  redis: Redis,
+  logger: Logger,
+  spec: DrainedStream<T>,
+  opts: DrainOptions = {},
+): StreamDrain {
   const { stream: STREAM, group: GROUP } = spec;
   const batch = opts.batch ?? 1000;
   const blockMs = opts.blockMs ?? 1000;
@@ -63,7 +68,11 @@ export function startStreamDrain<T>(redis: Redis, logger: Logger, spec: DrainedS
     });
     await spec.store(docs);
     const ids = entries.map(([id]) => id);
-    await redis.multi().xack(STREAM, GROUP, ...ids).xdel(STREAM, ...ids).exec();
+    await redis
+      .multi()
+      .xack(STREAM, GROUP, ...ids)
+      .xdel(STREAM, ...ids)
+      .exec();
     return entries.length;
   }
 
@@ -79,16 +88,29 @@ export function startStreamDrain<T>(redis: Redis, logger: Logger, spec: DrainedS
   async function step(): Promise<number> {
     if (Date.now() - lastReclaim > reclaimIdleMs / 2) {
       lastReclaim = Date.now();
-      const [, claimed] = (await redis.xautoclaim(STREAM, GROUP, consumer, reclaimIdleMs, '0-0', 'COUNT', batch)) as [string, Entries];
+      const [, claimed] = (await redis.xautoclaim(STREAM, GROUP, consumer, reclaimIdleMs, '0-0', 'COUNT', batch)) as [
+        string,
+        Entries,
+      ];
       // Our own pending entries (a batch whose store failed) come back too: '0' reads them.
-      const own = (await redis.xreadgroup('GROUP', GROUP, consumer, 'COUNT', batch, 'STREAMS', STREAM, '0')) as [string, Entries][] | null;
+      const own = (await redis.xreadgroup('GROUP', GROUP, consumer, 'COUNT', batch, 'STREAMS', STREAM, '0')) as
+        [string, Entries][] | null;
       // Our own idle entries are in both answers: each is stored once.
       const retried = new Map([...claimed, ...(own?.[0]?.[1] ?? [])].map((entry) => [entry[0], entry]));
       return store([...retried.values()]);
     }
-    const fresh = (await reader.xreadgroup('GROUP', GROUP, consumer, 'COUNT', batch, 'BLOCK', blockMs, 'STREAMS', STREAM, '>')) as
-      | [string, Entries][]
-      | null;
+    const fresh = (await reader.xreadgroup(
+      'GROUP',
+      GROUP,
+      consumer,
+      'COUNT',
+      batch,
+      'BLOCK',
+      blockMs,
+      'STREAMS',
+      STREAM,
+      '>',
+    )) as [string, Entries][] | null;
     return store(fresh?.[0]?.[1]);
   }
 
@@ -114,7 +136,8 @@ export function startStreamDrain<T>(redis: Redis, logger: Logger, spec: DrainedS
 
   return {
     async flush() {
-      if (!(await storedSoFar(redis, STREAM))) throw new Error(`stream drain: ${STREAM} still has records waiting after 30 s`);
+      if (!(await storedSoFar(redis, STREAM)))
+        throw new Error(`stream drain: ${STREAM} still has records waiting after 30 s`);
     },
     async stop() {
       stopped = true;

@@ -50,7 +50,10 @@ export function listCountries(): Area[] {
   countryCache ??= Country.getAllCountries().map((c) => {
     const regions = regionsOf(c.isoCode);
     return {
-      code: c.isoCode, name: c.name, level: 'country' as const, country_code: c.isoCode,
+      code: c.isoCode,
+      name: c.name,
+      level: 'country' as const,
+      country_code: c.isoCode,
       location_count: regions.length ? regions.reduce((n, s) => n + regionLocationCount(s), 0) : 1,
     };
   });
@@ -61,7 +64,11 @@ export function listCountries(): Area[] {
 export function listRegions(countryCode: string): Area[] | null {
   if (!Country.getCountryByCode(countryCode)) return null;
   return regionsOf(countryCode).map((s) => ({
-    code: regionCode(s), name: s.name, level: 'region' as const, country_code: countryCode, location_count: regionLocationCount(s),
+    code: regionCode(s),
+    name: s.name,
+    level: 'region' as const,
+    country_code: countryCode,
+    location_count: regionLocationCount(s),
   }));
 }
 
@@ -82,22 +89,53 @@ const num = (v: string | null | undefined) => (v ? Number(v) : NaN);
  * regions (all regions when none are named), taken region by region in turn so that a cap
  * (`max_locations`) still spreads the search over the whole area.
  */
-export function expandLocations(countryCode: string, regionCodes: string[] = [], maxLocations?: number | null): JobLocation[] {
+export function expandLocations(
+  countryCode: string,
+  regionCodes: string[] = [],
+  maxLocations?: number | null,
+): JobLocation[] {
   const country = Country.getCountryByCode(countryCode);
   if (!country) return [];
   const wanted = new Set(regionCodes.map((c) => c.toUpperCase()));
-  const regions = regionsOf(countryCode).filter((s) => !wanted.size || wanted.has(regionCode(s)) || wanted.has(s.isoCode));
+  const regions = regionsOf(countryCode).filter(
+    (s) => !wanted.size || wanted.has(regionCode(s)) || wanted.has(s.isoCode),
+  );
   if (!regions.length) {
-    return [{ name: country.name, region_code: null, region_name: null, lat: num(country.latitude), lng: num(country.longitude), radius_m: 50_000 }];
+    return [
+      {
+        name: country.name,
+        region_code: null,
+        region_name: null,
+        lat: num(country.latitude),
+        lng: num(country.longitude),
+        radius_m: 50_000,
+      },
+    ];
   }
   const perRegion: JobLocation[][] = regions.map((s) => {
     const cities = citiesOf(s).filter((c) => Number.isFinite(num(c.latitude)) && Number.isFinite(num(c.longitude)));
     if (!cities.length) {
       const lat = num(s.latitude);
       const lng = num(s.longitude);
-      return [{ name: s.name, region_code: regionCode(s), region_name: s.name, lat: lat || num(country.latitude), lng: lng || num(country.longitude), radius_m: 50_000 }];
+      return [
+        {
+          name: s.name,
+          region_code: regionCode(s),
+          region_name: s.name,
+          lat: lat || num(country.latitude),
+          lng: lng || num(country.longitude),
+          radius_m: 50_000,
+        },
+      ];
     }
-    return cities.map((c) => ({ name: c.name, region_code: regionCode(s), region_name: s.name, lat: num(c.latitude), lng: num(c.longitude), radius_m: 10_000 }));
+    return cities.map((c) => ({
+      name: c.name,
+      region_code: regionCode(s),
+      region_name: s.name,
+      lat: num(c.latitude),
+      lng: num(c.longitude),
+      radius_m: 10_000,
+    }));
   });
   const cap = maxLocations ?? Infinity;
   const out: JobLocation[] = [];

@@ -4,7 +4,12 @@ import { transliterate } from 'transliteration';
 import type { MediaService, Rendition } from './media.service';
 
 const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif', 'image/avif': 'avif', 'application/pdf': 'pdf',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/avif': 'avif',
+  'application/pdf': 'pdf',
   'image/svg+xml': 'svg',
 };
 
@@ -19,8 +24,12 @@ const mediaType = (contentType: string) => contentType.split(';')[0].trim().toLo
 /** An ASCII file name without paths, quotes or control characters, with the rendition's extension. */
 export function safeFilename(r: Rendition): string {
   const ext = EXTENSIONS[mediaType(r.content_type)] ?? 'bin';
-  const base = transliterate(r.filename ?? '').replace(/^.*[\\/]/, '').replace(/\.[A-Za-z0-9]{1,5}$/, '')
-    .replace(/[^A-Za-z0-9._ -]+/g, '_').replace(/^[.\s_-]+|[.\s_-]+$/g, '').slice(0, 100);
+  const base = transliterate(r.filename ?? '')
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[^A-Za-z0-9._ -]+/g, '_')
+    .replace(/^[.\s_-]+|[.\s_-]+$/g, '')
+    .slice(0, 100);
   return `${base || r.media_id}.${ext}`;
 }
 
@@ -39,7 +48,13 @@ export function notModified(req: Request, r: Rendition): boolean {
  * Streams a tenant's media with its validators; 304 without a body when the caller's copy is current. What is
  * not a raster image is an attachment, and a sandbox CSP keeps even a browser that renders it from running it.
  */
-export async function serveMedia(media: MediaService, clientId: string, mediaId: string, req: Request, res: Response): Promise<void> {
+export async function serveMedia(
+  media: MediaService,
+  clientId: string,
+  mediaId: string,
+  req: Request,
+  res: Response,
+): Promise<void> {
   const q = req.query as { thumb?: boolean; download?: boolean };
   const r = await media.rendition(clientId, mediaId, Boolean(q.thumb));
   res.set({ ETag: r.etag, 'Last-Modified': r.last_modified.toUTCString(), 'Cache-Control': 'private, max-age=86400' });
@@ -47,7 +62,9 @@ export async function serveMedia(media: MediaService, clientId: string, mediaId:
   const stream = await media.open(r);
   if (q.download || !INLINE_TYPES.has(mediaType(r.content_type))) res.attachment(safeFilename(r));
   res.status(200).set({
-    'Content-Type': r.content_type, 'Content-Length': String(r.size), 'Content-Security-Policy': "default-src 'none'; sandbox",
+    'Content-Type': r.content_type,
+    'Content-Length': String(r.size),
+    'Content-Security-Policy': "default-src 'none'; sandbox",
   });
   await pipeline(stream, res);
 }

@@ -35,14 +35,23 @@ export function createMediaService(deps: { storage: MediaStorage }) {
   /** The thumbnail (at most THUMB_MAX_PX on its longest side, WebP), made once and kept in storage. */
   async function thumbnail(media: MediaDoc): Promise<NonNullable<MediaDoc['thumb']>> {
     if (media.thumb && (await storage.exists(media.thumb.storage_key))) return media.thumb;
-    if (!media.content_type.startsWith('image/')) throw AppError.invalid('thumb: this media is not an image', [
-      { location: 'query', field: 'thumb', message: 'thumbnails exist for images only' },
-    ]);
+    if (!media.content_type.startsWith('image/'))
+      throw AppError.invalid('thumb: this media is not an image', [
+        { location: 'query', field: 'thumb', message: 'thumbnails exist for images only' },
+      ]);
     const original = await storage.get(media.storage_key);
     if (!original) throw notFound();
-    const bytes = await sharp(await readAll(original)).rotate()
-      .resize(THUMB_MAX_PX, THUMB_MAX_PX, { fit: 'inside', withoutEnlargement: true }).webp().toBuffer();
-    const thumb = { storage_key: `${media.storage_key}.thumb${THUMB_MAX_PX}.webp`, content_type: 'image/webp', size: bytes.length, etag: etagOf(bytes) };
+    const bytes = await sharp(await readAll(original))
+      .rotate()
+      .resize(THUMB_MAX_PX, THUMB_MAX_PX, { fit: 'inside', withoutEnlargement: true })
+      .webp()
+      .toBuffer();
+    const thumb = {
+      storage_key: `${media.storage_key}.thumb${THUMB_MAX_PX}.webp`,
+      content_type: 'image/webp',
+      size: bytes.length,
+      etag: etagOf(bytes),
+    };
     await storage.put(thumb.storage_key, bytes, thumb.content_type);
     await MediaModel.updateOne({ _id: media._id, client_id: media.client_id }, { $set: { thumb } });
     return thumb;
@@ -62,7 +71,15 @@ export function createMediaService(deps: { storage: MediaStorage }) {
       if (!(await storage.exists(storageKey))) await storage.put(storageKey, body, contentType);
       await MediaModel.updateOne(
         { _id: mediaId, client_id: clientId },
-        { $setOnInsert: { content_type: contentType, size: body.length, etag, filename: filename ?? null, storage_key: storageKey } },
+        {
+          $setOnInsert: {
+            content_type: contentType,
+            size: body.length,
+            etag,
+            filename: filename ?? null,
+            storage_key: storageKey,
+          },
+        },
         { upsert: true },
       );
       return { media_id: mediaId, idap_ref: `idap://media/${mediaId}` };
@@ -74,8 +91,13 @@ export function createMediaService(deps: { storage: MediaStorage }) {
       if (!media) throw notFound();
       const r = thumb ? await thumbnail(media) : media;
       return {
-        media_id: mediaId, storage_key: r.storage_key, content_type: r.content_type!, size: r.size!, etag: r.etag!,
-        last_modified: media.created_at, filename: media.filename ?? null,
+        media_id: mediaId,
+        storage_key: r.storage_key,
+        content_type: r.content_type!,
+        size: r.size!,
+        etag: r.etag!,
+        last_modified: media.created_at,
+        filename: media.filename ?? null,
       };
     },
 

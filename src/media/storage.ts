@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import type { Config } from '../lib/config';
 
 export interface StoredObject {
@@ -84,10 +90,21 @@ const isNotFound = (err: unknown) => {
 /** Objects in one S3 bucket (or any S3-compatible server: MinIO, s3rver). */
 export class S3Storage implements MediaStorage {
   readonly kind = 's3' as const;
-  constructor(private readonly client: S3Client, private readonly bucket: string) {}
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+  ) {}
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(key), Body: body, ContentType: contentType, ContentLength: body.length }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: checkKey(key),
+        Body: body,
+        ContentType: contentType,
+        ContentLength: body.length,
+      }),
+    );
   }
 
   async get(key: string): Promise<Readable | null> {
@@ -122,9 +139,15 @@ export class S3Storage implements MediaStorage {
 /** S3 when S3_BUCKET is set, else the data directory's media/ folder. */
 export function createMediaStorage(config: Config): MediaStorage {
   if (!config.S3_BUCKET) return new LocalStorage(path.join(config.dataDir, 'media'));
-  const credentials = config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-    ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
-    : undefined;
-  const client = new S3Client({ region: config.S3_REGION, endpoint: config.S3_ENDPOINT, forcePathStyle: config.S3_FORCE_PATH_STYLE, credentials });
+  const credentials =
+    config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+      ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
+      : undefined;
+  const client = new S3Client({
+    region: config.S3_REGION,
+    endpoint: config.S3_ENDPOINT,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    credentials,
+  });
   return new S3Storage(client, config.S3_BUCKET);
 }

@@ -16,7 +16,16 @@ export const outboxDriver: ChannelDriver = {
   async send(m) {
     await OutboxMessageModel.updateOne(
       { _id: m.id },
-      { $setOnInsert: { channel: m.channel, to: m.to, subject: m.subject ?? null, text: m.text, html: m.html ?? null, links: linksIn(m.text, m.html) } },
+      {
+        $setOnInsert: {
+          channel: m.channel,
+          to: m.to,
+          subject: m.subject ?? null,
+          text: m.text,
+          html: m.html ?? null,
+          links: linksIn(m.text, m.html),
+        },
+      },
       { upsert: true },
     );
   },
@@ -24,12 +33,20 @@ export const outboxDriver: ChannelDriver = {
 
 function sendgridDriver(config: Config): ChannelDriver {
   sendgrid.setApiKey(config.SENDGRID_API_KEY!);
-  if (config.SENDGRID_BASE_URL) (sendgrid as unknown as { client: { setDefaultRequest(k: string, v: string): void } }).client.setDefaultRequest('baseUrl', config.SENDGRID_BASE_URL);
+  if (config.SENDGRID_BASE_URL)
+    (sendgrid as unknown as { client: { setDefaultRequest(k: string, v: string): void } }).client.setDefaultRequest(
+      'baseUrl',
+      config.SENDGRID_BASE_URL,
+    );
   return {
     name: 'sendgrid',
     async send(m) {
       await sendgrid.send({
-        to: m.to, from: config.EMAIL_FROM, subject: m.subject ?? '', text: m.text, ...(m.html ? { html: m.html } : {}),
+        to: m.to,
+        from: config.EMAIL_FROM,
+        subject: m.subject ?? '',
+        text: m.text,
+        ...(m.html ? { html: m.html } : {}),
         customArgs: { message_id: m.id },
       });
     },
@@ -50,25 +67,45 @@ const TWILIO_BAD_NUMBER = new Set([21211, 21214, 21408, 21610, 21612, 21614]);
 /** A Twilio error as a final failure where retrying cannot help; the detail never carries the credential. */
 function twilioFailure(err: unknown): unknown {
   const e = err as { status?: number; code?: number };
-  if (err instanceof SyntaxError) return ApplicationFailure.nonRetryable('twilio answered a body that is not JSON', CHANNEL_FAILURES.unreadable);
+  if (err instanceof SyntaxError)
+    return ApplicationFailure.nonRetryable('twilio answered a body that is not JSON', CHANNEL_FAILURES.unreadable);
   if (typeof e.status !== 'number' || e.status >= 500 || e.status === 429) return err;
-  if (e.status === 401 || e.status === 403 || e.code === 20003) return ApplicationFailure.nonRetryable('twilio rejected the credential', CHANNEL_FAILURES.credentialRejected);
-  if (TWILIO_BAD_NUMBER.has(e.code ?? 0)) return ApplicationFailure.nonRetryable(`twilio rejected the number (${e.code})`, CHANNEL_FAILURES.invalidDestination);
-  if (e.code === undefined) return ApplicationFailure.nonRetryable(`twilio answered ${e.status} without an error body`, CHANNEL_FAILURES.unreadable);
-  return ApplicationFailure.nonRetryable(`twilio refused the message (${e.status} ${e.code})`, CHANNEL_FAILURES.refused);
+  if (e.status === 401 || e.status === 403 || e.code === 20003)
+    return ApplicationFailure.nonRetryable('twilio rejected the credential', CHANNEL_FAILURES.credentialRejected);
+  if (TWILIO_BAD_NUMBER.has(e.code ?? 0))
+    return ApplicationFailure.nonRetryable(
+      `twilio rejected the number (${e.code})`,
+      CHANNEL_FAILURES.invalidDestination,
+    );
+  if (e.code === undefined)
+    return ApplicationFailure.nonRetryable(
+      `twilio answered ${e.status} without an error body`,
+      CHANNEL_FAILURES.unreadable,
+    );
+  return ApplicationFailure.nonRetryable(
+    `twilio refused the message (${e.status} ${e.code})`,
+    CHANNEL_FAILURES.refused,
+  );
 }
 
 /** Sends Twilio's requests to TWILIO_BASE_URL instead of *.twilio.com (a local stand-in in tests). */
 function redirectedRequestClient(baseUrl: string) {
   return new (class extends twilio.RequestClient {
     override request<T>(opts: RequestClient.RequestOptions<T>) {
-      return super.request<T>({ ...opts, uri: opts.uri.replace(/^https:\/\/[a-z0-9.-]+\.twilio\.com/, baseUrl.replace(/\/$/, '')) });
+      return super.request<T>({
+        ...opts,
+        uri: opts.uri.replace(/^https:\/\/[a-z0-9.-]+\.twilio\.com/, baseUrl.replace(/\/$/, '')),
+      });
     }
   })();
 }
 
 function twilioDriver(config: Config): ChannelDriver {
-  const client = twilio(config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN, config.TWILIO_BASE_URL ? { httpClient: redirectedRequestClient(config.TWILIO_BASE_URL) } : {});
+  const client = twilio(
+    config.TWILIO_ACCOUNT_SID,
+    config.TWILIO_AUTH_TOKEN,
+    config.TWILIO_BASE_URL ? { httpClient: redirectedRequestClient(config.TWILIO_BASE_URL) } : {},
+  );
   return {
     name: 'twilio',
     async send(m) {
@@ -90,6 +127,7 @@ export interface Channels {
 export function createChannels(config: Config): Channels {
   return {
     email: config.SENDGRID_API_KEY ? sendgridDriver(config) : outboxDriver,
-    sms: config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM ? twilioDriver(config) : outboxDriver,
+    sms:
+      config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM ? twilioDriver(config) : outboxDriver,
   };
 }

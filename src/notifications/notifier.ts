@@ -19,9 +19,13 @@ export function createNotifier(temporal: Client, taskQueue: string): Notifier {
     async send(message) {
       const id = newId();
       const workflowId = `message-${id}`;
-      await withinDeadline(temporal, () => temporal.workflow.start(DELIVER_MESSAGE_WORKFLOW, {
-        taskQueue, workflowId, args: [{ ...message, id }],
-      }));
+      await withinDeadline(temporal, () =>
+        temporal.workflow.start(DELIVER_MESSAGE_WORKFLOW, {
+          taskQueue,
+          workflowId,
+          args: [{ ...message, id }],
+        }),
+      );
       return workflowId;
     },
   };

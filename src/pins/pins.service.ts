@@ -7,7 +7,12 @@ import { parsePinId } from './pin-name';
 import { pinSearchFor, type PinSearchConfig, type SearchResponse } from './search';
 
 /** The delivery payload (the contract's `Pin`). */
-export function pinPayload(pin: Pick<PinDoc, 'country_code' | 'name' | 'gps' | 'structured_address' | 'business' | 'brand_id'> & { _id: string; updated_at: Date }) {
+export function pinPayload(
+  pin: Pick<PinDoc, 'country_code' | 'name' | 'gps' | 'structured_address' | 'business' | 'brand_id'> & {
+    _id: string;
+    updated_at: Date;
+  },
+) {
   return {
     pin_id: pin._id,
     country_code: pin.country_code,

@@ -33,7 +33,10 @@ export function providerFailure(err: unknown): unknown {
   const details = [{ provider: err.provider, kind: err.kind, status: err.status ?? null }];
   if (!err.retryable) return ApplicationFailure.nonRetryable(err.message, `Provider_${err.kind}`, ...details);
   return ApplicationFailure.create({
-    message: err.message, type: `Provider_${err.kind}`, nonRetryable: false, details,
+    message: err.message,
+    type: `Provider_${err.kind}`,
+    nonRetryable: false,
+    details,
     nextRetryDelay: err.retryAfterMs ? Math.min(err.retryAfterMs, 60_000) : undefined,
   });
 }

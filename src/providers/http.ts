@@ -19,7 +19,11 @@ function retryAfterMs(header: string | null): number | undefined {
  * stops waiting). 429 and 5xx, timeouts and network errors become retryable ProviderErrors; other
  * statuses are returned for the adapter to interpret.
  */
-export async function providerGet(provider: string, url: string, opts: { timeoutMs: number; signal?: AbortSignal; accept: string }): Promise<ProviderResponse> {
+export async function providerGet(
+  provider: string,
+  url: string,
+  opts: { timeoutMs: number; signal?: AbortSignal; accept: string },
+): Promise<ProviderResponse> {
   return providerRequest(provider, url, opts);
 }
 
@@ -53,7 +57,11 @@ async function headOfBody(res: Response, maxBytes: number): Promise<string> {
 }
 
 /** providerGet for any method, with the provider's own headers and an optional JSON body. */
-export async function providerRequest(provider: string, url: string, opts: ProviderRequestOptions): Promise<ProviderResponse> {
+export async function providerRequest(
+  provider: string,
+  url: string,
+  opts: ProviderRequestOptions,
+): Promise<ProviderResponse> {
   const signals = [AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])];
   const headers: Record<string, string> = { accept: opts.accept, 'user-agent': 'lead-service/1', ...opts.headers };
   if (opts.json !== undefined) headers['content-type'] = 'application/json';
@@ -61,18 +69,37 @@ export async function providerRequest(provider: string, url: string, opts: Provi
   let text: string;
   try {
     res = await fetch(url, {
-      method: opts.method ?? 'GET', headers, signal: AbortSignal.any(signals),
+      method: opts.method ?? 'GET',
+      headers,
+      signal: AbortSignal.any(signals),
       body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
     });
     text = opts.maxBodyBytes === undefined ? await res.text() : await headOfBody(res, opts.maxBodyBytes);
   } catch (err) {
     if (opts.signal?.aborted) throw err; // cancelled by the job: not a provider failure
     const e = err as Error;
-    const what = e.name === 'TimeoutError' ? `no answer within ${opts.timeoutMs} ms` : `unreachable (${(e.cause as Error)?.message ?? e.message})`;
+    const what =
+      e.name === 'TimeoutError'
+        ? `no answer within ${opts.timeoutMs} ms`
+        : `unreachable (${(e.cause as Error)?.message ?? e.message})`;
     throw new ProviderError(provider, 'unavailable', what);
   }
-  if (res.status === 429) throw new ProviderError(provider, 'rate_limited', 'rate limited (429)', 429, retryAfterMs(res.headers.get('retry-after')));
-  if (res.status >= 500) throw new ProviderError(provider, 'unavailable', `server error (${res.status})`, res.status, retryAfterMs(res.headers.get('retry-after')));
+  if (res.status === 429)
+    throw new ProviderError(
+      provider,
+      'rate_limited',
+      'rate limited (429)',
+      429,
+      retryAfterMs(res.headers.get('retry-after')),
+    );
+  if (res.status >= 500)
+    throw new ProviderError(
+      provider,
+      'unavailable',
+      `server error (${res.status})`,
+      res.status,
+      retryAfterMs(res.headers.get('retry-after')),
+    );
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text };
 }
 
@@ -85,5 +112,10 @@ export function rejected(provider: string, res: ProviderResponse): ProviderError
   } catch {
     reason = res.text.slice(0, 200);
   }
-  return new ProviderError(provider, 'rejected', `request rejected (${res.status})${reason ? `: ${reason}` : ''}`, res.status);
+  return new ProviderError(
+    provider,
+    'rejected',
+    `request rejected (${res.status})${reason ? `: ${reason}` : ''}`,
+    res.status,
+  );
 }

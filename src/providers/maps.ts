@@ -31,7 +31,10 @@ export interface MapsPhoto {
 }
 
 export interface MapsProvider {
-  textSearch(req: TextSearchRequest, signal?: AbortSignal): Promise<{ places: MapsPlace[]; nextPageToken: string | null }>;
+  textSearch(
+    req: TextSearchRequest,
+    signal?: AbortSignal,
+  ): Promise<{ places: MapsPlace[]; nextPageToken: string | null }>;
   /** A place photo (a URL from photoUrls), or null when it cannot be had: photos are best effort. */
   fetchPhoto?(url: string, signal?: AbortSignal): Promise<MapsPhoto | null>;
 }
@@ -66,7 +69,8 @@ export function createMapsProvider(opts: { baseUrl: string; key?: string; timeou
   const base = opts.baseUrl.replace(/\/$/, '');
   const timeoutMs = opts.timeoutMs ?? 15_000;
   // Photo URLs are stored without the key: whoever fetches them adds it.
-  const photoUrl = (ref: string) => `${base}/maps/api/place/photo?maxwidth=800&photo_reference=${encodeURIComponent(ref)}`;
+  const photoUrl = (ref: string) =>
+    `${base}/maps/api/place/photo?maxwidth=800&photo_reference=${encodeURIComponent(ref)}`;
   return {
     async fetchPhoto(url, signal) {
       if (!url.startsWith(`${base}/`)) return null; // only the provider's own photo URLs, with our key
@@ -94,17 +98,31 @@ export function createMapsProvider(opts: { baseUrl: string; key?: string; timeou
         if (req.region) params.set('region', req.region.toLowerCase());
       }
       if (opts.key) params.set('key', opts.key);
-      const res = await providerGet(PROVIDER, `${base}/maps/api/place/textsearch/json?${params}`, { timeoutMs, signal, accept: 'application/json' });
+      const res = await providerGet(PROVIDER, `${base}/maps/api/place/textsearch/json?${params}`, {
+        timeoutMs,
+        signal,
+        accept: 'application/json',
+      });
       if (res.status >= 400) throw rejected(PROVIDER, res);
       let body: z.infer<typeof wire>;
       try {
         body = wire.parse(JSON.parse(res.text));
       } catch {
-        throw new ProviderError(PROVIDER, 'malformed', `answer could not be interpreted (${res.text.slice(0, 60)})`, res.status);
+        throw new ProviderError(
+          PROVIDER,
+          'malformed',
+          `answer could not be interpreted (${res.text.slice(0, 60)})`,
+          res.status,
+        );
       }
       if (body.status !== 'OK' && body.status !== 'ZERO_RESULTS') {
         const message = `${body.status}${body.error_message ? `: ${body.error_message}` : ''}`;
-        throw new ProviderError(PROVIDER, RETRYABLE_STATUS.has(body.status) ? 'rate_limited' : 'rejected', message, res.status);
+        throw new ProviderError(
+          PROVIDER,
+          RETRYABLE_STATUS.has(body.status) ? 'rate_limited' : 'rejected',
+          message,
+          res.status,
+        );
       }
       return {
         places: body.results.map((p) => ({

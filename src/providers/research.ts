@@ -25,12 +25,20 @@ export function createResearchProvider(opts: { baseUrl: string; key?: string; ti
       const params = new URLSearchParams({ url });
       if (opts.key) params.set('api_key', opts.key);
       const res = await providerRequest(PROVIDER, `${base}/fetch?${params}`, {
-        timeoutMs, signal, accept: 'text/html', maxBodyBytes: MAX_PAGE_BYTES,
+        timeoutMs,
+        signal,
+        accept: 'text/html',
+        maxBodyBytes: MAX_PAGE_BYTES,
       });
       if (res.status === 404 || res.status === 410) return null;
       if (res.status >= 400) throw rejected(PROVIDER, res);
       if (!HTML.test(res.contentType)) {
-        throw new ProviderError(PROVIDER, 'malformed', `expected an HTML page for ${url}, got ${res.contentType || 'no content type'}`, res.status);
+        throw new ProviderError(
+          PROVIDER,
+          'malformed',
+          `expected an HTML page for ${url}, got ${res.contentType || 'no content type'}`,
+          res.status,
+        );
       }
       return { url, html: res.text };
     },

@@ -26,7 +26,10 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 const codePoint = (m: string, n: number) => (n <= 0x10ffff ? String.fromCodePoint(n) : m);
 const decode = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) =>
-    e[0] === '#' ? codePoint(m, e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ENTITIES[e.toLowerCase()] ?? m);
+    e[0] === '#'
+      ? codePoint(m, e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      : (ENTITIES[e.toLowerCase()] ?? m),
+  );
 
 /*
  * Hand-written scanners instead of patterns such as `<[^>]+>`, `<script[^>]*>[\s\S]*?<\/script>` or an e-mail
@@ -122,7 +125,8 @@ const PHONE = /\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){
 const LINKEDIN = /https?:\/\/(?:[a-z]{2,3}\.)?linkedin\.com\/(in|company)\/([A-Za-z0-9_%-]+)/gi;
 const REGISTRY =
   /(?:registration\s+(?:no\.?|number)|company\s+(?:no\.?|number|registration)|chamber\s+of\s+commerce(?:\s+(?:no\.?|number))?|kvk(?:-nummer|\s+no\.?|\s+number)?|crn|handelsregister|hrb|siren|registry\s+(?:no\.?|number))\s*[:#]?\s*([A-Z]{0,3}[ -]?\d[\d .-]{3,16}\d)/i;
-const LEGAL_FORM = /©\s*(?:\d{4}\s+)?([A-Z][^©<>|]{1,80}?\s(?:B\.V\.|N\.V\.|GmbH|Ltd\.?|LLC|Inc\.?|S\.A\.|SAS|AG|AB|BV|NV))/;
+const LEGAL_FORM =
+  /©\s*(?:\d{4}\s+)?([A-Z][^©<>|]{1,80}?\s(?:B\.V\.|N\.V\.|GmbH|Ltd\.?|LLC|Inc\.?|S\.A\.|SAS|AG|AB|BV|NV))/;
 const FOLLOW = /(team|about|contact|people|leadership|management|impressum|imprint|over-ons|kontakt)/i;
 
 const linkedinUrl = (kind: string, handle: string) => `https://www.linkedin.com/${kind.toLowerCase()}/${handle}`;
@@ -175,7 +179,8 @@ function metaDescription(html: string): string | null {
     const gt = html.indexOf('>', at);
     const tag = html.slice(at + 5, gt < 0 ? html.length : gt);
     const name = /name=["']description["']/i.exec(tag);
-    const content = name && name.index > 0 ? /content=["']([^"']*)["']/i.exec(tag.slice(name.index + name[0].length + 1)) : null;
+    const content =
+      name && name.index > 0 ? /content=["']([^"']*)["']/i.exec(tag.slice(name.index + name[0].length + 1)) : null;
     if (content) return content[1];
     if (gt < 0) break;
     at = gt + 1;
@@ -204,9 +209,17 @@ const firstLinkedin = (v: unknown) => {
 };
 
 function people(html: string, ld: any[]): Extracted['people'] {
-  const found = ld.filter((o) => isType(o, 'Person') && str(o.name)).map((o) => ({
-    name: str(o.name)!, title: str(o.jobTitle), email: str(o.email)?.replace(/^mailto:/i, '').toLowerCase() ?? null, linkedin: firstLinkedin(o.sameAs),
-  }));
+  const found = ld
+    .filter((o) => isType(o, 'Person') && str(o.name))
+    .map((o) => ({
+      name: str(o.name)!,
+      title: str(o.jobTitle),
+      email:
+        str(o.email)
+          ?.replace(/^mailto:/i, '')
+          .toLowerCase() ?? null,
+      linkedin: firstLinkedin(o.sameAs),
+    }));
   const names = new Set(found.map((p) => p.name));
   // Microdata fallback: itemscope blocks of type Person.
   for (const block of html.split(/itemtype="https?:\/\/schema\.org\/Person"/i).slice(1)) {
@@ -215,7 +228,12 @@ function people(html: string, ld: any[]): Extracted['people'] {
     if (!name || names.has(name)) continue;
     names.add(name);
     const mail = /mailto:([^"'?]+)/i.exec(chunk)?.[1];
-    found.push({ name, title: str(textOf(itemprop(chunk, 'jobTitle'))), email: mail?.toLowerCase() ?? null, linkedin: firstLinkedin([chunk]) });
+    found.push({
+      name,
+      title: str(textOf(itemprop(chunk, 'jobTitle'))),
+      email: mail?.toLowerCase() ?? null,
+      linkedin: firstLinkedin([chunk]),
+    });
   }
   return found;
 }
@@ -238,15 +256,22 @@ export function extractPage(page: string, pageUrl: string): Extracted {
     ...hrefs.filter((h) => /^mailto:/i.test(h)).map((h) => h.slice(7).split('?')[0]),
     ...emailsIn(text),
     ...ld.map((o) => str(o.email)?.replace(/^mailto:/i, '')).filter((e): e is string => Boolean(e)),
-  ].map((e) => e.toLowerCase()).filter(plausibleEmail);
+  ]
+    .map((e) => e.toLowerCase())
+    .filter(plausibleEmail);
   const phones = [...hrefs.filter((h) => /^tel:/i.test(h)).map(telNumber), ...(text.match(PHONE) ?? [])];
-  const linkedin = [...html.matchAll(LINKEDIN)].map((m) => ({ url: linkedinUrl(m[1], m[2]), kind: (m[1].toLowerCase() === 'in' ? 'person' : 'company') as 'person' | 'company' }));
+  const linkedin = [...html.matchAll(LINKEDIN)].map((m) => ({
+    url: linkedinUrl(m[1], m[2]),
+    kind: (m[1].toLowerCase() === 'in' ? 'person' : 'company') as 'person' | 'company',
+  }));
   const org = ld.find((o) => isType(o, 'Organization') || isType(o, 'LocalBusiness') || isType(o, 'Corporation'));
   const base = new URL(pageUrl);
   const links = hrefs.flatMap((h) => {
     try {
       const u = new URL(h, base);
-      return u.hostname === base.hostname && /^https?:$/.test(u.protocol) && FOLLOW.test(u.pathname) ? [`${u.origin}${u.pathname}`] : [];
+      return u.hostname === base.hostname && /^https?:$/.test(u.protocol) && FOLLOW.test(u.pathname)
+        ? [`${u.origin}${u.pathname}`]
+        : [];
     } catch {
       return [];
     }
@@ -255,20 +280,40 @@ export function extractPage(page: string, pageUrl: string): Extracted {
     title: str(textOf(firstElementContent(html, /<title/gi, 'title') ?? '')),
     description: str(metaDescription(html)) ?? str(org?.description),
     legalName: str(org?.legalName) ?? LEGAL_FORM.exec(text)?.[1]?.trim() ?? str(org?.name),
-    emails, phones, linkedin, links,
+    emails,
+    phones,
+    linkedin,
+    links,
     people: people(html, ld),
-    registrationNumber: str(org?.taxID) ?? str(org?.leiCode) ?? REGISTRY.exec(text)?.[1]?.replace(/[\s.-]+$/, '').trim() ?? null,
+    registrationNumber:
+      str(org?.taxID) ??
+      str(org?.leiCode) ??
+      REGISTRY.exec(text)?.[1]
+        ?.replace(/[\s.-]+$/, '')
+        .trim() ??
+      null,
   };
 }
 
 /** Several pages of one site as one finding, de-duplicated (phones by their normalised number). */
 export function mergeExtracted(pages: Extracted[]): Extracted {
   const uniq = <T>(items: T[], key: (t: T) => string) => [...new Map(items.map((i) => [key(i), i] as const)).values()];
-  const phones = uniq(pages.flatMap((p) => p.phones).map((p) => p.trim()).filter((p) => normalizePhone(p)), (p) => normalizePhone(p)!);
+  const phones = uniq(
+    pages
+      .flatMap((p) => p.phones)
+      .map((p) => p.trim())
+      .filter((p) => normalizePhone(p)),
+    (p) => normalizePhone(p)!,
+  );
   const people = new Map<string, Extracted['people'][number]>();
   for (const p of pages.flatMap((x) => x.people)) {
     const prev = people.get(p.name);
-    people.set(p.name, { name: p.name, title: prev?.title ?? p.title, email: prev?.email ?? p.email, linkedin: prev?.linkedin ?? p.linkedin });
+    people.set(p.name, {
+      name: p.name,
+      title: prev?.title ?? p.title,
+      email: prev?.email ?? p.email,
+      linkedin: prev?.linkedin ?? p.linkedin,
+    });
   }
   const firstOf = <K extends keyof Extracted>(k: K) => pages.map((p) => p[k]).find((v) => v) ?? null;
   return {
@@ -276,10 +321,19 @@ export function mergeExtracted(pages: Extracted[]): Extracted {
     description: firstOf('description') as string | null,
     legalName: firstOf('legalName') as string | null,
     registrationNumber: firstOf('registrationNumber') as string | null,
-    emails: uniq(pages.flatMap((p) => p.emails), (e) => e),
+    emails: uniq(
+      pages.flatMap((p) => p.emails),
+      (e) => e,
+    ),
     phones,
     people: [...people.values()],
-    linkedin: uniq(pages.flatMap((p) => p.linkedin), (l) => l.url.toLowerCase()),
-    links: uniq(pages.flatMap((p) => p.links), (l) => l),
+    linkedin: uniq(
+      pages.flatMap((p) => p.linkedin),
+      (l) => l.url.toLowerCase(),
+    ),
+    links: uniq(
+      pages.flatMap((p) => p.links),
+      (l) => l,
+    ),
   };
 }

@@ -2,7 +2,14 @@ import { idapRef, resourceId } from '../idap/resource.model';
 import { JobItemModel, jobItemId, jobItemsOf } from '../jobs/job.model';
 import type { JobStore } from '../jobs/job-store';
 import type { WriteGate } from '../jobs/write-gate';
-import { domainOf, insertNew, linkResource, normalizePhone, resourceWrite, writeResources } from '../jobs/resource-writes';
+import {
+  domainOf,
+  insertNew,
+  linkResource,
+  normalizePhone,
+  resourceWrite,
+  writeResources,
+} from '../jobs/resource-writes';
 import type { MapsProvider } from '../providers/maps';
 import type { ResearchProvider } from '../providers/research';
 import { extractPage, mergeExtracted, type Extracted } from './extract';
@@ -54,47 +61,120 @@ async function readSite(deps: ResearchDeps, website: string): Promise<Extracted 
 }
 
 /** Writes what was found as linked IDAP resources; answers the result item's data (CompanyResearch). */
-async function writeFindings(job: { job_id: string; client_id: string }, c: CompanyInput, website: string, x: Extracted) {
+async function writeFindings(
+  job: { job_id: string; client_id: string },
+  c: CompanyInput,
+  website: string,
+  x: Extracted,
+) {
   const { client_id: clientId, job_id: jobId } = job;
   const domain = domainOf(website)!;
   const country = c.country_code ?? null;
-  const base = [idapRef('domains', resourceId(clientId, 'domains', domain)), ...(c.business_ref ? [c.business_ref] : [])];
+  const base = [
+    idapRef('domains', resourceId(clientId, 'domains', domain)),
+    ...(c.business_ref ? [c.business_ref] : []),
+  ];
   const opts = (related: string[] = []) => ({ jobId, related: [...base, ...related] });
-  const writes = [resourceWrite(clientId, 'domains', domain, { domain, website, title: x.title, description: x.description }, { jobId, related: c.business_ref ? [c.business_ref] : [] })];
+  const writes = [
+    resourceWrite(
+      clientId,
+      'domains',
+      domain,
+      { domain, website, title: x.title, description: x.description },
+      { jobId, related: c.business_ref ? [c.business_ref] : [] },
+    ),
+  ];
   const registry = x.registrationNumber
-    ? resourceWrite(clientId, 'company_registry', `${country ?? 'XX'}:${x.registrationNumber}`, { name: x.legalName ?? c.name, registration_number: x.registrationNumber, country_code: country, domain, source_url: website }, opts())
+    ? resourceWrite(
+        clientId,
+        'company_registry',
+        `${country ?? 'XX'}:${x.registrationNumber}`,
+        {
+          name: x.legalName ?? c.name,
+          registration_number: x.registrationNumber,
+          country_code: country,
+          domain,
+          source_url: website,
+        },
+        opts(),
+      )
     : null;
   if (registry) writes.push(registry);
   const contacts = x.people.map((p) => {
     const refs = [
       ...(p.email ? [idapRef('emails', resourceId(clientId, 'emails', p.email))] : []),
-      ...(p.linkedin ? [idapRef('linkedin_profiles', resourceId(clientId, 'linkedin_profiles', p.linkedin.toLowerCase()))] : []),
+      ...(p.linkedin
+        ? [idapRef('linkedin_profiles', resourceId(clientId, 'linkedin_profiles', p.linkedin.toLowerCase()))]
+        : []),
     ];
-    return resourceWrite(clientId, 'contacts', `${domain}|${p.name}`, { name: p.name, title: p.title, email: p.email, linkedin_url: p.linkedin, company: c.name, domain }, opts(refs));
+    return resourceWrite(
+      clientId,
+      'contacts',
+      `${domain}|${p.name}`,
+      { name: p.name, title: p.title, email: p.email, linkedin_url: p.linkedin, company: c.name, domain },
+      opts(refs),
+    );
   });
   const contactOf = (pred: (p: Extracted['people'][number]) => boolean) => {
     const i = x.people.findIndex(pred);
     return i >= 0 ? [contacts[i].ref] : [];
   };
   writes.push(...contacts);
-  writes.push(...x.emails.map((e) => resourceWrite(clientId, 'emails', e, { address: e, domain: e.split('@')[1], source_url: website }, opts(contactOf((p) => p.email === e)))));
-  writes.push(...x.phones.map((p) => resourceWrite(clientId, 'phones', normalizePhone(p)!, { number: p, normalized: normalizePhone(p) }, opts())));
-  writes.push(...x.linkedin.map((l) => {
-    const person = x.people.find((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase());
-    const data = person ? { url: l.url, kind: l.kind, name: person.name, headline: person.title, company: c.name } : { url: l.url, kind: l.kind, name: l.kind === 'company' ? c.name : null, company: c.name };
-    return resourceWrite(clientId, 'linkedin_profiles', l.url.toLowerCase(), data, opts(contactOf((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase())));
-  }));
+  writes.push(
+    ...x.emails.map((e) =>
+      resourceWrite(
+        clientId,
+        'emails',
+        e,
+        { address: e, domain: e.split('@')[1], source_url: website },
+        opts(contactOf((p) => p.email === e)),
+      ),
+    ),
+  );
+  writes.push(
+    ...x.phones.map((p) =>
+      resourceWrite(clientId, 'phones', normalizePhone(p)!, { number: p, normalized: normalizePhone(p) }, opts()),
+    ),
+  );
+  writes.push(
+    ...x.linkedin.map((l) => {
+      const person = x.people.find((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase());
+      const data = person
+        ? { url: l.url, kind: l.kind, name: person.name, headline: person.title, company: c.name }
+        : { url: l.url, kind: l.kind, name: l.kind === 'company' ? c.name : null, company: c.name };
+      return resourceWrite(
+        clientId,
+        'linkedin_profiles',
+        l.url.toLowerCase(),
+        data,
+        opts(contactOf((p) => p.linkedin?.toLowerCase() === l.url.toLowerCase())),
+      );
+    }),
+  );
   const refs = writes.map((w) => w.ref);
   const links = [linkResource(clientId, writes[0].id, refs.slice(1))];
   if (c.business_ref) links.push(linkResource(clientId, c.business_ref.split('/').pop()!, refs));
   await writeResources(writes, links);
   return {
     idap_ref: registry?.ref ?? c.business_ref ?? writes[0].ref,
-    name: x.legalName ?? c.name, domain, country_code: country, registration_number: x.registrationNumber,
-    industry: c.category ?? null, employees: null, description: x.description,
+    name: x.legalName ?? c.name,
+    domain,
+    country_code: country,
+    registration_number: x.registrationNumber,
+    industry: c.category ?? null,
+    employees: null,
+    description: x.description,
     linkedin_url: x.linkedin.find((l) => l.kind === 'company')?.url ?? null,
-    contacts: x.people.map((p) => ({ name: p.name, title: p.title, email: p.email, phone: null, linkedin_url: p.linkedin })),
-    emails: x.emails, phones: x.phones, related_refs: refs.filter((r) => r !== registry?.ref),
+    contacts: x.people.map((p) => ({
+      name: p.name,
+      title: p.title,
+      email: p.email,
+      phone: null,
+      linkedin_url: p.linkedin,
+    })),
+    emails: x.emails,
+    phones: x.phones,
+    related_refs: refs.filter((r) => r !== registry?.ref),
   };
 }
 
@@ -103,20 +183,52 @@ async function writeFindings(job: { job_id: string; client_id: string }, c: Comp
  * what it found, records the result item and the job's progress. Running it again (a retry, a new
  * worker after a crash) finds the result item and does nothing twice.
  */
-export async function researchCompany(deps: ResearchDeps, job: { job_id: string; client_id: string }, index: number): Promise<{ found: boolean }> {
+export async function researchCompany(
+  deps: ResearchDeps,
+  job: { job_id: string; client_id: string },
+  index: number,
+): Promise<{ found: boolean }> {
   const { client_id: clientId, job_id: jobId } = job;
   const resultId = jobItemId(jobId, 'result', index);
-  const done = await JobItemModel.findOne({ _id: resultId, client_id: clientId }, { found: 1 }).lean<{ found: boolean }>();
+  const done = await JobItemModel.findOne({ _id: resultId, client_id: clientId }, { found: 1 }).lean<{
+    found: boolean;
+  }>();
   if (done) return { found: done.found };
-  const input = await JobItemModel.findOne({ _id: jobItemId(jobId, 'input', index), client_id: clientId }).lean<{ data: CompanyInput }>();
+  const input = await JobItemModel.findOne({ _id: jobItemId(jobId, 'input', index), client_id: clientId }).lean<{
+    data: CompanyInput;
+  }>();
   if (!input) throw new Error(`research job ${jobId} has no company #${index}`);
   const company = input.data;
   const website = await websiteOf(deps, company);
   const site = website ? await readSite(deps, website) : null;
-  const data = site && website ? await deps.gate(() => writeFindings(job, company, website, site)) : { name: company.name, reason: website ? 'website could not be read' : 'no website found' };
+  const data =
+    site && website
+      ? await deps.gate(() => writeFindings(job, company, website, site))
+      : { name: company.name, reason: website ? 'website could not be read' : 'no website found' };
   const now = new Date();
-  const fresh = await deps.gate(() => insertNew(JobItemModel, [{ _id: resultId, client_id: clientId, job_id: jobId, kind: 'result', seq: index, found: Boolean(site), data, created_at: now, updated_at: now }]));
+  const fresh = await deps.gate(() =>
+    insertNew(JobItemModel, [
+      {
+        _id: resultId,
+        client_id: clientId,
+        job_id: jobId,
+        kind: 'result',
+        seq: index,
+        found: Boolean(site),
+        data,
+        created_at: now,
+        updated_at: now,
+      },
+    ]),
+  );
   // Counted once, by whichever run inserted the result (finishing a job sets the exact figures).
-  if (fresh) await deps.store.increment(jobId, clientId, { 'progress.done': 1, results_count: site ? 1 : 0 }, `Researched ${company.name}`, ['running', 'paused']);
+  if (fresh)
+    await deps.store.increment(
+      jobId,
+      clientId,
+      { 'progress.done': 1, results_count: site ? 1 : 0 },
+      `Researched ${company.name}`,
+      ['running', 'paused'],
+    );
   return { found: Boolean(site) };
 }

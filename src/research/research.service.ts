@@ -8,17 +8,39 @@ import { toResearchJob } from '../jobs/job.views';
 import { resultsPage, streamResults, type ResultsFormat } from '../jobs/results';
 import { pauseSignal, resumeSignal } from '../../workflows/jobs-signals';
 
-export const COMPANY_COLUMNS = ['idap_ref', 'name', 'domain', 'country_code', 'registration_number', 'industry', 'employees', 'description', 'linkedin_url', 'emails', 'phones', 'contacts'];
+export const COMPANY_COLUMNS = [
+  'idap_ref',
+  'name',
+  'domain',
+  'country_code',
+  'registration_number',
+  'industry',
+  'employees',
+  'description',
+  'linkedin_url',
+  'emails',
+  'phones',
+  'contacts',
+];
 
 const flatContacts = (d: Record<string, any>) => ({
   ...d,
-  contacts: (d.contacts ?? []).map((c: any) => [c.name, c.title && `(${c.title})`, c.email && `<${c.email}>`].filter(Boolean).join(' ')),
+  contacts: (d.contacts ?? []).map((c: any) =>
+    [c.name, c.title && `(${c.title})`, c.email && `<${c.email}>`].filter(Boolean).join(' '),
+  ),
 });
 
 /** Ends a pause: its duration is added to the time left out of processing_time. */
-const unpause = (d: JobDoc) => ({ paused_at: null, paused_ms: (d.paused_ms ?? 0) + (d.paused_at ? Date.now() - d.paused_at.getTime() : 0) });
+const unpause = (d: JobDoc) => ({
+  paused_at: null,
+  paused_ms: (d.paused_ms ?? 0) + (d.paused_at ? Date.now() - d.paused_at.getTime() : 0),
+});
 
-type ResearchBody = { companies?: { name: string; domain?: string; country_code?: string }[]; source_job_id?: string; webhook_url?: string };
+type ResearchBody = {
+  companies?: { name: string; domain?: string; country_code?: string }[];
+  source_job_id?: string;
+  webhook_url?: string;
+};
 
 export function createResearchService(deps: { control: JobControl }) {
   const { control } = deps;
@@ -30,9 +52,13 @@ export function createResearchService(deps: { control: JobControl }) {
       await control.assertClient(who.clientId, who.isSuperAdmin);
       if (params.source_job_id) {
         const source = await control.find(who.clientId, params.source_job_id, 'maps-scrape');
-        if (source.status !== 'completed') throw AppError.conflict(`Source job is not completed (status: ${source.status})`);
+        if (source.status !== 'completed')
+          throw AppError.conflict(`Source job is not completed (status: ${source.status})`);
       }
-      const doc = await control.submit('research', who.clientId, params, { webhookUrl: webhook_url, createdBy: who.userId });
+      const doc = await control.submit('research', who.clientId, params, {
+        webhookUrl: webhook_url,
+        createdBy: who.userId,
+      });
       return { research_id: doc._id, status: 'queued', created_at: doc.created_at.toISOString() };
     },
 
@@ -46,32 +72,51 @@ export function createResearchService(deps: { control: JobControl }) {
     /** running → paused: the workflow finishes the companies in hand, then waits without an activity. */
     async pause(scope: string | null, id: string) {
       const doc = await find(scope, id);
-      const updated = await control.transition(doc, ['running'], () => ({ status: 'paused', paused_at: new Date(), message: 'Paused' }),
-        (seq) => control.signal(id, pauseSignal.name, { seq }), (status) => `Research job is not running (status: ${status})`);
+      const updated = await control.transition(
+        doc,
+        ['running'],
+        () => ({ status: 'paused', paused_at: new Date(), message: 'Paused' }),
+        (seq) => control.signal(id, pauseSignal.name, { seq }),
+        (status) => `Research job is not running (status: ${status})`,
+      );
       return toResearchJob(updated);
     },
 
     /** paused → running: the workflow continues with the next company. */
     async resume(scope: string | null, id: string) {
-      const updated = await control.transition(await find(scope, id), ['paused'], (cur) => ({ status: 'running', ...unpause(cur), message: 'Resumed' }),
-        (seq) => control.signal(id, resumeSignal.name, { seq }), (status) => `Research job is not paused (status: ${status})`);
+      const updated = await control.transition(
+        await find(scope, id),
+        ['paused'],
+        (cur) => ({ status: 'running', ...unpause(cur), message: 'Resumed' }),
+        (seq) => control.signal(id, resumeSignal.name, { seq }),
+        (status) => `Research job is not paused (status: ${status})`,
+      );
       return toResearchJob(updated);
     },
 
     async cancel(scope: string | null, id: string) {
-      const updated = await control.transition(await find(scope, id), ['queued', 'running', 'paused'],
+      const updated = await control.transition(
+        await find(scope, id),
+        ['queued', 'running', 'paused'],
         (cur) => ({ status: 'cancelled', completed_at: new Date(), ...unpause(cur), message: 'Cancelled by user' }),
-        () => control.cancelWorkflow(id), (status) => `Research job is already ${status}`);
+        () => control.cancelWorkflow(id),
+        (status) => `Research job is already ${status}`,
+      );
       return toResearchJob(updated);
     },
 
     async results(scope: string | null, id: string, format: ResultsFormat, page: Page, res: Response) {
       const doc: JobDoc = await find(scope, id);
       if (doc.status !== 'completed') throw AppError.conflict(`Research job is not completed (status: ${doc.status})`);
-      if (format !== 'json') return streamResults(res, doc, { format, filename: `research-${id}`, columns: COMPANY_COLUMNS, row: flatContacts });
+      if (format !== 'json')
+        return streamResults(res, doc, {
+          format,
+          filename: `research-${id}`,
+          columns: COMPANY_COLUMNS,
+          row: flatContacts,
+        });
       res.json({ research_id: id, status: 'completed', ...(await resultsPage(doc, page)) });
     },
-
   };
 }
 

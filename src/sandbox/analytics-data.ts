@@ -9,7 +9,11 @@ export const EVENT_CATEGORIES = ['signup', 'search', 'export', 'share', 'upgrade
 
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`) && days.length < 3660; t += 86_400_000) {
+  for (
+    let t = Date.parse(`${from}T00:00:00Z`);
+    t <= Date.parse(`${to}T00:00:00Z`) && days.length < 3660;
+    t += 86_400_000
+  ) {
     days.push(new Date(t).toISOString().slice(0, 10));
   }
   return days;
@@ -25,13 +29,22 @@ export function webTraffic(day: string, country: string | null) {
   const s = new Seed('web-analytics', day, country ?? 'all');
   const sessions = s.int(50, 400) * (country ? 1 : 4);
   return {
-    visitors: Math.round(sessions * 0.7), sessions, page_views: sessions * 3,
+    visitors: Math.round(sessions * 0.7),
+    sessions,
+    page_views: sessions * 3,
     pages: { '/': sessions, '/blog': sessions - s.int(0, 40), '/pricing': s.int(0, 40) },
     sources: { google: Math.round(sessions * 0.6), direct: sessions - Math.round(sessions * 0.6) },
   };
 }
 
-export const MOBILE_CHARTS = ['customers_new', 'trials_new', 'actives_new', 'actives', 'churned_actives', 'revenue'] as const;
+export const MOBILE_CHARTS = [
+  'customers_new',
+  'trials_new',
+  'actives_new',
+  'actives',
+  'churned_actives',
+  'revenue',
+] as const;
 
 export function mobileChart(chart: string, day: string): number {
   const s = new Seed('mobile-subscriptions', chart, day);
@@ -42,7 +55,10 @@ export function mobileChart(chart: string, day: string): number {
 
 export function socialFollowers(network: string): { followersCount: number; engagementRate?: number } {
   const s = new Seed('social', network);
-  return { followersCount: s.int(100, 20_000), ...(network === 'instagram' ? { engagementRate: s.int(1, 90) / 1000 } : {}) };
+  return {
+    followersCount: s.int(100, 20_000),
+    ...(network === 'instagram' ? { engagementRate: s.int(1, 90) / 1000 } : {}),
+  };
 }
 
 export const CAMPAIGNS = [

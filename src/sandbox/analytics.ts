@@ -1,5 +1,12 @@
 import {
-  CAMPAIGNS, EVENT_CATEGORIES, campaignDay, daysBetween, mobileChart, productEvents, socialFollowers, webTraffic,
+  CAMPAIGNS,
+  EVENT_CATEGORIES,
+  campaignDay,
+  daysBetween,
+  mobileChart,
+  productEvents,
+  socialFollowers,
+  webTraffic,
 } from './analytics-data';
 
 /**
@@ -16,11 +23,16 @@ import {
  * the calls per source (`analytics` in GET /_sandbox/stats).
  */
 export type AnalyticsAnswer = { status: number; type: string; body: string };
-const json = (status: number, body: unknown): AnalyticsAnswer => ({ status, type: 'application/json', body: JSON.stringify(body) });
+const json = (status: number, body: unknown): AnalyticsAnswer => ({
+  status,
+  type: 'application/json',
+  body: JSON.stringify(body),
+});
 
 type Handler = (q: URLSearchParams, body: any, match: RegExpExecArray) => AnalyticsAnswer;
 
-const dateOf = (compact: string | null) => (compact && /^\d{8}$/.test(compact) ? `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6)}` : null);
+const dateOf = (compact: string | null) =>
+  compact && /^\d{8}$/.test(compact) ? `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6)}` : null;
 
 function segmentation(q: URLSearchParams): AnalyticsAnswer {
   const from = dateOf(q.get('start'));
@@ -43,7 +55,8 @@ function segmentation(q: URLSearchParams): AnalyticsAnswer {
 
 function batchRunReports(_q: URLSearchParams, body: any): AnalyticsAnswer {
   const requests = body?.requests;
-  if (!Array.isArray(requests)) return json(400, { error: { code: 400, message: 'requests is required', status: 'INVALID_ARGUMENT' } });
+  if (!Array.isArray(requests))
+    return json(400, { error: { code: 400, message: 'requests is required', status: 'INVALID_ARGUMENT' } });
   const reports = requests.map((r: any) => {
     const range = r.dateRanges?.[0] ?? {};
     const country = r.dimensionFilter?.filter?.stringFilter?.value ?? null;
@@ -57,12 +70,17 @@ function batchRunReports(_q: URLSearchParams, body: any): AnalyticsAnswer {
     } else {
       const field = dimension === 'pagePath' ? 'pages' : 'sources';
       const keys = Object.keys(days[0]?.[field] ?? {});
-      rows = keys.map((k) => [k, [sum((t) => (t[field] as Record<string, number>)[k])]] as [string, number[]]).sort((a, b) => b[1][0] - a[1][0]);
+      rows = keys
+        .map((k) => [k, [sum((t) => (t[field] as Record<string, number>)[k])]] as [string, number[]])
+        .sort((a, b) => b[1][0] - a[1][0]);
     }
     return {
       dimensionHeaders: dimension ? [{ name: dimension }] : [],
       metricHeaders: (r.metrics ?? []).map((m: { name: string }) => ({ name: m.name, type: 'TYPE_INTEGER' })),
-      rows: rows.map(([d, metrics]) => ({ ...(d === null ? {} : { dimensionValues: [{ value: d }] }), metricValues: metrics.map((v) => ({ value: String(v) })) })),
+      rows: rows.map(([d, metrics]) => ({
+        ...(d === null ? {} : { dimensionValues: [{ value: d }] }),
+        metricValues: metrics.map((v) => ({ value: String(v) })),
+      })),
       rowCount: rows.length,
       kind: 'analyticsData#runReport',
     };
@@ -76,9 +94,19 @@ function chart(q: URLSearchParams, _body: unknown, m: RegExpExecArray): Analytic
   const to = q.get('end_date');
   if (!from || !to) return json(400, { type: 'parameter_error', message: 'start_date and end_date are required' });
   return json(200, {
-    object: 'chart_data', category: 'subscriptions', display_name: name, resolution: 'day', start_date: Date.parse(from), end_date: Date.parse(to),
+    object: 'chart_data',
+    category: 'subscriptions',
+    display_name: name,
+    resolution: 'day',
+    start_date: Date.parse(from),
+    end_date: Date.parse(to),
     yaxis_currency: 'USD',
-    values: daysBetween(from, to).map((d) => ({ cohort: Date.parse(d) / 1000, incomplete: false, measure: 0, value: mobileChart(name, d) })),
+    values: daysBetween(from, to).map((d) => ({
+      cohort: Date.parse(d) / 1000,
+      incomplete: false,
+      measure: 0,
+      value: mobileChart(name, d),
+    })),
   });
 }
 
@@ -86,27 +114,45 @@ function social(_q: URLSearchParams, body: any, _m: RegExpExecArray, key = ''): 
   const platforms: string[] = Array.isArray(body?.platforms) ? body.platforms : [];
   const answer: Record<string, unknown> = { status: 'success' };
   platforms.forEach((p, i) => {
-    answer[p] = key.includes('sbx-partial') && i === platforms.length - 1
-      ? { status: 'error', code: 429, message: 'Rate limited by the network; try later' }
-      : { analytics: { ...socialFollowers(p), username: `leadservice_${p}` } };
+    answer[p] =
+      key.includes('sbx-partial') && i === platforms.length - 1
+        ? { status: 'error', code: 429, message: 'Rate limited by the network; try later' }
+        : { analytics: { ...socialFollowers(p), username: `leadservice_${p}` } };
   });
   return json(200, answer);
 }
 
 function campaigns(q: URLSearchParams): AnalyticsAnswer {
   const days = daysBetween(q.get('start_date') ?? '', q.get('end_date') ?? '');
-  return json(200, CAMPAIGNS.map((c) => {
-    const t = { sent: 0, bounced: 0, opened: 0, replied: 0 };
-    for (const d of days) for (const [k, v] of Object.entries(campaignDay(c.id, d))) t[k as keyof typeof t] += v;
-    return {
-      campaign_id: c.id, campaign_name: c.name, campaign_status: c.status, campaign_is_evergreen: false,
-      leads_count: t.sent, contacted_count: t.sent, emails_sent_count: t.sent, open_count: t.opened,
-      reply_count: t.replied, bounced_count: t.bounced, link_click_count: 0, unsubscribed_count: 0,
-    };
-  }));
+  return json(
+    200,
+    CAMPAIGNS.map((c) => {
+      const t = { sent: 0, bounced: 0, opened: 0, replied: 0 };
+      for (const d of days) for (const [k, v] of Object.entries(campaignDay(c.id, d))) t[k as keyof typeof t] += v;
+      return {
+        campaign_id: c.id,
+        campaign_name: c.name,
+        campaign_status: c.status,
+        campaign_is_evergreen: false,
+        leads_count: t.sent,
+        contacted_count: t.sent,
+        emails_sent_count: t.sent,
+        open_count: t.opened,
+        reply_count: t.replied,
+        bounced_count: t.bounced,
+        link_click_count: 0,
+        unsubscribed_count: 0,
+      };
+    }),
+  );
 }
 
-const ROUTES: [string, 'GET' | 'POST', RegExp, (q: URLSearchParams, body: any, m: RegExpExecArray, key: string) => AnalyticsAnswer][] = [
+const ROUTES: [
+  string,
+  'GET' | 'POST',
+  RegExp,
+  (q: URLSearchParams, body: any, m: RegExpExecArray, key: string) => AnalyticsAnswer,
+][] = [
   ['product-analytics', 'GET', /^\/product-analytics\/api\/2\/events\/segmentation$/, segmentation as Handler],
   ['web-analytics', 'POST', /^\/web-analytics\/v1beta\/properties\/[\w-]+:batchRunReports$/, batchRunReports],
   ['mobile-subscriptions', 'GET', /^\/mobile-subscriptions\/v2\/projects\/[\w-]+\/charts\/([a-z_]+)$/, chart],
@@ -125,7 +171,9 @@ export async function analyticsAnswer(
     if (!m) continue;
     if (method !== verb) return json(405, { error: 'method not allowed' });
     requests[source] = (requests[source] ?? 0) + 1;
-    const key = authorization.startsWith('Basic ') ? Buffer.from(authorization.slice(6), 'base64').toString('utf8') : authorization.replace(/^Bearer /, '');
+    const key = authorization.startsWith('Basic ')
+      ? Buffer.from(authorization.slice(6), 'base64').toString('utf8')
+      : authorization.replace(/^Bearer /, '');
     if (!key || key.includes('sbx-invalid')) return json(401, { error: 'invalid api key' });
     const slow = /sbx-slow-(\d{1,5})/.exec(key);
     if (slow) await new Promise((r) => setTimeout(r, Number(slow[1])));

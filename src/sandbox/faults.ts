@@ -26,12 +26,19 @@ const MALFORMED = /sbx-malformed/i;
 
 /** Removes the magic words, so the generated data does not depend on them. */
 export const withoutMagic = (s: string) =>
-  s.replace(new RegExp(`${FAIL.source}|${SLOW.source}|${MALFORMED.source}`, 'gi'), '').replace(/\s+/g, ' ').replace(/--+/g, '-').trim();
+  s
+    .replace(new RegExp(`${FAIL.source}|${SLOW.source}|${MALFORMED.source}`, 'gi'), '')
+    .replace(/\s+/g, ' ')
+    .replace(/--+/g, '-')
+    .trim();
 
 export class FaultPlan {
   private readonly queue: QueuedFault[] = [];
   private readonly seen = new Map<string, number>();
-  readonly stats = { requests: { maps: 0, research: 0 } as Record<Target, number>, statuses: {} as Record<string, number> };
+  readonly stats = {
+    requests: { maps: 0, research: 0 } as Record<Target, number>,
+    statuses: {} as Record<string, number>,
+  };
 
   enqueue(fault: QueuedFault): void {
     this.queue.push({ ...fault, times: Math.max(1, fault.times) });

@@ -21,9 +21,31 @@ export const PAGE_SIZE = 20;
 /** Places every location shares for a query (chains): they exercise de-duplication across locations. */
 export const CHAINS_PER_QUERY = 2;
 
-const ADJECTIVES = ['Golden', 'Blue', 'Royal', 'Green', 'Corner', 'Urban', 'Old Town', 'Sunny', 'Central', 'Little', 'Grand', 'Happy'];
+const ADJECTIVES = [
+  'Golden',
+  'Blue',
+  'Royal',
+  'Green',
+  'Corner',
+  'Urban',
+  'Old Town',
+  'Sunny',
+  'Central',
+  'Little',
+  'Grand',
+  'Happy',
+];
 const SUFFIXES = ['House', 'Co.', 'Studio', 'Shop', 'Place', 'Company', 'Works', 'Hub', 'Corner', 'Bros.'];
-const STREETS = ['Main Street', 'Market Square', 'Station Road', 'High Street', 'Church Lane', 'Park Avenue', 'Mill Road', 'Harbour Way'];
+const STREETS = [
+  'Main Street',
+  'Market Square',
+  'Station Road',
+  'High Street',
+  'Church Lane',
+  'Park Avenue',
+  'Mill Road',
+  'Harbour Way',
+];
 const CHAIN_NAMES = ['Express', 'Direct', 'Group'];
 
 function parseQuery(query: string): { what: string; where: string } {
@@ -33,23 +55,42 @@ function parseQuery(query: string): { what: string; where: string } {
 }
 
 function phoneFor(seed: Seed, region: string): string {
-  const code = Country.getCountryByCode(region.toUpperCase())?.phonecode?.replace(/^\+/, '').split(/[^0-9]/)[0] || '1';
+  const code =
+    Country.getCountryByCode(region.toUpperCase())
+      ?.phonecode?.replace(/^\+/, '')
+      .split(/[^0-9]/)[0] || '1';
   return `+${code} ${seed.int(10, 99)} ${seed.int(100, 999)} ${seed.int(1000, 9999)}`;
 }
 
-function place(seed: Seed, name: string, what: string, where: string, region: string, lat: number, lng: number): WirePlace {
+function place(
+  seed: Seed,
+  name: string,
+  what: string,
+  where: string,
+  region: string,
+  lat: number,
+  lng: number,
+): WirePlace {
   const domain = `${slugify(name)}-${seed.hex(4)}.example`;
   const hasWebsite = seed.int(0, 9) > 1;
   const hasPhone = seed.int(0, 9) > 0;
   const city = titleCase(where.split(',')[0] || 'Town');
   const photos = Array.from({ length: seed.int(0, 2) }, (_, i) => ({
-    photo_reference: `sbx-photo-${seed.id(24)}-${i}`, height: 600, width: 800, html_attributions: [],
+    photo_reference: `sbx-photo-${seed.id(24)}-${i}`,
+    height: 600,
+    width: 800,
+    html_attributions: [],
   }));
   return {
     place_id: `ChIJ${seed.id(23)}`,
     name,
     formatted_address: `${seed.int(1, 250)} ${seed.pick(STREETS)}, ${seed.int(1000, 9999)} ${city}, ${region.toUpperCase()}`,
-    geometry: { location: { lat: +(lat + seed.int(-200, 200) / 10_000).toFixed(6), lng: +(lng + seed.int(-200, 200) / 10_000).toFixed(6) } },
+    geometry: {
+      location: {
+        lat: +(lat + seed.int(-200, 200) / 10_000).toFixed(6),
+        lng: +(lng + seed.int(-200, 200) / 10_000).toFixed(6),
+      },
+    },
     types: [slugify(what).replace(/-/g, '_') || 'establishment', 'point_of_interest', 'establishment'],
     rating: seed.int(30, 50) / 10,
     user_ratings_total: seed.int(1, 900),

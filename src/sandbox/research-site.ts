@@ -20,22 +20,69 @@ export interface Site {
   linkedinCompany: string;
 }
 
-const FIRST = ['Anna', 'Ben', 'Chloe', 'David', 'Eva', 'Finn', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Lena', 'Marco', 'Nora', 'Omar', 'Sofia'];
-const LAST = ['Jansen', 'Smith', 'Müller', 'Rossi', 'Dubois', 'Novak', 'Berg', 'Costa', 'Visser', 'Klein', 'Larsen', 'Moreau'];
-const TITLES = ['Chief Executive Officer', 'Head of Sales', 'Operations Manager', 'Marketing Director', 'Founder', 'Chief Technology Officer'];
+const FIRST = [
+  'Anna',
+  'Ben',
+  'Chloe',
+  'David',
+  'Eva',
+  'Finn',
+  'Grace',
+  'Hugo',
+  'Iris',
+  'Jonas',
+  'Lena',
+  'Marco',
+  'Nora',
+  'Omar',
+  'Sofia',
+];
+const LAST = [
+  'Jansen',
+  'Smith',
+  'Müller',
+  'Rossi',
+  'Dubois',
+  'Novak',
+  'Berg',
+  'Costa',
+  'Visser',
+  'Klein',
+  'Larsen',
+  'Moreau',
+];
+const TITLES = [
+  'Chief Executive Officer',
+  'Head of Sales',
+  'Operations Manager',
+  'Marketing Director',
+  'Founder',
+  'Chief Technology Officer',
+];
 
-const ascii = (s: string) => s.normalize('NFD').replace(/[^\x20-\x7e]/g, '').toLowerCase();
+const ascii = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .toLowerCase();
 
 export function siteFor(domainInput: string): Site {
   const domain = domainInput.toLowerCase().replace(/^www\./, '');
-  const label = withoutMagic(domain.split('.')[0]).replace(/-[0-9a-f]{4}$/, '').replace(/^-|-$/g, '');
+  const label = withoutMagic(domain.split('.')[0])
+    .replace(/-[0-9a-f]{4}$/, '')
+    .replace(/^-|-$/g, '');
   const name = titleCase(label.replace(/-/g, ' ')) || 'Company';
   const s = new Seed('site', domain);
   const people = Array.from({ length: s.int(2, 4) }, (_, i) => {
     const first = FIRST[(s.int(0, 99) + i * 7) % FIRST.length];
     const last = s.pick(LAST);
     const handle = `${ascii(first)}-${ascii(last)}-${s.hex(2)}${i}`;
-    return { name: `${first} ${last}`, title: TITLES[(s.int(0, 99) + i) % TITLES.length], email: `${ascii(first)}.${ascii(last)}@${domain}`, linkedin: `https://www.linkedin.com/in/${handle}` };
+    return {
+      name: `${first} ${last}`,
+      title: TITLES[(s.int(0, 99) + i) % TITLES.length],
+      email: `${ascii(first)}.${ascii(last)}@${domain}`,
+      linkedin: `https://www.linkedin.com/in/${handle}`,
+    };
   });
   const phone = () => `+31 ${s.int(10, 99)} ${s.int(100, 999)} ${s.int(1000, 9999)}`;
   return {
@@ -66,24 +113,47 @@ export function renderPage(domain: string, path: string): string | null {
 <p><a href="${site.linkedinCompany}">Follow us on LinkedIn</a></p></footer>`;
   switch (path.replace(/\/+$/, '') || '/') {
     case '/':
-      return page(`${site.name} — Welcome`, `<h1>${site.name}</h1>
+      return page(
+        `${site.name} — Welcome`,
+        `<h1>${site.name}</h1>
 <p>We are ${site.name}, serving customers since ${2000 + (site.registrationNumber.charCodeAt(0) % 20)}.</p>
 <p>Write to <a href="mailto:${site.emails[0]}">${site.emails[0]}</a> or call <a href="tel:${site.phones[0].replace(/ /g, '')}">${site.phones[0]}</a>.</p>
-${footer}`);
+${footer}`,
+      );
     case '/team':
-      return page(`${site.name} — Team`, `<h1>Our team</h1>
-${site.people.map((p) => `<div itemscope itemtype="https://schema.org/Person"><h3 itemprop="name">${p.name}</h3>
-<p itemprop="jobTitle">${p.title}</p><a href="mailto:${p.email}">${p.email}</a> <a href="${p.linkedin}">LinkedIn</a></div>`).join('\n')}
-${footer}`, {
-        '@context': 'https://schema.org', '@type': 'Organization', name: site.legalName, url: `https://${site.domain}/`,
-        sameAs: [site.linkedinCompany],
-        employee: site.people.map((p) => ({ '@type': 'Person', name: p.name, jobTitle: p.title, email: p.email, sameAs: [p.linkedin] })),
-      });
+      return page(
+        `${site.name} — Team`,
+        `<h1>Our team</h1>
+${site.people
+  .map(
+    (p) => `<div itemscope itemtype="https://schema.org/Person"><h3 itemprop="name">${p.name}</h3>
+<p itemprop="jobTitle">${p.title}</p><a href="mailto:${p.email}">${p.email}</a> <a href="${p.linkedin}">LinkedIn</a></div>`,
+  )
+  .join('\n')}
+${footer}`,
+        {
+          '@context': 'https://schema.org',
+          '@type': 'Organization',
+          name: site.legalName,
+          url: `https://${site.domain}/`,
+          sameAs: [site.linkedinCompany],
+          employee: site.people.map((p) => ({
+            '@type': 'Person',
+            name: p.name,
+            jobTitle: p.title,
+            email: p.email,
+            sameAs: [p.linkedin],
+          })),
+        },
+      );
     case '/contact':
-      return page(`${site.name} — Contact`, `<h1>Contact</h1>
+      return page(
+        `${site.name} — Contact`,
+        `<h1>Contact</h1>
 <p>Sales: <a href="mailto:${site.emails[1]}">${site.emails[1]}</a>, phone ${site.phones[1]}.</p>
 <p>Office: <a href="tel:${site.phones[0].replace(/ /g, '')}">${site.phones[0]}</a></p>
-${footer}`);
+${footer}`,
+      );
     default:
       return null;
   }

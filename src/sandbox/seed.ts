@@ -30,6 +30,10 @@ export class Seed {
 }
 
 export const slugify = (s: string) =>
-  s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'company';
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40) || 'company';
 
 export const titleCase = (s: string) => s.replace(/\b[a-z]/g, (c) => c.toUpperCase());

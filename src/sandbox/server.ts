@@ -35,14 +35,28 @@ export interface Sandbox {
 /** A small PNG whose colour is derived from the photo reference: each photo has its own bytes. */
 async function photo(reference: string): Promise<Buffer> {
   const s = new Seed('photo', reference);
-  return sharp({ create: { width: 16, height: 12, channels: 3, background: { r: s.int(0, 255), g: s.int(0, 255), b: s.int(0, 255) } } }).png().toBuffer();
+  return sharp({
+    create: {
+      width: 16,
+      height: 12,
+      channels: 3,
+      background: { r: s.int(0, 255), g: s.int(0, 255), b: s.int(0, 255) },
+    },
+  })
+    .png()
+    .toBuffer();
 }
 
 type Answer = { status: number; type: string; body: string | Buffer };
-const json = (status: number, body: unknown): Answer => ({ status, type: 'application/json', body: JSON.stringify(body) });
+const json = (status: number, body: unknown): Answer => ({
+  status,
+  type: 'application/json',
+  body: JSON.stringify(body),
+});
 
 function textSearch(q: URLSearchParams): Answer {
-  if (q.get('key') === 'sbx-invalid') return json(200, { status: 'REQUEST_DENIED', error_message: 'The provided API key is invalid.', results: [] });
+  if (q.get('key') === 'sbx-invalid')
+    return json(200, { status: 'REQUEST_DENIED', error_message: 'The provided API key is invalid.', results: [] });
   let t: PageToken | null;
   const token = q.get('pagetoken');
   if (token) {
@@ -57,7 +71,12 @@ function textSearch(q: URLSearchParams): Answer {
   const all = placesFor(t.query, t.lat, t.lng, t.region);
   const results = all.slice(t.offset, t.offset + PAGE_SIZE);
   const next = t.offset + PAGE_SIZE < all.length ? encodeToken({ ...t, offset: t.offset + PAGE_SIZE }) : undefined;
-  return json(200, { html_attributions: [], results, status: results.length ? 'OK' : 'ZERO_RESULTS', ...(next ? { next_page_token: next } : {}) });
+  return json(200, {
+    html_attributions: [],
+    results,
+    status: results.length ? 'OK' : 'ZERO_RESULTS',
+    ...(next ? { next_page_token: next } : {}),
+  });
 }
 
 function fetchPage(q: URLSearchParams): Answer {
@@ -68,7 +87,9 @@ function fetchPage(q: URLSearchParams): Answer {
     return json(400, { error: 'url must be an absolute URL' });
   }
   const html = renderPage(target.hostname, target.pathname);
-  return html === null ? json(404, { error: 'target page not found', target_status: 404 }) : { status: 200, type: 'text/html; charset=utf-8', body: html };
+  return html === null
+    ? json(404, { error: 'target page not found', target_status: 404 })
+    : { status: 200, type: 'text/html; charset=utf-8', body: html };
 }
 
 function subjectOf(target: Target, q: URLSearchParams): string {
@@ -98,31 +119,64 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
       if (url.pathname.startsWith('/_sandbox/')) {
         if (req.method === 'POST' && url.pathname === '/_sandbox/faults') {
           const f = await readJson(req);
-          faults.enqueue({ target: f.target ?? 'any', status: f.status, delayMs: f.delay_ms, malformed: f.malformed, times: f.times ?? 1 } as QueuedFault);
+          faults.enqueue({
+            target: f.target ?? 'any',
+            status: f.status,
+            delayMs: f.delay_ms,
+            malformed: f.malformed,
+            times: f.times ?? 1,
+          } as QueuedFault);
           return void res.writeHead(204).end();
         }
-        if (req.method === 'POST' && url.pathname === '/_sandbox/reset') return void (faults.reset(), relay.reset(), res.writeHead(204).end());
-        if (url.pathname === '/_sandbox/received') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: relay.received }));
-        if (url.pathname === '/_sandbox/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...faults.stats, analytics }));
+        if (req.method === 'POST' && url.pathname === '/_sandbox/reset')
+          return void (faults.reset(), relay.reset(), res.writeHead(204).end());
+        if (url.pathname === '/_sandbox/received')
+          return void res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ received: relay.received }));
+        if (url.pathname === '/_sandbox/stats')
+          return void res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ ...faults.stats, analytics }));
       }
       if (relay.matches(url.pathname)) {
         const answer = await relay.answer(req, url);
         if (answer) return send(answer);
       }
       const report = await analyticsAnswer(
-        { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization ?? '', readBody: () => readJson(req) },
+        {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          authorization: req.headers.authorization ?? '',
+          readBody: () => readJson(req),
+        },
         analytics,
       );
       if (report) return send(report);
-      if (url.pathname === '/maps/api/place/photo') return send({ status: 200, type: 'image/png', body: await photo(url.searchParams.get('photo_reference') ?? '') });
-      const target: Target | null = url.pathname === '/maps/api/place/textsearch/json' ? 'maps' : url.pathname === '/research/fetch' ? 'research' : null;
+      if (url.pathname === '/maps/api/place/photo')
+        return send({
+          status: 200,
+          type: 'image/png',
+          body: await photo(url.searchParams.get('photo_reference') ?? ''),
+        });
+      const target: Target | null =
+        url.pathname === '/maps/api/place/textsearch/json'
+          ? 'maps'
+          : url.pathname === '/research/fetch'
+            ? 'research'
+            : null;
       if (!target || req.method !== 'GET') return send(json(404, { error: 'no such sandbox route' }));
       const fault = faults.next(target, subjectOf(target, url.searchParams));
       if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (res.destroyed) return;
       if (fault.status) return send(json(fault.status, { error: `sandbox fault ${fault.status}` }));
       if (fault.malformed) {
-        return send(target === 'maps' ? { status: 200, type: 'application/json', body: '{"results": [tru' } : { status: 200, type: 'application/octet-stream', body: Buffer.from([0, 159, 146, 150]) });
+        return send(
+          target === 'maps'
+            ? { status: 200, type: 'application/json', body: '{"results": [tru' }
+            : { status: 200, type: 'application/octet-stream', body: Buffer.from([0, 159, 146, 150]) },
+        );
       }
       send(target === 'maps' ? textSearch(url.searchParams) : fetchPage(url.searchParams));
     } catch (err) {

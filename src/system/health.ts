@@ -17,11 +17,18 @@ async function check(probe: () => Promise<void>): Promise<Check> {
   try {
     await Promise.race([
       probe(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS))),
+      new Promise(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)),
+      ),
     ]);
     return { status: 'up', latency_ms: Math.round(performance.now() - started) };
   } catch (err) {
-    return { status: 'down', latency_ms: Math.round(performance.now() - started), error: (err as Error).message.split('\n')[0].slice(0, 200) };
+    return {
+      status: 'down',
+      latency_ms: Math.round(performance.now() - started),
+      error: (err as Error).message.split('\n')[0].slice(0, 200),
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -35,7 +42,9 @@ export async function checkHealth(engines: Engines, version: string) {
     check(() => pingTemporal(engines.temporal)),
   ]);
   const checks = { api: { status: 'up' as const, latency_ms: 0 }, mongodb, redis, temporal };
-  const down = Object.entries(checks).filter(([, c]) => c.status === 'down').map(([name]) => name);
+  const down = Object.entries(checks)
+    .filter(([, c]) => c.status === 'down')
+    .map(([name]) => name);
   return {
     status: down.length ? ('degraded' as const) : ('ok' as const),
     version,

@@ -12,8 +12,13 @@ export function usersRoutes(s: Services): OperationHandlers {
       // user or client never gets this far.
       const caller = callerOf(req);
       res.json({
-        kind: caller.kind, user_id: caller.userId, email: caller.email, role: caller.role,
-        client_id: caller.clientId, permissions: caller.permissions, is_active: true,
+        kind: caller.kind,
+        user_id: caller.userId,
+        email: caller.email,
+        role: caller.role,
+        client_id: caller.clientId,
+        permissions: caller.permissions,
+        is_active: true,
       });
     },
     async listDashboardUsers(req, res) {
@@ -27,7 +32,8 @@ export function usersRoutes(s: Services): OperationHandlers {
       res.json(await s.users.update(pathParam(req, 'user_id'), req.body));
     },
     async deleteDashboardUser(req, res) {
-      if (pathParam(req, 'user_id') === callerOf(req).userId) throw AppError.conflict('You cannot remove your own access');
+      if (pathParam(req, 'user_id') === callerOf(req).userId)
+        throw AppError.conflict('You cannot remove your own access');
       res.json(await s.users.remove(pathParam(req, 'user_id')));
     },
     async generatePassword(req, res) {
@@ -35,14 +41,22 @@ export function usersRoutes(s: Services): OperationHandlers {
       res.json({ password: generatePassword(16) });
     },
     async setUserPassword(req, res) {
-      res.json(await s.users.setPassword(pathParam(req, 'user_id'), req.body.new_password, req.body.send_email ?? false, callerOf(req).sessionId));
+      res.json(
+        await s.users.setPassword(
+          pathParam(req, 'user_id'),
+          req.body.new_password,
+          req.body.send_email ?? false,
+          callerOf(req).sessionId,
+        ),
+      );
     },
     async triggerPasswordReset(req, res) {
       res.status(202).json(await s.users.triggerReset(pathParam(req, 'user_id')));
     },
     async regenerateCredentials(req, res) {
       const caller = callerOf(req);
-      if (caller.role === 'super_admin') throw AppError.forbidden('A super_admin has no client credentials to regenerate');
+      if (caller.role === 'super_admin')
+        throw AppError.forbidden('A super_admin has no client credentials to regenerate');
       if (!caller.clientId) throw AppError.forbidden('This account belongs to no client');
       res.json(await s.clients.regenerate(caller.clientId));
     },

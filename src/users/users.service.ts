@@ -27,9 +27,15 @@ export function toDashboardUser(doc: UserDoc) {
 
 /** Each user's brand memberships, for the dashboard user list (one query for the page). */
 async function withMemberships(users: ReturnType<typeof toDashboardUser>[]) {
-  const rows = await BrandMemberModel.find({ user_id: { $in: users.map((u) => u.user_id) } }, { user_id: 1, brand_id: 1, role: 1 })
-    .sort({ brand_id: 1 }).setOptions({ allTenants: true }).lean<{ user_id: string; brand_id: number; role: string }[]>();
-  for (const u of users) u.brands = rows.filter((r) => r.user_id === u.user_id).map((r) => ({ brand_id: r.brand_id, role: r.role }));
+  const rows = await BrandMemberModel.find(
+    { user_id: { $in: users.map((u) => u.user_id) } },
+    { user_id: 1, brand_id: 1, role: 1 },
+  )
+    .sort({ brand_id: 1 })
+    .setOptions({ allTenants: true })
+    .lean<{ user_id: string; brand_id: number; role: string }[]>();
+  for (const u of users)
+    u.brands = rows.filter((r) => r.user_id === u.user_id).map((r) => ({ brand_id: r.brand_id, role: r.role }));
   return users;
 }
 
@@ -57,7 +63,12 @@ export function generatePassword(length = 16): string {
 }
 
 /** `invalidateCredentials`: after a write that may take access away, so no process keeps serving a cached login. */
-export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: string; resetTtlSeconds: number; invalidateCredentials: () => Promise<void> }) {
+export function createUsersService(deps: {
+  notifier: Notifier;
+  publicBaseUrl: string;
+  resetTtlSeconds: number;
+  invalidateCredentials: () => Promise<void>;
+}) {
   async function getUser(userId: string): Promise<UserDoc> {
     const doc = await UserModel.findById(userId).lean<UserDoc>();
     if (!doc) throw AppError.notFound('User not found');
@@ -66,13 +77,20 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
 
   async function checkClient(role: Role, clientId: string | null | undefined) {
     if (role === 'super_admin') return;
-    if (!clientId) throw AppError.invalid('client_id is required for this role', [{ location: 'body', field: 'client_id', message: `required for role ${role}` }]);
-    if (!(await ClientModel.exists({ _id: clientId }))) throw AppError.invalid('Unknown client', [{ location: 'body', field: 'client_id', message: 'no such client' }]);
+    if (!clientId)
+      throw AppError.invalid('client_id is required for this role', [
+        { location: 'body', field: 'client_id', message: `required for role ${role}` },
+      ]);
+    if (!(await ClientModel.exists({ _id: clientId })))
+      throw AppError.invalid('Unknown client', [{ location: 'body', field: 'client_id', message: 'no such client' }]);
   }
 
   /** Ends the user's sessions (but `keep`, the one that made the change) on every process at once. */
   async function endSessions(userId: string, keep?: string) {
-    await SessionModel.updateMany({ user_id: userId, revoked_at: null, ...(keep ? { _id: { $ne: keep } } : {}) }, { revoked_at: new Date() });
+    await SessionModel.updateMany(
+      { user_id: userId, revoked_at: null, ...(keep ? { _id: { $ne: keep } } : {}) },
+      { revoked_at: new Date() },
+    );
     await deps.invalidateCredentials();
   }
 
@@ -113,12 +131,23 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
         UserModel.find(query).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<UserDoc[]>(),
         UserModel.countDocuments(query),
       ]);
-      return { users: await withMemberships(docs.map(toDashboardUser)), total, page: page.page, page_size: page.page_size };
+      return {
+        users: await withMemberships(docs.map(toDashboardUser)),
+        total,
+        page: page.page,
+        page_size: page.page_size,
+      };
     },
 
-    async update(userId: string, patch: { role?: Role; client_id?: string | null; permissions?: string[]; is_active?: boolean }) {
+    async update(
+      userId: string,
+      patch: { role?: Role; client_id?: string | null; permissions?: string[]; is_active?: boolean },
+    ) {
       const current = await getUser(userId);
-      await checkClient(patch.role ?? (current.role as Role), patch.client_id === undefined ? current.client_id : patch.client_id);
+      await checkClient(
+        patch.role ?? (current.role as Role),
+        patch.client_id === undefined ? current.client_id : patch.client_id,
+      );
       const doc = await UserModel.findByIdAndUpdate(userId, patch, { new: true }).lean<UserDoc>();
       await deps.invalidateCredentials(); // role, client, permissions and is_active live in cached callers
       // Memberships are of one client's brands: a user moved elsewhere keeps none of them (nor regains them on moving back).
@@ -149,8 +178,11 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
       if (sendEmail) {
         const { link, expires } = await resetLink(userId);
         await deps.notifier.send({
-          channel: 'email', to: user.email, subject: 'Your dashboard password was set',
-          text: `An administrator set a new password for ${user.email}; they will tell you what it is.\n\n` +
+          channel: 'email',
+          to: user.email,
+          subject: 'Your dashboard password was set',
+          text:
+            `An administrator set a new password for ${user.email}; they will tell you what it is.\n\n` +
             `To choose a password of your own instead, open this link (valid until ${expires.toISOString()}):\n${link}`,
         });
       }
@@ -161,7 +193,9 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
       const user = await getUser(userId);
       const { link, expires } = await resetLink(userId);
       const delivery_id = await deps.notifier.send({
-        channel: 'email', to: user.email, subject: 'Reset your dashboard password',
+        channel: 'email',
+        to: user.email,
+        subject: 'Reset your dashboard password',
         text: `Open this link to choose a new password (valid until ${expires.toISOString()}):\n${link}`,
         html: `<p>Open <a href="${link}">this link</a> to choose a new password (valid until ${expires.toISOString()}).</p>`,
       });
@@ -171,9 +205,13 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
     /** Consumes a reset token exactly once, even when the same link is submitted concurrently. */
     async resetPassword(token: string, newPassword: string) {
       const tokenHash = sha256(token);
-      const reset = await PasswordResetModel.findOne({ token_hash: tokenHash, used_at: null, expires_at: { $gt: new Date() } })
-        .lean<{ user_id: string }>();
-      if (!reset || !(await claimOnce(`password-reset:${tokenHash}`))) throw AppError.unauthorized('Invalid or expired reset token');
+      const reset = await PasswordResetModel.findOne({
+        token_hash: tokenHash,
+        used_at: null,
+        expires_at: { $gt: new Date() },
+      }).lean<{ user_id: string }>();
+      if (!reset || !(await claimOnce(`password-reset:${tokenHash}`)))
+        throw AppError.unauthorized('Invalid or expired reset token');
       await PasswordResetModel.updateOne({ token_hash: tokenHash }, { used_at: new Date() });
       await UserModel.updateOne({ _id: reset.user_id }, { password_hash: await hashPassword(newPassword) });
       await endSessions(reset.user_id);
@@ -188,9 +226,17 @@ export function createUsersService(deps: { notifier: Notifier; publicBaseUrl: st
         return null;
       }
       if (!(await verifyPassword(password, user.password_hash))) return null;
-      if (user.role !== 'super_admin' && user.client_id && !(await ClientModel.exists({ _id: user.client_id, is_active: true }))) return null;
+      if (
+        user.role !== 'super_admin' &&
+        user.client_id &&
+        !(await ClientModel.exists({ _id: user.client_id, is_active: true }))
+      )
+        return null;
       if (needsRehash(user.password_hash)) {
-        await UserModel.updateOne({ _id: user._id, password_hash: user.password_hash }, { password_hash: await hashPassword(password) });
+        await UserModel.updateOne(
+          { _id: user._id, password_hash: user.password_hash },
+          { password_hash: await hashPassword(password) },
+        );
       }
       return user;
     },

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../lib/logger';
@@ -27,7 +34,10 @@ export interface RunningWorker {
 }
 
 export function bundleWorkflows() {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
+  });
 }
 
 /** Routes the Temporal SDK's own logs into pino; called once by a process entry point, before any worker. */

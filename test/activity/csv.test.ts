@@ -20,25 +20,32 @@ describe('shift CSV export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="shifts-2025-03-14-2025-03-14.csv"');
-    expect(res.body).toBe([
-      'actor_id,actor_kind,actor_name,role,started_at,ended_at,duration_minutes,event_count,shipped_count',
-      `${formula.id},user,"'=HYPERLINK(""http://evil.test"",""x"")",client_user,2025-03-14T08:00:00.000Z,2025-03-14T08:10:00.000Z,10,2,0`,
-      `${comma.id},user,"Lovelace, ""Ada""\nsecond line",client_user,2025-03-14T09:00:00.000Z,2025-03-14T09:00:00.000Z,0,1,0`,
-      `${plus.id},user,'+1-555,client_user,2025-03-14T10:00:00.000Z,2025-03-14T10:00:00.000Z,0,1,0`,
-      '',
-    ].join('\r\n'));
+    expect(res.body).toBe(
+      [
+        'actor_id,actor_kind,actor_name,role,started_at,ended_at,duration_minutes,event_count,shipped_count',
+        `${formula.id},user,"'=HYPERLINK(""http://evil.test"",""x"")",client_user,2025-03-14T08:00:00.000Z,2025-03-14T08:10:00.000Z,10,2,0`,
+        `${comma.id},user,"Lovelace, ""Ada""\nsecond line",client_user,2025-03-14T09:00:00.000Z,2025-03-14T09:00:00.000Z,0,1,0`,
+        `${plus.id},user,'+1-555,client_user,2025-03-14T10:00:00.000Z,2025-03-14T10:00:00.000Z,0,1,0`,
+        '',
+      ].join('\r\n'),
+    );
   });
 
   it('neutralises every formula lead character and leaves other cells and numbers alone', () => {
-    for (const lead of ['=', '+', '-', '@', '\t', '\r']) expect(neutraliseFormula(`${lead}SUM(A1)`)).toBe(`'${lead}SUM(A1)`);
+    for (const lead of ['=', '+', '-', '@', '\t', '\r'])
+      expect(neutraliseFormula(`${lead}SUM(A1)`)).toBe(`'${lead}SUM(A1)`);
     expect(neutraliseFormula('ada@example.org')).toBe('ada@example.org');
     expect(neutraliseFormula(-3)).toBe(-3);
-    expect(shiftsCsv([])).toBe('actor_id,actor_kind,actor_name,role,started_at,ended_at,duration_minutes,event_count,shipped_count\r\n');
+    expect(shiftsCsv([])).toBe(
+      'actor_id,actor_kind,actor_name,role,started_at,ended_at,duration_minutes,event_count,shipped_count\r\n',
+    );
   });
 
   it('validates the window like the list', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Csv Window');
-    expect((await ctx.api.call('GET', '/api/v1/export.csv?from=2025-01-01&to=2025-02-01', { token: acme.triple })).status).toBe(422);
+    expect(
+      (await ctx.api.call('GET', '/api/v1/export.csv?from=2025-01-01&to=2025-02-01', { token: acme.triple })).status,
+    ).toBe(422);
     expect((await ctx.api.call('GET', '/api/v1/export.csv?date=2025-01-01', { token: ctx.admin })).status).toBe(422);
   });
 });

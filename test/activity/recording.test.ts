@@ -6,7 +6,9 @@ import { author, doc } from '../content/content-helpers';
 
 const ctx = useTestApi(FAST_RETRIES);
 const eventsOf = (clientId: string, filter: Record<string, unknown> = {}) =>
-  ActivityEventModel.find({ client_id: clientId, ...filter }).sort({ _id: 1 }).lean();
+  ActivityEventModel.find({ client_id: clientId, ...filter })
+    .sort({ _id: 1 })
+    .lean();
 const present = async (clientId: string, filter: Record<string, unknown>) => {
   const found = await eventsOf(clientId, filter);
   return found.length ? found : undefined;
@@ -16,10 +18,21 @@ describe('the activity log', () => {
   it('records a successful write with its actor, role and subject, and nothing for reads or refused writes', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Log');
     expect((await ctx.api.call('GET', '/api/v1/digest-settings', { token: acme.triple })).status).toBe(200);
-    expect((await ctx.api.call('PATCH', '/api/v1/digest-settings', { token: acme.triple, body: { cadence: 'hourly' } })).status).toBe(422);
-    expect((await ctx.api.call('PATCH', '/api/v1/digest-settings', { token: acme.triple, body: { cadence: 'daily' } })).status).toBe(200);
+    expect(
+      (await ctx.api.call('PATCH', '/api/v1/digest-settings', { token: acme.triple, body: { cadence: 'hourly' } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await ctx.api.call('PATCH', '/api/v1/digest-settings', { token: acme.triple, body: { cadence: 'daily' } }))
+        .status,
+    ).toBe(200);
     const [event] = await eventually(() => present(acme.client_id, { action: 'updateDigestSettings' }));
-    expect(event).toMatchObject({ actor_id: acme.client_id, actor_kind: 'client', role: 'client_user', action: 'updateDigestSettings' });
+    expect(event).toMatchObject({
+      actor_id: acme.client_id,
+      actor_kind: 'client',
+      role: 'client_user',
+      action: 'updateDigestSettings',
+    });
     await ctx.api.rt.worker!.drain.flush();
     // The client's creation by the super_admin is the client's first event; the read and the refused write left none.
     expect((await eventsOf(acme.client_id)).map((e) => e.action)).toEqual(['createClient', 'updateDigestSettings']);
@@ -28,7 +41,13 @@ describe('the activity log', () => {
   it('records a super_admin acting for a client, logins, and a published post as shipped with its title', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Publish');
     const created = await ctx.api.call('POST', '/api/v1/dashboard/users', {
-      token: ctx.admin, body: { email: 'ada@acme-publish.test', role: 'brand_admin', client_id: acme.client_id, password: 'ada-password-123' },
+      token: ctx.admin,
+      body: {
+        email: 'ada@acme-publish.test',
+        role: 'brand_admin',
+        client_id: acme.client_id,
+        password: 'ada-password-123',
+      },
     });
     expect(created.status).toBe(201);
     const ada = await ctx.api.login('ada@acme-publish.test', 'ada-password-123');
@@ -37,21 +56,42 @@ describe('the activity log', () => {
     await as.publish('posts', post.id);
     const published = await eventually(() => present(acme.client_id, { action: 'publishPost' }));
     expect(published[0]).toMatchObject({
-      actor_id: created.body.user_id, actor_kind: 'user', actor_name: 'ada@acme-publish.test', role: 'brand_admin',
-      subject_kind: 'post', subject_id: post.id, shipped: 'posts_published', label: 'Spring hours',
+      actor_id: created.body.user_id,
+      actor_kind: 'user',
+      actor_name: 'ada@acme-publish.test',
+      role: 'brand_admin',
+      subject_kind: 'post',
+      subject_id: post.id,
+      shipped: 'posts_published',
+      label: 'Spring hours',
     });
     await ctx.api.rt.worker!.drain.flush();
     const actions = (await eventsOf(acme.client_id)).map((e) => [e.action, e.role]);
-    expect(actions).toEqual([['createClient', 'super_admin'], ['createDashboardUser', 'super_admin'], ['auth.login', 'brand_admin'], ['createPost', 'brand_admin'], ['publishPost', 'brand_admin']]);
+    expect(actions).toEqual([
+      ['createClient', 'super_admin'],
+      ['createDashboardUser', 'super_admin'],
+      ['auth.login', 'brand_admin'],
+      ['createPost', 'brand_admin'],
+      ['publishPost', 'brand_admin'],
+    ]);
   });
 
   it('records a submitted job and, from the worker, its completion as shipped by the submitter', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Jobs Log');
-    const res = await ctx.api.call('POST', SUBMIT, { token: acme.triple, body: { query: 'florist', country_code: 'BE', max_locations: 1, max_results: 3 } });
+    const res = await ctx.api.call('POST', SUBMIT, {
+      token: acme.triple,
+      body: { query: 'florist', country_code: 'BE', max_locations: 1, max_results: 3 },
+    });
     expect(res.status).toBe(200);
     await waitForStatus(ctx.api, acme.triple, jobPath(res.body.job_id), ['completed'], 60_000);
     const [done] = await eventually(() => present(acme.client_id, { action: 'job.completed' }));
-    expect(done).toMatchObject({ actor_id: acme.client_id, actor_kind: 'client', subject_id: res.body.job_id, shipped: 'jobs_completed', label: 'florist (BE)' });
+    expect(done).toMatchObject({
+      actor_id: acme.client_id,
+      actor_kind: 'client',
+      subject_id: res.body.job_id,
+      shipped: 'jobs_completed',
+      label: 'florist (BE)',
+    });
     const [submitted] = await eventsOf(acme.client_id, { action: 'submitMapsScrapeJob' });
     expect(submitted).toMatchObject({ subject_kind: 'job', subject_id: res.body.job_id });
   }, 90_000);
@@ -62,7 +102,9 @@ describe('the activity log', () => {
     let killed = false;
     try {
       const res = await fetch(`${second.url}/api/v1/digest-settings`, {
-        method: 'PATCH', headers: { authorization: `Bearer ${acme.triple}`, 'content-type': 'application/json' }, body: JSON.stringify({ cadence: 'weekly' }),
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${acme.triple}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ cadence: 'weekly' }),
       });
       second.stop(); // SIGKILL as soon as the acknowledgement arrived: no graceful shutdown, nothing flushed
       killed = true;

@@ -1,6 +1,13 @@
 import { Writable } from 'node:stream';
 import {
-  CAMPAIGNS, EVENT_CATEGORIES, campaignDay, daysBetween, mobileChart, productEvents, socialFollowers, webTraffic,
+  CAMPAIGNS,
+  EVENT_CATEGORIES,
+  campaignDay,
+  daysBetween,
+  mobileChart,
+  productEvents,
+  socialFollowers,
+  webTraffic,
 } from '../../src/sandbox/analytics-data';
 import { createClient, useTestApi, type TestApi } from '../support/harness';
 
@@ -8,11 +15,14 @@ const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
 const report = (api: TestApi, token: string, name: string, query = '', headers: Record<string, string> = {}) =>
   api.call('GET', `/api/v1/dashboard/admin/${name}${query}`, { token, headers });
-const sandboxCalls = async (api: TestApi, source: string) => (await api.rt.services.admin.sources.sandbox())?.analytics[source] ?? 0;
+const sandboxCalls = async (api: TestApi, source: string) =>
+  (await api.rt.services.admin.sources.sandbox())?.analytics[source] ?? 0;
 
 describe('admin analytics reports, every source answering', () => {
   const lines: string[] = [];
-  const capture = new Writable({ write: (chunk, _enc, done) => void (lines.push(...String(chunk).split('\n').filter(Boolean)), done()) });
+  const capture = new Writable({
+    write: (chunk, _enc, done) => void (lines.push(...String(chunk).split('\n').filter(Boolean)), done()),
+  });
   const ctx = useTestApi({ LOG_LEVEL: 'debug' }, { logDestination: capture });
   const from = day(-9);
   const to = day(0);
@@ -21,9 +31,19 @@ describe('admin analytics reports, every source answering', () => {
   it('reads product-analytics events by category from the provider, for a window and a country', async () => {
     const res = await report(ctx.api, ctx.admin, 'product-analytics-metrics', `?from=${from}&to=${to}&country=NL`);
     expect(res.status).toBe(200);
-    const expected = EVENT_CATEGORIES.map((c) => ({ category: c, count: days.reduce((n, d) => n + productEvents(d, 'NL')[c], 0) }));
-    expect(res.body).toMatchObject({ source_status: 'ok', country: 'NL', window: { from, to, period: null }, cached: false });
-    expect([...res.body.categories].sort((a, b) => a.category.localeCompare(b.category))).toEqual(expected.sort((a, b) => a.category.localeCompare(b.category)));
+    const expected = EVENT_CATEGORIES.map((c) => ({
+      category: c,
+      count: days.reduce((n, d) => n + productEvents(d, 'NL')[c], 0),
+    }));
+    expect(res.body).toMatchObject({
+      source_status: 'ok',
+      country: 'NL',
+      window: { from, to, period: null },
+      cached: false,
+    });
+    expect([...res.body.categories].sort((a, b) => a.category.localeCompare(b.category))).toEqual(
+      expected.sort((a, b) => a.category.localeCompare(b.category)),
+    );
     expect(res.body.total_events).toBe(expected.reduce((n, c) => n + c.count, 0));
   });
 
@@ -33,11 +53,18 @@ describe('admin analytics reports, every source answering', () => {
     const t = days.map((d) => webTraffic(d, null));
     const sessions = t.reduce((n, x) => n + x.sessions, 0);
     expect(res.body).toMatchObject({
-      source_status: 'ok', sessions, visitors: t.reduce((n, x) => n + x.visitors, 0), page_views: t.reduce((n, x) => n + x.page_views, 0),
-      bounce_rate: 0.42, avg_session_seconds: 95.5,
+      source_status: 'ok',
+      sessions,
+      visitors: t.reduce((n, x) => n + x.visitors, 0),
+      page_views: t.reduce((n, x) => n + x.page_views, 0),
+      bounce_rate: 0.42,
+      avg_session_seconds: 95.5,
     });
     expect(res.body.top_pages[0]).toEqual({ path: '/', page_views: sessions });
-    expect(res.body.top_sources).toEqual([{ source: 'google', sessions: t.reduce((n, x) => n + x.sources.google, 0) }, { source: 'direct', sessions: t.reduce((n, x) => n + x.sources.direct, 0) }]);
+    expect(res.body.top_sources).toEqual([
+      { source: 'google', sessions: t.reduce((n, x) => n + x.sources.google, 0) },
+      { source: 'direct', sessions: t.reduce((n, x) => n + x.sources.direct, 0) },
+    ]);
   });
 
   it('reads installs, subscriptions and revenue from the daily charts', async () => {
@@ -45,8 +72,12 @@ describe('admin analytics reports, every source answering', () => {
     expect(res.status).toBe(200);
     const sum = (chart: string) => days.reduce((n, d) => n + mobileChart(chart, d), 0);
     expect(res.body).toMatchObject({
-      source_status: 'ok', installs: sum('customers_new'), trials_started: sum('trials_new'), new_subscriptions: sum('actives_new'),
-      active_subscriptions: mobileChart('actives', to), churned_subscriptions: sum('churned_actives'),
+      source_status: 'ok',
+      installs: sum('customers_new'),
+      trials_started: sum('trials_new'),
+      new_subscriptions: sum('actives_new'),
+      active_subscriptions: mobileChart('actives', to),
+      churned_subscriptions: sum('churned_actives'),
       revenue: { amount: Math.round(sum('revenue') * 100) / 100, currency: 'USD' },
     });
   });
@@ -56,9 +87,24 @@ describe('admin analytics reports, every source answering', () => {
     expect(res.status).toBe(200);
     expect(res.body.source_status).toBe('ok');
     const first = CAMPAIGNS[0];
-    const t = days.map((d) => campaignDay(first.id, d)).reduce((a, b) => ({ sent: a.sent + b.sent, bounced: a.bounced + b.bounced, opened: a.opened + b.opened, replied: a.replied + b.replied }));
+    const t = days
+      .map((d) => campaignDay(first.id, d))
+      .reduce((a, b) => ({
+        sent: a.sent + b.sent,
+        bounced: a.bounced + b.bounced,
+        opened: a.opened + b.opened,
+        replied: a.replied + b.replied,
+      }));
     const got = res.body.campaigns.find((c: { campaign_id: string }) => c.campaign_id === first.id);
-    expect(got).toMatchObject({ name: first.name, status: 'running', sent: t.sent, bounced: t.bounced, delivered: t.sent - t.bounced, opened: t.opened, replied: t.replied });
+    expect(got).toMatchObject({
+      name: first.name,
+      status: 'running',
+      sent: t.sent,
+      bounced: t.bounced,
+      delivered: t.sent - t.bounced,
+      opened: t.opened,
+      replied: t.replied,
+    });
     expect(got.open_rate).toBeCloseTo(t.opened / (t.sent - t.bounced), 3);
     expect(res.body.campaigns).toHaveLength(CAMPAIGNS.length);
   });
@@ -67,10 +113,15 @@ describe('admin analytics reports, every source answering', () => {
     const res = await report(ctx.api, ctx.admin, 'social');
     expect(res.status).toBe(200);
     expect(res.body.source_status).toBe('ok');
-    expect(res.body.accounts).toEqual(['instagram', 'twitter', 'linkedin'].map((network) => ({
-      network, handle: network === 'linkedin' ? 'lead-service' : '@leadservice', followers: socialFollowers(network).followersCount,
-      engagement_rate: socialFollowers(network).engagementRate ?? null, error: null,
-    })));
+    expect(res.body.accounts).toEqual(
+      ['instagram', 'twitter', 'linkedin'].map((network) => ({
+        network,
+        handle: network === 'linkedin' ? 'lead-service' : '@leadservice',
+        followers: socialFollowers(network).followersCount,
+        engagement_rate: socialFollowers(network).engagementRate ?? null,
+        error: null,
+      })),
+    );
   });
 
   it('serves a cached answer without calling the provider, and refresh=true calls it again', async () => {
@@ -89,37 +140,55 @@ describe('admin analytics reports, every source answering', () => {
   it('computes a cold report once for a stampede of 20 concurrent requests', async () => {
     const q = `?from=${day(-30)}&to=${day(-25)}&country=DE`;
     const before = await sandboxCalls(ctx.api, 'product-analytics');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => report(ctx.api, ctx.admin, 'product-analytics-metrics', q)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => report(ctx.api, ctx.admin, 'product-analytics-metrics', q)),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(answers.map((a) => a.body.total_events)).size).toBe(1);
     expect(await sandboxCalls(ctx.api, 'product-analytics')).toBe(before + 1);
 
     const kq = `?from=${day(-30)}&to=${day(-26)}`;
-    const computed = () => lines.filter((l) => l.includes('report computed') && l.includes(`kpis:all:${day(-30)}..${day(-26)}`)).length;
+    const computed = () =>
+      lines.filter((l) => l.includes('report computed') && l.includes(`kpis:all:${day(-30)}..${day(-26)}`)).length;
     const kpis = await Promise.all(Array.from({ length: 20 }, () => report(ctx.api, ctx.admin, 'kpis', kq)));
     expect(kpis.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(computed()).toBe(1);
   });
 
-  it('gives a view of one client not_configured, since the sources are the service\'s own accounts', async () => {
+  it("gives a view of one client not_configured, since the sources are the service's own accounts", async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Analytics A');
-    const res = await report(ctx.api, ctx.admin, 'product-analytics-metrics', '', { 'X-Selected-Client-Id': client.client_id });
+    const res = await report(ctx.api, ctx.admin, 'product-analytics-metrics', '', {
+      'X-Selected-Client-Id': client.client_id,
+    });
     expect(res.body).toMatchObject({ source_status: 'not_configured', total_events: 0, categories: [] });
   });
 });
 
 describe('admin analytics reports, one source failing and one unconfigured', () => {
   const ctx = useTestApi({
-    WEB_ANALYTICS_KEY: 'sbx-down', MOBILE_SUBSCRIPTIONS_URL: 'none', CAMPAIGNS_KEY: 'sbx-slow-3000', ANALYTICS_TIMEOUT_MS: '500',
+    WEB_ANALYTICS_KEY: 'sbx-down',
+    MOBILE_SUBSCRIPTIONS_URL: 'none',
+    CAMPAIGNS_KEY: 'sbx-slow-3000',
+    ANALYTICS_TIMEOUT_MS: '500',
     SOCIAL_ANALYTICS_KEY: 'sbx-partial',
   });
 
   it('answers zeros with the source status, never an error, and keeps the other sources working', async () => {
     const web = await report(ctx.api, ctx.admin, 'web-analytics');
     expect(web.status).toBe(200);
-    expect(web.body).toMatchObject({ source_status: 'unavailable', sessions: 0, visitors: 0, top_pages: [], top_sources: [] });
+    expect(web.body).toMatchObject({
+      source_status: 'unavailable',
+      sessions: 0,
+      visitors: 0,
+      top_pages: [],
+      top_sources: [],
+    });
     const mobile = await report(ctx.api, ctx.admin, 'mobile-subscriptions');
-    expect(mobile.body).toMatchObject({ source_status: 'not_configured', installs: 0, revenue: { amount: 0, currency: 'USD' } });
+    expect(mobile.body).toMatchObject({
+      source_status: 'not_configured',
+      installs: 0,
+      revenue: { amount: 0, currency: 'USD' },
+    });
     const started = Date.now();
     const campaigns = await report(ctx.api, ctx.admin, 'campaigns');
     expect(campaigns.body).toMatchObject({ source_status: 'unavailable', campaigns: [] });
@@ -138,7 +207,13 @@ describe('admin analytics reports, one source failing and one unconfigured', () 
   it('lists a social account that cannot be read with its error', async () => {
     const res = await report(ctx.api, ctx.admin, 'social');
     expect(res.body.source_status).toBe('ok');
-    expect(res.body.accounts.at(-1)).toEqual({ network: 'linkedin', handle: 'lead-service', followers: null, engagement_rate: null, error: 'Rate limited by the network; try later' });
+    expect(res.body.accounts.at(-1)).toEqual({
+      network: 'linkedin',
+      handle: 'lead-service',
+      followers: null,
+      engagement_rate: null,
+      error: 'Rate limited by the network; try later',
+    });
     expect(res.body.accounts[0].followers).toBe(socialFollowers('instagram').followersCount);
   });
 });

@@ -8,7 +8,8 @@ import { createKey } from '../integrations/helpers';
 const ENGINE_LOG_DIR = path.join(process.env.TEST_DATA_DIR!, 'logs');
 const discard = new Writable({ write: (_c, _e, done) => done() });
 
-const logs = (api: TestApi, token: string, query: string) => api.call('GET', `/api/v1/dashboard/admin/logs${query}`, { token });
+const logs = (api: TestApi, token: string, query: string) =>
+  api.call('GET', `/api/v1/dashboard/admin/logs${query}`, { token });
 type Entry = { timestamp: string; container: string; level: string; message: string };
 
 /** Every entry the store holds, read straight from Redis (not through the filters under test). */
@@ -18,7 +19,10 @@ async function everyStoredLine(api: TestApi): Promise<string> {
 }
 
 describe('log viewer', () => {
-  const ctx = useTestApi({ LOG_LEVEL: 'info', ENGINE_LOG_DIR, ACCESS_REQUEST_RATE_PER_HOUR: '0' }, { logDestination: discard });
+  const ctx = useTestApi(
+    { LOG_LEVEL: 'info', ENGINE_LOG_DIR, ACCESS_REQUEST_RATE_PER_HOUR: '0' },
+    { logDestination: discard },
+  );
 
   it('keeps the API and worker lines, filtered by container, level, text, minutes and limit', async () => {
     const marker = `no-such-route-${Date.now()}`;
@@ -46,12 +50,17 @@ describe('log viewer', () => {
     const one = await logs(ctx.api, ctx.admin, '?limit=1');
     expect(one.body).toMatchObject({ minutes: 15, truncated: true });
     expect(one.body.entries).toHaveLength(1);
-    expect((await logs(ctx.api, ctx.admin, `?search=${marker}-absent`)).body).toMatchObject({ entries: [], truncated: false });
+    expect((await logs(ctx.api, ctx.admin, `?search=${marker}-absent`)).body).toMatchObject({
+      entries: [],
+      truncated: false,
+    });
   });
 
-  it('follows the engines\' log files of the devstack', async () => {
-    const engines = Object.entries({ 'redis.log': 'redis', 'temporal.log': 'temporal', 'mongo.log': 'mongo' })
-      .filter(([file]) => fs.existsSync(path.join(ENGINE_LOG_DIR, file)) && fs.statSync(path.join(ENGINE_LOG_DIR, file)).size > 0);
+  it("follows the engines' log files of the devstack", async () => {
+    const engines = Object.entries({ 'redis.log': 'redis', 'temporal.log': 'temporal', 'mongo.log': 'mongo' }).filter(
+      ([file]) =>
+        fs.existsSync(path.join(ENGINE_LOG_DIR, file)) && fs.statSync(path.join(ENGINE_LOG_DIR, file)).size > 0,
+    );
     expect(engines.length).toBeGreaterThan(0);
     for (const [, container] of engines) {
       const res = await eventually(async () => {
@@ -79,16 +88,21 @@ describe('log viewer', () => {
 
     const email = 'reset-me@secret.test';
     const user = await ctx.api.call('POST', '/api/v1/dashboard/users', {
-      token: session, body: { email, role: 'client_user', client_id: client.client_id, password: 'first-secret-pass-1' },
+      token: session,
+      body: { email, role: 'client_user', client_id: client.client_id, password: 'first-secret-pass-1' },
     });
     await ctx.api.call('POST', `/api/v1/dashboard/users/${user.body.user_id}/trigger-reset`, { token: session });
     const link = await eventually(async () => {
-      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, { token: session });
+      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, {
+        token: session,
+      });
       return res.body.messages[0]?.links.find((l: string) => l.includes('token='));
     });
     const resetToken = new URL(link).searchParams.get('token')!;
     expect((await fetch(link)).status).toBe(200);
-    const reset = await ctx.api.call('POST', '/api/v1/auth/password-reset', { body: { token: resetToken, new_password: 'second-secret-pass-2' } });
+    const reset = await ctx.api.call('POST', '/api/v1/auth/password-reset', {
+      body: { token: resetToken, new_password: 'second-secret-pass-2' },
+    });
     expect(reset.status).toBe(200);
 
     await brandsFor(client.client_id, [901]);
@@ -98,29 +112,56 @@ describe('log viewer', () => {
     // The agent relays a maps call with the brand's stored key (sent to the sandbox provider).
     const mapsKey = 'maps-secret-key-for-logs-0001';
     await createKey(ctx.api, session, 901, { provider_name: 'maps', credentials: { api_key: mapsKey } });
-    const relayed = await ctx.api.call('POST', '/api/v1/agent/proxy/maps/geocode/json', { token, body: { params: { address: 'Dam 1, Amsterdam' } } });
+    const relayed = await ctx.api.call('POST', '/api/v1/agent/proxy/maps/geocode/json', {
+      token,
+      body: { params: { address: 'Dam 1, Amsterdam' } },
+    });
     expect(relayed.status).toBe(200);
 
     // The flows did leave their lines (so the search below is not vacuous)...
-    await eventually(async () => ((await logs(ctx.api, ctx.admin, `?search=${encodeURIComponent('/auth/pat/status')}&minutes=5`)).body.entries.length ? true : undefined));
-    await eventually(async () => ((await logs(ctx.api, ctx.admin, '?search=password-reset&minutes=5')).body.entries.length ? true : undefined));
-    await eventually(async () => ((await logs(ctx.api, ctx.admin, `?search=${encodeURIComponent('proxy/maps')}&minutes=5`)).body.entries.length ? true : undefined));
+    await eventually(async () =>
+      (await logs(ctx.api, ctx.admin, `?search=${encodeURIComponent('/auth/pat/status')}&minutes=5`)).body.entries
+        .length
+        ? true
+        : undefined,
+    );
+    await eventually(async () =>
+      (await logs(ctx.api, ctx.admin, '?search=password-reset&minutes=5')).body.entries.length ? true : undefined,
+    );
+    await eventually(async () =>
+      (await logs(ctx.api, ctx.admin, `?search=${encodeURIComponent('proxy/maps')}&minutes=5`)).body.entries.length
+        ? true
+        : undefined,
+    );
     // ...and not one secret is among them: through the viewer's search, nor anywhere in the store.
     const secrets = {
-      password: ADMIN.password, session, api_key: client.api_key, api_secret: client.api_secret, reset_token: resetToken,
-      new_password: 'second-secret-pass-2', user_password: 'first-secret-pass-1', poll_token: receipt.poll_token, access_token: token, maps_key: mapsKey,
+      password: ADMIN.password,
+      session,
+      api_key: client.api_key,
+      api_secret: client.api_secret,
+      reset_token: resetToken,
+      new_password: 'second-secret-pass-2',
+      user_password: 'first-secret-pass-1',
+      poll_token: receipt.poll_token,
+      access_token: token,
+      maps_key: mapsKey,
     };
     const stored = await everyStoredLine(ctx.api);
     expect(stored).toContain('/auth/pat/request');
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length).toBeGreaterThan(8);
-      const res = await logs(ctx.api, ctx.admin, `?search=${encodeURIComponent(secret.slice(0, 200))}&minutes=60&limit=1000`);
+      const res = await logs(
+        ctx.api,
+        ctx.admin,
+        `?search=${encodeURIComponent(secret.slice(0, 200))}&minutes=60&limit=1000`,
+      );
       expect({ name, found: res.body.entries.length }).toEqual({ name, found: 0 });
       expect({ name, stored: stored.includes(secret) }).toEqual({ name, stored: false });
     }
     // Searching for them did not write them into the logs either.
     await new Promise((r) => setTimeout(r, 600)); // the tap hands lines over every 250 ms
     const after = await everyStoredLine(ctx.api);
-    for (const [name, secret] of Object.entries(secrets)) expect({ name, stored: after.includes(secret) }).toEqual({ name, stored: false });
+    for (const [name, secret] of Object.entries(secrets))
+      expect({ name, stored: after.includes(secret) }).toEqual({ name, stored: false });
   });
 });

@@ -57,7 +57,9 @@ describe('report cache', () => {
       expect(await cache.get('down', 60, compute)).toEqual({ value: { n: 1 }, cached: false });
       expect(await cache.get('down', 60, compute)).toEqual({ value: { n: 2 }, cached: false });
       expect(counter.runs).toBe(2);
-      await expect(cache.get('broken', 60, async () => Promise.reject(new Error('aggregation failed')))).rejects.toThrow('aggregation failed');
+      await expect(
+        cache.get('broken', 60, async () => Promise.reject(new Error('aggregation failed'))),
+      ).rejects.toThrow('aggregation failed');
     } finally {
       down.disconnect();
     }

@@ -1,6 +1,12 @@
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { HOUR, useTimeSkipping } from '../support/time-skipping';
-import { ACCESS_REQUEST_WORKFLOW, accessRequestWorkflowId, decideUpdate, type AccessRequestInput, type Verdict } from '../../workflows/access-request-api';
+import {
+  ACCESS_REQUEST_WORKFLOW,
+  accessRequestWorkflowId,
+  decideUpdate,
+  type AccessRequestInput,
+  type Verdict,
+} from '../../workflows/access-request-api';
 
 /**
  * The approval workflow on Temporal's time-skipping test server, with its real 24-hour deadline: the
@@ -17,7 +23,14 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
       },
       async decideAccessRequest(input: { request_id: string; verdict: Verdict; token_id: string }) {
         calls.decided.push(input.verdict);
-        return { request_id: input.request_id, status: input.verdict, decided_at: new Date().toISOString(), token_id: input.token_id, brand_ids: [1], token_expires_at: null };
+        return {
+          request_id: input.request_id,
+          status: input.verdict,
+          decided_at: new Date().toISOString(),
+          token_id: input.token_id,
+          brand_ids: [1],
+          token_expires_at: null,
+        };
       },
       async expireAccessRequest(requestId: string) {
         calls.expired.push(requestId);
@@ -28,14 +41,22 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
 
   async function startRequest(taskQueue: string, requestId = `r-${Math.random().toString(36).slice(2)}`) {
     const input: AccessRequestInput = {
-      request_id: requestId, ttl_ms: 24 * HOUR,
+      request_id: requestId,
+      ttl_ms: 24 * HOUR,
       emails: [{ channel: 'email', to: 'admin@client.test', subject: 'Access request', text: 'approve or deny' }],
     };
-    return ts.env.client.workflow.start(ACCESS_REQUEST_WORKFLOW, { taskQueue, workflowId: accessRequestWorkflowId(requestId), args: [input] });
+    return ts.env.client.workflow.start(ACCESS_REQUEST_WORKFLOW, {
+      taskQueue,
+      workflowId: accessRequestWorkflowId(requestId),
+      args: [input],
+    });
   }
 
   const approve = (handle: WorkflowHandle, verdict: Verdict = 'approved') =>
-    handle.executeUpdate(decideUpdate, { args: [verdict] }).then(() => 'accepted' as const, (err: unknown) => err);
+    handle.executeUpdate(decideUpdate, { args: [verdict] }).then(
+      () => 'accepted' as const,
+      (err: unknown) => err,
+    );
 
   it('sends the approval e-mail, waits 24 hours for a decision, then expires', async () => {
     const { calls, activities } = recorder();
@@ -52,7 +73,10 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
   });
 
   it('approval racing the expiry: a second before the deadline wins, a second after it is refused, and the outcome follows', async () => {
-    for (const [offset, expected] of [[-1000, 'approved'], [1000, 'expired']] as const) {
+    for (const [offset, expected] of [
+      [-1000, 'approved'],
+      [1000, 'expired'],
+    ] as const) {
       const { calls, activities } = recorder();
       const { worker, taskQueue } = await ts.worker(activities);
       const seen = await worker.runUntil(async () => {
@@ -75,7 +99,11 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     const { first, second, outcome } = await worker.runUntil(async () => {
       const handle = await startRequest(taskQueue);
       await ts.env.sleep(23 * HOUR);
-      return { first: await approve(handle, 'denied'), second: await approve(handle, 'approved'), outcome: await handle.result() };
+      return {
+        first: await approve(handle, 'denied'),
+        second: await approve(handle, 'approved'),
+        outcome: await handle.result(),
+      };
     });
     expect(first).toBe('accepted');
     expect(second).toBeInstanceOf(WorkflowNotFoundError);

@@ -1,7 +1,16 @@
 import { createClient, eventually, useTestApi } from '../support/harness';
 import { AccessRequestModel } from '../../src/agents/access-request.model';
 import { AccessTokenModel } from '../../src/auth/access-token.model';
-import { approvalMail, approvedToken, brandsFor, decideByLink, linkOf, pollUntil, requestAccess, sleep } from './agent-helpers';
+import {
+  approvalMail,
+  approvedToken,
+  brandsFor,
+  decideByLink,
+  linkOf,
+  pollUntil,
+  requestAccess,
+  sleep,
+} from './agent-helpers';
 
 describe('access requests: e-mail approval as a durable workflow, and polling', () => {
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
@@ -9,13 +18,23 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
   it('round trip: request, the approval e-mail, the approve link, the token picked up once, a first call', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Round Trip');
     await brandsFor(client.client_id, [501, 502]);
-    const receipt = await requestAccess(ctx.api, client.client_id, { requested_scopes: ['jobs:read', 'jobs:submit'], ttl_hours: 5, fingerprint: { hostname: 'dev-laptop', platform: 'linux' } });
-    expect(receipt).toMatchObject({ status: 'pending', poll_interval_seconds: 3, poll_token: expect.stringMatching(/^apt_/) });
+    const receipt = await requestAccess(ctx.api, client.client_id, {
+      requested_scopes: ['jobs:read', 'jobs:submit'],
+      ttl_hours: 5,
+      fingerprint: { hostname: 'dev-laptop', platform: 'linux' },
+    });
+    expect(receipt).toMatchObject({
+      status: 'pending',
+      poll_interval_seconds: 3,
+      poll_token: expect.stringMatching(/^apt_/),
+    });
 
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
-    for (const shown of ['dev@agency.test', 'lead-finder', 'jobs:read, jobs:submit', '5 hours', 'hostname: dev-laptop']) expect(mail.text).toContain(shown);
+    for (const shown of ['dev@agency.test', 'lead-finder', 'jobs:read, jobs:submit', '5 hours', 'hostname: dev-laptop'])
+      expect(mail.text).toContain(shown);
     expect(mail.links.map((l: string) => new URL(l).pathname)).toEqual([
-      `/api/v1/auth/pat/request/${receipt.request_id}/approve`, `/api/v1/auth/pat/request/${receipt.request_id}/deny`,
+      `/api/v1/auth/pat/request/${receipt.request_id}/approve`,
+      `/api/v1/auth/pat/request/${receipt.request_id}/deny`,
     ]);
 
     expect((await ctx.api.call('GET', receipt.poll_url)).body).toMatchObject({ status: 'pending', access_token: null });
@@ -33,13 +52,25 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
 
     const status = await ctx.api.call('GET', '/api/v1/auth/pat/status', { token: first.access_token });
     expect(status.status).toBe(200);
-    expect(status.body.token).toMatchObject({ token_id: decision.token_id, scopes: ['jobs:read', 'jobs:submit'], status: 'active', brand_ids: [501] });
+    expect(status.body.token).toMatchObject({
+      token_id: decision.token_id,
+      scopes: ['jobs:read', 'jobs:submit'],
+      status: 'active',
+      brand_ids: [501],
+    });
     const hours = (Date.parse(status.body.token.expires_at) - Date.parse(decision.decided_at)) / 3_600_000;
     expect(hours).toBeCloseTo(5, 3);
 
     // Only hashes at rest: neither the token nor the request's secrets appear in what is stored.
-    const stored = JSON.stringify([await AccessTokenModel.find({ client_id: client.client_id }).lean(), await AccessRequestModel.findById(receipt.request_id).lean()]);
-    for (const secret of [first.access_token, receipt.poll_token, new URL(linkOf(mail, 'approve')).searchParams.get('approval_token')]) {
+    const stored = JSON.stringify([
+      await AccessTokenModel.find({ client_id: client.client_id }).lean(),
+      await AccessRequestModel.findById(receipt.request_id).lean(),
+    ]);
+    for (const secret of [
+      first.access_token,
+      receipt.poll_token,
+      new URL(linkOf(mail, 'approve')).searchParams.get('approval_token'),
+    ]) {
       expect(stored).not.toContain(secret);
     }
   });
@@ -58,7 +89,10 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
     const approve = new URL(linkOf(mail, 'approve'));
     const wrong = await ctx.api.call('GET', `${approve.pathname}?approval_token=aat_wrong`);
     expect(wrong.status).toBe(401);
-    const swapped = await ctx.api.call('GET', `${approve.pathname}?approval_token=${encodeURIComponent(receipt.poll_token)}`);
+    const swapped = await ctx.api.call(
+      'GET',
+      `${approve.pathname}?approval_token=${encodeURIComponent(receipt.poll_token)}`,
+    );
     expect(swapped.status).toBe(401);
     expect((await ctx.api.call('GET', receipt.poll_url)).body.status).toBe('pending');
 
@@ -68,7 +102,11 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
     expect(again.status).toBe(409);
     expect(((await again.json()) as any).detail).toBe('Access request already denied');
     await sleep(1100);
-    expect((await ctx.api.call('GET', receipt.poll_url)).body).toMatchObject({ status: 'denied', access_token: null, token_id: null });
+    expect((await ctx.api.call('GET', receipt.poll_url)).body).toMatchObject({
+      status: 'denied',
+      access_token: null,
+      token_id: null,
+    });
   });
 
   it('approve and deny at the same moment: exactly one wins and both answers say which', async () => {
@@ -91,15 +129,26 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
     expect((await ctx.api.call('GET', receipt.poll_url)).status).toBe(200);
     const fast = await ctx.api.call('GET', receipt.poll_url);
     expect(fast).toMatchObject({ status: 429, body: { detail: 'slow_down', interval: 3 } });
-    const wrong = await ctx.api.call('GET', `/api/v1/auth/pat/request/${receipt.request_id}/status?poll_token=apt_nope`);
+    const wrong = await ctx.api.call(
+      'GET',
+      `/api/v1/auth/pat/request/${receipt.request_id}/status?poll_token=apt_nope`,
+    );
     expect(wrong.status).toBe(401);
   });
 
   it('request-by-email answers the same whether or not the address belongs to a client', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'By Mail');
-    const body = (email: string) => ({ email, project_name: 'p', requested_scopes: ['jobs:read'], name: 'Scout', monthly_budget_usd: 20 });
+    const body = (email: string) => ({
+      email,
+      project_name: 'p',
+      requested_scopes: ['jobs:read'],
+      name: 'Scout',
+      monthly_budget_usd: 20,
+    });
     const known = await ctx.api.call('POST', '/api/v1/auth/pat/request-by-email', { body: body(client.admin_email) });
-    const unknown = await ctx.api.call('POST', '/api/v1/auth/pat/request-by-email', { body: body('nobody@nowhere.test') });
+    const unknown = await ctx.api.call('POST', '/api/v1/auth/pat/request-by-email', {
+      body: body('nobody@nowhere.test'),
+    });
     expect([known.status, unknown.status]).toEqual([200, 200]);
     expect(Object.keys(known.body).sort()).toEqual(Object.keys(unknown.body).sort());
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, known.body.request_id);
@@ -108,7 +157,12 @@ describe('access requests: e-mail approval as a durable workflow, and polling', 
 
   it('an unknown client is 404; a mistyped token fails its checksum (401)', async () => {
     const res = await ctx.api.call('POST', '/api/v1/auth/pat/request', {
-      body: { client_id: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', owner_email: 'a@b.test', project_name: 'p', requested_scopes: ['jobs:read'] },
+      body: {
+        client_id: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d',
+        owner_email: 'a@b.test',
+        project_name: 'p',
+        requested_scopes: ['jobs:read'],
+      },
     });
     expect(res.status).toBe(404);
     const client = await createClient(ctx.api, ctx.admin, 'Checksum');
@@ -146,7 +200,9 @@ describe('approvals racing the expiry', () => {
   it('for every request exactly one of approval and expiry wins, and the answer, the poll and the workflow agree', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Approve Or Expire');
     const receipts = await Promise.all(Array.from({ length: 6 }, () => requestAccess(ctx.api, client.client_id)));
-    const mails = await Promise.all(receipts.map((r) => approvalMail(ctx.api, ctx.admin, client.admin_email, r.request_id)));
+    const mails = await Promise.all(
+      receipts.map((r) => approvalMail(ctx.api, ctx.admin, client.admin_email, r.request_id)),
+    );
     // Approvals spread across each request's deadline, from 900 ms before it to 600 ms after it.
     const answers = await Promise.all(
       receipts.map(async (r, i) => {
@@ -160,7 +216,8 @@ describe('approvals racing the expiry', () => {
       const polled = await pollUntil(ctx.api, r, (b) => b.status !== 'pending');
       const tokens = await AccessTokenModel.countDocuments({ client_id: client.client_id, request_id: r.request_id });
       const seen = { answer: answers[i], outcome, polled: polled.status, token: polled.access_token !== null, tokens };
-      if (answers[i] === 200) expect(seen).toEqual({ answer: 200, outcome: 'approved', polled: 'approved', token: true, tokens: 1 });
+      if (answers[i] === 200)
+        expect(seen).toEqual({ answer: 200, outcome: 'approved', polled: 'approved', token: true, tokens: 1 });
       else expect(seen).toEqual({ answer: 410, outcome: 'expired', polled: 'expired', token: false, tokens: 0 });
     }
     // The spread reaches both sides of the deadline.
@@ -173,9 +230,15 @@ describe('access requests per source address', () => {
 
   it('are limited to ACCESS_REQUEST_RATE_PER_HOUR an hour (429 beyond)', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Limited');
-    const send = () => ctx.api.call('POST', '/api/v1/auth/pat/request', {
-      body: { client_id: client.client_id, owner_email: 'a@b.test', project_name: 'p', requested_scopes: ['jobs:read'] },
-    });
+    const send = () =>
+      ctx.api.call('POST', '/api/v1/auth/pat/request', {
+        body: {
+          client_id: client.client_id,
+          owner_email: 'a@b.test',
+          project_name: 'p',
+          requested_scopes: ['jobs:read'],
+        },
+      });
     expect([(await send()).status, (await send()).status]).toEqual([200, 200]);
     const third = await send();
     expect(third.status).toBe(429);

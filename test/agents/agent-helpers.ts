@@ -5,24 +5,33 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Brands made directly in the store, oldest (lowest id) first. */
 export async function brandsFor(clientId: string, ids: number[]) {
-  for (const id of ids) await BrandModel.create({ _id: id, client_id: clientId, brand_name: `Brand ${id}`, slug: `brand-${id}` });
+  for (const id of ids)
+    await BrandModel.create({ _id: id, client_id: clientId, brand_name: `Brand ${id}`, slug: `brand-${id}` });
 }
 
 /** The approval e-mail sent to `to`, as the outbox holds it (with every link in it). */
 export async function approvalMail(api: TestApi, admin: string, to: string, requestId: string) {
   return eventually(async () => {
-    const res = await api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(to)}`, { token: admin });
+    const res = await api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(to)}`, {
+      token: admin,
+    });
     return res.body.messages.find((m: { links: string[] }) => m.links.some((l) => l.includes(requestId)));
   });
 }
 
-export const linkOf = (mail: { links: string[] }, verdict: 'approve' | 'deny') => mail.links.find((l) => l.includes(`/${verdict}?`))!;
+export const linkOf = (mail: { links: string[] }, verdict: 'approve' | 'deny') =>
+  mail.links.find((l) => l.includes(`/${verdict}?`))!;
 
 /** Decides through a link as a JSON client does: a POST to the link's URL (following it with a GET decides nothing). */
 export const decideByLink = (link: string) => fetch(link, { method: 'POST', headers: { accept: 'application/json' } });
 
 /** Polls once a second (the service refuses faster) until `accept` says yes. */
-export async function pollUntil(api: TestApi, receipt: { poll_url: string }, accept: (body: any) => boolean, timeoutMs = 30_000) {
+export async function pollUntil(
+  api: TestApi,
+  receipt: { poll_url: string },
+  accept: (body: any) => boolean,
+  timeoutMs = 30_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await api.call('GET', receipt.poll_url);
@@ -34,14 +43,25 @@ export async function pollUntil(api: TestApi, receipt: { poll_url: string }, acc
 
 export async function requestAccess(api: TestApi, clientId: string, body: Record<string, unknown> = {}) {
   const res = await api.call('POST', '/api/v1/auth/pat/request', {
-    body: { client_id: clientId, owner_email: 'dev@agency.test', project_name: 'lead-finder', requested_scopes: ['jobs:read'], ...body },
+    body: {
+      client_id: clientId,
+      owner_email: 'dev@agency.test',
+      project_name: 'lead-finder',
+      requested_scopes: ['jobs:read'],
+      ...body,
+    },
   });
   if (res.status !== 200) throw new Error(`request: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** Follows the approve link as a client asking for JSON; returns the token the agent then picks up. */
-export async function approvedToken(api: TestApi, admin: string, client: { client_id: string; admin_email: string }, body: Record<string, unknown> = {}) {
+export async function approvedToken(
+  api: TestApi,
+  admin: string,
+  client: { client_id: string; admin_email: string },
+  body: Record<string, unknown> = {},
+) {
   const receipt = await requestAccess(api, client.client_id, body);
   const mail = await approvalMail(api, admin, client.admin_email, receipt.request_id);
   const decided = await decideByLink(linkOf(mail, 'approve'));

@@ -14,7 +14,9 @@ describe('the approval link, opened by a person in a real browser', () => {
   it('the link shows what would be granted and decides nothing; its button approves; the agent then picks its token up', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Browser');
     await brandsFor(client.client_id, [701]);
-    const receipt = await requestAccess(ctx.api, client.client_id, { requested_scopes: ['jobs:read', 'content:write'] });
+    const receipt = await requestAccess(ctx.api, client.client_id, {
+      requested_scopes: ['jobs:read', 'content:write'],
+    });
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
     const page = await browser.newPage();
     await page.setViewport({ width: 390, height: 844, isMobile: true });
@@ -45,7 +47,7 @@ describe('the approval link, opened by a person in a real browser', () => {
     expect(await page.$('button')).toBeNull();
   });
 
-  it('the deny link\'s button denies', async () => {
+  it("the deny link's button denies", async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Browser Deny');
     const receipt = await requestAccess(ctx.api, client.client_id);
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);

@@ -8,7 +8,10 @@ describe('login, sessions and credentials', () => {
   it('logs in with a session that works as bearer token and as cookie', async () => {
     const res = await ctx.api.call('POST', '/api/v1/auth/login', { body: ADMIN });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ token_type: 'bearer', user: { email: ADMIN.email, role: 'super_admin', client_id: null } });
+    expect(res.body).toMatchObject({
+      token_type: 'bearer',
+      user: { email: ADMIN.email, role: 'super_admin', client_id: null },
+    });
     expect(res.body.access_token).toMatch(/^lss_/);
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(/lead_session=lss_/);
@@ -22,7 +25,9 @@ describe('login, sessions and credentials', () => {
   });
 
   it('rejects a wrong password with 401 {detail}', async () => {
-    const res = await ctx.api.call('POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: 'wrong-password' } });
+    const res = await ctx.api.call('POST', '/api/v1/auth/login', {
+      body: { email: ADMIN.email, password: 'wrong-password' },
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ detail: 'Invalid e-mail or password' });
   });
@@ -55,13 +60,16 @@ describe('login, sessions and credentials', () => {
     const fresh = `${res.body.client_id}:${res.body.api_key}:${res.body.api_secret}`;
     expect((await ctx.api.call('GET', '/api/v1/dashboard/me', { token: fresh })).status).toBe(200);
     expect((await ctx.api.call('GET', '/api/v1/dashboard/me', { token: client.triple })).status).toBe(401);
-    expect((await ctx.api.call('POST', '/api/v1/dashboard/credentials/regenerate', { token: ctx.admin })).status).toBe(403);
+    expect((await ctx.api.call('POST', '/api/v1/dashboard/credentials/regenerate', { token: ctx.admin })).status).toBe(
+      403,
+    );
   });
 
   it('keeps content domains unique across clients', async () => {
     await createClient(ctx.api, ctx.admin, 'Domain One', ['one.example']);
     const clash = await ctx.api.call('POST', '/api/v1/dashboard/admin/clients', {
-      token: ctx.admin, body: { name: 'Domain Two', content_domains: ['ONE.example'], admin_email: 'two@example.test' },
+      token: ctx.admin,
+      body: { name: 'Domain Two', content_domains: ['ONE.example'], admin_email: 'two@example.test' },
     });
     expect(clash.status).toBe(409);
     expect((await ctx.api.rt.services.clients.byContentDomain('one.example'))?.name).toBe('Domain One');
@@ -72,7 +80,8 @@ describe('login, sessions and credentials', () => {
     expect(route.status).toBe(404);
     expect(typeof route.body.detail).toBe('string');
     const record = await ctx.api.call('PATCH', '/api/v1/dashboard/admin/clients/00000000-0000-4000-8000-000000000000', {
-      token: ctx.admin, body: { name: 'x' },
+      token: ctx.admin,
+      body: { name: 'x' },
     });
     expect(record.status).toBe(404);
   });
@@ -82,7 +91,13 @@ describe('login, sessions and credentials', () => {
     expect(await UserModel.countDocuments({ email: ADMIN.email })).toBe(1);
     expect(await ensureSuperAdmin(ADMIN.email.toUpperCase(), 'another-password-1')).toBe('updated');
     expect(await UserModel.countDocuments({ email: ADMIN.email })).toBe(1);
-    expect((await ctx.api.call('POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: 'another-password-1' } })).status).toBe(200);
+    expect(
+      (
+        await ctx.api.call('POST', '/api/v1/auth/login', {
+          body: { email: ADMIN.email, password: 'another-password-1' },
+        })
+      ).status,
+    ).toBe(200);
     await ensureSuperAdmin(ADMIN.email, ADMIN.password);
   });
 });

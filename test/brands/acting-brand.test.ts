@@ -7,9 +7,16 @@ import { startSecondApi } from '../support/second-api';
 
 /** The part of a request actingBrand reads: the authenticated caller and the X-Brand-Id header. */
 const requestOf = (caller: Partial<Caller>, brandHeader?: string) =>
-  ({ caller: { permissions: [], scopes: [], brandIds: [], userId: null, email: null, ...caller }, get: (h: string) => (h.toLowerCase() === 'x-brand-id' ? brandHeader : undefined) }) as unknown as Request;
+  ({
+    caller: { permissions: [], scopes: [], brandIds: [], userId: null, email: null, ...caller },
+    get: (h: string) => (h.toLowerCase() === 'x-brand-id' ? brandHeader : undefined),
+  }) as unknown as Request;
 
-const statusOf = (p: Promise<unknown>) => p.then(() => 200, (err: { status: number }) => err.status);
+const statusOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (err: { status: number }) => err.status,
+  );
 
 describe('the brand an agent operation acts for', () => {
   const ctx = useTestApi();
@@ -23,9 +30,15 @@ describe('the brand an agent operation acts for', () => {
       { _id: 803, client_id: clientId, brand_name: 'C', slug: 'c', is_active: false },
     ]);
   });
-  const agent = (brandIds: number[]) => ({ kind: 'agent' as const, role: 'client_user' as const, clientId, brandIds, tokenId: 't' });
+  const agent = (brandIds: number[]) => ({
+    kind: 'agent' as const,
+    role: 'client_user' as const,
+    clientId,
+    brandIds,
+    tokenId: 't',
+  });
 
-  it('is a single-brand token\'s only brand, or the granted brand X-Brand-Id names', async () => {
+  it("is a single-brand token's only brand, or the granted brand X-Brand-Id names", async () => {
     expect((await actingBrand(requestOf(agent([801])))).brand._id).toBe(801);
     expect((await actingBrand(requestOf(agent([801, 802]), '802'))).brand._id).toBe(802);
   });
@@ -38,20 +51,38 @@ describe('the brand an agent operation acts for', () => {
     const triple = { kind: 'client' as const, role: 'client_user' as const, clientId };
     expect(await statusOf(actingBrand(requestOf(triple)))).toBe(422);
     expect((await actingBrand(requestOf(triple, '801'))).role).toBe('admin');
-    const stranger = { kind: 'client' as const, role: 'client_user' as const, clientId: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d' };
+    const stranger = {
+      kind: 'client' as const,
+      role: 'client_user' as const,
+      clientId: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d',
+    };
     expect(await statusOf(actingBrand(requestOf(stranger, '801')))).toBe(404);
   });
 
   it('sees a brand deactivated at once, on this process and on another with the brand cached', async () => {
     const { triple } = await createClient(ctx.api, ctx.admin, 'Cached Brand');
-    const brandId = (await ctx.api.call('POST', '/api/v1/brands', { token: triple, body: { brand_name: 'Cached', slug: 'cached-brand' } })).body.brand_id;
+    const brandId = (
+      await ctx.api.call('POST', '/api/v1/brands', {
+        token: triple,
+        body: { brand_name: 'Cached', slug: 'cached-brand' },
+      })
+    ).body.brand_id;
     const second = await startSecondApi(ctx.api);
     try {
-      const resolveOnBoth = () => Promise.all([ctx.api.url, second.url].map((url) =>
-        fetch(`${url}/api/v1/agent/resolve-pin?pin_id=NL:NOT-CLAIMED`, { headers: { authorization: `Bearer ${triple}`, 'x-brand-id': String(brandId) } }).then((r) => r.status)));
+      const resolveOnBoth = () =>
+        Promise.all(
+          [ctx.api.url, second.url].map((url) =>
+            fetch(`${url}/api/v1/agent/resolve-pin?pin_id=NL:NOT-CLAIMED`, {
+              headers: { authorization: `Bearer ${triple}`, 'x-brand-id': String(brandId) },
+            }).then((r) => r.status),
+          ),
+        );
       expect(await resolveOnBoth()).toEqual([404, 404]); // acting for the brand: no such pin
       expect(await resolveOnBoth()).toEqual([404, 404]); // now from both caches
-      const patched = await ctx.api.call('PATCH', `/api/v1/brands/${brandId}`, { token: triple, body: { is_active: false } });
+      const patched = await ctx.api.call('PATCH', `/api/v1/brands/${brandId}`, {
+        token: triple,
+        body: { is_active: false },
+      });
       expect(patched.status).toBe(200);
       expect(await resolveOnBoth()).toEqual([403, 403]);
     } finally {

@@ -21,10 +21,16 @@ describe('brand logos on S3', () => {
     expect(api.rt.services.media.storage.kind).toBe('s3');
     const admin = await api.login();
     const client = await createClient(api, admin, 'S3 Logos');
-    const brand = await api.call('POST', '/api/v1/brands', { token: client.triple, body: { brand_name: 'Bucket', slug: 'bucket' } });
+    const brand = await api.call('POST', '/api/v1/brands', {
+      token: client.triple,
+      body: { brand_name: 'Bucket', slug: 'bucket' },
+    });
     const prefix = `brand-logos/${brand.body.brand_id}/`;
     const upload = async (w: number, h: number) =>
-      api.call('POST', `/api/v1/brands/${brand.body.brand_id}/logo`, { token: client.triple, body: { file: (await png(w, h)).toString('base64') } });
+      api.call('POST', `/api/v1/brands/${brand.body.brand_id}/logo`, {
+        token: client.triple,
+        body: { file: (await png(w, h)).toString('base64') },
+      });
 
     const first = await upload(400, 300);
     expect(first.status).toBe(200);
@@ -39,7 +45,9 @@ describe('brand logos on S3', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 120, 120]);
     expect((await fetch(first.body.logo_url)).status).toBe(404);
 
-    expect((await api.call('DELETE', `/api/v1/brands/${brand.body.brand_id}/logo`, { token: client.triple })).status).toBe(200);
+    expect(
+      (await api.call('DELETE', `/api/v1/brands/${brand.body.brand_id}/logo`, { token: client.triple })).status,
+    ).toBe(200);
     expect(await s3.keys(prefix)).toEqual([]);
   });
 });

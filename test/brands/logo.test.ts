@@ -13,7 +13,10 @@ const dataUrl = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.to
 async function sidewaysJpeg(): Promise<Buffer> {
   const raw = Buffer.alloc(300 * 200 * 3);
   for (let y = 0; y < 200; y++) for (let x = 0; x < 300; x++) raw[(y * 300 + x) * 3] = x < 150 ? 255 : 0; // red left half
-  return sharp(raw, { raw: { width: 300, height: 200, channels: 3 } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+  return sharp(raw, { raw: { width: 300, height: 200, channels: 3 } })
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
 }
 
 /** A few hundred bytes of PNG whose header declares 2.5 billion pixels: what limitInputPixels is for. */
@@ -26,9 +29,14 @@ async function pixelBomb(): Promise<string> {
 }
 
 async function animatedGif(): Promise<Buffer> {
-  const frame = (r: number) => sharp({ create: { width: 120, height: 80, channels: 3, background: { r, g: 0, b: 0 } } }).png().toBuffer();
+  const frame = (r: number) =>
+    sharp({ create: { width: 120, height: 80, channels: 3, background: { r, g: 0, b: 0 } } })
+      .png()
+      .toBuffer();
   const frames = await Promise.all([frame(255), frame(0), frame(128)]);
-  return sharp(frames, { join: { animated: true } }).gif().toBuffer();
+  return sharp(frames, { join: { animated: true } })
+    .gif()
+    .toBuffer();
 }
 
 describe('brand logos', () => {
@@ -39,11 +47,15 @@ describe('brand logos', () => {
   beforeAll(async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Logos');
     triple = client.triple;
-    const res = await ctx.api.call('POST', '/api/v1/brands', { token: triple, body: { brand_name: 'Logo', slug: 'logo' } });
+    const res = await ctx.api.call('POST', '/api/v1/brands', {
+      token: triple,
+      body: { brand_name: 'Logo', slug: 'logo' },
+    });
     brandId = res.body.brand_id;
   });
 
-  const upload = (file: string) => ctx.api.call('POST', `/api/v1/brands/${brandId}/logo`, { token: triple, body: { file } });
+  const upload = (file: string) =>
+    ctx.api.call('POST', `/api/v1/brands/${brandId}/logo`, { token: triple, body: { file } });
   const fetchLogo = async (url: string, headers: Record<string, string> = {}) => {
     const res = await fetch(url, { headers });
     return { res, bytes: Buffer.from(await res.arrayBuffer()) };
@@ -57,7 +69,17 @@ describe('brand logos', () => {
     ['PNG 640x480', async () => dataUrl(await png(640, 480), 'image/png'), 256],
     ['small PNG (never enlarged)', async () => (await png(100, 60)).toString('base64'), 60],
     ['animated GIF', async () => dataUrl(await animatedGif(), 'image/gif'), 80],
-    ['WebP', async () => dataUrl(await sharp(await png(500, 900)).webp().toBuffer(), 'image/webp'), 256],
+    [
+      'WebP',
+      async () =>
+        dataUrl(
+          await sharp(await png(500, 900))
+            .webp()
+            .toBuffer(),
+          'image/webp',
+        ),
+      256,
+    ],
   ])('%s comes out square, at most 256 px, WebP, served with ETag and a long cache', async (_name, make, side) => {
     const res = await upload(await make());
     expect(res.status).toBe(200);
@@ -68,7 +90,11 @@ describe('brand logos', () => {
     expect(img.headers.get('x-content-type-options')).toBe('nosniff');
     expect(img.headers.get('cache-control')).toContain('max-age=31536000');
     const meta = await sharp(bytes).metadata();
-    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: side, height: side });
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+      format: 'webp',
+      width: side,
+      height: side,
+    });
     const again = await fetch(res.body.logo_url, { headers: { 'if-none-match': img.headers.get('etag')! } });
     expect(again.status).toBe(304);
     expect((await fetch(res.body.logo_url, { headers: { 'if-none-match': '*' } })).status).toBe(304);
@@ -79,7 +105,9 @@ describe('brand logos', () => {
   });
 
   it('takes a logo of several megabytes (up to the documented 5 MB), more than the default JSON body limit', async () => {
-    const noise = await sharp(randomBytes(1100 * 1100 * 3), { raw: { width: 1100, height: 1100, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const noise = await sharp(randomBytes(1100 * 1100 * 3), { raw: { width: 1100, height: 1100, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     const file = dataUrl(noise, 'image/png');
     expect(file.length).toBeGreaterThan(ctx.api.config.JSON_BODY_LIMIT_BYTES * 3);
     const res = await upload(file);
@@ -109,8 +137,25 @@ describe('brand logos', () => {
     ['text, not an image', Buffer.from('hello, this is not a picture').toString('base64')],
     ['not base64 at all', '%%% not base64 %%%'],
     ['a truncated PNG', async () => (await png(64, 64)).subarray(0, 80).toString('base64')],
-    ['an SVG (a format sharp reads, but not one of the accepted ones)', dataUrl(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64"/></svg>'), 'image/svg+xml')],
-    ['a TIFF', async () => dataUrl(await sharp(await png(32, 32)).tiff().toBuffer(), 'image/tiff')],
+    [
+      'an SVG (a format sharp reads, but not one of the accepted ones)',
+      dataUrl(
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64"/></svg>',
+        ),
+        'image/svg+xml',
+      ),
+    ],
+    [
+      'a TIFF',
+      async () =>
+        dataUrl(
+          await sharp(await png(32, 32))
+            .tiff()
+            .toBuffer(),
+          'image/tiff',
+        ),
+    ],
     ['a decompression bomb (a small file that declares 50,000 x 50,000 pixels)', async () => pixelBomb()],
   ])('%s is a 422 that says so', async (_name, make) => {
     const file = typeof make === 'function' ? await make() : make;

@@ -23,8 +23,15 @@ describe('content authoring', () => {
     it('creates an author with the defaults and a slug from full_name', async () => {
       const a = await as.create('authors', { full_name: 'Marieke de Vries' });
       expect(a).toMatchObject({
-        full_name: 'Marieke de Vries', slug: 'marieke-de-vries', role: 'author', agent_type: 'human',
-        avatar_url: null, bio: null, email: null, country: null, city: null,
+        full_name: 'Marieke de Vries',
+        slug: 'marieke-de-vries',
+        role: 'author',
+        agent_type: 'human',
+        avatar_url: null,
+        bio: null,
+        email: null,
+        country: null,
+        city: null,
       });
       expect(a.id).toMatch(/^[0-9a-f-]{36}$/);
     });
@@ -32,17 +39,38 @@ describe('content authoring', () => {
     it('keeps every field it is given and accepts each role and agent_type', async () => {
       for (const role of ['author', 'editor', 'contributor', 'administrator']) {
         const a = await as.create('authors', {
-          full_name: `Writer ${role}`, slug: `w-${role}`, role, agent_type: 'ai', avatar_url: 'https://cdn.example/a.webp',
-          bio: 'Bio', email: 'w@bakery.example', country: 'NL', city: 'Utrecht',
+          full_name: `Writer ${role}`,
+          slug: `w-${role}`,
+          role,
+          agent_type: 'ai',
+          avatar_url: 'https://cdn.example/a.webp',
+          bio: 'Bio',
+          email: 'w@bakery.example',
+          country: 'NL',
+          city: 'Utrecht',
         });
-        expect(a).toMatchObject({ slug: `w-${role}`, role, agent_type: 'ai', avatar_url: 'https://cdn.example/a.webp', bio: 'Bio', email: 'w@bakery.example', country: 'NL', city: 'Utrecht' });
+        expect(a).toMatchObject({
+          slug: `w-${role}`,
+          role,
+          agent_type: 'ai',
+          avatar_url: 'https://cdn.example/a.webp',
+          bio: 'Bio',
+          email: 'w@bakery.example',
+          country: 'NL',
+          city: 'Utrecht',
+        });
       }
     });
 
     it('answers 400 for a missing full_name, an unknown role or agent_type, a bad slug or e-mail', async () => {
       for (const body of [
-        {}, { full_name: '' }, { full_name: 'X', role: 'boss' }, { full_name: 'X', agent_type: 'robot' },
-        { full_name: 'X', slug: 'Not A Slug' }, { full_name: 'X', email: 'nope' }, { full_name: 'X', unknown: 1 },
+        {},
+        { full_name: '' },
+        { full_name: 'X', role: 'boss' },
+        { full_name: 'X', agent_type: 'robot' },
+        { full_name: 'X', slug: 'Not A Slug' },
+        { full_name: 'X', email: 'nope' },
+        { full_name: 'X', unknown: 1 },
       ]) {
         const res = await as.post('authors', body);
         expect({ body, status: res.status }).toEqual({ body, status: 400 });
@@ -73,7 +101,12 @@ describe('content authoring', () => {
     it('creates them with generated slugs and answers 409 for a duplicate', async () => {
       for (const kind of ['tags', 'categories'] as const) {
         const t = await as.create(kind, { name: 'Crème brûlée & Café' });
-        expect(t).toEqual({ id: expect.any(String), name: 'Crème brûlée & Café', slug: 'creme-brulee-cafe', description: null });
+        expect(t).toEqual({
+          id: expect.any(String),
+          name: 'Crème brûlée & Café',
+          slug: 'creme-brulee-cafe',
+          description: null,
+        });
         const d = await as.create(kind, { name: 'Seasonal', slug: 'season', description: 'By season' });
         expect(d).toMatchObject({ slug: 'season', description: 'By season' });
         expect((await as.post(kind, { name: 'Other', slug: 'season' })).status).toBe(409);
@@ -90,15 +123,33 @@ describe('content authoring', () => {
       const related = await as.create('posts', { slug: 'winter-menu', title: 'Winter menu', body: doc('Soup.') });
       const words = Array.from({ length: 450 }, (_, i) => `word${i}`).join(' ');
       const p = await as.create('posts', {
-        slug: 'spring-hours', title: 'Spring hours', body: doc(words),
-        tldr_summary: 'Open at 7', cover_image_url: 'https://cdn.example/c.webp', featured_image_alt: 'Bread',
-        seo_title: 'Spring', seo_description: 'Hours', author_name: 'Piet Post', tags: ['Bread', 'New Tag', 'New Tag'],
-        tag_ids: [idTag.id], category_ids: [category.id], related_post_ids: [related.id],
+        slug: 'spring-hours',
+        title: 'Spring hours',
+        body: doc(words),
+        tldr_summary: 'Open at 7',
+        cover_image_url: 'https://cdn.example/c.webp',
+        featured_image_alt: 'Bread',
+        seo_title: 'Spring',
+        seo_description: 'Hours',
+        author_name: 'Piet Post',
+        tags: ['Bread', 'New Tag', 'New Tag'],
+        tag_ids: [idTag.id],
+        category_ids: [category.id],
+        related_post_ids: [related.id],
       });
       expect(p).toMatchObject({
-        slug: 'spring-hours', title: 'Spring hours', status: 'draft', published_at: null, is_featured: false, view_count: 0,
-        tldr_summary: 'Open at 7', cover_image_url: 'https://cdn.example/c.webp', featured_image_alt: 'Bread',
-        seo_title: 'Spring', seo_description: 'Hours', og_image_url: null,
+        slug: 'spring-hours',
+        title: 'Spring hours',
+        status: 'draft',
+        published_at: null,
+        is_featured: false,
+        view_count: 0,
+        tldr_summary: 'Open at 7',
+        cover_image_url: 'https://cdn.example/c.webp',
+        featured_image_alt: 'Bread',
+        seo_title: 'Spring',
+        seo_description: 'Hours',
+        og_image_url: null,
         author: { full_name: 'Piet Post', slug: 'piet-post', avatar_url: null, bio: null },
         categories: [{ id: category.id, name: 'News', slug: 'news' }],
         related_posts: [{ id: related.id, slug: 'winter-menu', title: 'Winter menu', published_at: null }],
@@ -110,7 +161,13 @@ describe('content authoring', () => {
       expect([...p.tags].sort()).toEqual(['Bread', 'By Id', 'New Tag']);
 
       // The author and the tag that the post named are reused, not created again.
-      const again = await as.create('posts', { slug: 'spring-2', title: 'Again', body: doc('Short.'), author_name: 'Piet Post', tags: ['new tag', 'Bread'] });
+      const again = await as.create('posts', {
+        slug: 'spring-2',
+        title: 'Again',
+        body: doc('Short.'),
+        author_name: 'Piet Post',
+        tags: ['new tag', 'Bread'],
+      });
       expect(again.author.id).toBe(p.author.id);
       expect([...again.tags].sort()).toEqual(['Bread', 'New Tag']);
       expect(again).toMatchObject({ reading_time: 1, excerpt: 'Short.' });
@@ -119,10 +176,28 @@ describe('content authoring', () => {
 
     it('lets author_id take precedence over author_name, and allows no author', async () => {
       const a = await as.create('authors', { full_name: 'Chosen One' });
-      const p = await as.create('posts', { slug: 'by-id', title: 'By id', body: doc('x'), author_id: a.id, author_name: 'Ignored Name' });
+      const p = await as.create('posts', {
+        slug: 'by-id',
+        title: 'By id',
+        body: doc('x'),
+        author_id: a.id,
+        author_name: 'Ignored Name',
+      });
       expect(p.author).toEqual({ id: a.id, full_name: 'Chosen One', slug: 'chosen-one', avatar_url: null, bio: null });
-      const none = await as.create('posts', { slug: 'no-author-here', title: 'No author here', body: doc('x'), excerpt: 'Given' });
-      expect(none).toMatchObject({ author: null, slug: 'no-author-here', excerpt: 'Given', tags: [], categories: [], related_posts: [] });
+      const none = await as.create('posts', {
+        slug: 'no-author-here',
+        title: 'No author here',
+        body: doc('x'),
+        excerpt: 'Given',
+      });
+      expect(none).toMatchObject({
+        author: null,
+        slug: 'no-author-here',
+        excerpt: 'Given',
+        tags: [],
+        categories: [],
+        related_posts: [],
+      });
     });
 
     it("answers 400 for another client's or unknown author, tag, category or related post ids", async () => {
@@ -134,8 +209,12 @@ describe('content authoring', () => {
       };
       const base = { slug: 'refs', title: 'Refs', body: doc('x') };
       for (const extra of [
-        { author_id: theirs.author.id }, { tag_ids: [theirs.tag.id] }, { category_ids: [theirs.category.id] },
-        { related_post_ids: [theirs.post.id] }, { tag_ids: ['00000000-0000-4000-8000-000000000000'] }, { author_id: 'not-a-uuid' },
+        { author_id: theirs.author.id },
+        { tag_ids: [theirs.tag.id] },
+        { category_ids: [theirs.category.id] },
+        { related_post_ids: [theirs.post.id] },
+        { tag_ids: ['00000000-0000-4000-8000-000000000000'] },
+        { author_id: 'not-a-uuid' },
       ]) {
         const res = await as.post('posts', { ...base, ...extra });
         expect({ extra, status: res.status }).toEqual({ extra, status: 400 });
@@ -151,11 +230,16 @@ describe('content authoring', () => {
         node = child;
       }
       for (const body of [
-        { body: doc('x') }, { title: 'T' }, { title: 'No slug', body: doc('x') }, { title: 'T', body: { type: 'paragraph', content: [] } },
-        { title: 'T', body: { type: 'doc' } }, { title: 'T', body: { type: 'doc', content: [{ text: 'no type' }] } },
+        { body: doc('x') },
+        { title: 'T' },
+        { title: 'No slug', body: doc('x') },
+        { title: 'T', body: { type: 'paragraph', content: [] } },
+        { title: 'T', body: { type: 'doc' } },
+        { title: 'T', body: { type: 'doc', content: [{ text: 'no type' }] } },
         { title: 'T', body: { type: 'doc', content: [{ type: 'text', text: 42 }] } },
         { title: 'T', body: { type: 'doc', content: [{ type: 'paragraph', style: 'x' }] } },
-        { title: 'T', body: { type: 'doc', content: 'text' } }, { title: 'T', body: deep },
+        { title: 'T', body: { type: 'doc', content: 'text' } },
+        { title: 'T', body: deep },
       ]) {
         const res = await as.post('posts', body);
         expect({ body, status: res.status }).toEqual({ body, status: 400 });
@@ -166,7 +250,13 @@ describe('content authoring', () => {
 
     it('answers 409 for a duplicate slug and creates nothing it named', async () => {
       await as.create('posts', { slug: 'taken', title: 'First', body: doc('x') });
-      const res = await as.post('posts', { slug: 'taken', title: 'Second', body: doc('x'), author_name: 'Never Created', tags: ['never-created'] });
+      const res = await as.post('posts', {
+        slug: 'taken',
+        title: 'Second',
+        body: doc('x'),
+        author_name: 'Never Created',
+        tags: ['never-created'],
+      });
       expect(res.status).toBe(409);
       expect(res.body.detail).toMatch(/taken/);
       expect((await as.post('authors', { full_name: 'Never Created' })).status).toBe(201);
@@ -178,24 +268,54 @@ describe('content authoring', () => {
     it('creates a draft page with defaults and a slug from the title', async () => {
       const page = await as.create('pages', { title: 'Über uns' });
       expect(page).toMatchObject({
-        slug: 'uber-uns', title: 'Über uns', description: '', blocks: [], template: 'default', status: 'draft',
-        published_at: null, sort_order: 0, seo_title: null, seo_description: null, og_image_url: null,
+        slug: 'uber-uns',
+        title: 'Über uns',
+        description: '',
+        blocks: [],
+        template: 'default',
+        status: 'draft',
+        published_at: null,
+        sort_order: 0,
+        seo_title: null,
+        seo_description: null,
+        og_image_url: null,
       });
     });
 
     it('changes only the supplied fields on PATCH and replaces blocks as a whole', async () => {
       const page = await as.create('pages', {
-        slug: 'about', title: 'About', description: 'Who we are', template: 'wide', sort_order: 3, seo_title: 'SEO',
-        blocks: [{ type: 'hero', data: { heading: 'Hi' } }, { type: 'text', data: { markdown: 'a' } }],
+        slug: 'about',
+        title: 'About',
+        description: 'Who we are',
+        template: 'wide',
+        sort_order: 3,
+        seo_title: 'SEO',
+        blocks: [
+          { type: 'hero', data: { heading: 'Hi' } },
+          { type: 'text', data: { markdown: 'a' } },
+        ],
       });
-      const patched = (await as.patch(`pages/${page.id}`, { blocks: [{ type: 'cta', data: { label: 'Order' } }] })).body;
+      const patched = (await as.patch(`pages/${page.id}`, { blocks: [{ type: 'cta', data: { label: 'Order' } }] }))
+        .body;
       expect(patched).toMatchObject({
-        id: page.id, slug: 'about', title: 'About', description: 'Who we are', template: 'wide', sort_order: 3, seo_title: 'SEO',
+        id: page.id,
+        slug: 'about',
+        title: 'About',
+        description: 'Who we are',
+        template: 'wide',
+        sort_order: 3,
+        seo_title: 'SEO',
         blocks: [{ type: 'cta', data: { label: 'Order' } }],
       });
       const renamed = await as.patch(`pages/${page.id}`, { title: 'About us', slug: 'about-us', seo_title: null });
       expect(renamed.status).toBe(200);
-      expect(renamed.body).toMatchObject({ title: 'About us', slug: 'about-us', seo_title: null, blocks: [{ type: 'cta' }], description: 'Who we are' });
+      expect(renamed.body).toMatchObject({
+        title: 'About us',
+        slug: 'about-us',
+        seo_title: null,
+        blocks: [{ type: 'cta' }],
+        description: 'Who we are',
+      });
     });
 
     it('answers 409 for a slug of another page, 404 for an unknown or foreign page, 400 for bad blocks', async () => {
@@ -206,7 +326,14 @@ describe('content authoring', () => {
       expect((await as.post('pages', { slug: 'page-a', title: 'Dup' })).status).toBe(409);
       expect((await asOther.patch(`pages/${a.id}`, { title: 'Hijack' })).status).toBe(404);
       expect((await as.patch('pages/00000000-0000-4000-8000-000000000000', { title: 'X' })).status).toBe(404);
-      for (const body of [{ blocks: [{ type: 'hero' }] }, { blocks: [{ data: {} }] }, { blocks: 'x' }, {}, { title: '' }, { status: 'published' }]) {
+      for (const body of [
+        { blocks: [{ type: 'hero' }] },
+        { blocks: [{ data: {} }] },
+        { blocks: 'x' },
+        {},
+        { title: '' },
+        { status: 'published' },
+      ]) {
         const res = await as.patch(`pages/${a.id}`, body);
         expect({ body, status: res.status }).toEqual({ body, status: 400 });
       }

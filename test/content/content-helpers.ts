@@ -4,7 +4,13 @@ import { newAccessToken } from '../../src/agents/token-format';
 import type { CallResult, TestApi } from '../support/harness';
 
 /** A site: a client with a credential triple and one content domain. */
-export async function createSite(api: TestApi, admin: string, name: string, domain: string, extra: Record<string, unknown> = {}) {
+export async function createSite(
+  api: TestApi,
+  admin: string,
+  name: string,
+  domain: string,
+  extra: Record<string, unknown> = {},
+) {
   const res = await api.call('POST', '/api/v1/dashboard/admin/clients', {
     token: admin,
     body: { name, content_domains: [domain], admin_email: `admin@${domain}`, ...extra },
@@ -25,7 +31,10 @@ export const doc = (...paragraphs: string[]) => ({
 export async function agentToken(clientId: string, scopes: string[]): Promise<string> {
   const token = newAccessToken();
   await AccessTokenModel.create({
-    client_id: clientId, token_hash: sha256(token), token_prefix: token.slice(0, 12), scopes,
+    client_id: clientId,
+    token_hash: sha256(token),
+    token_prefix: token.slice(0, 12),
+    scopes,
     expires_at: new Date(Date.now() + 3600_000),
   });
   return token;
@@ -37,15 +46,20 @@ export function author(api: TestApi, token: string, headers: Record<string, stri
     if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  const post = (path: string, body?: unknown) => api.call('POST', `/api/v1/dashboard/content/${path}`, { token, body, headers });
+  const post = (path: string, body?: unknown) =>
+    api.call('POST', `/api/v1/dashboard/content/${path}`, { token, body, headers });
   return {
     post,
-    patch: (path: string, body: unknown) => api.call('PATCH', `/api/v1/dashboard/content/${path}`, { token, body, headers }),
-    create: (kind: 'authors' | 'tags' | 'categories' | 'posts' | 'pages', body: unknown) => post(kind, body).then(expectStatus(201)),
+    patch: (path: string, body: unknown) =>
+      api.call('PATCH', `/api/v1/dashboard/content/${path}`, { token, body, headers }),
+    create: (kind: 'authors' | 'tags' | 'categories' | 'posts' | 'pages', body: unknown) =>
+      post(kind, body).then(expectStatus(201)),
     publish: (kind: 'posts' | 'pages', id: string) => post(`${kind}/${id}/publish`).then(expectStatus(200)),
   };
 }
 
 /** A public read for a site. */
 export const publicGet = (api: TestApi, domain: string | null, path: string, headers: Record<string, string> = {}) =>
-  api.call('GET', `/api/v1/content/${path}`, { headers: { ...(domain ? { 'x-content-domain': domain } : {}), ...headers } });
+  api.call('GET', `/api/v1/content/${path}`, {
+    headers: { ...(domain ? { 'x-content-domain': domain } : {}), ...headers },
+  });

@@ -56,29 +56,48 @@ describe('the deploy hook on publish', () => {
     expect(calls('/hooked')).toHaveLength(0); // creating does not deploy
     await as.publish('posts', post.id);
     const [call] = await eventually(async () => (calls('/hooked').length ? calls('/hooked') : undefined));
-    expect(call.body).toMatchObject({ event: 'content.published', type: 'post', id: post.id, slug: 'deploy-me', client_id: site.client_id, revision: 1 });
+    expect(call.body).toMatchObject({
+      event: 'content.published',
+      type: 'post',
+      id: post.id,
+      slug: 'deploy-me',
+      client_id: site.client_id,
+      revision: 1,
+    });
     expect(call.headers['content-type']).toMatch(/application\/json/);
     expect(call.headers['idempotency-key']).toBe(`content-deploy-post-${post.id}-r1`);
 
     const page = await as.create('pages', { slug: 'hooked-page', title: 'Page' });
     await as.publish('pages', page.id);
     await eventually(async () => (calls('/hooked').some((c) => c.body.type === 'page') ? true : undefined));
-    expect(calls('/hooked').find((c) => c.body.type === 'page')!.body).toMatchObject({ id: page.id, slug: 'hooked-page' });
+    expect(calls('/hooked').find((c) => c.body.type === 'page')!.body).toMatchObject({
+      id: page.id,
+      slug: 'hooked-page',
+    });
 
     // Publishing the same revision again starts no second delivery; an edit and a new publish does.
     await as.publish('posts', post.id);
     await as.patch(`pages/${page.id}`, { title: 'Edited' });
     await as.publish('pages', page.id);
-    await eventually(async () => (calls('/hooked').filter((c) => c.body.type === 'page').length === 2 ? true : undefined));
+    await eventually(async () =>
+      calls('/hooked').filter((c) => c.body.type === 'page').length === 2 ? true : undefined,
+    );
     const temporal = api.rt.services.engines.temporal;
     await temporal.workflow.getHandle(`content-deploy-page-${page.id}-r2`).result();
     expect(calls('/hooked').filter((c) => c.body.type === 'post')).toHaveLength(1);
-    expect(calls('/hooked').filter((c) => c.body.type === 'page').map((c) => c.body.revision)).toEqual([1, 2]);
+    expect(
+      calls('/hooked')
+        .filter((c) => c.body.type === 'page')
+        .map((c) => c.body.revision),
+    ).toEqual([1, 2]);
   });
 
   it('retries while the hook fails with 5xx, and gives up at once on a 404', async () => {
     const site = await createSite(api, admin, 'Flaky', 'flaky.example');
-    const set = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, { token: admin, body: { deploy_hook_url: `${hook.base}/flaky` } });
+    const set = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {
+      token: admin,
+      body: { deploy_hook_url: `${hook.base}/flaky` },
+    });
     expect(set.body.deploy_hook_url).toBe(`${hook.base}/flaky`);
     hook.script.set('/flaky', [503, 502]);
     const as = author(api, site.triple);
@@ -97,26 +116,47 @@ describe('the deploy hook on publish', () => {
 
   it('calls nothing for a client without a hook, and clears a hook with null', async () => {
     const site = await createSite(api, admin, 'Quiet', 'quiet.example', { deploy_hook_url: `${hook.base}/quiet` });
-    const cleared = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, { token: admin, body: { deploy_hook_url: null } });
+    const cleared = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {
+      token: admin,
+      body: { deploy_hook_url: null },
+    });
     expect(cleared.body.deploy_hook_url).toBeNull();
     const as = author(api, site.triple);
     const post = await as.create('posts', { slug: 'quiet', title: 'Quiet', body: doc('x') });
     await as.publish('posts', post.id);
-    await expect(api.rt.services.engines.temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).describe()).rejects.toThrow(/not found/i);
+    await expect(
+      api.rt.services.engines.temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).describe(),
+    ).rejects.toThrow(/not found/i);
     expect(calls('/quiet')).toHaveLength(0);
-    const bad = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, { token: admin, body: { deploy_hook_url: 'not a url' } });
+    const bad = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {
+      token: admin,
+      body: { deploy_hook_url: 'not a url' },
+    });
     expect(bad.status).toBe(422);
   });
 
   it('gives up on an unreachable Temporal within the request deadline, as an unavailable engine (503)', async () => {
-    const site = await createSite(api, admin, 'Stranded', 'stranded.example', { deploy_hook_url: `${hook.base}/stranded` });
+    const site = await createSite(api, admin, 'Stranded', 'stranded.example', {
+      deploy_hook_url: `${hook.base}/stranded`,
+    });
     const unreachable = createTemporalClient(`127.0.0.1:${await freePort()}`, 'default', api.rt.payloadCodec);
     try {
       const hooks = createDeployHooks(unreachable, api.config.TEMPORAL_TASK_QUEUE);
       const started = Date.now();
-      const failure = await hooks.published({
-        event: 'content.published', type: 'post', id: 'p1', slug: 'p1', client_id: site.client_id, revision: 1, published_at: new Date().toISOString(),
-      }).then(() => null, (err: unknown) => err);
+      const failure = await hooks
+        .published({
+          event: 'content.published',
+          type: 'post',
+          id: 'p1',
+          slug: 'p1',
+          client_id: site.client_id,
+          revision: 1,
+          published_at: new Date().toISOString(),
+        })
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
       expect(unavailableEngine(failure)).toBe('temporal');
       // Retries stop at the deadline: without it the client's own retries take about 20 s, and a backoff
       // sleeping past the deadline answered up to 5 s late.

@@ -25,7 +25,11 @@ describe('public content reads', () => {
       expect({ path, status: missing.status }).toEqual({ path, status: 422 });
       expect(missing.body.detail).toMatch(/X-Content-Domain/);
       const unknown = await publicGet(api, 'nobody.example', path);
-      expect({ path, status: unknown.status, detail: unknown.body.detail }).toEqual({ path, status: 404, detail: 'Unknown content domain' });
+      expect({ path, status: unknown.status, detail: unknown.body.detail }).toEqual({
+        path,
+        status: 404,
+        detail: 'Unknown content domain',
+      });
     }
   });
 
@@ -43,9 +47,23 @@ describe('public content reads', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 4, page: 1, page_size: 20 });
     expect(res.body.authors.map((a: any) => [a.full_name, a.role, a.agent_type])).toEqual([
-      ['Ada Admin', 'admin', null], ['Bo Bot', 'editor', 'ai'], ['Cy Contributor', 'contributor', null], ['Di Default', 'contributor', null],
+      ['Ada Admin', 'admin', null],
+      ['Bo Bot', 'editor', 'ai'],
+      ['Cy Contributor', 'contributor', null],
+      ['Di Default', 'contributor', null],
     ]);
-    expect(Object.keys(res.body.authors[0]).sort()).toEqual(['agent_type', 'avatar_url', 'bio', 'city', 'country', 'email', 'full_name', 'id', 'role', 'slug']);
+    expect(Object.keys(res.body.authors[0]).sort()).toEqual([
+      'agent_type',
+      'avatar_url',
+      'bio',
+      'city',
+      'country',
+      'email',
+      'full_name',
+      'id',
+      'role',
+      'slug',
+    ]);
 
     const second = await publicGet(api, D, 'authors?page=2&page_size=3');
     expect(second.body).toMatchObject({ total: 4, page: 2, page_size: 3, authors: [{ full_name: 'Di Default' }] });
@@ -74,16 +92,33 @@ describe('public content reads', () => {
 
     await as.publish('posts', draft.id);
     await as.publish('pages', draftPage.id);
-    expect((await publicGet(api, D, 'posts/secret-draft')).body).toMatchObject({ slug: 'secret-draft', status: 'published' });
+    expect((await publicGet(api, D, 'posts/secret-draft')).body).toMatchObject({
+      slug: 'secret-draft',
+      status: 'published',
+    });
     expect((await publicGet(api, D, 'pages')).body.pages.map((p: any) => p.slug)).toContain('draft-page');
   });
 
   it('filters posts by tag, category, author and featured, newest first', async () => {
     const cat = await as.create('categories', { name: 'Recipes' });
     const chef = await as.create('authors', { full_name: 'Chef Remy' });
-    const a = await as.create('posts', { slug: 'f-one', title: 'One', body: doc('x'), tags: ['Sourdough'], category_ids: [cat.id], author_id: chef.id, is_featured: true });
+    const a = await as.create('posts', {
+      slug: 'f-one',
+      title: 'One',
+      body: doc('x'),
+      tags: ['Sourdough'],
+      category_ids: [cat.id],
+      author_id: chef.id,
+      is_featured: true,
+    });
     const b = await as.create('posts', { slug: 'f-two', title: 'Two', body: doc('x'), tags: ['Sourdough', 'Rye'] });
-    const c = await as.create('posts', { slug: 'f-three', title: 'Three', body: doc('x'), tags: ['Rye'], author_id: chef.id });
+    const c = await as.create('posts', {
+      slug: 'f-three',
+      title: 'Three',
+      body: doc('x'),
+      tags: ['Rye'],
+      author_id: chef.id,
+    });
     for (const p of [a, b, c]) await as.publish('posts', p.id);
 
     const slugs = async (q: string) => (await publicGet(api, D, `posts?${q}`)).body.posts.map((p: any) => p.slug);
@@ -96,7 +131,12 @@ describe('public content reads', () => {
     expect(await slugs('tag=no-such-tag')).toEqual([]);
     const list = await publicGet(api, D, 'posts?tag=sourdough&page_size=1');
     expect(list.body).toMatchObject({ total: 2, page: 1, page_size: 1 });
-    expect(list.body.posts[0]).toMatchObject({ slug: 'f-two', tags: ['Sourdough', 'Rye'], status: 'published', author: null });
+    expect(list.body.posts[0]).toMatchObject({
+      slug: 'f-two',
+      tags: ['Sourdough', 'Rye'],
+      status: 'published',
+      author: null,
+    });
     expect(list.body.posts[0].body).toBeUndefined(); // lists carry no body
   });
 
@@ -108,11 +148,18 @@ describe('public content reads', () => {
       type: 'doc',
       content: [
         { type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Tips & <tricks>' }] },
-        { type: 'paragraph', content: [
-          { type: 'text', text: 'Read ' },
-          { type: 'text', text: 'this', marks: [{ type: 'link', attrs: { href: 'https://example.com/?a=1&b=2' } }, { type: 'bold' }] },
-          { type: 'text', text: ' not that', marks: [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }] },
-        ] },
+        {
+          type: 'paragraph',
+          content: [
+            { type: 'text', text: 'Read ' },
+            {
+              type: 'text',
+              text: 'this',
+              marks: [{ type: 'link', attrs: { href: 'https://example.com/?a=1&b=2' } }, { type: 'bold' }],
+            },
+            { type: 'text', text: ' not that', marks: [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }] },
+          ],
+        },
         { type: 'image', attrs: { src: 'data:image/png;base64,AAAA', alt: 'x' } },
         { type: 'image', attrs: { src: 'https://cdn.example/i.webp', alt: 'A "quoted" alt' } },
         { type: 'scriptish', content: [{ type: 'text', text: '<script>alert(1)</script>' }] },
@@ -133,14 +180,18 @@ describe('public content reads', () => {
     for (const r of reads) expect(r.body.view_count).toBeGreaterThanOrEqual(2);
     for (const r of reads) expect(r.body.view_count).toBeLessThanOrEqual(21);
     // MongoDB's total is exact; reads served from the cache store their $inc just after answering.
-    await eventually(async () => ((await PostModel.findOne({ client_id: site.client_id, slug: 'rich' }).lean())!.view_count === 21 ? true : undefined));
+    await eventually(async () =>
+      (await PostModel.findOne({ client_id: site.client_id, slug: 'rich' }).lean())!.view_count === 21
+        ? true
+        : undefined,
+    );
 
     const html = await publicGet(api, D, 'posts/rich?format=html');
     expect(html.body.body_html).toBe(
       '<h2>Tips &amp; &lt;tricks&gt;</h2>' +
-      '<p>Read <strong><a href="https://example.com/?a=1&amp;b=2" rel="noopener noreferrer nofollow">this</a></strong> not that</p>' +
-      '<img src="https://cdn.example/i.webp" alt="A &quot;quoted&quot; alt" loading="lazy">' +
-      '&lt;script&gt;alert(1)&lt;/script&gt;',
+        '<p>Read <strong><a href="https://example.com/?a=1&amp;b=2" rel="noopener noreferrer nofollow">this</a></strong> not that</p>' +
+        '<img src="https://cdn.example/i.webp" alt="A &quot;quoted&quot; alt" loading="lazy">' +
+        '&lt;script&gt;alert(1)&lt;/script&gt;',
     );
     expect((await publicGet(api, D, 'posts/rich?format=xml')).status).toBe(422);
   });
@@ -152,10 +203,19 @@ describe('public content reads', () => {
     expect(tags.body.tags.map((t: any) => t.slug)).toEqual(expect.arrayContaining(['sourdough', 'rye', 'bump']));
     expect(tags.body).toMatchObject({ page: 1, page_size: 100, total: tags.body.tags.length });
 
-    const late = await as.create('pages', { slug: 'zz-first', title: 'First by order', sort_order: -1, blocks: [{ type: 'hero', data: { h: 1 } }] });
+    const late = await as.create('pages', {
+      slug: 'zz-first',
+      title: 'First by order',
+      sort_order: -1,
+      blocks: [{ type: 'hero', data: { h: 1 } }],
+    });
     await as.publish('pages', late.id);
     const pages = await publicGet(api, D, 'pages');
-    expect(pages.body.pages[0]).toMatchObject({ slug: 'zz-first', blocks: [{ type: 'hero', data: { h: 1 } }], status: 'published' });
+    expect(pages.body.pages[0]).toMatchObject({
+      slug: 'zz-first',
+      blocks: [{ type: 'hero', data: { h: 1 } }],
+      status: 'published',
+    });
     expect((await publicGet(api, D, 'pages/zz-first')).body).toMatchObject({ title: 'First by order' });
   });
 
@@ -189,7 +249,10 @@ describe('public content reads', () => {
     await as.publish('posts', next.id);
     const fresh = await publicGet(api, D, 'posts?page_size=100');
     expect(fresh.headers.get('etag')).not.toBe(before.headers.get('etag'));
-    expect(fresh.body.posts.slice(0, 2).map((p: any) => [p.slug, p.title])).toEqual([['cache-next', 'Next'], ['cache-me', 'Changed in the database']]);
+    expect(fresh.body.posts.slice(0, 2).map((p: any) => [p.slug, p.title])).toEqual([
+      ['cache-next', 'Next'],
+      ['cache-me', 'Changed in the database'],
+    ]);
     expect((await publicGet(api, D, 'posts', { 'if-none-match': before.headers.get('etag')! })).status).toBe(200);
 
     // A page edit is a change too.

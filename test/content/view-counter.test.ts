@@ -4,12 +4,15 @@ describe('the grouped view counter', () => {
   it('gives every read its own exact count while grouping the increments', async () => {
     let stored = 10;
     const calls: number[] = [];
-    const counter = createViewCounter(async (_key, by) => {
-      calls.push(by);
-      await new Promise((r) => setTimeout(r, 5));
-      stored += by;
-      return stored;
-    }, () => undefined);
+    const counter = createViewCounter(
+      async (_key, by) => {
+        calls.push(by);
+        await new Promise((r) => setTimeout(r, 5));
+        stored += by;
+        return stored;
+      },
+      () => undefined,
+    );
     const counts = await Promise.all(Array.from({ length: 25 }, () => counter.count('post')));
     expect([...counts].sort((a, b) => a! - b!)).toEqual(Array.from({ length: 25 }, (_, i) => 11 + i));
     expect(stored).toBe(35);
@@ -19,13 +22,22 @@ describe('the grouped view counter', () => {
   });
 
   it('answers null when nothing matched and passes errors to every waiting read', async () => {
-    const none = createViewCounter(async () => null, () => undefined);
+    const none = createViewCounter(
+      async () => null,
+      () => undefined,
+    );
     expect(await Promise.all([none.count('x'), none.count('x')])).toEqual([null, null]);
-    const failing = createViewCounter(async () => {
-      throw new Error('database down');
-    }, () => undefined);
+    const failing = createViewCounter(
+      async () => {
+        throw new Error('database down');
+      },
+      () => undefined,
+    );
     await expect(Promise.all([failing.count('y'), failing.count('y')])).rejects.toThrow('database down');
-    const ok = createViewCounter(async (_k, by) => by, () => undefined);
+    const ok = createViewCounter(
+      async (_k, by) => by,
+      () => undefined,
+    );
     expect(await ok.count('y')).toBe(1); // nothing is left behind after a failure
   });
 
@@ -33,17 +45,23 @@ describe('the grouped view counter', () => {
     const writes: [number, boolean][] = [];
     let fail = false;
     const errors: string[] = [];
-    const counter = createViewCounter(async (_key, by, wantTotal) => {
-      writes.push([by, wantTotal]);
-      await new Promise((r) => setTimeout(r, 5));
-      if (fail) throw new Error('write failed');
-      return wantTotal ? 100 : null;
-    }, (err, key) => errors.push(`${key}: ${(err as Error).message}`));
+    const counter = createViewCounter(
+      async (_key, by, wantTotal) => {
+        writes.push([by, wantTotal]);
+        await new Promise((r) => setTimeout(r, 5));
+        if (fail) throw new Error('write failed');
+        return wantTotal ? 100 : null;
+      },
+      (err, key) => errors.push(`${key}: ${(err as Error).message}`),
+    );
     counter.add('p');
     counter.add('p');
     counter.add('p');
     expect(await counter.count('p')).toBe(100); // grouped with the two adds behind the first write
-    expect(writes).toEqual([[1, false], [3, true]]);
+    expect(writes).toEqual([
+      [1, false],
+      [3, true],
+    ]);
     fail = true;
     counter.add('q');
     await new Promise((r) => setTimeout(r, 20));
@@ -52,10 +70,14 @@ describe('the grouped view counter', () => {
 
   it('delays writes of reads that do not wait, and writes at once when one waits', async () => {
     const writes: number[] = [];
-    const counter = createViewCounter(async (_key, by) => {
-      writes.push(by);
-      return 7;
-    }, () => undefined, 50);
+    const counter = createViewCounter(
+      async (_key, by) => {
+        writes.push(by);
+        return 7;
+      },
+      () => undefined,
+      50,
+    );
     counter.add('r');
     counter.add('r');
     await new Promise((r) => setTimeout(r, 10));

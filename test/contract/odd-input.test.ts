@@ -1,6 +1,9 @@
 import { createClient, useTestApi } from '../support/harness';
 
-const doc = (attrs: Record<string, unknown>) => ({ type: 'doc', content: [{ type: 'paragraph', attrs, content: [{ type: 'text', text: 'x' }] }] });
+const doc = (attrs: Record<string, unknown>) => ({
+  type: 'doc',
+  content: [{ type: 'paragraph', attrs, content: [{ type: 'text', text: 'x' }] }],
+});
 
 describe('odd input gets a clear 4xx naming the field, never a 500', () => {
   const ctx = useTestApi();
@@ -8,7 +11,8 @@ describe('odd input gets a clear 4xx naming the field, never a 500', () => {
   beforeAll(async () => {
     triple = (await createClient(ctx.api, ctx.admin, 'Odd')).triple;
   });
-  const post = (path: string, body: unknown) => ctx.api.call('POST', `/api/v1/dashboard/content/${path}`, { token: triple, body });
+  const post = (path: string, body: unknown) =>
+    ctx.api.call('POST', `/api/v1/dashboard/content/${path}`, { token: triple, body });
 
   it.each([
     ['a NUL byte', { 'a\u0000b': 1 }, 'NUL'],
@@ -16,7 +20,11 @@ describe('odd input gets a clear 4xx naming the field, never a 500', () => {
     ['a dot', { 'a.b': 1 }, '"."'],
     ['a nested bad key', { ok: { deeper: { 'x\u0000': 1 } } }, 'NUL'],
   ])('page block data with a key containing %s is 400', async (_name, data, says) => {
-    const res = await post('pages', { slug: `odd-${Math.random().toString(36).slice(2, 8)}`, title: 'Odd', blocks: [{ type: 'hero', data }] });
+    const res = await post('pages', {
+      slug: `odd-${Math.random().toString(36).slice(2, 8)}`,
+      title: 'Odd',
+      blocks: [{ type: 'hero', data }],
+    });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain(says);
     expect(res.body.errors[0].field).toMatch(/^blocks\[0\]\.data/);
@@ -32,12 +40,30 @@ describe('odd input gets a clear 4xx naming the field, never a 500', () => {
 
   it('an array directly inside an array (which the local engine cannot store) is 400 naming its path, not 500', async () => {
     const marks = [{ type: 'link', attrs: { cells: { rows: [[-1, 'x'], ''] } } }];
-    const rich = await post('posts', { slug: 'nested-arrays', title: 'Nested', body: { type: 'doc', content: [{ type: 'text', text: 'x', marks }] } });
-    expect({ status: rich.status, field: rich.body.errors?.[0]?.field }).toEqual({ status: 400, field: 'body.content[0].marks[0].attrs.cells.rows[0]' });
-    const page = await post('pages', { slug: 'nested-arrays', title: 'Nested', blocks: [{ type: 'table', data: { rows: [['a', 'b']] } }] });
-    expect({ status: page.status, field: page.body.errors?.[0]?.field }).toEqual({ status: 400, field: 'blocks[0].data.rows[0]' });
+    const rich = await post('posts', {
+      slug: 'nested-arrays',
+      title: 'Nested',
+      body: { type: 'doc', content: [{ type: 'text', text: 'x', marks }] },
+    });
+    expect({ status: rich.status, field: rich.body.errors?.[0]?.field }).toEqual({
+      status: 400,
+      field: 'body.content[0].marks[0].attrs.cells.rows[0]',
+    });
+    const page = await post('pages', {
+      slug: 'nested-arrays',
+      title: 'Nested',
+      blocks: [{ type: 'table', data: { rows: [['a', 'b']] } }],
+    });
+    expect({ status: page.status, field: page.body.errors?.[0]?.field }).toEqual({
+      status: 400,
+      field: 'blocks[0].data.rows[0]',
+    });
     // One level of arrays is stored as given.
-    const flat = await post('pages', { slug: 'flat-arrays', title: 'Flat', blocks: [{ type: 'table', data: { rows: [{ cells: ['a', 'b'] }] } }] });
+    const flat = await post('pages', {
+      slug: 'flat-arrays',
+      title: 'Flat',
+      blocks: [{ type: 'table', data: { rows: [{ cells: ['a', 'b'] }] } }],
+    });
     expect(flat.status).toBe(201);
   });
 
@@ -51,18 +77,28 @@ describe('odd input gets a clear 4xx naming the field, never a 500', () => {
   });
 
   it('an integer beyond its maximum is 422, not echoed back as a float', async () => {
-    const res = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs?page=3027127409868297570799780315835400192', { token: triple });
+    const res = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs?page=3027127409868297570799780315835400192', {
+      token: triple,
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ location: 'query', field: 'page' });
   });
 
-  it('a missing or non-JSON body is the operation\'s validation status (422, 400 for authoring), not 415', async () => {
+  it("a missing or non-JSON body is the operation's validation status (422, 400 for authoring), not 415", async () => {
     const noBody = await ctx.api.call('POST', '/api/v1/brands', { token: triple });
     expect(noBody.status).toBe(422);
     expect(noBody.body.errors[0].field).toBe('Content-Type');
-    const text = await ctx.api.call('POST', '/api/v1/brands', { token: triple, rawBody: 'brand_name=x', headers: { 'content-type': 'text/plain' } });
+    const text = await ctx.api.call('POST', '/api/v1/brands', {
+      token: triple,
+      rawBody: 'brand_name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(422);
-    const authoring = await ctx.api.call('POST', '/api/v1/dashboard/content/tags', { token: triple, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const authoring = await ctx.api.call('POST', '/api/v1/dashboard/content/tags', {
+      token: triple,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(authoring.status).toBe(400);
   });
 });

@@ -10,23 +10,32 @@ import { unbuiltOperations } from '../fuzz/unbuilt';
 
 const { doc } = loadOpenApi();
 const operations = declaredOperations(doc);
-const concrete = (p: string) => p.replace(/\{([^}]+)\}/g, (_m, name: string) => (/brand_id|integration_id/.test(name) ? '1' : 'x-' + name));
+const concrete = (p: string) =>
+  p.replace(/\{([^}]+)\}/g, (_m, name: string) => (/brand_id|integration_id/.test(name) ? '1' : 'x-' + name));
 
 describe('the contract', () => {
-  it('declares every operation of the interface (spec/interface-operations.tsv, the interface\'s list kept with the product)', () => {
+  it("declares every operation of the interface (spec/interface-operations.tsv, the interface's list kept with the product)", () => {
     const shape = (method: string, p: string) => `${method.toUpperCase()} ${p.replace(/\{[^}]+\}/g, '{}')}`;
-    const interfaceOps = fs.readFileSync(path.resolve(__dirname, '../../spec/interface-operations.tsv'), 'utf8')
-      .trim().split('\n').slice(1).map((line) => line.split('\t')).map(([method, p]) => shape(method, p));
+    const interfaceOps = fs
+      .readFileSync(path.resolve(__dirname, '../../spec/interface-operations.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t'))
+      .map(([method, p]) => shape(method, p));
     const declared = new Set(operations.map((o) => shape(o.method, o.path)));
     expect(interfaceOps).toHaveLength(97);
     expect(interfaceOps.filter((op) => !declared.has(op))).toEqual([]);
   });
 
-  it('lists exactly the operations without a handler as unbuilt (the fuzzer\'s only tolerance shrinks as areas land)', () => {
+  it("lists exactly the operations without a handler as unbuilt (the fuzzer's only tolerance shrinks as areas land)", () => {
     // Any property of this stand-in is itself, so handlers can be enumerated without engines.
     const anything: any = new Proxy(function () {}, { get: () => anything, apply: () => anything });
     const built = new Set(Object.keys(operationHandlers(anything)));
-    const withoutHandler = operations.map((o) => o.operation.operationId).filter((id) => !built.has(id)).sort();
+    const withoutHandler = operations
+      .map((o) => o.operation.operationId)
+      .filter((id) => !built.has(id))
+      .sort();
     expect(unbuiltOperations().sort()).toEqual(withoutHandler);
   });
 
@@ -40,15 +49,24 @@ describe('the contract', () => {
     const app = express();
     app.use(mountOperations(doc, {}));
     app.use((_req, res) => void res.status(404).json({ detail: 'No such route' }));
-    app.use((err: { status: number; detail: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
-      void res.status(err.status).json({ detail: err.detail }));
+    app.use(
+      (
+        err: { status: number; detail: string },
+        _req: express.Request,
+        res: express.Response,
+        _next: express.NextFunction,
+      ) => void res.status(err.status).json({ detail: err.detail }),
+    );
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       for (const op of operations) {
         const res = await fetch(base + concrete(op.path), { method: op.method.toUpperCase() });
-        expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({ op: `${op.method} ${op.path}`, status: 501 });
+        expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({
+          op: `${op.method} ${op.path}`,
+          status: 501,
+        });
       }
     } finally {
       server.close();
@@ -63,7 +81,10 @@ describe('the running API', () => {
     for (const op of operations) {
       if (op.path === '/api/v1/events/stream') continue; // a stream: covered by the events tests
       const res = await ctx.api.call(op.method.toUpperCase(), concrete(op.path), { token: ctx.admin });
-      expect({ op: `${op.method} ${op.path}`, detail: res.body?.detail }).not.toEqual({ op: `${op.method} ${op.path}`, detail: 'No such route' });
+      expect({ op: `${op.method} ${op.path}`, detail: res.body?.detail }).not.toEqual({
+        op: `${op.method} ${op.path}`,
+        detail: 'No such route',
+      });
     }
   });
 });

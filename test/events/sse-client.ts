@@ -64,12 +64,20 @@ export async function openStream(url: string, headers: Record<string, string> = 
           seen = frames.indexOf(found) + 1;
           return resolve(found);
         }
-        const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; got ${frames.map((f) => f.event).join(', ')}`)), timeoutMs);
-        waiters.push({ match, from: seen, resolve: (f) => {
-          clearTimeout(timer);
-          seen = frames.indexOf(f) + 1;
-          resolve(f);
-        } });
+        const timer = setTimeout(
+          () =>
+            reject(new Error(`no matching event within ${timeoutMs} ms; got ${frames.map((f) => f.event).join(', ')}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          match,
+          from: seen,
+          resolve: (f) => {
+            clearTimeout(timer);
+            seen = frames.indexOf(f) + 1;
+            resolve(f);
+          },
+        });
       });
     },
     close: () => ctrl.abort(),

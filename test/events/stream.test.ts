@@ -28,7 +28,8 @@ async function stream(token: string, headers: Record<string, string> = {}, query
   return s;
 }
 const small = (query: string) => ({ query, country_code: 'LU', max_locations: 1, max_results: 3 });
-const forJob = (id: string, event: string) => (f: { event: string; data: any }) => f.event === event && f.data?.job_id === id;
+const forJob = (id: string, event: string) => (f: { event: string; data: any }) =>
+  f.event === event && f.data?.job_id === id;
 
 describe('event stream', () => {
   it('answers 401 for a missing or bad token', async () => {
@@ -49,9 +50,18 @@ describe('event stream', () => {
     const started = await s.next(forJob(id, 'job.started'));
     const completed = await s.next(forJob(id, 'job.completed'));
     for (const f of [queued, started, completed]) expect(f.id).toMatch(/^\d+-\d+$/);
-    expect(queued.data).toMatchObject({ job_id: id, job_type: 'maps-scrape', status: 'queued', client_id: acme.client_id });
+    expect(queued.data).toMatchObject({
+      job_id: id,
+      job_type: 'maps-scrape',
+      status: 'queued',
+      client_id: acme.client_id,
+    });
     expect(started.data.status).toBe('processing');
-    expect(completed.data).toMatchObject({ status: 'completed', results_count: 3, processing_time: expect.any(Number) });
+    expect(completed.data).toMatchObject({
+      status: 'completed',
+      results_count: 3,
+      processing_time: expect.any(Number),
+    });
     const job = await waitForStatus(api, acme.triple, jobPath(id), ['completed']);
     expect(completed.data.processing_time).toBe(job.processing_time);
 
@@ -79,17 +89,24 @@ describe('event stream', () => {
     s.close();
     const b = (await api.call('POST', SUBMIT, { token: acme.triple, body: small('pub') })).body.job_id;
     await waitForStatus(api, acme.triple, jobPath(b), ['completed']);
-    const resumes: { headers: Record<string, string>; query: string }[] = [{ headers: { 'Last-Event-ID': last.id! }, query: '' }, { headers: {}, query: `&last_event_id=${last.id}` }];
+    const resumes: { headers: Record<string, string>; query: string }[] = [
+      { headers: { 'Last-Event-ID': last.id! }, query: '' },
+      { headers: {}, query: `&last_event_id=${last.id}` },
+    ];
     for (const resume of resumes) {
       const again = await stream(acme.triple, resume.headers, resume.query);
       await again.next(forJob(b, 'job.completed'));
       const jobEvents = again.frames.filter((f) => f.event.startsWith('job.'));
-      expect(jobEvents.map((f) => [f.event, f.data.job_id])).toEqual([['job.queued', b], ['job.started', b], ['job.completed', b]]);
+      expect(jobEvents.map((f) => [f.event, f.data.job_id])).toEqual([
+        ['job.queued', b],
+        ['job.started', b],
+        ['job.completed', b],
+      ]);
       again.close();
     }
   });
 
-  it('never sends another client\'s events; a super_admin gets all clients\' or the selected one\'s', async () => {
+  it("never sends another client's events; a super_admin gets all clients' or the selected one's", async () => {
     const s = await stream(globex.triple);
     const adminToken = await api.login(ADMIN.email, ADMIN.password);
     const everything = await stream(adminToken);
@@ -99,8 +116,11 @@ describe('event stream', () => {
     await waitForStatus(api, acme.triple, jobPath(theirs), ['completed']);
     await s.next(forJob(mine, 'job.completed'));
     expect(s.frames.filter((f) => f.data?.job_id === theirs)).toEqual([]);
-    expect(s.frames.filter((f) => f.event.startsWith('job.')).every((f) => f.data.client_id === globex.client_id)).toBe(true);
-    for (const id of [mine, theirs]) await eventually(async () => everything.frames.some(forJob(id, 'job.completed')) || undefined);
+    expect(s.frames.filter((f) => f.event.startsWith('job.')).every((f) => f.data.client_id === globex.client_id)).toBe(
+      true,
+    );
+    for (const id of [mine, theirs])
+      await eventually(async () => everything.frames.some(forJob(id, 'job.completed')) || undefined);
     await selected.next(forJob(theirs, 'job.completed'));
     expect(selected.frames.filter((f) => f.data?.job_id === mine)).toEqual([]);
   });
@@ -110,7 +130,13 @@ describe('event stream', () => {
     const other = new Redis(process.env.REDIS_URL!, { keyPrefix: api.config.REDIS_KEY_PREFIX });
     try {
       const bus = createEventBus(other, { retention: 100, windowSeconds: 60 });
-      const data = { job_id: '11111111-1111-4111-8111-111111111111', job_type: 'research' as const, status: 'running', client_id: acme.client_id, occurred_at: new Date().toISOString() };
+      const data = {
+        job_id: '11111111-1111-4111-8111-111111111111',
+        job_type: 'research' as const,
+        status: 'running',
+        client_id: acme.client_id,
+        occurred_at: new Date().toISOString(),
+      };
       const published = await bus.publish('job.started', data);
       const got = await s.next(forJob(data.job_id, 'job.started'));
       expect(got).toEqual({ id: published.id, event: 'job.started', data });
@@ -123,15 +149,28 @@ describe('event stream', () => {
     const other = new Redis(process.env.REDIS_URL!, { keyPrefix: api.config.REDIS_KEY_PREFIX });
     try {
       const bus = createEventBus(other, { retention: 100, windowSeconds: 60 });
-      const data = { job_id: '22222222-2222-4222-8222-222222222222', job_type: 'research' as const, status: 'completed', client_id: globex.client_id, occurred_at: new Date().toISOString() };
+      const data = {
+        job_id: '22222222-2222-4222-8222-222222222222',
+        job_type: 'research' as const,
+        status: 'completed',
+        client_id: globex.client_id,
+        occurred_at: new Date().toISOString(),
+      };
       const first = await bus.publish('job.completed', data);
       const again = await bus.publish('job.completed', { ...data, occurred_at: new Date().toISOString() });
       const failed = await bus.publish('job.failed', data);
       expect(again.id).toBe(first.id);
       expect(failed.id).not.toBe(first.id);
-      const entries = (await other.xrange(`events:client:${globex.client_id}`, '-', '+')).filter(([, f]) => JSON.parse(f[3]).job_id === data.job_id);
-      expect(entries.map(([id, f]) => [id, f[1]])).toEqual([[first.id, 'job.completed'], [failed.id, 'job.failed']]);
-      const everyone = (await other.xrange('events:all', '-', '+')).filter(([, f]) => JSON.parse(f[3]).job_id === data.job_id);
+      const entries = (await other.xrange(`events:client:${globex.client_id}`, '-', '+')).filter(
+        ([, f]) => JSON.parse(f[3]).job_id === data.job_id,
+      );
+      expect(entries.map(([id, f]) => [id, f[1]])).toEqual([
+        [first.id, 'job.completed'],
+        [failed.id, 'job.failed'],
+      ]);
+      const everyone = (await other.xrange('events:all', '-', '+')).filter(
+        ([, f]) => JSON.parse(f[3]).job_id === data.job_id,
+      );
       expect(everyone.map(([, f]) => f[1])).toEqual(['job.completed', 'job.failed']);
     } finally {
       other.disconnect();
@@ -149,7 +188,12 @@ describe('event stream', () => {
     const unsubscribe = await hub.subscribe(acme.client_id, () => undefined);
     try {
       const body = (await status()).body;
-      expect(body).toMatchObject({ status: 'ok', active_subscriptions: 2, heartbeat_interval_seconds: 1, replay_window_seconds: 3600 });
+      expect(body).toMatchObject({
+        status: 'ok',
+        active_subscriptions: 2,
+        heartbeat_interval_seconds: 1,
+        replay_window_seconds: 3600,
+      });
       const others = await api.call('GET', '/api/v1/events/status', { token: globex.triple });
       expect(others.body.active_subscriptions).toBe(0);
     } finally {

@@ -42,7 +42,9 @@ export async function startFaultEngines(dataDir: string) {
   const [mongodb, redis, temporal] = await Promise.all([
     controlled('mongodb', () => startMongo({ ...base, port: ports.mongo })),
     controlled('redis', () => startRedis({ ...base, port: ports.redis })),
-    controlled('temporal', () => startTemporal({ ...base, port: ports.temporal, uiPort: ports.temporalUi, namespace: 'default' })),
+    controlled('temporal', () =>
+      startTemporal({ ...base, port: ports.temporal, uiPort: ports.temporalUi, namespace: 'default' }),
+    ),
   ]);
   return {
     engines: { mongodb, redis, temporal } as Record<EngineName, ControlledEngine>,

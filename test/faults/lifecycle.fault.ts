@@ -33,7 +33,8 @@ function enginesOn(dataDir: string): { pid: number; command: string }[] {
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
       const cwd = fs.readlinkSync(`/proc/${entry}/cwd`);
-      if (cmdline.includes(dataDir) || cwd.startsWith(dataDir)) found.push({ pid: Number(entry), command: path.basename(cmdline.split(' ')[0]) });
+      if (cmdline.includes(dataDir) || cwd.startsWith(dataDir))
+        found.push({ pid: Number(entry), command: path.basename(cmdline.split(' ')[0]) });
     } catch {
       /* gone meanwhile */
     }
@@ -41,7 +42,8 @@ function enginesOn(dataDir: string): { pid: number; command: string }[] {
   return found;
 }
 
-const lockOf = (dataDir: string) => JSON.parse(fs.readFileSync(path.join(dataDir, 'devstack.lock'), 'utf8')) as { pid: number; engine_pids: number[] };
+const lockOf = (dataDir: string) =>
+  JSON.parse(fs.readFileSync(path.join(dataDir, 'devstack.lock'), 'utf8')) as { pid: number; engine_pids: number[] };
 
 describe('npm start, kill -9, npm start again on the same data directory', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-lifecycle-'));
@@ -52,9 +54,17 @@ describe('npm start, kill -9, npm start again on the same data directory', () =>
     // No engine URL: the service starts its own devstack, as `npm start` does.
     for (const name of ['MONGODB_URI', 'REDIS_URL', 'TEMPORAL_ADDRESS']) expect(process.env[name]).toBeUndefined();
     env = {
-      NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'warn', DATA_DIR: dataDir, MONGODB_DB: 'lifecycle',
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      JOB_RETRY_INITIAL_MS: '500', JOB_RETRY_MAX_ATTEMPTS: '12', JOB_HEARTBEAT_TIMEOUT_MS: '5000',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      MONGODB_DB: 'lifecycle',
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      JOB_RETRY_INITIAL_MS: '500',
+      JOB_RETRY_MAX_ATTEMPTS: '12',
+      JOB_HEARTBEAT_TIMEOUT_MS: '5000',
     };
   });
   afterAll(async () => {
@@ -69,11 +79,18 @@ describe('npm start, kill -9, npm start again on the same data directory', () =>
     say(`first start: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const first = lockOf(dataDir);
     expect(first.pid).toBe(service.pid);
-    expect(enginesOn(dataDir).map((e) => e.pid).sort()).toEqual([...first.engine_pids].sort());
+    expect(
+      enginesOn(dataDir)
+        .map((e) => e.pid)
+        .sort(),
+    ).toEqual([...first.engine_pids].sort());
     expect(first.engine_pids).toHaveLength(3);
 
     // A second service on the same directory while the first lives is refused, and disturbs nothing.
-    const refused = await startService(env, 60_000).then(() => null, (err: Error) => err.message);
+    const refused = await startService(env, 60_000).then(
+      () => null,
+      (err: Error) => err.message,
+    );
     expect(refused).toMatch(/is in use by a running service \(pid \d+/);
     expect(enginesOn(dataDir)).toHaveLength(3);
 
@@ -101,7 +118,12 @@ describe('npm start, kill -9, npm start again on the same data directory', () =>
     const running = enginesOn(dataDir);
     say(`engines on the data directory now: ${running.map((e) => `${e.command} ${e.pid}`).join(', ')}`);
     expect(running.map((e) => e.pid).sort()).toEqual([...second.engine_pids].sort());
-    expect(running.map((e) => e.command).sort().join(' ')).toMatch(/^(ferretdb|mongod)\S* redis-server temporal$/);
+    expect(
+      running
+        .map((e) => e.command)
+        .sort()
+        .join(' '),
+    ).toMatch(/^(ferretdb|mongod)\S* redis-server temporal$/);
 
     let status: any;
     for (const deadline = Date.now() + 180_000; Date.now() < deadline; await sleep(500)) {
@@ -109,8 +131,15 @@ describe('npm start, kill -9, npm start again on the same data directory', () =>
       if (['completed', 'failed', 'cancelled'].includes(status?.status)) break;
     }
     const expected = expectedPlaces(params).length;
-    expect(status).toMatchObject({ status: 'completed', error: null, results_count: expected, progress: { done: 20, total: 20 } });
-    const results = await request(service.url, 'GET', `/api/v1/dashboard/client/jobs/${job!.id}/results?page_size=1`, { token: tenant.triple });
+    expect(status).toMatchObject({
+      status: 'completed',
+      error: null,
+      results_count: expected,
+      progress: { done: 20, total: 20 },
+    });
+    const results = await request(service.url, 'GET', `/api/v1/dashboard/client/jobs/${job!.id}/results?page_size=1`, {
+      token: tenant.triple,
+    });
     expect(results.body.total).toBe(expected);
 
     // A clean stop takes the engines and the lock with it.

@@ -11,8 +11,19 @@ import { startSubscriber } from './sse';
 import { eventually } from '../support/eventually';
 import { acknowledged, completeClaim, reserveClaims } from './claims';
 import {
-  createBrand, createTenant, expectedPlaces, jobStatus, mapsParams, request, researchParams, startRelayer, startWriter, submitJob,
-  type Answer, type SubmittedJob, type Tenant,
+  createBrand,
+  createTenant,
+  expectedPlaces,
+  jobStatus,
+  mapsParams,
+  request,
+  researchParams,
+  startRelayer,
+  startWriter,
+  submitJob,
+  type Answer,
+  type SubmittedJob,
+  type Tenant,
 } from './workload';
 
 /**
@@ -36,7 +47,8 @@ const say = (line: string) => process.stdout.write(`[faults] ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const base = () => ctx.service.url;
 
-const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, everyMs = 250) => eventually(probe, timeoutMs, everyMs, what);
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, everyMs = 250) =>
+  eventually(probe, timeoutMs, everyMs, what);
 
 async function login(): Promise<string> {
   const res = await request(base(), 'POST', '/api/v1/auth/login', { body: ADMIN });
@@ -49,21 +61,37 @@ beforeAll(async () => {
   stack = await startFaultEngines(path.join(dataDir, 'engines'));
   const { engines } = stack;
   serviceEnv = {
-    NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'warn',
-    DATA_DIR: path.join(dataDir, 'service'), MONGODB_URI: engines.mongodb.url, MONGODB_DB: 'faults',
-    REDIS_URL: engines.redis.url, REDIS_KEY_PREFIX: PREFIX, TEMPORAL_ADDRESS: engines.temporal.url,
-    TEMPORAL_TASK_QUEUE: 'faults', RUN_WORKER: 'true', BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    DATA_DIR: path.join(dataDir, 'service'),
+    MONGODB_URI: engines.mongodb.url,
+    MONGODB_DB: 'faults',
+    REDIS_URL: engines.redis.url,
+    REDIS_KEY_PREFIX: PREFIX,
+    TEMPORAL_ADDRESS: engines.temporal.url,
+    TEMPORAL_TASK_QUEUE: 'faults',
+    RUN_WORKER: 'true',
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     // Retries that outlast an outage of DOWN_MS; a killed worker's activity is retried after 5 s of silence.
-    JOB_RETRY_INITIAL_MS: '500', JOB_RETRY_MAX_ATTEMPTS: '12', JOB_HEARTBEAT_TIMEOUT_MS: '5000', SSE_HEARTBEAT_MS: '2000',
+    JOB_RETRY_INITIAL_MS: '500',
+    JOB_RETRY_MAX_ATTEMPTS: '12',
+    JOB_HEARTBEAT_TIMEOUT_MS: '5000',
+    SSE_HEARTBEAT_MS: '2000',
   };
   const started = Date.now();
   ctx = {
-    engines, service: await startService(serviceEnv),
+    engines,
+    service: await startService(serviceEnv),
     async restartService() {
       ctx.service = await startService(serviceEnv);
     },
   };
-  say(`engines and service up in ${((Date.now() - started) / 1000).toFixed(1)} s (service pid ${ctx.service.pid}, ${ctx.service.url})`);
+  say(
+    `engines and service up in ${((Date.now() - started) / 1000).toFixed(1)} s (service pid ${ctx.service.pid}, ${ctx.service.url})`,
+  );
   mongo = await MongoClient.connect(engines.mongodb.url, { serverSelectionTimeoutMS: 5000 });
   db = mongo.db('faults');
   redis = new Redis(engines.redis.url, { keyPrefix: PREFIX, maxRetriesPerRequest: 3 });
@@ -79,7 +107,13 @@ afterAll(async () => {
 });
 
 /** Requests of every kind while the fault lasts: each must answer in time, with success or 503 {detail}. */
-async function probe(tenant: Tenant, admin: string, jobs: SubmittedJob[], tag: string, round: number): Promise<Answer[]> {
+async function probe(
+  tenant: Tenant,
+  admin: string,
+  jobs: SubmittedJob[],
+  tag: string,
+  round: number,
+): Promise<Answer[]> {
   const small = { query: `${tag} probe${round}`, country_code: 'LU', max_locations: 1, max_results: 3 };
   const [health, list, content, status, submitted] = await Promise.all([
     request(base(), 'GET', '/api/v1/system/health', { token: admin }),
@@ -89,7 +123,10 @@ async function probe(tenant: Tenant, admin: string, jobs: SubmittedJob[], tag: s
     submitJob(base(), tenant, 'maps-scrape', small),
   ]);
   if (submitted.job) jobs.push(submitted.job); // acknowledged: it must complete like the others
-  return [health, list, content, status, submitted.answer].map((a, i) => ({ ...a, kind: ['health', 'authenticated read', 'content read', 'job status', 'job submit'][i] }) as Answer);
+  return [health, list, content, status, submitted.answer].map(
+    (a, i) =>
+      ({ ...a, kind: ['health', 'authenticated read', 'content read', 'job status', 'job submit'][i] }) as Answer,
+  );
 }
 
 async function runCase(c: FaultCase) {
@@ -98,20 +135,32 @@ async function runCase(c: FaultCase) {
   let admin = await login();
   const tenant = await createTenant(base(), admin, `Faults ${tag}`);
   const subscribers = [startSubscriber(base, tenant.triple), startSubscriber(base, tenant.triple)];
-  await until('subscribers connected', async () => (subscribers.every((s) => s.firstPosition) ? true : undefined), 20_000);
+  await until(
+    'subscribers connected',
+    async () => (subscribers.every((s) => s.firstPosition) ? true : undefined),
+    20_000,
+  );
   const writer = startWriter(base, tenant, tag);
   const brandId = await createBrand(base(), tenant, tag);
   const relayer = await startRelayer(base, tenant, tag, brandId);
   const jobs: SubmittedJob[] = [];
-  for (const [kind, params] of [['maps-scrape', mapsParams(tag, 1)], ['maps-scrape', mapsParams(tag, 2)], ['research', researchParams(tag)]] as const) {
+  for (const [kind, params] of [
+    ['maps-scrape', mapsParams(tag, 1)],
+    ['maps-scrape', mapsParams(tag, 2)],
+    ['research', researchParams(tag)],
+  ] as const) {
     const { answer, job } = await submitJob(base(), tenant, kind, params);
     expect([answer.status, answer.error]).toEqual([200, undefined]);
     jobs.push(job!);
   }
-  await until('a job in flight', async () => {
-    const res = await request(base(), 'GET', jobStatus('maps-scrape', jobs[0].id), { token: tenant.triple });
-    return res.body?.progress?.done >= 1 ? true : undefined;
-  }, 60_000);
+  await until(
+    'a job in flight',
+    async () => {
+      const res = await request(base(), 'GET', jobStatus('maps-scrape', jobs[0].id), { token: tenant.triple });
+      return res.body?.progress?.done >= 1 ? true : undefined;
+    },
+    60_000,
+  );
   // Pin claims: three names reserved, one claim completed before the fault, one during it, one after.
   const claims = await reserveClaims(base(), admin, tenant, brandId, tag, 3);
   expect((await completeClaim(base(), claims[0])).status).toBe(202);
@@ -122,14 +171,19 @@ async function runCase(c: FaultCase) {
   await c.inject(ctx);
   const answers: Answer[] = [];
   if (c.engine) {
-    const down = await until(`health naming ${c.engine} as down`, async () => {
-      const res = await request(base(), 'GET', '/api/v1/system/health', { token: admin, timeoutMs: 10_000 });
-      return res.status === 503 && JSON.stringify(res.body).includes(c.engine!) ? res : undefined;
-    }, 20_000);
+    const down = await until(
+      `health naming ${c.engine} as down`,
+      async () => {
+        const res = await request(base(), 'GET', '/api/v1/system/health', { token: admin, timeoutMs: 10_000 });
+        return res.status === 503 && JSON.stringify(res.body).includes(c.engine!) ? res : undefined;
+      },
+      20_000,
+    );
     figures.health_503_after_ms = Date.now() - faultAt;
     figures.health_while_down = down.body.detail;
     answers.push({ ...(await completeClaim(base(), claims[1])), kind: 'signup complete' } as Answer);
-    for (let round = 0; round < 2 || Date.now() - faultAt < DOWN_MS; round++) answers.push(...(await probe(tenant, admin, jobs, tag, round)));
+    for (let round = 0; round < 2 || Date.now() - faultAt < DOWN_MS; round++)
+      answers.push(...(await probe(tenant, admin, jobs, tag, round)));
   } else {
     await completeClaim(base(), claims[1]); // the service is down: no answer
     await sleep(DOWN_MS);
@@ -137,46 +191,79 @@ async function runCase(c: FaultCase) {
   const downFor = Date.now() - faultAt;
   const recoverAt = Date.now();
   await c.recover(ctx);
-  const healthy = await until('health 200 after recovery', async () => {
-    const res = await request(base(), 'GET', '/api/v1/system/health', { token: admin, timeoutMs: 10_000 });
-    if (res.status === 401) admin = await login();
-    return res.status === 200 ? res : undefined;
-  }, 90_000);
+  const healthy = await until(
+    'health 200 after recovery',
+    async () => {
+      const res = await request(base(), 'GET', '/api/v1/system/health', { token: admin, timeoutMs: 10_000 });
+      if (res.status === 401) admin = await login();
+      return res.status === 200 ? res : undefined;
+    },
+    90_000,
+  );
   figures.down_ms = downFor;
   figures.healthy_after_recovery_ms = Date.now() - recoverAt;
   expect(healthy.body.status).toBe('ok');
 
   // Requests meanwhile: an answer in time, and only success or 503 {detail}; never a 500, never a hang.
-  const bad = answers.filter((a) => !(a.status >= 200 && a.status < 300) && !(a.status === 503 && typeof a.body?.detail === 'string'));
+  const bad = answers.filter(
+    (a) => !(a.status >= 200 && a.status < 300) && !(a.status === 503 && typeof a.body?.detail === 'string'),
+  );
   figures.requests_during_fault = tally(answers);
   figures.slowest_answer_during_fault_ms = Math.max(0, ...answers.map((a) => a.ms));
   expect(bad).toEqual([]);
 
   // Every job acknowledged before or during the fault completes, once, with no duplicate resources.
-  const finished = await until('every job finished', async () => {
-    const states = await Promise.all(jobs.map((j) => request(base(), 'GET', jobStatus(j.kind, j.id), { token: tenant.triple })));
-    return states.every((s) => ['completed', 'failed', 'cancelled'].includes(s.body?.status)) ? states.map((s) => s.body) : undefined;
-  }, 150_000, 500);
+  const finished = await until(
+    'every job finished',
+    async () => {
+      const states = await Promise.all(
+        jobs.map((j) => request(base(), 'GET', jobStatus(j.kind, j.id), { token: tenant.triple })),
+      );
+      return states.every((s) => ['completed', 'failed', 'cancelled'].includes(s.body?.status))
+        ? states.map((s) => s.body)
+        : undefined;
+    },
+    150_000,
+    500,
+  );
   figures.jobs_done_after_recovery_ms = Date.now() - recoverAt;
   figures.jobs = jobs.length;
   for (const [i, job] of jobs.entries()) {
-    expect({ id: job.id, status: finished[i].status, error: finished[i].error }).toEqual({ id: job.id, status: 'completed', error: null });
+    expect({ id: job.id, status: finished[i].status, error: finished[i].error }).toEqual({
+      id: job.id,
+      status: 'completed',
+      error: null,
+    });
     if (job.expectedResults !== null) {
       expect(finished[i].results_count).toBe(job.expectedResults);
-      expect(await db.collection('job_items').countDocuments({ client_id: tenant.client_id, job_id: job.id })).toBe(job.expectedResults);
+      expect(await db.collection('job_items').countDocuments({ client_id: tenant.client_id, job_id: job.id })).toBe(
+        job.expectedResults,
+      );
     }
   }
-  const places = new Set(jobs.filter((j) => j.kind === 'maps-scrape').flatMap((j) => expectedPlaces(j.params).map((p) => p.place_id)));
-  const businesses = await db.collection('idap_resources').find({ client_id: tenant.client_id, resource_type: 'businesses' }, { projection: { 'data.place_id': 1 } }).toArray();
+  const places = new Set(
+    jobs.filter((j) => j.kind === 'maps-scrape').flatMap((j) => expectedPlaces(j.params).map((p) => p.place_id)),
+  );
+  const businesses = await db
+    .collection('idap_resources')
+    .find({ client_id: tenant.client_id, resource_type: 'businesses' }, { projection: { 'data.place_id': 1 } })
+    .toArray();
   expect(businesses.length).toBe(places.size);
   expect(new Set(businesses.map((b) => b.data.place_id))).toEqual(places);
 
   // No acknowledged write is missing (and none was stored twice).
   await writer.stop();
-  figures.writes = { acknowledged: writer.acknowledged.length, refused_503: writer.refused.length, unreachable: writer.unreachable.length };
+  figures.writes = {
+    acknowledged: writer.acknowledged.length,
+    refused_503: writer.refused.length,
+    unreachable: writer.unreachable.length,
+  };
   expect(writer.unexpected).toEqual([]);
   if (c.engine) expect(writer.unreachable).toEqual([]);
-  const stored = await db.collection('content_posts').find({ client_id: tenant.client_id }, { projection: { slug: 1 } }).toArray();
+  const stored = await db
+    .collection('content_posts')
+    .find({ client_id: tenant.client_id }, { projection: { slug: 1 } })
+    .toArray();
   const slugs = stored.map((p) => p.slug as string);
   expect(slugs.length).toBe(new Set(slugs).size);
   expect(writer.acknowledged.filter((s) => !slugs.includes(s))).toEqual([]);
@@ -185,65 +272,131 @@ async function runCase(c: FaultCase) {
   // in a Redis stream before the answer. A call whose answer a killed process never sent may be there too.
   await relayer.stop();
   const unanswered = relayer.unreachable.length;
-  figures.relays = { answered_200: relayer.acknowledged.length, refused_503: relayer.refused.length, unreachable: unanswered };
+  figures.relays = {
+    answered_200: relayer.acknowledged.length,
+    refused_503: relayer.refused.length,
+    unreachable: unanswered,
+  };
   expect(relayer.unexpected).toEqual([]);
   if (c.engine) expect(relayer.unreachable).toEqual([]);
   const usage = () => db.collection('relay_usage').countDocuments({ client_id: tenant.client_id, kind: 'call' });
-  const recorded = await until('relay usage drained', async () => {
-    const n = await usage();
-    return n >= relayer.acknowledged.length ? n : undefined;
-  }, 30_000).catch(async () => usage());
+  const recorded = await until(
+    'relay usage drained',
+    async () => {
+      const n = await usage();
+      return n >= relayer.acknowledged.length ? n : undefined;
+    },
+    30_000,
+  ).catch(async () => usage());
   expect(recorded).toBeGreaterThanOrEqual(relayer.acknowledged.length);
   expect(recorded).toBeLessThanOrEqual(relayer.acknowledged.length + unanswered);
 
   // And the activity log holds every acknowledged write of both: recorded before the answer (in Redis, or in
   // MongoDB while Redis is down), drained by the worker.
-  for (const [action, steady] of [['createPost', writer], ['proxyParcelTracking', relayer]] as const) {
+  for (const [action, steady] of [
+    ['createPost', writer],
+    ['proxyParcelTracking', relayer],
+  ] as const) {
     const logged = () => db.collection('activity_events').countDocuments({ client_id: tenant.client_id, action });
-    const n = await until(`${action} in the activity log`, async () => {
-      const count = await logged();
-      return count >= steady.acknowledged.length ? count : undefined;
-    }, 30_000).catch(async () => logged());
-    expect({ action, logged: Math.min(n, steady.acknowledged.length) }).toEqual({ action, logged: steady.acknowledged.length });
+    const n = await until(
+      `${action} in the activity log`,
+      async () => {
+        const count = await logged();
+        return count >= steady.acknowledged.length ? count : undefined;
+      },
+      30_000,
+    ).catch(async () => logged());
+    expect({ action, logged: Math.min(n, steady.acknowledged.length) }).toEqual({
+      action,
+      logged: steady.acknowledged.length,
+    });
   }
 
   // Every claim completes once recovered (a completion the fault cut off is sent again, as the page's user
   // would): one pin per reservation, the reservation completed, a repeated completion answers the same pin,
   // and pin.claimed is in the activity log once per pin.
   for (const claim of claims.filter((cl) => !acknowledged(cl))) {
-    await until(`claim ${claim.pin_id} completed`, async () => ((await completeClaim(base(), claim)).status === 202 ? true : undefined), 60_000, 1000);
+    await until(
+      `claim ${claim.pin_id} completed`,
+      async () => ((await completeClaim(base(), claim)).status === 202 ? true : undefined),
+      60_000,
+      1000,
+    );
   }
-  const pins = await until('every claimed pin written', async () => {
-    const found = await db.collection<{ _id: string }>('pins').find({ _id: { $in: claims.map((cl) => cl.pin_id) } }).toArray();
-    return found.length === claims.length ? found : undefined;
-  }, 60_000);
+  const pins = await until(
+    'every claimed pin written',
+    async () => {
+      const found = await db
+        .collection<{ _id: string }>('pins')
+        .find({ _id: { $in: claims.map((cl) => cl.pin_id) } })
+        .toArray();
+      return found.length === claims.length ? found : undefined;
+    },
+    60_000,
+  );
   for (const claim of claims) {
-    expect(pins.find((p) => p._id === claim.pin_id)).toMatchObject({ reservation_id: claim.reservation_id, client_id: tenant.client_id });
+    expect(pins.find((p) => p._id === claim.pin_id)).toMatchObject({
+      reservation_id: claim.reservation_id,
+      client_id: tenant.client_id,
+    });
     const again = await completeClaim(base(), claim);
-    expect({ status: again.status, body: again.body }).toEqual({ status: 202, body: { pin_id: claim.pin_id, state: 'done' } });
-    const reservation = await until(`reservation ${claim.pin_id} completed`, async () => {
-      const r = await db.collection<{ _id: string; state?: string; reservation_id?: string }>('pin_reservations').findOne({ _id: claim.pin_id });
-      return r?.state === 'completed' ? r : undefined;
-    }, 30_000);
+    expect({ status: again.status, body: again.body }).toEqual({
+      status: 202,
+      body: { pin_id: claim.pin_id, state: 'done' },
+    });
+    const reservation = await until(
+      `reservation ${claim.pin_id} completed`,
+      async () => {
+        const r = await db
+          .collection<{ _id: string; state?: string; reservation_id?: string }>('pin_reservations')
+          .findOne({ _id: claim.pin_id });
+        return r?.state === 'completed' ? r : undefined;
+      },
+      30_000,
+    );
     expect(reservation.reservation_id).toBe(claim.reservation_id);
   }
-  const claimedLogged = () => db.collection('activity_events').countDocuments({ client_id: tenant.client_id, action: 'pin.claimed' });
-  await until('pin.claimed in the activity log', async () => ((await claimedLogged()) >= claims.length ? true : undefined), 30_000).catch(() => undefined);
+  const claimedLogged = () =>
+    db.collection('activity_events').countDocuments({ client_id: tenant.client_id, action: 'pin.claimed' });
+  await until(
+    'pin.claimed in the activity log',
+    async () => ((await claimedLogged()) >= claims.length ? true : undefined),
+    30_000,
+  ).catch(() => undefined);
   expect(await claimedLogged()).toBe(claims.length);
-  figures.claims = { completed: pins.length, answered_during_fault: claims[1].completions[0].status || claims[1].completions[0].error };
+  figures.claims = {
+    completed: pins.length,
+    answered_during_fault: claims[1].completions[0].status || claims[1].completions[0].error,
+  };
 
   // Exactly one job.completed per job in the client's stream, and every subscriber, reconnecting with its
   // last event id, received every job event published after it first connected.
   const stream = await redis.xrange(`events:client:${tenant.client_id}`, '-', '+');
-  const events = stream.map(([id, fields]) => ({ id, event: fields[1], job_id: JSON.parse(fields[3]).job_id as string }));
-  for (const job of jobs) expect([job.id, events.filter((e) => e.job_id === job.id && e.event === 'job.completed').length]).toEqual([job.id, 1]);
+  const events = stream.map(([id, fields]) => ({
+    id,
+    event: fields[1],
+    job_id: JSON.parse(fields[3]).job_id as string,
+  }));
+  for (const job of jobs)
+    expect([job.id, events.filter((e) => e.job_id === job.id && e.event === 'job.completed').length]).toEqual([
+      job.id,
+      1,
+    ]);
   for (const s of subscribers) {
     const owed = events.filter((e) => compareIds(e.id, s.firstPosition!) > 0);
-    await until('subscribers caught up', async () => (owed.every((e) => s.received.has(e.id)) ? true : undefined), 30_000).catch(() => undefined);
+    await until(
+      'subscribers caught up',
+      async () => (owed.every((e) => s.received.has(e.id)) ? true : undefined),
+      30_000,
+    ).catch(() => undefined);
     expect(owed.filter((e) => !s.received.has(e.id))).toEqual([]);
     expect(s.refusals.filter((st) => st !== 503)).toEqual([]);
   }
-  figures.sse = subscribers.map((s) => ({ events: s.received.size, connections: s.connections, refused_503: s.refusals.length }));
+  figures.sse = subscribers.map((s) => ({
+    events: s.received.size,
+    connections: s.connections,
+    refused_503: s.refusals.length,
+  }));
 
   // Memory and open handles back to where they were (same subscribers open, nothing in flight).
   await sleep(2000);

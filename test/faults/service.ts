@@ -33,7 +33,9 @@ export interface ServiceProcess {
  */
 export function startService(env: Record<string, string>, timeoutMs = 180_000): Promise<ServiceProcess> {
   const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
@@ -50,7 +52,10 @@ export function startService(env: Record<string, string>, timeoutMs = 180_000): 
       clearTimeout(timer);
       proc.stdout!.off('data', onData);
       resolve({
-        pid: proc.pid!, url: api, exited, output: () => out,
+        pid: proc.pid!,
+        url: api,
+        exited,
+        output: () => out,
         async kill9() {
           proc.kill('SIGKILL');
           await exited;

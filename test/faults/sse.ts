@@ -16,7 +16,10 @@ export function startSubscriber(getBase: () => string, token: string) {
     ctrl = new AbortController();
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (lastId) headers['last-event-id'] = lastId;
-    const res = await fetch(`${getBase()}/api/v1/events/stream?token=${encodeURIComponent(token)}`, { headers, signal: ctrl.signal });
+    const res = await fetch(`${getBase()}/api/v1/events/stream?token=${encodeURIComponent(token)}`, {
+      headers,
+      signal: ctrl.signal,
+    });
     if (res.status !== 200 || !res.body) {
       refusals.push(res.status);
       await res.body?.cancel();

@@ -9,14 +9,22 @@ export interface Answer {
 }
 
 /** Every request of the matrix is bounded: a hang is a failure, reported as such, never a stuck run. */
-export async function request(base: string, method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Answer> {
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Answer> {
   const started = performance.now();
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   try {
     const res = await fetch(`${base}${path}`, {
-      method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
     });
     const text = await res.text();
     let body: unknown = text;
@@ -27,14 +35,21 @@ export async function request(base: string, method: string, path: string, opts: 
     }
     return { status: res.status, body, ms: Math.round(performance.now() - started) };
   } catch (err) {
-    return { status: 0, body: null, ms: Math.round(performance.now() - started), error: (err as Error).name === 'TimeoutError' ? 'timeout' : String((err as Error).cause ?? err) };
+    return {
+      status: 0,
+      body: null,
+      ms: Math.round(performance.now() - started),
+      error: (err as Error).name === 'TimeoutError' ? 'timeout' : String((err as Error).cause ?? err),
+    };
   }
 }
 
 export const SUBMIT_MAPS = '/api/v1/dashboard/client/jobs/maps-scrape/submit';
 export const SUBMIT_RESEARCH = '/api/v1/dashboard/client/research/submit';
 export const jobStatus = (kind: JobKind, id: string) =>
-  kind === 'maps-scrape' ? `/api/v1/dashboard/client/jobs/${id}/status` : `/api/v1/dashboard/client/research/${id}/status`;
+  kind === 'maps-scrape'
+    ? `/api/v1/dashboard/client/jobs/${id}/status`
+    : `/api/v1/dashboard/client/research/${id}/status`;
 
 export type JobKind = 'maps-scrape' | 'research';
 export interface SubmittedJob {
@@ -55,10 +70,15 @@ export interface Tenant {
 export async function createTenant(base: string, admin: string, name: string): Promise<Tenant> {
   const domain = `${name.toLowerCase().replace(/\W+/g, '-')}.faults.test`;
   const res = await request(base, 'POST', '/api/v1/dashboard/admin/clients', {
-    token: admin, body: { name, content_domains: [domain], admin_email: `admin@${domain}` },
+    token: admin,
+    body: { name, content_domains: [domain], admin_email: `admin@${domain}` },
   });
   if (res.status !== 201) throw new Error(`create client failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { client_id: res.body.client_id, triple: `${res.body.client_id}:${res.body.api_key}:${res.body.api_secret}`, domain };
+  return {
+    client_id: res.body.client_id,
+    triple: `${res.body.client_id}:${res.body.api_key}:${res.body.api_secret}`,
+    domain,
+  };
 }
 
 /** Maps-scrape jobs slow enough (the sandbox's sbx-slow) to be in flight when the fault hits. */
@@ -67,14 +87,32 @@ export function mapsParams(tag: string, i: number) {
 }
 
 export function researchParams(tag: string) {
-  return { companies: [1, 2, 3].map((i) => ({ name: `${tag} company ${i}`, domain: `${tag.toLowerCase()}-co${i}-sbx-slow-800.example` })) };
+  return {
+    companies: [1, 2, 3].map((i) => ({
+      name: `${tag} company ${i}`,
+      domain: `${tag.toLowerCase()}-co${i}-sbx-slow-800.example`,
+    })),
+  };
 }
 
-export async function submitJob(base: string, tenant: Tenant, kind: JobKind, params: any, timeoutMs?: number): Promise<{ answer: Answer; job?: SubmittedJob }> {
-  const answer = await request(base, 'POST', kind === 'maps-scrape' ? SUBMIT_MAPS : SUBMIT_RESEARCH, { token: tenant.triple, body: params, timeoutMs });
+export async function submitJob(
+  base: string,
+  tenant: Tenant,
+  kind: JobKind,
+  params: any,
+  timeoutMs?: number,
+): Promise<{ answer: Answer; job?: SubmittedJob }> {
+  const answer = await request(base, 'POST', kind === 'maps-scrape' ? SUBMIT_MAPS : SUBMIT_RESEARCH, {
+    token: tenant.triple,
+    body: params,
+    timeoutMs,
+  });
   if (answer.status !== 200) return { answer };
   const id = kind === 'maps-scrape' ? answer.body.job_id : answer.body.research_id;
-  return { answer, job: { kind, id, params, expectedResults: kind === 'maps-scrape' ? expectedPlaces(params).length : null } };
+  return {
+    answer,
+    job: { kind, id, params, expectedResults: kind === 'maps-scrape' ? expectedPlaces(params).length : null },
+  };
 }
 
 /** What a steady stream of requests met: the ids the API acknowledged, and every other outcome. */
@@ -90,8 +128,16 @@ export interface Steady {
 }
 
 /** Sends `send(n)` every `everyMs` until stopped; `send` answers the acknowledged id, or null. */
-function startSteady(everyMs: number, send: (n: number) => Promise<{ res: Answer; acknowledged: string | null }>): Steady {
-  const out = { acknowledged: [] as string[], refused: [] as Answer[], unexpected: [] as Answer[], unreachable: [] as Answer[] };
+function startSteady(
+  everyMs: number,
+  send: (n: number) => Promise<{ res: Answer; acknowledged: string | null }>,
+): Steady {
+  const out = {
+    acknowledged: [] as string[],
+    refused: [] as Answer[],
+    unexpected: [] as Answer[],
+    unreachable: [] as Answer[],
+  };
   let running = true;
   const loop = (async () => {
     for (let n = 0; running; n++) {
@@ -116,7 +162,11 @@ function startSteady(everyMs: number, send: (n: number) => Promise<{ res: Answer
 export function startWriter(getBase: () => string, tenant: Tenant, tag: string, everyMs = 250): Steady {
   return startSteady(everyMs, async (n) => {
     const slug = `${tag.toLowerCase()}-post-${n}`;
-    const body = { slug, title: `Post ${n + 1}`, body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: slug }] }] } };
+    const body = {
+      slug,
+      title: `Post ${n + 1}`,
+      body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: slug }] }] },
+    };
     const res = await request(getBase(), 'POST', '/api/v1/dashboard/content/posts', { token: tenant.triple, body });
     return { res, acknowledged: res.status === 201 ? slug : null };
   });
@@ -124,7 +174,10 @@ export function startWriter(getBase: () => string, tenant: Tenant, tag: string, 
 
 /** A brand of the tenant (its triple acts as the brand's admin); the relays and pin claims act for it. */
 export async function createBrand(base: string, tenant: Tenant, tag: string): Promise<string> {
-  const brand = await request(base, 'POST', '/api/v1/brands', { token: tenant.triple, body: { brand_name: `Faults ${tag}`, slug: `faults-${tag.toLowerCase()}` } });
+  const brand = await request(base, 'POST', '/api/v1/brands', {
+    token: tenant.triple,
+    body: { brand_name: `Faults ${tag}`, slug: `faults-${tag.toLowerCase()}` },
+  });
   if (brand.status !== 201) throw new Error(`create brand failed: ${brand.status} ${JSON.stringify(brand.body)}`);
   return String(brand.body.brand_id);
 }
@@ -133,14 +186,28 @@ export async function createBrand(base: string, tenant: Tenant, tag: string): Pr
  * Relayed calls at a steady pace, for a brand of the tenant with a parcel-tracking key (the service's
  * sandbox answers); acknowledged: the calls answered 200, each of which must end up in `relay_usage`.
  */
-export async function startRelayer(getBase: () => string, tenant: Tenant, tag: string, brandId: string, everyMs = 250): Promise<Steady> {
+export async function startRelayer(
+  getBase: () => string,
+  tenant: Tenant,
+  tag: string,
+  brandId: string,
+  everyMs = 250,
+): Promise<Steady> {
   const key = await request(getBase(), 'POST', `/api/v1/brands/${brandId}/integrations`, {
-    token: tenant.triple, body: { provider_name: 'parcel-tracking', key_label: 'Faults', credentials: { api_key: `faults-${tag}` }, daily_limit: 100_000 },
+    token: tenant.triple,
+    body: {
+      provider_name: 'parcel-tracking',
+      key_label: 'Faults',
+      credentials: { api_key: `faults-${tag}` },
+      daily_limit: 100_000,
+    },
   });
   if (key.status !== 201) throw new Error(`create key failed: ${key.status} ${JSON.stringify(key.body)}`);
   return startSteady(everyMs, async (n) => {
     const res = await request(getBase(), 'POST', '/api/v1/agent/proxy/parcel-tracking', {
-      token: tenant.triple, headers: { 'x-brand-id': brandId }, body: { method: 'GET', path: `/trackings/3S${tag.toUpperCase()}${n}` },
+      token: tenant.triple,
+      headers: { 'x-brand-id': brandId },
+      body: { method: 'GET', path: `/trackings/3S${tag.toUpperCase()}${n}` },
     });
     return { res, acknowledged: res.status === 200 ? String(n) : null };
   });

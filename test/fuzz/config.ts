@@ -14,20 +14,42 @@ const str = (s: string) => JSON.stringify(s);
  * - confirm-pin may answer 503 `channel_not_available`: the interface's answer for a channel name that is
  *   well-formed but not verified (the only operation whose contract makes a 503 the answer to input).
  */
-const NEGATIVE_DATA_REJECTED = ['400', '401', '403', '404', '405', '406', '409', '413', '415', '422', '428', '429', '5xx'];
+const NEGATIVE_DATA_REJECTED = [
+  '400',
+  '401',
+  '403',
+  '404',
+  '405',
+  '406',
+  '409',
+  '413',
+  '415',
+  '422',
+  '428',
+  '429',
+  '5xx',
+];
 
-export function fuzzConfig(opts: { parameters: Record<string, string>; unbuilt: string[]; headerContext: string[] }): string {
+export function fuzzConfig(opts: {
+  parameters: Record<string, string>;
+  unbuilt: string[];
+  headerContext: string[];
+}): string {
   const lines = [
     `checks.negative_data_rejection.expected-statuses = [${NEGATIVE_DATA_REJECTED.map(str).join(', ')}]`,
     '',
-    '[parameters]', ...Object.entries(opts.parameters).map(([key, value]) => `${str(key)} = ${str(value)}`), '',
+    '[parameters]',
+    ...Object.entries(opts.parameters).map(([key, value]) => `${str(key)} = ${str(value)}`),
+    '',
   ];
   // One [[operations]] entry per operation that needs any of these, so no two entries match one operation.
   const tolerated = new Map<string, string[]>();
-  const add = (ids: string[], line: string) => ids.forEach((id) => tolerated.set(id, [...(tolerated.get(id) ?? []), line]));
+  const add = (ids: string[], line: string) =>
+    ids.forEach((id) => tolerated.set(id, [...(tolerated.get(id) ?? []), line]));
   add(opts.headerContext, 'phases.coverage.enabled = false');
   add(['confirmPin'], 'checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]');
   add(opts.unbuilt, 'checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "501"]');
-  for (const [id, settings] of tolerated) lines.push('[[operations]]', `include-operation-id = [${str(id)}]`, ...settings, '');
+  for (const [id, settings] of tolerated)
+    lines.push('[[operations]]', `include-operation-id = [${str(id)}]`, ...settings, '');
   return lines.join('\n');
 }

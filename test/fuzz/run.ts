@@ -27,8 +27,13 @@ import { agentContextOperations, unbuiltOperations } from './unbuilt';
 import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 
 const CHECKS = [
-  'not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance',
-  'negative_data_rejection', 'missing_required_header', 'ignored_auth',
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'negative_data_rejection',
+  'missing_required_header',
+  'ignored_auth',
 ];
 
 /**
@@ -52,7 +57,9 @@ function run(args: string[]): Promise<number> {
 
 async function main() {
   if (!fs.existsSync(BIN)) {
-    console.error(`schemathesis not found at ${BIN}: install it with\n  python3 -m venv ~/.cache/lead-service/schemathesis-venv && ~/.cache/lead-service/schemathesis-venv/bin/pip install schemathesis==4.32.5`);
+    console.error(
+      `schemathesis not found at ${BIN}: install it with\n  python3 -m venv ~/.cache/lead-service/schemathesis-venv && ~/.cache/lead-service/schemathesis-venv/bin/pip install schemathesis==4.32.5`,
+    );
     process.exit(1);
   }
   // The worker's per-activity logs would bury schemathesis's report in CI's output.
@@ -80,15 +87,42 @@ async function main() {
     ] as const;
     for (const [who, token, parameters] of callers) {
       const configFile = path.join(reportDir, `schemathesis-${token === admin ? 'admin' : 'client'}.toml`);
-      fs.writeFileSync(configFile, fuzzConfig({ parameters, unbuilt: unbuiltOperations(), headerContext: agentContextOperations() }));
+      fs.writeFileSync(
+        configFile,
+        fuzzConfig({ parameters, unbuilt: unbuiltOperations(), headerContext: agentContextOperations() }),
+      );
       console.log(`\n== schemathesis as ${who} against ${api.url}`);
       const code = await run([
-        '--config-file', configFile, 'run', `${api.url}/openapi.yaml`, '--url', api.url, '--checks', CHECKS.join(','),
-        '-H', `Authorization: Bearer ${token}`, '-H', `X-Content-Domain: fuzz.example`,
-        '--max-examples', process.env.FUZZ_MAX_EXAMPLES ?? '12', '--seed', process.env.FUZZ_SEED ?? '20261123',
-        '--workers', '1', // Python 3.11's ast.parse is not thread-safe under hypothesis ("AST constructor recursion depth mismatch")
-        '--request-timeout', '60', '--no-shrink', '--suppress-health-check', 'all', // the timeout: a loaded 2-core machine is slow, not wrong
-        '--phases', 'examples,coverage,fuzzing', '--report', 'junit', '--report-dir', reportDir, ...selection,
+        '--config-file',
+        configFile,
+        'run',
+        `${api.url}/openapi.yaml`,
+        '--url',
+        api.url,
+        '--checks',
+        CHECKS.join(','),
+        '-H',
+        `Authorization: Bearer ${token}`,
+        '-H',
+        `X-Content-Domain: fuzz.example`,
+        '--max-examples',
+        process.env.FUZZ_MAX_EXAMPLES ?? '12',
+        '--seed',
+        process.env.FUZZ_SEED ?? '20261123',
+        '--workers',
+        '1', // Python 3.11's ast.parse is not thread-safe under hypothesis ("AST constructor recursion depth mismatch")
+        '--request-timeout',
+        '60',
+        '--no-shrink',
+        '--suppress-health-check',
+        'all', // the timeout: a loaded 2-core machine is slow, not wrong
+        '--phases',
+        'examples,coverage,fuzzing',
+        '--report',
+        'junit',
+        '--report-dir',
+        reportDir,
+        ...selection,
       ]);
       console.log(`== schemathesis as ${who}: exit ${code}`);
       if (code !== 0) failed++;

@@ -1,7 +1,10 @@
 import { BrandModel } from '../../src/brands/brand.model';
 import type { TestApi } from '../support/harness';
 
-const doc = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Seeded for the fuzzer.' }] }] };
+const doc = {
+  type: 'doc',
+  content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Seeded for the fuzzer.' }] }],
+};
 
 /**
  * Records of the fuzz client that the fuzzer's path parameters point at, so operations on one record
@@ -12,13 +15,21 @@ const doc = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'tex
 export async function seedRecords(api: TestApi, triple: string): Promise<Record<string, string>> {
   const created = async (path: string, body: unknown, field: string) => {
     const res = await api.call('POST', path, { token: triple, body });
-    if (res.status < 200 || res.status > 299) throw new Error(`fuzz seed: POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status < 200 || res.status > 299)
+      throw new Error(`fuzz seed: POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
     return String(res.body[field]);
   };
   const slug = 'fuzz-seeded';
-  const pageId = await created('/api/v1/dashboard/content/pages', { slug, title: 'Seeded', blocks: [{ type: 'text', data: { text: 'x' } }] }, 'id');
+  const pageId = await created(
+    '/api/v1/dashboard/content/pages',
+    { slug, title: 'Seeded', blocks: [{ type: 'text', data: { text: 'x' } }] },
+    'id',
+  );
   const postId = await created('/api/v1/dashboard/content/posts', { slug, title: 'Seeded', body: doc }, 'id');
-  for (const [kind, id] of [['pages', pageId], ['posts', postId]]) {
+  for (const [kind, id] of [
+    ['pages', pageId],
+    ['posts', postId],
+  ]) {
     const res = await api.call('POST', `/api/v1/dashboard/content/${kind}/${id}/publish`, { token: triple });
     if (res.status !== 200) throw new Error(`fuzz seed: publishing ${kind} answered ${res.status}`);
   }
@@ -27,11 +38,18 @@ export async function seedRecords(api: TestApi, triple: string): Promise<Record<
     'path.slug': slug,
     'path.page_id': pageId,
     'path.post_id': postId,
-    'path.job_id': await created('/api/v1/dashboard/client/jobs/maps-scrape/submit', { query: 'bakery', country_code: 'NL', region_codes: ['NL-UT'], max_locations: 3 }, 'job_id'),
-    'path.research_id': await created('/api/v1/dashboard/client/research/submit', { companies: [{ name: 'Seeded Bakery', country_code: 'NL' }] }, 'research_id'),
+    'path.job_id': await created(
+      '/api/v1/dashboard/client/jobs/maps-scrape/submit',
+      { query: 'bakery', country_code: 'NL', region_codes: ['NL-UT'], max_locations: 3 },
+      'job_id',
+    ),
+    'path.research_id': await created(
+      '/api/v1/dashboard/client/research/submit',
+      { companies: [{ name: 'Seeded Bakery', country_code: 'NL' }] },
+      'research_id',
+    ),
   };
 }
-
 
 /**
  * A brand and an integration key under the contract's example ids (brand 12, integration 301), so the
@@ -43,7 +61,14 @@ async function seedIntegrationExamples(api: TestApi, triple: string) {
   await BrandModel.create({ _id: 12, client_id: triple.split(':')[0], brand_name: 'Fuzz brand', slug: 'fuzz-brand' });
   await api.rt.engines.redis.set('integration-id', 300); // the next key is 301
   const res = await api.call('POST', '/api/v1/brands/12/integrations', {
-    token: triple, body: { provider_name: 'maps', key_label: 'Fuzz maps key', credentials: { api_key: 'fuzz-maps-key-0001' }, is_primary: true },
+    token: triple,
+    body: {
+      provider_name: 'maps',
+      key_label: 'Fuzz maps key',
+      credentials: { api_key: 'fuzz-maps-key-0001' },
+      is_primary: true,
+    },
   });
-  if (res.status !== 201 || res.body.integration_id !== 301) throw new Error(`fuzz seed: integration key answered ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201 || res.body.integration_id !== 301)
+    throw new Error(`fuzz seed: integration key answered ${res.status} ${JSON.stringify(res.body)}`);
 }

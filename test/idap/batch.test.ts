@@ -8,8 +8,10 @@ describe('POST /idap/batch', () => {
   let admin: string;
   let a: { client_id: string; triple: string };
   let b: { client_id: string; triple: string };
-  const ref = (clientId: string, type: Parameters<typeof resourceId>[1], key: string) => idapRef(type, resourceId(clientId, type, key));
-  const batch = (token: string, body: unknown, headers?: Record<string, string>) => api.call('POST', '/api/v1/idap/batch', { token, body, headers });
+  const ref = (clientId: string, type: Parameters<typeof resourceId>[1], key: string) =>
+    idapRef(type, resourceId(clientId, type, key));
+  const batch = (token: string, body: unknown, headers?: Record<string, string>) =>
+    api.call('POST', '/api/v1/idap/batch', { token, body, headers });
 
   beforeAll(async () => {
     api = await startTestApi();
@@ -19,18 +21,45 @@ describe('POST /idap/batch', () => {
     const contact = ref(a.client_id, 'contacts', 'jan@zon.example');
     const email = ref(a.client_id, 'emails', 'jan@zon.example');
     const phone = ref(a.client_id, 'phones', '+31301234567');
-    await upsertResources(a.client_id, [
-      { type: 'contacts', naturalKey: 'jan@zon.example', data: { name: 'Jan de Zon', email: 'jan@zon.example', title: 'Owner' }, related: [email] },
-      { type: 'emails', naturalKey: 'jan@zon.example', data: { address: 'jan@zon.example' } },
-      { type: 'phones', naturalKey: '+31301234567', data: { number: '+31 30 123 4567' } },
-      { type: 'domains', naturalKey: 'zon.example', data: { domain: 'zon.example', title: 'Bakkerij de Zon' } },
-      {
-        type: 'businesses', naturalKey: 'place-zon', sourceJobId: 'job-1',
-        data: { name: 'Bakkerij de Zon', address: 'Oudegracht 12, Utrecht', category: 'Bakery', rating: 4.6, location: { lat: 52.09, lng: 5.12 } },
-        related: [contact, email, phone, ref(a.client_id, 'domains', 'zon.example'), 'idap://media/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51'],
-      },
-    ], indexLock(api));
-    await upsertResources(b.client_id, [{ type: 'businesses', naturalKey: 'place-b', data: { name: 'Other tenant bakery' } }], indexLock(api));
+    await upsertResources(
+      a.client_id,
+      [
+        {
+          type: 'contacts',
+          naturalKey: 'jan@zon.example',
+          data: { name: 'Jan de Zon', email: 'jan@zon.example', title: 'Owner' },
+          related: [email],
+        },
+        { type: 'emails', naturalKey: 'jan@zon.example', data: { address: 'jan@zon.example' } },
+        { type: 'phones', naturalKey: '+31301234567', data: { number: '+31 30 123 4567' } },
+        { type: 'domains', naturalKey: 'zon.example', data: { domain: 'zon.example', title: 'Bakkerij de Zon' } },
+        {
+          type: 'businesses',
+          naturalKey: 'place-zon',
+          sourceJobId: 'job-1',
+          data: {
+            name: 'Bakkerij de Zon',
+            address: 'Oudegracht 12, Utrecht',
+            category: 'Bakery',
+            rating: 4.6,
+            location: { lat: 52.09, lng: 5.12 },
+          },
+          related: [
+            contact,
+            email,
+            phone,
+            ref(a.client_id, 'domains', 'zon.example'),
+            'idap://media/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51',
+          ],
+        },
+      ],
+      indexLock(api),
+    );
+    await upsertResources(
+      b.client_id,
+      [{ type: 'businesses', naturalKey: 'place-b', data: { name: 'Other tenant bakery' } }],
+      indexLock(api),
+    );
   });
   afterAll(() => api.stop());
 
@@ -39,12 +68,18 @@ describe('POST /idap/batch', () => {
     const absent = ref(a.client_id, 'businesses', 'no-such-place');
     const foreign = ref(b.client_id, 'businesses', 'place-b');
     const media = 'idap://media/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51';
-    const res = await batch(a.triple, { refs: [business, absent, foreign, media, 'businesses/42', 'idap://planets/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51'] });
+    const res = await batch(a.triple, {
+      refs: [business, absent, foreign, media, 'businesses/42', 'idap://planets/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51'],
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.results)).toEqual([business]);
     const item = res.body.results[business];
     expect(item).toMatchObject({
-      idap_ref: business, resource_type: 'businesses', resource_id: business.split('/').pop(), tenant_id: a.client_id, flags: ['new'],
+      idap_ref: business,
+      resource_type: 'businesses',
+      resource_id: business.split('/').pop(),
+      tenant_id: a.client_id,
+      flags: ['new'],
       data: { name: 'Bakkerij de Zon', category: 'Bakery', rating: 4.6 },
     });
     expect(Date.parse(item.created_at)).not.toBeNaN();
@@ -73,14 +108,20 @@ describe('POST /idap/batch', () => {
     expect(related.contacts.map((r: { data: { name: string } }) => r.data.name)).toEqual(['Jan de Zon']);
     expect(related.emails.map((r: { data: { address: string } }) => r.data.address)).toEqual(['jan@zon.example']);
     expect(related.phones.map((r: { data: { number: string } }) => r.data.number)).toEqual(['+31 30 123 4567']);
-    expect(res.body.results[contact].related).toEqual({ contacts: [], emails: [expect.objectContaining({ idap_ref: ref(a.client_id, 'emails', 'jan@zon.example') })], phones: [] });
+    expect(res.body.results[contact].related).toEqual({
+      contacts: [],
+      emails: [expect.objectContaining({ idap_ref: ref(a.client_id, 'emails', 'jan@zon.example') })],
+      phones: [],
+    });
     const bad = await batch(a.triple, { refs: [business], include: 'contacts,planets' });
     expect(bad.status).toBe(422);
   });
 
   it('takes at most 100 refs (422 above) and fetches 100 refs of four types with one query per type', async () => {
     const types = ['businesses', 'domains', 'emails', 'phones'] as const;
-    const items = types.flatMap((type) => Array.from({ length: 25 }, (_, i) => ({ type, naturalKey: `bulk-${type}-${i}`, data: { name: `${type} ${i}` } })));
+    const items = types.flatMap((type) =>
+      Array.from({ length: 25 }, (_, i) => ({ type, naturalKey: `bulk-${type}-${i}`, data: { name: `${type} ${i}` } })),
+    );
     await upsertResources(a.client_id, items, indexLock(api));
     const refs = items.map((i) => ref(a.client_id, i.type, i.naturalKey));
     const tooMany = await batch(a.triple, { refs: [...refs, ref(a.client_id, 'businesses', 'place-zon')] });
@@ -97,7 +138,12 @@ describe('POST /idap/batch', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.results)).toHaveLength(100);
     expect(res.body.errors).toEqual({});
-    expect(queries.filter((q) => q.startsWith('idap_resources.'))).toEqual(['idap_resources.find', 'idap_resources.find', 'idap_resources.find', 'idap_resources.find']);
+    expect(queries.filter((q) => q.startsWith('idap_resources.'))).toEqual([
+      'idap_resources.find',
+      'idap_resources.find',
+      'idap_resources.find',
+      'idap_resources.find',
+    ]);
   });
 
   it('acts for the caller’s tenant: a super_admin must choose one, 401 without credentials', async () => {

@@ -16,16 +16,23 @@ describe('the IDAP search index', () => {
   });
   afterAll(() => api.stop());
 
-  it('stores a term\'s postings in best-first order of _id, which is what a search reads and cuts off', async () => {
+  it("stores a term's postings in best-first order of _id, which is what a search reads and cuts off", async () => {
     const impacts = [0.2, 5.1, 1.7, 0, 3.3349, 3.335];
-    const ids = impacts.map((impact, i) => ({ impact, id: postingId('c1', 'businesses', { term: 'cafe', impact, resource_id: `r${i}`, field: 'name' }) }));
+    const ids = impacts.map((impact, i) => ({
+      impact,
+      id: postingId('c1', 'businesses', { term: 'cafe', impact, resource_id: `r${i}`, field: 'name' }),
+    }));
     expect(ids.sort((a, b) => (a.id < b.id ? -1 : 1)).map((p) => p.impact)).toEqual([5.1, 3.335, 3.3349, 1.7, 0.2, 0]);
     expect(ids.every((p) => p.id.startsWith('c1|businesses|cafe|'))).toBe(true);
   });
 
   it('keeps document frequencies, field lengths and postings in step with the data, and a repeated write changes nothing', async () => {
     const items = [
-      { type: 'businesses' as const, naturalKey: 'a', data: { name: 'Green Mill', category: 'Bakery', address: '1 Mill Lane' } },
+      {
+        type: 'businesses' as const,
+        naturalKey: 'a',
+        data: { name: 'Green Mill', category: 'Bakery', address: '1 Mill Lane' },
+      },
       { type: 'businesses' as const, naturalKey: 'b', data: { name: 'Green Door', category: 'Bar' } },
     ];
     await upsertResources(clientId, items, indexLock(api));
@@ -34,29 +41,56 @@ describe('the IDAP search index', () => {
     expect(await readStats(clientId, 'businesses')).toEqual({ docs: 2, lengths: { name: 4, category: 2, address: 3 } });
     const postings = await TermModel.find(scope()).lean();
     // "mill" is in a's name and address: one posting per field.
-    expect(postings.filter((p) => p.term === 'mill').map((p) => [p.field, p.pos, p.len]).sort()).toEqual([['address', [1], 3], ['name', [1], 2]]);
+    expect(
+      postings
+        .filter((p) => p.term === 'mill')
+        .map((p) => [p.field, p.pos, p.len])
+        .sort(),
+    ).toEqual([
+      ['address', [1], 3],
+      ['name', [1], 2],
+    ]);
 
     await upsertResources(clientId, items, indexLock(api));
-    await indexResources(clientId, [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'a') }], indexLock(api));
+    await indexResources(
+      clientId,
+      [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'a') }],
+      indexLock(api),
+    );
     expect(await df()).toEqual(first);
-    expect((await TermModel.find(scope()).lean()).map((p) => String(p._id)).sort()).toEqual(postings.map((p) => String(p._id)).sort());
+    expect((await TermModel.find(scope()).lean()).map((p) => String(p._id)).sort()).toEqual(
+      postings.map((p) => String(p._id)).sort(),
+    );
 
     // A rename moves the counts; a term no resource has any more leaves the vocabulary.
-    await upsertResources(clientId, [{ type: 'businesses', naturalKey: 'b', data: { name: 'Blue Door Tavern' } }], indexLock(api));
+    await upsertResources(
+      clientId,
+      [{ type: 'businesses', naturalKey: 'b', data: { name: 'Blue Door Tavern' } }],
+      indexLock(api),
+    );
     expect(await df()).toMatchObject({ green: 1, blue: 1, door: 1, tavern: 1 });
     expect((await df()).bar).toBe(1);
     expect(await readStats(clientId, 'businesses')).toEqual({ docs: 2, lengths: { name: 5, category: 2, address: 3 } });
 
     // A resource gone from the store leaves the index when re-indexed.
     await ResourceModel.deleteOne({ client_id: clientId, _id: resourceId(clientId, 'businesses', 'b') });
-    await indexResources(clientId, [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'b') }], indexLock(api));
+    await indexResources(
+      clientId,
+      [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'b') }],
+      indexLock(api),
+    );
     expect(await df()).toEqual({ green: 1, mill: 1, bakery: 1, '1': 1, lane: 1 });
     expect(await readStats(clientId, 'businesses')).toEqual({ docs: 1, lengths: { name: 2, category: 1, address: 3 } });
   });
 
   it('counts a resource once when several writers index it at once, each posting kept once', async () => {
     const id = resourceId(clientId, 'businesses', 'race');
-    await ResourceModel.create({ _id: id, client_id: clientId, resource_type: 'businesses', data: { name: 'Race Track Diner' } });
+    await ResourceModel.create({
+      _id: id,
+      client_id: clientId,
+      resource_type: 'businesses',
+      data: { name: 'Race Track Diner' },
+    });
     const statsBefore = await readStats(clientId, 'businesses');
     // Three locks over one Redis, as three worker processes would have.
     const locks = [indexLock(api), indexLock(api), indexLock(api)];
@@ -69,9 +103,30 @@ describe('the IDAP search index', () => {
 
   it('keeps flags given on write, sets `new` otherwise, and only adds to related and source jobs', async () => {
     const rel = 'idap://phones/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51';
-    const { ids } = await upsertResources(clientId, [{ type: 'domains', naturalKey: 'x.example', data: { domain: 'x.example', title: null }, related: [rel], sourceJobId: 'j1' }], indexLock(api));
-    await upsertResources(clientId, [{ type: 'domains', naturalKey: 'X.example ', data: { title: 'X' }, sourceJobId: 'j2', flags: ['qualified'] }], indexLock(api));
+    const { ids } = await upsertResources(
+      clientId,
+      [
+        {
+          type: 'domains',
+          naturalKey: 'x.example',
+          data: { domain: 'x.example', title: null },
+          related: [rel],
+          sourceJobId: 'j1',
+        },
+      ],
+      indexLock(api),
+    );
+    await upsertResources(
+      clientId,
+      [{ type: 'domains', naturalKey: 'X.example ', data: { title: 'X' }, sourceJobId: 'j2', flags: ['qualified'] }],
+      indexLock(api),
+    );
     const doc = await ResourceModel.findOne({ client_id: clientId, _id: ids[0] }).lean();
-    expect(doc).toMatchObject({ data: { domain: 'x.example', title: 'X' }, flags: ['qualified'], related: [rel], source_job_ids: ['j1', 'j2'] });
+    expect(doc).toMatchObject({
+      data: { domain: 'x.example', title: 'X' },
+      flags: ['qualified'],
+      related: [rel],
+      source_job_ids: ['j1', 'j2'],
+    });
   });
 });

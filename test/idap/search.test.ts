@@ -10,31 +10,55 @@ describe('GET /idap/{resource_type}/search', () => {
   const search = (token: string, type: string, params: Record<string, string>) =>
     api.call('GET', `/api/v1/idap/${type}/search?${new URLSearchParams(params)}`, { token });
   const names = (body: { items: { data: { name: string } }[] }) => body.items.map((i) => i.data.name);
-  const business = (key: string, name: string, category: string, address: string, flags?: string[]) =>
-    ({ type: 'businesses' as const, naturalKey: key, data: { name, category, address }, flags });
+  const business = (key: string, name: string, category: string, address: string, flags?: string[]) => ({
+    type: 'businesses' as const,
+    naturalKey: key,
+    data: { name, category, address },
+    flags,
+  });
 
   beforeAll(async () => {
     api = await startTestApi();
     admin = await api.login();
     a = await createClient(api, admin, 'Search A');
     b = await createClient(api, admin, 'Search B');
-    await upsertResources(a.client_id, [
-      business('p1', 'Cafe Royal', 'Cafe', '1 High Street, London'),
-      business('p2', 'The Royal Cafe and Bistro', 'Restaurant', '5 Market Square, Leeds'),
-      business('p3', 'Royal Bakery', 'Bakery', '9 Cafe Lane, York'),
-      business('p4', 'Café de Flore', 'Cafe', '172 Boulevard Saint-Germain, Paris'),
-      business('p5', 'Cafeteria Central', 'Canteen', '2 Station Road, Leeds'),
-      business('p6', 'Grand Hotel', 'Hotel', '3 Royal Crescent, Bath'),
-      business('p7', 'Royal Cafe Closed', 'Cafe', '8 Old Road, Hull', ['rejected']),
-      business('p8', 'Straße Cafe', 'Cafe', 'Hauptstraße 1, Berlin', ['qualified']),
-    ], indexLock(api));
-    await upsertResources(a.client_id, [
-      { type: 'contacts', naturalKey: 'c1', data: { name: 'Jan Jansen', email: 'jan@zon.example', title: 'Owner' } },
-      { type: 'contacts', naturalKey: 'c2', data: { name: 'Piet Owner', email: 'piet@mill.example', title: 'Baker' } },
-      { type: 'phones', naturalKey: '+31301234567', data: { number: '+31 30 123 4567' } },
-      { type: 'company_registry', naturalKey: 'NL:30123456', data: { name: 'Bakkerij de Zon B.V.', registration_number: '30123456' } },
-    ], indexLock(api));
-    await upsertResources(b.client_id, [business('q1', 'Cafe Royal Elsewhere', 'Cafe', '1 Other Street')], indexLock(api));
+    await upsertResources(
+      a.client_id,
+      [
+        business('p1', 'Cafe Royal', 'Cafe', '1 High Street, London'),
+        business('p2', 'The Royal Cafe and Bistro', 'Restaurant', '5 Market Square, Leeds'),
+        business('p3', 'Royal Bakery', 'Bakery', '9 Cafe Lane, York'),
+        business('p4', 'Café de Flore', 'Cafe', '172 Boulevard Saint-Germain, Paris'),
+        business('p5', 'Cafeteria Central', 'Canteen', '2 Station Road, Leeds'),
+        business('p6', 'Grand Hotel', 'Hotel', '3 Royal Crescent, Bath'),
+        business('p7', 'Royal Cafe Closed', 'Cafe', '8 Old Road, Hull', ['rejected']),
+        business('p8', 'Straße Cafe', 'Cafe', 'Hauptstraße 1, Berlin', ['qualified']),
+      ],
+      indexLock(api),
+    );
+    await upsertResources(
+      a.client_id,
+      [
+        { type: 'contacts', naturalKey: 'c1', data: { name: 'Jan Jansen', email: 'jan@zon.example', title: 'Owner' } },
+        {
+          type: 'contacts',
+          naturalKey: 'c2',
+          data: { name: 'Piet Owner', email: 'piet@mill.example', title: 'Baker' },
+        },
+        { type: 'phones', naturalKey: '+31301234567', data: { number: '+31 30 123 4567' } },
+        {
+          type: 'company_registry',
+          naturalKey: 'NL:30123456',
+          data: { name: 'Bakkerij de Zon B.V.', registration_number: '30123456' },
+        },
+      ],
+      indexLock(api),
+    );
+    await upsertResources(
+      b.client_id,
+      [business('q1', 'Cafe Royal Elsewhere', 'Cafe', '1 Other Street')],
+      indexLock(api),
+    );
   });
   afterAll(() => api.stop());
 
@@ -47,7 +71,12 @@ describe('GET /idap/{resource_type}/search', () => {
     // name, cafe in the address; then one-term matches: cafe in a short name and the category, in a longer
     // name, then royal in an address only. The rejected p7 is left out.
     expect(names(res.body)).toEqual([
-      'Cafe Royal', 'The Royal Cafe and Bistro', 'Royal Bakery', 'Straße Cafe', 'Café de Flore', 'Grand Hotel',
+      'Cafe Royal',
+      'The Royal Cafe and Bistro',
+      'Royal Bakery',
+      'Straße Cafe',
+      'Café de Flore',
+      'Grand Hotel',
     ]);
     expect(res.body.count).toBe(6);
     const scores = res.body.items.map((i: { score: number }) => i.score);
@@ -75,8 +104,12 @@ describe('GET /idap/{resource_type}/search', () => {
   });
 
   it('leaves out rejected resources unless flags names them; flags requires, !flag excludes', async () => {
-    expect(names((await search(a.triple, 'businesses', { q: 'royal', flags: 'rejected' })).body)).toEqual(['Royal Cafe Closed']);
-    expect(names((await search(a.triple, 'businesses', { q: 'cafe', flags: 'qualified' })).body)).toEqual(['Straße Cafe']);
+    expect(names((await search(a.triple, 'businesses', { q: 'royal', flags: 'rejected' })).body)).toEqual([
+      'Royal Cafe Closed',
+    ]);
+    expect(names((await search(a.triple, 'businesses', { q: 'cafe', flags: 'qualified' })).body)).toEqual([
+      'Straße Cafe',
+    ]);
     const notNew = names((await search(a.triple, 'businesses', { q: 'cafe', flags: '!new' })).body);
     expect(notNew).toEqual(['Straße Cafe']);
   });
@@ -94,16 +127,33 @@ describe('GET /idap/{resource_type}/search', () => {
   });
 
   it('follows changes to the data: a renamed resource is found by its new name only', async () => {
-    await upsertResources(a.client_id, [business('p6', 'Grand Palace Hotel', 'Hotel', '3 Royal Crescent, Bath')], indexLock(api));
+    await upsertResources(
+      a.client_id,
+      [business('p6', 'Grand Palace Hotel', 'Hotel', '3 Royal Crescent, Bath')],
+      indexLock(api),
+    );
     expect(names((await search(a.triple, 'businesses', { q: 'palace ' })).body)).toEqual(['Grand Palace Hotel']);
-    await upsertResources(a.client_id, [business('p6', 'Grand Hotel', 'Hotel', '3 Royal Crescent, Bath')], indexLock(api));
+    await upsertResources(
+      a.client_id,
+      [business('p6', 'Grand Hotel', 'Hotel', '3 Royal Crescent, Bath')],
+      indexLock(api),
+    );
     expect((await search(a.triple, 'businesses', { q: 'palace ' })).body.count).toBe(0);
   });
 
   it('applies limit and fields; validates q, limit and format; media is 400', async () => {
     const limited = await search(a.triple, 'businesses', { q: 'cafe royal', limit: '2', fields: 'name' });
-    expect(limited.body.items.map((i: { data: unknown }) => i.data)).toEqual([{ name: 'Cafe Royal' }, { name: 'The Royal Cafe and Bistro' }]);
-    const invalid: Record<string, string>[] = [{ q: '' }, { q: 'x'.repeat(501) }, { q: 'cafe', limit: '0' }, { q: 'cafe', limit: '101' }, { q: 'cafe', format: 'xml' }];
+    expect(limited.body.items.map((i: { data: unknown }) => i.data)).toEqual([
+      { name: 'Cafe Royal' },
+      { name: 'The Royal Cafe and Bistro' },
+    ]);
+    const invalid: Record<string, string>[] = [
+      { q: '' },
+      { q: 'x'.repeat(501) },
+      { q: 'cafe', limit: '0' },
+      { q: 'cafe', limit: '101' },
+      { q: 'cafe', format: 'xml' },
+    ];
     for (const params of invalid) {
       expect((await search(a.triple, 'businesses', params)).status).toBe(422);
     }
@@ -123,7 +173,9 @@ describe('GET /idap/{resource_type}/search', () => {
     expect(md.headers.get('content-type')).toMatch(/^text\/markdown/);
     const lines = (md.body as string).trim().split('\n');
     expect(lines[2]).toBe('| # | name | category | address | flags | score | idap_ref |');
-    expect(lines[4]).toMatch(/^\| 1 \| Royal Bakery \| Bakery \| 9 Cafe Lane, York \| new \| [\d.]+ \| idap:\/\/businesses\/[0-9a-f-]{36} \|$/);
+    expect(lines[4]).toMatch(
+      /^\| 1 \| Royal Bakery \| Bakery \| 9 Cafe Lane, York \| new \| [\d.]+ \| idap:\/\/businesses\/[0-9a-f-]{36} \|$/,
+    );
     expect(lines).toHaveLength(4 + json.body.count);
   });
 
@@ -131,7 +183,10 @@ describe('GET /idap/{resource_type}/search', () => {
     expect(names((await search(b.triple, 'businesses', { q: 'cafe royal' })).body)).toEqual(['Cafe Royal Elsewhere']);
     expect(names((await search(a.triple, 'businesses', { q: 'elsewhere' })).body)).toEqual([]);
     expect((await search(admin, 'businesses', { q: 'cafe' })).status).toBe(422);
-    const chosen = await api.call('GET', '/api/v1/idap/businesses/search?q=elsewhere', { token: admin, headers: { 'X-Selected-Client-Id': b.client_id } });
+    const chosen = await api.call('GET', '/api/v1/idap/businesses/search?q=elsewhere', {
+      token: admin,
+      headers: { 'X-Selected-Client-Id': b.client_id },
+    });
     expect(names(chosen.body)).toEqual(['Cafe Royal Elsewhere']);
   });
 });

@@ -21,7 +21,10 @@ describe('usage and spend limits', () => {
     cast = await brandCast(ctx.api, ctx.admin, 'limits');
     // One brand per test, so each has its own keys.
     for (let i = 0; i < 6; i++) {
-      const b = await ctx.api.call('POST', '/api/v1/brands', { token: cast.parties.owner.token, body: { brand_name: `Limits ${i}`, slug: `limits-${i}` } });
+      const b = await ctx.api.call('POST', '/api/v1/brands', {
+        token: cast.parties.owner.token,
+        body: { brand_name: `Limits ${i}`, slug: `limits-${i}` },
+      });
       brands.push(b.body.brand_id);
     }
   }, 60_000);
@@ -29,11 +32,19 @@ describe('usage and spend limits', () => {
 
   const owner = () => cast.parties.owner.token;
   const track = (brandId: number, number = '3SABC') =>
-    ctx.api.call('POST', '/api/v1/agent/proxy/parcel-tracking', { token: owner(), headers: { 'x-brand-id': String(brandId) }, body: { method: 'GET', path: `/trackings/${number}` } });
+    ctx.api.call('POST', '/api/v1/agent/proxy/parcel-tracking', {
+      token: owner(),
+      headers: { 'x-brand-id': String(brandId) },
+      body: { method: 'GET', path: `/trackings/${number}` },
+    });
 
   it('minute_limit: calls over it answer 429 with Retry-After and are not forwarded', async () => {
     const brandId = brands[0];
-    await createKey(ctx.api, owner(), brandId, { provider_name: 'parcel-tracking', credentials: { api_key: 'minute-key' }, minute_limit: 3 });
+    await createKey(ctx.api, owner(), brandId, {
+      provider_name: 'parcel-tracking',
+      credentials: { api_key: 'minute-key' },
+      minute_limit: 3,
+    });
     await awayFromMinuteEnd();
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push(await track(brandId));
@@ -47,7 +58,11 @@ describe('usage and spend limits', () => {
 
   it('daily_limit under 50 concurrent calls: exactly daily_limit get through; reset-usage clears the counters', async () => {
     const brandId = brands[1];
-    const key = await createKey(ctx.api, owner(), brandId, { provider_name: 'parcel-tracking', credentials: { api_key: 'daily-key' }, daily_limit: 20 });
+    const key = await createKey(ctx.api, owner(), brandId, {
+      provider_name: 'parcel-tracking',
+      credentials: { api_key: 'daily-key' },
+      daily_limit: 20,
+    });
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => track(brandId, `PAR${i}`)));
     const ok = results.filter((r) => r.status === 200).length;
     expect(ok).toBe(20);
@@ -70,7 +85,11 @@ describe('usage and spend limits', () => {
     const brandId = brands[2];
     // parcel tracking is priced 0.01 a call: three calls fit a 0.03 limit, the fourth would pass it.
     const key = await createKey(ctx.api, owner(), brandId, {
-      provider_name: 'parcel-tracking', credentials: { api_key: 'block-key' }, spend_limit_amount: 0.03, spend_limit_period: 'daily', spend_limit_action: 'block',
+      provider_name: 'parcel-tracking',
+      credentials: { api_key: 'block-key' },
+      spend_limit_amount: 0.03,
+      spend_limit_period: 'daily',
+      spend_limit_action: 'block',
     });
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push(await track(brandId));
@@ -81,11 +100,20 @@ describe('usage and spend limits', () => {
     expect(await received(ctx.api, '/parcel-tracking/')).toHaveLength(3);
     await ctx.api.rt.worker!.drain.flush(); // the calls' usage records, on their way from Redis to MongoDB
 
-    const spend = await ctx.api.call('GET', `${base(brandId)}/${key.integration_id}/spend?days=3`, { token: cast.parties.member.token });
+    const spend = await ctx.api.call('GET', `${base(brandId)}/${key.integration_id}/spend?days=3`, {
+      token: cast.parties.member.token,
+    });
     expect(spend.status).toBe(404); // the member belongs to the cast's brand, not this one
     const mine = await ctx.api.call('GET', `${base(brandId)}/${key.integration_id}/spend?days=3`, { token: owner() });
     expect(mine.status).toBe(200);
-    expect(mine.body).toMatchObject({ integration_id: key.integration_id, period: 'daily', amount: 0.03, spend_limit_amount: 0.03, limit_reached: true, currency: 'USD' });
+    expect(mine.body).toMatchObject({
+      integration_id: key.integration_id,
+      period: 'daily',
+      amount: 0.03,
+      spend_limit_amount: 0.03,
+      limit_reached: true,
+      currency: 'USD',
+    });
     expect(mine.body.history).toHaveLength(3);
     expect(mine.body.history[2]).toEqual({ date: new Date().toISOString().slice(0, 10), amount: 0.03, calls: 3 });
     const provider = await ctx.api.call('GET', `${base(brandId)}/spend/provider/parcel-tracking`, { token: owner() });
@@ -98,14 +126,24 @@ describe('usage and spend limits', () => {
 
   it('spend `notify`: e-mails the brand admins once per period and lets calls continue', async () => {
     const brandId = brands[3];
-    await ctx.api.call('POST', `/api/v1/dashboard/users/${cast.parties.admin.userId}/brands`, { token: ctx.admin, body: { brand_id: brandId, role: 'admin' } });
+    await ctx.api.call('POST', `/api/v1/dashboard/users/${cast.parties.admin.userId}/brands`, {
+      token: ctx.admin,
+      body: { brand_id: brandId, role: 'admin' },
+    });
     await createKey(ctx.api, owner(), brandId, {
-      provider_name: 'parcel-tracking', key_label: 'Notify key', credentials: { api_key: 'notify-key' }, spend_limit_amount: 0.02, spend_limit_period: 'monthly', spend_limit_action: 'notify',
+      provider_name: 'parcel-tracking',
+      key_label: 'Notify key',
+      credentials: { api_key: 'notify-key' },
+      spend_limit_amount: 0.02,
+      spend_limit_period: 'monthly',
+      spend_limit_action: 'notify',
     });
     const statuses = await Promise.all(Array.from({ length: 6 }, () => track(brandId)));
     expect(statuses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     const outbox = async (to: string) => {
-      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(to)}`, { token: ctx.admin });
+      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(to)}`, {
+        token: ctx.admin,
+      });
       if (res.status !== 200) throw new Error(`outbox: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.messages.filter((m: { subject: string }) => m.subject === 'Spend limit reached: Notify key');
     };
@@ -122,7 +160,12 @@ describe('usage and spend limits', () => {
 
   it('share_with_pool: a brand without a key falls back to a pooled key of its client, counted against the owner key', async () => {
     const [owning, borrowing] = [brands[4], brands[5]];
-    const pooled = await createKey(ctx.api, owner(), owning, { provider_name: 'parcel-tracking', credentials: { api_key: 'pooled-key' }, share_with_pool: true, daily_limit: 2 });
+    const pooled = await createKey(ctx.api, owner(), owning, {
+      provider_name: 'parcel-tracking',
+      credentials: { api_key: 'pooled-key' },
+      share_with_pool: true,
+      daily_limit: 2,
+    });
     const res = await track(borrowing);
     expect(res.status).toBe(200);
     expect((await received(ctx.api, '/parcel-tracking/'))[0].headers['tracking-api-key']).toBe('pooled-key');
@@ -132,25 +175,43 @@ describe('usage and spend limits', () => {
     const key = await ctx.api.call('GET', `${base(owning)}/${pooled.integration_id}`, { token: owner() });
     expect(key.body.usage_today).toBe(2);
     // Another client's brand never reaches the pool.
-    const other = await ctx.api.call('POST', '/api/v1/brands', { token: cast.parties.otherClient.token, body: { brand_name: 'Other', slug: 'other-pool' } });
+    const other = await ctx.api.call('POST', '/api/v1/brands', {
+      token: cast.parties.otherClient.token,
+      body: { brand_name: 'Other', slug: 'other-pool' },
+    });
     const foreign = await ctx.api.call('POST', '/api/v1/agent/proxy/parcel-tracking', {
-      token: cast.parties.otherClient.token, headers: { 'x-brand-id': String(other.body.brand_id) }, body: { method: 'GET', path: '/trackings/X1' },
+      token: cast.parties.otherClient.token,
+      headers: { 'x-brand-id': String(other.body.brand_id) },
+      body: { method: 'GET', path: '/trackings/X1' },
     });
     expect(foreign.status).toBe(412);
   });
 
   it('relay calls and spend per client for the admin KPIs', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Totals');
-    const brand = await ctx.api.call('POST', '/api/v1/brands', { token: client.triple, body: { brand_name: 'Totals', slug: 'totals' } });
-    await createKey(ctx.api, client.triple, brand.body.brand_id, { provider_name: 'parcel-tracking', credentials: { api_key: 'totals-key' } });
+    const brand = await ctx.api.call('POST', '/api/v1/brands', {
+      token: client.triple,
+      body: { brand_name: 'Totals', slug: 'totals' },
+    });
+    await createKey(ctx.api, client.triple, brand.body.brand_id, {
+      provider_name: 'parcel-tracking',
+      credentials: { api_key: 'totals-key' },
+    });
     for (let i = 0; i < 2; i++) {
-      const res = await ctx.api.call('POST', '/api/v1/agent/proxy/parcel-tracking', { token: client.triple, headers: { 'x-brand-id': String(brand.body.brand_id) }, body: { path: '/trackings/T1' } });
+      const res = await ctx.api.call('POST', '/api/v1/agent/proxy/parcel-tracking', {
+        token: client.triple,
+        headers: { 'x-brand-id': String(brand.body.brand_id) },
+        body: { path: '/trackings/T1' },
+      });
       expect(res.status).toBe(200);
     }
     await ctx.api.rt.worker!.drain.flush();
     const today = new Date().toISOString().slice(0, 10);
     expect(await relayUsageTotals(client.client_id, { from: today, to: today })).toEqual({ calls: 2, spend: 0.02 });
-    expect(await relayUsageTotals(client.client_id, { from: '2020-01-01', to: '2020-01-31' })).toEqual({ calls: 0, spend: 0 });
+    expect(await relayUsageTotals(client.client_id, { from: '2020-01-01', to: '2020-01-31' })).toEqual({
+      calls: 0,
+      spend: 0,
+    });
     const platform = await relayUsageTotals(null, { from: today, to: today });
     expect(platform.calls).toBeGreaterThan(2);
   });
@@ -160,7 +221,9 @@ describe('usage and spend limits', () => {
     const key = await createKey(ctx.api, owner(), brandId, { provider_name: 'messaging', credentials: MESSAGING });
     for (let i = 0; i < 3; i++) {
       const sent = await ctx.api.call('POST', '/api/v1/agent/proxy/messaging', {
-        token: owner(), headers: { 'x-brand-id': String(brandId) }, body: { path: '/Messages.json', form_body: { To: '+31612345678', From: 'Lead', Body: `m${i}` } },
+        token: owner(),
+        headers: { 'x-brand-id': String(brandId) },
+        body: { path: '/Messages.json', form_body: { To: '+31612345678', From: 'Lead', Body: `m${i}` } },
       });
       expect(sent.status).toBe(200);
     }
@@ -169,22 +232,56 @@ describe('usage and spend limits', () => {
     expect((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount).toBe(0.0237); // the list price, 0.0079 a message
     const sync = await ctx.api.call('POST', `${base(brandId)}/${key.integration_id}/sync-billing`, { token: owner() });
     expect(sync.status).toBe(202);
-    expect(sync.body).toMatchObject({ integration_id: key.integration_id, status: 'queued', sync_id: `billing-sync-${key.integration_id}` });
+    expect(sync.body).toMatchObject({
+      integration_id: key.integration_id,
+      status: 'queued',
+      sync_id: `billing-sync-${key.integration_id}`,
+    });
     // The sandbox bills 0.0083 a message (carrier fees): recorded spend follows the provider's figure.
-    await eventually(async () => ((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount === 0.0249 ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount === 0.0249 ? true : undefined),
+      30_000,
+    );
     // Another sync once this run has ended (409 while it runs).
-    await eventually(async () => ((await ctx.api.call('POST', `${base(brandId)}/${key.integration_id}/sync-billing`, { token: owner() })).status === 202 ? true : undefined), 30_000, 300);
+    await eventually(
+      async () =>
+        (await ctx.api.call('POST', `${base(brandId)}/${key.integration_id}/sync-billing`, { token: owner() }))
+          .status === 202
+          ? true
+          : undefined,
+      30_000,
+      300,
+    );
     await sleep(2000);
     expect((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount).toBe(0.0249); // a second sync changes nothing
     // 409 while a sync of the key runs (this account's report takes 3 s).
-    const slow = await createKey(ctx.api, owner(), brandId, { provider_name: 'messaging', is_primary: false, credentials: { account_sid: 'ACSLOW0001', auth_token: 'slow-token' } });
-    expect((await ctx.api.call('POST', `${base(brandId)}/${slow.integration_id}/sync-billing`, { token: owner() })).status).toBe(202);
-    const running = await ctx.api.call('POST', `${base(brandId)}/${slow.integration_id}/sync-billing`, { token: owner() });
+    const slow = await createKey(ctx.api, owner(), brandId, {
+      provider_name: 'messaging',
+      is_primary: false,
+      credentials: { account_sid: 'ACSLOW0001', auth_token: 'slow-token' },
+    });
+    expect(
+      (await ctx.api.call('POST', `${base(brandId)}/${slow.integration_id}/sync-billing`, { token: owner() })).status,
+    ).toBe(202);
+    const running = await ctx.api.call('POST', `${base(brandId)}/${slow.integration_id}/sync-billing`, {
+      token: owner(),
+    });
     expect(running.status).toBe(409);
     expect(running.body.detail).toBe('A billing sync is already running for this key');
-    const maps = await createKey(ctx.api, owner(), brandId, { provider_name: 'maps', credentials: { api_key: 'no-billing-api' } });
-    expect((await ctx.api.call('POST', `${base(brandId)}/${maps.integration_id}/sync-billing`, { token: owner() })).status).toBe(409);
-    expect((await ctx.api.call('POST', `${base(brandId)}/${maps.integration_id}/sync-billing`, { token: cast.parties.member.token })).status).toBe(404);
+    const maps = await createKey(ctx.api, owner(), brandId, {
+      provider_name: 'maps',
+      credentials: { api_key: 'no-billing-api' },
+    });
+    expect(
+      (await ctx.api.call('POST', `${base(brandId)}/${maps.integration_id}/sync-billing`, { token: owner() })).status,
+    ).toBe(409);
+    expect(
+      (
+        await ctx.api.call('POST', `${base(brandId)}/${maps.integration_id}/sync-billing`, {
+          token: cast.parties.member.token,
+        })
+      ).status,
+    ).toBe(404);
   }, 60_000);
 });
 
@@ -206,21 +303,35 @@ describe('an unreachable or silent provider', () => {
 
   it('answers 503 with a masked detail and does not count the spend', async () => {
     const cast = await brandCast(ctx.api, ctx.admin, 'down');
-    const key = await createKey(ctx.api, cast.parties.owner.token, cast.brandId, { provider_name: 'parcel-tracking', credentials: { api_key: 'down-key' } });
+    const key = await createKey(ctx.api, cast.parties.owner.token, cast.brandId, {
+      provider_name: 'parcel-tracking',
+      credentials: { api_key: 'down-key' },
+    });
     const res = await ctx.api.call('POST', '/api/v1/agent/proxy/parcel-tracking', {
-      token: cast.parties.owner.token, headers: { 'x-brand-id': String(cast.brandId) }, body: { method: 'GET', path: '/trackings/3SABC' },
+      token: cast.parties.owner.token,
+      headers: { 'x-brand-id': String(cast.brandId) },
+      body: { method: 'GET', path: '/trackings/3SABC' },
     });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ detail: 'Provider temporarily unavailable' });
-    const spend = await ctx.api.call('GET', `${base(cast.brandId)}/${key.integration_id}/spend?days=1`, { token: cast.parties.owner.token });
+    const spend = await ctx.api.call('GET', `${base(cast.brandId)}/${key.integration_id}/spend?days=1`, {
+      token: cast.parties.owner.token,
+    });
     expect(spend.body.amount).toBe(0);
-    const tested = await ctx.api.call('POST', `${base(cast.brandId)}/${key.integration_id}/test`, { token: cast.parties.owner.token });
+    const tested = await ctx.api.call('POST', `${base(cast.brandId)}/${key.integration_id}/test`, {
+      token: cast.parties.owner.token,
+    });
     expect(tested.body).toMatchObject({ ok: false, provider_status: null, message: 'Provider unreachable' });
 
-    await createKey(ctx.api, cast.parties.owner.token, cast.brandId, { provider_name: 'messaging', credentials: MESSAGING });
+    await createKey(ctx.api, cast.parties.owner.token, cast.brandId, {
+      provider_name: 'messaging',
+      credentials: MESSAGING,
+    });
     const started = Date.now();
     const slow = await ctx.api.call('POST', '/api/v1/agent/proxy/messaging', {
-      token: cast.parties.owner.token, headers: { 'x-brand-id': String(cast.brandId) }, body: { path: '/Messages.json', form_body: { To: '+31612345678' } },
+      token: cast.parties.owner.token,
+      headers: { 'x-brand-id': String(cast.brandId) },
+      body: { path: '/Messages.json', form_body: { To: '+31612345678' } },
     });
     expect(slow.status).toBe(503); // bounded by RELAY_TIMEOUT_MS
     expect(slow.body).toEqual({ detail: 'Provider temporarily unavailable' });

@@ -7,10 +7,19 @@ const at = new Date('2026-11-25T13:45:10Z'); // a Wednesday
 
 describe('spend periods (UTC)', () => {
   it('daily, weekly from Monday, monthly', () => {
-    expect(periodBounds('daily', at)).toEqual({ start: new Date('2026-11-25T00:00:00Z'), end: new Date('2026-11-26T00:00:00Z') });
-    expect(periodBounds('weekly', at)).toEqual({ start: new Date('2026-11-23T00:00:00Z'), end: new Date('2026-11-30T00:00:00Z') });
+    expect(periodBounds('daily', at)).toEqual({
+      start: new Date('2026-11-25T00:00:00Z'),
+      end: new Date('2026-11-26T00:00:00Z'),
+    });
+    expect(periodBounds('weekly', at)).toEqual({
+      start: new Date('2026-11-23T00:00:00Z'),
+      end: new Date('2026-11-30T00:00:00Z'),
+    });
     expect(periodBounds('weekly', new Date('2026-11-29T23:59:59Z')).start).toEqual(new Date('2026-11-23T00:00:00Z')); // Sunday
-    expect(periodBounds('monthly', new Date('2026-12-31T23:00:00Z'))).toEqual({ start: new Date('2026-12-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
+    expect(periodBounds('monthly', new Date('2026-12-31T23:00:00Z'))).toEqual({
+      start: new Date('2026-12-01T00:00:00Z'),
+      end: new Date('2027-01-01T00:00:00Z'),
+    });
   });
 
   it('lists the days of a period so far, today first, and history oldest first', () => {
@@ -63,6 +72,9 @@ describe('credential keys', () => {
     expect(() => new KeyRing(a).decrypt(parts.join(':'))).toThrow(/authenticate/);
   });
   it('masks all but the last 4 characters, and all of a short value', () => {
-    expect(maskCredentials({ api_key: 'abcdefghijklmnop', pin: '1234' })).toEqual({ api_key: '••••••••••••mnop', pin: '••••••••••••' });
+    expect(maskCredentials({ api_key: 'abcdefghijklmnop', pin: '1234' })).toEqual({
+      api_key: '••••••••••••mnop',
+      pin: '••••••••••••',
+    });
   });
 });

@@ -18,11 +18,21 @@ describe('provider relays', () => {
   beforeAll(async () => {
     cast = await brandCast(ctx.api, ctx.admin, 'relay');
     // A brand member calling with the brand named, plus what must never be forwarded.
-    as = { token: cast.parties.member.token, headers: { 'x-brand-id': String(cast.brandId), cookie: 'lead_session=caller-cookie-secret', 'x-forwarded-for': '203.0.113.9', 'proxy-authorization': 'Basic cHJveHk6c2VjcmV0', 'x-hop': 'caller-header' } };
+    as = {
+      token: cast.parties.member.token,
+      headers: {
+        'x-brand-id': String(cast.brandId),
+        cookie: 'lead_session=caller-cookie-secret',
+        'x-forwarded-for': '203.0.113.9',
+        'proxy-authorization': 'Basic cHJveHk6c2VjcmV0',
+        'x-hop': 'caller-header',
+      },
+    };
   }, 60_000);
   beforeEach(() => resetSandbox(ctx.api));
 
-  const relay = (path: string, body: unknown, who = as) => ctx.api.call('POST', `/api/v1/agent/proxy/${path}`, { token: who.token, headers: who.headers, body });
+  const relay = (path: string, body: unknown, who = as) =>
+    ctx.api.call('POST', `/api/v1/agent/proxy/${path}`, { token: who.token, headers: who.headers, body });
 
   it('answers 412 while the brand has no active key for the provider', async () => {
     const res = await relay('parcel-tracking', { method: 'GET', path: '/trackings/3SABC' });
@@ -31,10 +41,18 @@ describe('provider relays', () => {
   });
 
   it('maps: injects the key as `key`, forwards the multi-segment path and params, nothing of the caller', async () => {
-    await createKey(ctx.api, cast.parties.admin.token, cast.brandId, { provider_name: 'maps', credentials: { api_key: MAPS_KEY } });
-    const res = await relay('maps/geocode/json', { params: { address: 'Oudegracht 12, Utrecht', key: 'caller-supplied' } });
+    await createKey(ctx.api, cast.parties.admin.token, cast.brandId, {
+      provider_name: 'maps',
+      credentials: { api_key: MAPS_KEY },
+    });
+    const res = await relay('maps/geocode/json', {
+      params: { address: 'Oudegracht 12, Utrecht', key: 'caller-supplied' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'OK', results: [expect.objectContaining({ formatted_address: 'Oudegracht 12, Utrecht' })] });
+    expect(res.body).toMatchObject({
+      status: 'OK',
+      results: [expect.objectContaining({ formatted_address: 'Oudegracht 12, Utrecht' })],
+    });
     const encoded = await relay('maps/place%2Fdetails%2Fjson', { params: { place_id: 'ChIJabc' } });
     expect(encoded.status).toBe(200);
     expect(encoded.body.result.place_id).toBe('ChIJabc');
@@ -61,7 +79,17 @@ describe('provider relays', () => {
   });
 
   it('maps: refuses paths off the allowlist, traversal and other hosts without forwarding', async () => {
-    const bad = ['admin/json', 'geocode%2F..%2F..%2Fadmin', 'geocode%2Fjson%2F..%2F..%2Fx', '..%2Fgeocode%2Fjson', 'geocode%252Fjson', 'http%3A%2F%2Fevil.test%2Fgeocode%2Fjson', '%2F%2Fevil.test%2Fgeocode%2Fjson', 'geocode%2Fjson%3Fkey%3Dx', 'geocode/json/'];
+    const bad = [
+      'admin/json',
+      'geocode%2F..%2F..%2Fadmin',
+      'geocode%2Fjson%2F..%2F..%2Fx',
+      '..%2Fgeocode%2Fjson',
+      'geocode%252Fjson',
+      'http%3A%2F%2Fevil.test%2Fgeocode%2Fjson',
+      '%2F%2Fevil.test%2Fgeocode%2Fjson',
+      'geocode%2Fjson%3Fkey%3Dx',
+      'geocode/json/',
+    ];
     for (const path of bad) {
       const res = await relay(`maps/${path}`, { params: {} });
       expect([path, res.status]).toEqual([path, 400]);
@@ -70,11 +98,22 @@ describe('provider relays', () => {
   });
 
   it('parcel tracking: key in its header, JSON body, provider 4xx as 400 with its status and body', async () => {
-    await createKey(ctx.api, cast.parties.admin.token, cast.brandId, { provider_name: 'parcel-tracking', credentials: { api_key: PARCEL_KEY } });
-    const one = await relay('parcel-tracking', { method: 'GET', path: '/trackings/3SABCD1234567', params: { lang: 'en' } });
+    await createKey(ctx.api, cast.parties.admin.token, cast.brandId, {
+      provider_name: 'parcel-tracking',
+      credentials: { api_key: PARCEL_KEY },
+    });
+    const one = await relay('parcel-tracking', {
+      method: 'GET',
+      path: '/trackings/3SABCD1234567',
+      params: { lang: 'en' },
+    });
     expect(one.status).toBe(200);
     expect(one.body.data.tracking.tracking_number).toBe('3SABCD1234567');
-    const created = await relay('parcel-tracking', { method: 'POST', path: '/trackings', json_body: { tracking: { tracking_number: 'NEW123' } } });
+    const created = await relay('parcel-tracking', {
+      method: 'POST',
+      path: '/trackings',
+      json_body: { tracking: { tracking_number: 'NEW123' } },
+    });
     expect(created.status).toBe(200);
     expect(created.body.data.tracking.tracking_number).toBe('NEW123');
     const missing = await relay('parcel-tracking', { method: 'GET', path: '/trackings/NOTFOUND1' });
@@ -82,7 +121,11 @@ describe('provider relays', () => {
     expect(missing.body).toMatchObject({ provider_status: 404, provider_body: { meta: { code: 4004 } } });
     const got = await received(ctx.api, '/parcel-tracking/');
     expect(got).toHaveLength(3);
-    expect(got[0]).toMatchObject({ method: 'GET', path: '/parcel-tracking/v4/trackings/3SABCD1234567', query: { lang: 'en' } });
+    expect(got[0]).toMatchObject({
+      method: 'GET',
+      path: '/parcel-tracking/v4/trackings/3SABCD1234567',
+      query: { lang: 'en' },
+    });
     expect(got[1].body).toBe(JSON.stringify({ tracking: { tracking_number: 'NEW123' } }));
     for (const r of got) {
       expect(r.headers['tracking-api-key']).toBe(PARCEL_KEY);
@@ -93,9 +136,17 @@ describe('provider relays', () => {
 
   it('parcel tracking: the allowlist (traversal, encoded slashes, other hosts, methods) and bounded answers', async () => {
     const bad: [string, string][] = [
-      ['GET', '/trackings/../couriers'], ['GET', '/trackings/%2e%2e/couriers'], ['GET', '/trackings%2F..%2Fadmin'], ['GET', '/trackings/a/b'],
-      ['GET', '//evil.test/trackings'], ['GET', '/trackings/x?key=1'], ['GET', '/trackings/x#frag'], ['GET', '/admin'], ['GET', '/trackings/\\..\\x'],
-      ['DELETE', '/couriers'], ['PATCH', '/trackings'],
+      ['GET', '/trackings/../couriers'],
+      ['GET', '/trackings/%2e%2e/couriers'],
+      ['GET', '/trackings%2F..%2Fadmin'],
+      ['GET', '/trackings/a/b'],
+      ['GET', '//evil.test/trackings'],
+      ['GET', '/trackings/x?key=1'],
+      ['GET', '/trackings/x#frag'],
+      ['GET', '/admin'],
+      ['GET', '/trackings/\\..\\x'],
+      ['DELETE', '/couriers'],
+      ['PATCH', '/trackings'],
     ];
     for (const [method, path] of bad) {
       const res = await relay('parcel-tracking', { method, path });
@@ -108,18 +159,35 @@ describe('provider relays', () => {
   });
 
   it('messaging: account id filled in, basic auth, form body with the default sender', async () => {
-    await createKey(ctx.api, cast.parties.admin.token, cast.brandId, { provider_name: 'messaging', credentials: { ...MESSAGING, from_number: '+31600000000' } });
-    const sent = await relay('messaging', { path: '/Messages.json', form_body: { To: '+31612345678', Body: 'Your order is ready' } });
+    await createKey(ctx.api, cast.parties.admin.token, cast.brandId, {
+      provider_name: 'messaging',
+      credentials: { ...MESSAGING, from_number: '+31600000000' },
+    });
+    const sent = await relay('messaging', {
+      path: '/Messages.json',
+      form_body: { To: '+31612345678', Body: 'Your order is ready' },
+    });
     expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ status: 'queued', to: '+31612345678', from: '+31600000000', account_sid: MESSAGING.account_sid });
+    expect(sent.body).toMatchObject({
+      status: 'queued',
+      to: '+31612345678',
+      from: '+31600000000',
+      account_sid: MESSAGING.account_sid,
+    });
     const refused = await relay('messaging', { path: '/Messages.json', form_body: { Body: 'no recipient' } });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ provider_status: 400, provider_body: { code: 21604 } });
     const [first] = await received(ctx.api, '/messaging/');
     expect(first.path).toBe(`/messaging/2010-04-01/Accounts/${MESSAGING.account_sid}/Messages.json`);
-    expect(first.headers.authorization).toBe(`Basic ${Buffer.from(`${MESSAGING.account_sid}:${MESSAGING.auth_token}`).toString('base64')}`);
+    expect(first.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${MESSAGING.account_sid}:${MESSAGING.auth_token}`).toString('base64')}`,
+    );
     expect(first.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(first.body))).toEqual({ To: '+31612345678', Body: 'Your order is ready', From: '+31600000000' });
+    expect(Object.fromEntries(new URLSearchParams(first.body))).toEqual({
+      To: '+31612345678',
+      Body: 'Your order is ready',
+      From: '+31600000000',
+    });
     expect(first.headers.cookie).toBeUndefined();
   });
 
@@ -132,13 +200,30 @@ describe('provider relays', () => {
     expect(JSON.stringify(r)).not.toContain(token);
   }, 60_000);
 
-  it('X-Country-Code picks the brand\'s key for that country; activeCredential makes the same choice', async () => {
-    const brand = await ctx.api.call('POST', '/api/v1/brands', { token: cast.parties.owner.token, body: { brand_name: 'Countries', slug: 'countries' } });
+  it("X-Country-Code picks the brand's key for that country; activeCredential makes the same choice", async () => {
+    const brand = await ctx.api.call('POST', '/api/v1/brands', {
+      token: cast.parties.owner.token,
+      body: { brand_name: 'Countries', slug: 'countries' },
+    });
     const brandId = brand.body.brand_id as number;
-    await createKey(ctx.api, cast.parties.owner.token, brandId, { provider_name: 'maps', credentials: { api_key: 'global-maps-key' } });
-    await createKey(ctx.api, cast.parties.owner.token, brandId, { provider_name: 'maps', country_code: 'NL', credentials: { api_key: 'dutch-maps-key' } });
-    const who = (country?: string) => ({ token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId), ...(country ? { 'x-country-code': country } : {}) } });
-    for (const [country, key] of [['NL', 'dutch-maps-key'], ['BE', 'global-maps-key'], [undefined, 'global-maps-key']] as const) {
+    await createKey(ctx.api, cast.parties.owner.token, brandId, {
+      provider_name: 'maps',
+      credentials: { api_key: 'global-maps-key' },
+    });
+    await createKey(ctx.api, cast.parties.owner.token, brandId, {
+      provider_name: 'maps',
+      country_code: 'NL',
+      credentials: { api_key: 'dutch-maps-key' },
+    });
+    const who = (country?: string) => ({
+      token: cast.parties.owner.token,
+      headers: { 'x-brand-id': String(brandId), ...(country ? { 'x-country-code': country } : {}) },
+    });
+    for (const [country, key] of [
+      ['NL', 'dutch-maps-key'],
+      ['BE', 'global-maps-key'],
+      [undefined, 'global-maps-key'],
+    ] as const) {
       await resetSandbox(ctx.api);
       expect((await relay('maps/geocode/json', { params: { address: 'x' } }, who(country))).status).toBe(200);
       expect([country, (await received(ctx.api, '/maps/api/'))[0].query.key]).toEqual([country, key]);
@@ -152,37 +237,76 @@ describe('provider relays', () => {
   });
 
   it('key rotation: a credential sealed under the previous key still decrypts; new ones use the current key', async () => {
-    const brand = await ctx.api.call('POST', '/api/v1/brands', { token: cast.parties.owner.token, body: { brand_name: 'Rotated', slug: 'rotated' } });
+    const brand = await ctx.api.call('POST', '/api/v1/brands', {
+      token: cast.parties.owner.token,
+      body: { brand_name: 'Rotated', slug: 'rotated' },
+    });
     const brandId = brand.body.brand_id as number;
     const credentials = { api_key: 'sealed-under-old-key-4242' };
     await IntegrationModel.create({
-      _id: 900_001, client_id: cast.clientA.client_id, brand_id: brandId, provider_name: 'maps', key_label: 'old', is_primary: true,
-      credentials_sealed: new KeyRing(OLD_KEY).encrypt(JSON.stringify(credentials)), credentials_masked: maskCredentials(credentials),
+      _id: 900_001,
+      client_id: cast.clientA.client_id,
+      brand_id: brandId,
+      provider_name: 'maps',
+      key_label: 'old',
+      is_primary: true,
+      credentials_sealed: new KeyRing(OLD_KEY).encrypt(JSON.stringify(credentials)),
+      credentials_masked: maskCredentials(credentials),
     });
     await ctx.api.rt.services.integrations.keys.changed(); // written behind the service's back
-    const res = await relay('maps/geocode/json', { params: { address: 'x' } }, { token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId) } });
+    const res = await relay(
+      'maps/geocode/json',
+      { params: { address: 'x' } },
+      { token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId) } },
+    );
     expect(res.status).toBe(200);
     expect((await received(ctx.api, '/maps/api/'))[0].query.key).toBe(credentials.api_key);
-    const fresh = await createKey(ctx.api, cast.parties.owner.token, brandId, { provider_name: 'parcel-tracking', credentials: { api_key: 'after-rotation' } });
-    const stored = await IntegrationModel.findOne({ _id: fresh.integration_id, client_id: cast.clientA.client_id }).lean();
+    const fresh = await createKey(ctx.api, cast.parties.owner.token, brandId, {
+      provider_name: 'parcel-tracking',
+      credentials: { api_key: 'after-rotation' },
+    });
+    const stored = await IntegrationModel.findOne({
+      _id: fresh.integration_id,
+      client_id: cast.clientA.client_id,
+    }).lean();
     expect(KeyRing.keyIdOf(stored!.credentials_sealed)).toBe(new KeyRing(CURRENT_KEY).currentKeyId);
   });
 
   it('a credential sealed under a key that is not configured answers 503 with a masked detail', async () => {
-    const brand = await ctx.api.call('POST', '/api/v1/brands', { token: cast.parties.owner.token, body: { brand_name: 'Wrong key', slug: 'wrong-key' } });
+    const brand = await ctx.api.call('POST', '/api/v1/brands', {
+      token: cast.parties.owner.token,
+      body: { brand_name: 'Wrong key', slug: 'wrong-key' },
+    });
     const brandId = brand.body.brand_id as number;
     const credentials = { api_key: 'sealed-under-unknown-key' };
     await IntegrationModel.create({
-      _id: 900_002, client_id: cast.clientA.client_id, brand_id: brandId, provider_name: 'maps', key_label: 'lost', is_primary: true,
-      credentials_sealed: new KeyRing(randomBytes(32).toString('hex')).encrypt(JSON.stringify(credentials)), credentials_masked: maskCredentials(credentials),
+      _id: 900_002,
+      client_id: cast.clientA.client_id,
+      brand_id: brandId,
+      provider_name: 'maps',
+      key_label: 'lost',
+      is_primary: true,
+      credentials_sealed: new KeyRing(randomBytes(32).toString('hex')).encrypt(JSON.stringify(credentials)),
+      credentials_masked: maskCredentials(credentials),
     });
     await ctx.api.rt.services.integrations.keys.changed();
-    const res = await relay('maps/geocode/json', { params: { address: 'x' } }, { token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId) } });
+    const res = await relay(
+      'maps/geocode/json',
+      { params: { address: 'x' } },
+      { token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId) } },
+    );
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ detail: 'Provider temporarily unavailable' });
     expect(await received(ctx.api, '/')).toEqual([]);
     // Nothing was sent: the call takes no place in the key's windows and costs nothing.
-    const key = await ctx.api.call('GET', `/api/v1/brands/${brandId}/integrations/900002`, { token: cast.parties.owner.token });
-    expect(key.body).toMatchObject({ usage_today: 0, usage_this_minute: 0, spend_current_period: 0, credentials_masked: { api_key: '••••••••••••-key' } });
+    const key = await ctx.api.call('GET', `/api/v1/brands/${brandId}/integrations/900002`, {
+      token: cast.parties.owner.token,
+    });
+    expect(key.body).toMatchObject({
+      usage_today: 0,
+      usage_this_minute: 0,
+      spend_current_period: 0,
+      credentials_masked: { api_key: '••••••••••••-key' },
+    });
   });
 });

@@ -22,21 +22,44 @@ describe('maps-scrape jobs', () => {
   it('runs a job location by location and stores de-duplicated businesses as IDAP resources', async () => {
     const res = await api.call('POST', SUBMIT, { token: acme.triple, body: params });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ job_id: expect.any(String), type: 'maps-scrape', status: 'queued', created_at: expect.any(String) });
+    expect(res.body).toEqual({
+      job_id: expect.any(String),
+      type: 'maps-scrape',
+      status: 'queued',
+      created_at: expect.any(String),
+    });
     jobId = res.body.job_id;
     const job = await waitForStatus(api, acme.triple, jobPath(jobId), ['completed', 'failed']);
     const expected = expectedPlaces(params);
     expect(job).toMatchObject({
-      job_id: jobId, type: 'maps-scrape', status: 'completed', client_id: acme.client_id, query: 'bakery', country_code: 'NL',
-      region_codes: ['NL-UT'], max_locations: 3, max_results: null, progress: { done: 3, total: 3 }, results_count: expected.length, error: null,
+      job_id: jobId,
+      type: 'maps-scrape',
+      status: 'completed',
+      client_id: acme.client_id,
+      query: 'bakery',
+      country_code: 'NL',
+      region_codes: ['NL-UT'],
+      max_locations: 3,
+      max_results: null,
+      progress: { done: 3, total: 3 },
+      results_count: expected.length,
+      error: null,
     });
     expect(job.processing_time).toBeGreaterThanOrEqual(0);
     expect(job.started_at).not.toBeNull();
-    const businesses = await ResourceModel.find({ client_id: acme.client_id, resource_type: 'businesses', source_job_ids: jobId }).lean();
+    const businesses = await ResourceModel.find({
+      client_id: acme.client_id,
+      resource_type: 'businesses',
+      source_job_ids: jobId,
+    }).lean();
     expect(businesses).toHaveLength(expected.length);
     expect(new Set(businesses.map((b: any) => b.data.place_id))).toEqual(new Set(expected.map((p) => p.place_id)));
     const withSite = expected.filter((p) => p.website);
-    const domains = await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'domains', source_job_ids: jobId });
+    const domains = await ResourceModel.countDocuments({
+      client_id: acme.client_id,
+      resource_type: 'domains',
+      source_job_ids: jobId,
+    });
     expect(domains).toBe(new Set(withSite.map((p) => new URL(p.website!).hostname)).size);
     const sample = businesses.find((b: any) => b.data.website) as any;
     expect(sample.related.some((r: string) => r.startsWith('idap://domains/'))).toBe(true);
@@ -45,16 +68,28 @@ describe('maps-scrape jobs', () => {
     const place = expected.find((p) => p.place_id === withPhotos.data.place_id)!;
     expect(withPhotos.data.photos).toHaveLength(place.photos.length);
     expect(withPhotos.data.photos[0]).toMatch(/^idap:\/\/media\/[0-9a-f-]{36}$/);
-    expect(new Set(businesses.flatMap((b: any) => b.data.photos)).size).toBe(expected.reduce((n, p) => n + p.photos.length, 0));
-    const media = await fetch(`${api.url}/api/v1/idap/media/${withPhotos.data.photos[0].split('/').pop()}`, { headers: { authorization: `Bearer ${acme.triple}` } });
+    expect(new Set(businesses.flatMap((b: any) => b.data.photos)).size).toBe(
+      expected.reduce((n, p) => n + p.photos.length, 0),
+    );
+    const media = await fetch(`${api.url}/api/v1/idap/media/${withPhotos.data.photos[0].split('/').pop()}`, {
+      headers: { authorization: `Bearer ${acme.triple}` },
+    });
     expect([media.status, media.headers.get('content-type')]).toEqual([200, 'image/png']);
 
     // Moments after job.completed, a follow-up workflow has fed the results into the search index.
     const target = expected[5];
-    const hit = await eventually(async () => {
-      const res = await api.call('GET', `/api/v1/idap/businesses/search?q=${encodeURIComponent(target.name)}&limit=100`, { token: acme.triple });
-      return res.body.items?.find((i: any) => i.data.place_id === target.place_id);
-    }, 60_000, 500);
+    const hit = await eventually(
+      async () => {
+        const res = await api.call(
+          'GET',
+          `/api/v1/idap/businesses/search?q=${encodeURIComponent(target.name)}&limit=100`,
+          { token: acme.triple },
+        );
+        return res.body.items?.find((i: any) => i.data.place_id === target.place_id);
+      },
+      60_000,
+      500,
+    );
     expect(hit.data.name).toBe(target.name);
   });
 
@@ -62,15 +97,23 @@ describe('maps-scrape jobs', () => {
     const expected = expectedPlaces(params);
     const seen: string[] = [];
     for (let page = 1; ; page++) {
-      const res = await api.call('GET', `${jobPath(jobId, 'results')}?page=${page}&page_size=20`, { token: acme.triple });
+      const res = await api.call('GET', `${jobPath(jobId, 'results')}?page=${page}&page_size=20`, {
+        token: acme.triple,
+      });
       expect(res.status).toBe(200);
       expect(res.body.total).toBe(expected.length);
       seen.push(...res.body.results.map((r: any) => r.name));
       if (res.body.results.length < 20) break;
     }
     expect(seen).toEqual(expected.map((p) => p.name));
-    const first = (await api.call('GET', `${jobPath(jobId, 'results')}?page_size=1`, { token: acme.triple })).body.results[0];
-    expect(first).toMatchObject({ idap_ref: expect.stringMatching(/^idap:\/\/businesses\//), name: expected[0].name, country_code: 'NL', region_code: 'NL-UT' });
+    const first = (await api.call('GET', `${jobPath(jobId, 'results')}?page_size=1`, { token: acme.triple })).body
+      .results[0];
+    expect(first).toMatchObject({
+      idap_ref: expect.stringMatching(/^idap:\/\/businesses\//),
+      name: expected[0].name,
+      country_code: 'NL',
+      region_code: 'NL-UT',
+    });
     expect(first.photos).toHaveLength(expected[0].photos.length);
 
     const csv = await api.call('GET', `${jobPath(jobId, 'results')}?format=csv`, { token: acme.triple });
@@ -78,11 +121,16 @@ describe('maps-scrape jobs', () => {
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="job-${jobId}.csv"`);
     const lines = (csv.body as string).trim().split('\r\n');
-    expect(lines[0]).toBe('idap_ref,name,category,address,country_code,region_code,lat,lng,phone,website,rating,reviews_count');
+    expect(lines[0]).toBe(
+      'idap_ref,name,category,address,country_code,region_code,lat,lng,phone,website,rating,reviews_count',
+    );
     expect(lines).toHaveLength(expected.length + 1);
     const jsonl = await api.call('GET', `${jobPath(jobId, 'results')}?format=jsonl`, { token: acme.triple });
     expect(jsonl.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-    const rows = (jsonl.body as string).trim().split('\n').map((l) => JSON.parse(l));
+    const rows = (jsonl.body as string)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.map((r) => r.name)).toEqual(expected.map((p) => p.name));
   });
 
@@ -94,12 +142,19 @@ describe('maps-scrape jobs', () => {
     expect(job.results_count).toBe(25);
     expect(job.status).toBe('completed');
     expect(await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'businesses' })).toBe(before);
-    const both = await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'businesses', source_job_ids: { $all: [jobId, res.body.job_id] } });
+    const both = await ResourceModel.countDocuments({
+      client_id: acme.client_id,
+      resource_type: 'businesses',
+      source_job_ids: { $all: [jobId, res.body.job_id] },
+    });
     expect(both).toBe(25);
   });
 
   it('answers 409 for results of a job that is not completed and for cancelling a finished job', async () => {
-    const res = await api.call('POST', SUBMIT, { token: acme.triple, body: { ...params, query: 'slow bakery sbx-slow-1500' } });
+    const res = await api.call('POST', SUBMIT, {
+      token: acme.triple,
+      body: { ...params, query: 'slow bakery sbx-slow-1500' },
+    });
     const results = await api.call('GET', jobPath(res.body.job_id, 'results'), { token: acme.triple });
     expect(results.status).toBe(409);
     expect(results.body.detail).toMatch(/not completed/);
@@ -120,9 +175,18 @@ describe('maps-scrape jobs', () => {
     const id = '0b7a2c1e-5d4f-4e3a-9b8c-7d6e5f4a3b21';
     // As if the API had stored and announced the job, then died before starting its workflow.
     await JobModel.collection.insertOne({
-      _id: id as never, client_id: acme.client_id, type: 'maps-scrape', status: 'queued', params: { ...params, max_results: 3 },
-      progress: { done: 0, total: 0 }, results_count: 0, control_seq: 0, events_sent: ['job.queued'], webhook_url: null,
-      created_at: new Date(Date.now() - 60_000), updated_at: new Date(Date.now() - 60_000),
+      _id: id as never,
+      client_id: acme.client_id,
+      type: 'maps-scrape',
+      status: 'queued',
+      params: { ...params, max_results: 3 },
+      progress: { done: 0, total: 0 },
+      results_count: 0,
+      control_seq: 0,
+      events_sent: ['job.queued'],
+      webhook_url: null,
+      created_at: new Date(Date.now() - 60_000),
+      updated_at: new Date(Date.now() - 60_000),
     });
     expect(await api.rt.services.jobs.sweep()).toBe(1);
     const job = await waitForStatus(api, acme.triple, jobPath(id), ['completed', 'failed']);
@@ -155,12 +219,20 @@ describe('locations', () => {
     expect(countries.status).toBe(200);
     const nl = countries.body.countries.find((c: any) => c.code === 'NL');
     expect(nl).toMatchObject({ name: 'Netherlands', level: 'country', country_code: 'NL' });
-    const regions = await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=NL', { token: acme.triple });
+    const regions = await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=NL', {
+      token: acme.triple,
+    });
     expect(regions.status).toBe(200);
     const ut = regions.body.regions.find((r: any) => r.code === 'NL-UT');
     expect(ut).toMatchObject({ name: 'Utrecht', level: 'region', country_code: 'NL' });
     expect(regions.body.regions.reduce((n: number, r: any) => n + r.location_count, 0)).toBe(nl.location_count);
-    expect((await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=XX', { token: acme.triple })).status).toBe(404);
-    expect((await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=nl', { token: acme.triple })).status).toBe(422);
+    expect(
+      (await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=XX', { token: acme.triple }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await api.call('GET', '/api/v1/dashboard/client/locations/regions?country_code=nl', { token: acme.triple }))
+        .status,
+    ).toBe(422);
   });
 });

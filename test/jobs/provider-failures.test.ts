@@ -29,7 +29,11 @@ describe('provider failures', () => {
     sandbox().faults.reset();
     for (const query of ['shoes sbx-fail-429-x2', 'hats sbx-fail-500-x1']) {
       const job = await run(query);
-      expect(job).toMatchObject({ status: 'completed', error: null, results_count: expectedPlaces({ ...base, query }).length });
+      expect(job).toMatchObject({
+        status: 'completed',
+        error: null,
+        results_count: expectedPlaces({ ...base, query }).length,
+      });
     }
     expect(sandbox().faults.stats.statuses['429']).toBeGreaterThanOrEqual(2);
     expect(sandbox().faults.stats.statuses['500']).toBeGreaterThanOrEqual(1);
@@ -47,10 +51,16 @@ describe('provider failures', () => {
     expect((await handle.describe()).status.name).toBe('FAILED');
     const events = await eventsOf(job.job_id);
     expect(events.map((e) => e.event)).toEqual(['job.queued', 'job.started', 'job.failed']);
-    expect(events[2].data).toMatchObject({ job_id: job.job_id, job_type: 'maps-scrape', status: 'failed', client_id: acme.client_id, error: job.error });
+    expect(events[2].data).toMatchObject({
+      job_id: job.job_id,
+      job_type: 'maps-scrape',
+      status: 'failed',
+      client_id: acme.client_id,
+      error: job.error,
+    });
   });
 
-  it('gives up after the retry policy\'s attempts when the provider keeps failing', async () => {
+  it("gives up after the retry policy's attempts when the provider keeps failing", async () => {
     sandbox().faults.reset();
     const job = await run('scarves sbx-fail-503');
     expect(job.status).toBe('failed');

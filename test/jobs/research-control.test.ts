@@ -17,14 +17,18 @@ const slowCompanies = (tag: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ name: `Slow ${tag} ${i}`, domain: `slow-${tag}-${i}-sbx-slow-500.example` }));
 
 async function start(tag: string, n: number) {
-  const res = await api.call('POST', '/api/v1/dashboard/client/research/submit', { token: acme.triple, body: { companies: slowCompanies(tag, n) } });
+  const res = await api.call('POST', '/api/v1/dashboard/client/research/submit', {
+    token: acme.triple,
+    body: { companies: slowCompanies(tag, n) },
+  });
   expect(res.status).toBe(200);
   const id = res.body.research_id as string;
   await eventually(async () => ((await status(id)).status === 'running' ? true : undefined), 30_000, 50);
   return id;
 }
 const status = async (id: string) => (await api.call('GET', researchPath(id), { token: acme.triple })).body;
-const act = (id: string, what: 'pause' | 'resume' | 'cancel') => api.call('POST', researchPath(id, what), { token: acme.triple });
+const act = (id: string, what: 'pause' | 'resume' | 'cancel') =>
+  api.call('POST', researchPath(id, what), { token: acme.triple });
 const handle = (id: string) => api.rt.services.engines.temporal.workflow.getHandle(id);
 const pendingActivities = async (id: string) => (await handle(id).describe()).raw.pendingActivities?.length ?? 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -75,14 +79,21 @@ describe('research pause, resume and cancel', () => {
     expect((await act(id, 'pause')).status).toBe(200);
     await eventually(async () => ((await pendingActivities(id)) === 0 ? true : undefined), 15_000, 100);
     const cancelled = await act(id, 'cancel');
-    expect(cancelled.body).toMatchObject({ status: 'cancelled', message: 'Cancelled by user', completed_at: expect.any(String) });
+    expect(cancelled.body).toMatchObject({
+      status: 'cancelled',
+      message: 'Cancelled by user',
+      completed_at: expect.any(String),
+    });
     await expect(handle(id).result()).rejects.toThrow();
     expect((await handle(id).describe()).status.name).toBe('CANCELLED');
     const job = await status(id);
     expect(job.status).toBe('cancelled');
-    expect(await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'domains', source_job_ids: id })).toBe(job.progress.done);
+    expect(
+      await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'domains', source_job_ids: id }),
+    ).toBe(job.progress.done);
     const events = (await api.rt.services.engines.redis.xrange(`events:client:${acme.client_id}`, '-', '+'))
-      .map(([, f]) => ({ event: f[1], data: JSON.parse(f[3]) })).filter((e) => e.data.job_id === id);
+      .map(([, f]) => ({ event: f[1], data: JSON.parse(f[3]) }))
+      .filter((e) => e.data.job_id === id);
     expect(events.map((e) => e.event)).toEqual(['job.queued', 'job.started', 'job.failed']);
     expect(events[2].data).toMatchObject({ status: 'cancelled', job_type: 'research' });
     for (const what of ['pause', 'resume', 'cancel'] as const) expect((await act(id, what)).status).toBe(409);

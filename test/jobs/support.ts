@@ -16,7 +16,11 @@ export function expectedPlaces(p: MapsJobParams): WirePlace[] {
 }
 
 /** Test settings: short retries and liveness timeouts so failure paths finish in seconds. */
-export const FAST_RETRIES = { JOB_RETRY_INITIAL_MS: '200', JOB_RETRY_MAX_ATTEMPTS: '3', JOB_HEARTBEAT_TIMEOUT_MS: '5000' };
+export const FAST_RETRIES = {
+  JOB_RETRY_INITIAL_MS: '200',
+  JOB_RETRY_MAX_ATTEMPTS: '3',
+  JOB_HEARTBEAT_TIMEOUT_MS: '5000',
+};
 
 export async function waitForStatus(api: TestApi, token: string, path: string, statuses: string[], timeoutMs = 30_000) {
   return eventually(async () => {

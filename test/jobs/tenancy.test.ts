@@ -16,11 +16,20 @@ beforeAll(async () => {
   acme = await createClient(api, admin, 'Acme Tenancy');
   globex = await createClient(api, admin, 'Globex Tenancy');
   const user = await api.call('POST', '/api/v1/dashboard/users', {
-    token: admin, body: { email: 'ada@acme-tenancy.test', role: 'client_user', client_id: acme.client_id, password: 'ada-password-123' },
+    token: admin,
+    body: {
+      email: 'ada@acme-tenancy.test',
+      role: 'client_user',
+      client_id: acme.client_id,
+      password: 'ada-password-123',
+    },
   });
   expect(user.status).toBe(201);
   acmeUser = await api.login('ada@acme-tenancy.test', 'ada-password-123');
-  for (const [name, token] of [['acme', acme.triple], ['globex', globex.triple]] as const) {
+  for (const [name, token] of [
+    ['acme', acme.triple],
+    ['globex', globex.triple],
+  ] as const) {
     const res = await api.call('POST', SUBMIT, { token, body: small });
     expect(res.status).toBe(200);
     jobs[name] = res.body.job_id;
@@ -33,7 +42,7 @@ afterAll(() => api.stop());
 const ids = (body: any) => body.jobs.map((j: any) => j.job_id);
 
 describe('job tenancy and roles', () => {
-  it('shows client callers (triple or dashboard user) only their own client\'s jobs', async () => {
+  it("shows client callers (triple or dashboard user) only their own client's jobs", async () => {
     for (const token of [acme.triple, acmeUser]) {
       const list = await api.call('GET', LIST, { token });
       expect(list.status).toBe(200);
@@ -50,30 +59,43 @@ describe('job tenancy and roles', () => {
     expect((await api.call('GET', jobPath(jobs.acme), { token: acmeUser })).body.client_id).toBe(acme.client_id);
   });
 
-  it('shows a super_admin every client\'s jobs, or one client\'s with X-Selected-Client-Id', async () => {
+  it("shows a super_admin every client's jobs, or one client's with X-Selected-Client-Id", async () => {
     const all = await api.call('GET', LIST, { token: admin });
     expect(new Set(ids(all.body))).toEqual(new Set([jobs.acme, jobs.globex]));
     const one = await api.call('GET', LIST, { token: admin, headers: { 'X-Selected-Client-Id': globex.client_id } });
     expect(ids(one.body)).toEqual([jobs.globex]);
     expect((await api.call('GET', jobPath(jobs.acme), { token: admin })).status).toBe(200);
     expect((await api.call('GET', jobPath(jobs.acme, 'results'), { token: admin })).status).toBe(200);
-    const other = await api.call('GET', jobPath(jobs.acme), { token: admin, headers: { 'X-Selected-Client-Id': globex.client_id } });
+    const other = await api.call('GET', jobPath(jobs.acme), {
+      token: admin,
+      headers: { 'X-Selected-Client-Id': globex.client_id },
+    });
     expect(other.status).toBe(404);
   });
 
   it('lets a super_admin submit only for a chosen, existing client', async () => {
     const none = await api.call('POST', SUBMIT, { token: admin, body: small });
     expect(none.status).toBe(422);
-    const unknown = await api.call('POST', SUBMIT, { token: admin, body: small, headers: { 'X-Selected-Client-Id': '00000000-0000-4000-8000-000000000000' } });
+    const unknown = await api.call('POST', SUBMIT, {
+      token: admin,
+      body: small,
+      headers: { 'X-Selected-Client-Id': '00000000-0000-4000-8000-000000000000' },
+    });
     expect(unknown.status).toBe(422);
-    const ok = await api.call('POST', SUBMIT, { token: admin, body: small, headers: { 'X-Selected-Client-Id': globex.client_id } });
+    const ok = await api.call('POST', SUBMIT, {
+      token: admin,
+      body: small,
+      headers: { 'X-Selected-Client-Id': globex.client_id },
+    });
     expect(ok.status).toBe(200);
     const job = await waitForStatus(api, globex.triple, jobPath(ok.body.job_id), ['completed']);
     expect(job.client_id).toBe(globex.client_id);
   });
 
   it('filters by status and type and pages the list', async () => {
-    const done = await api.call('GET', `${LIST}?status_filter=completed&type_filter=maps-scrape`, { token: acme.triple });
+    const done = await api.call('GET', `${LIST}?status_filter=completed&type_filter=maps-scrape`, {
+      token: acme.triple,
+    });
     expect(ids(done.body)).toEqual([jobs.acme]);
     const queued = await api.call('GET', `${LIST}?status_filter=queued`, { token: acme.triple });
     expect(queued.body).toMatchObject({ jobs: [], total: 0 });

@@ -45,7 +45,14 @@ describe('job webhooks', () => {
   it('delivers every job event, signed, and retries a receiver that fails', async () => {
     script['/maps'] = [503, 500];
     const res = await api.call('POST', SUBMIT, {
-      token: acme.triple, body: { query: 'bakery', country_code: 'LU', max_locations: 1, max_results: 4, webhook_url: `${receiverUrl}/maps` },
+      token: acme.triple,
+      body: {
+        query: 'bakery',
+        country_code: 'LU',
+        max_locations: 1,
+        max_results: 4,
+        webhook_url: `${receiverUrl}/maps`,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('webhook_secret');
@@ -53,7 +60,10 @@ describe('job webhooks', () => {
     expect(secret).toMatch(/^whsec_/);
     const id = res.body.job_id;
     expect((await waitForStatus(api, acme.triple, jobPath(id), ['completed'])).webhook_url).toBe(`${receiverUrl}/maps`);
-    await eventually(async () => (at('/maps').filter((d) => d.answered === 200).length === 3 ? true : undefined), 30_000);
+    await eventually(
+      async () => (at('/maps').filter((d) => d.answered === 200).length === 3 ? true : undefined),
+      30_000,
+    );
     const ok = at('/maps').filter((d) => d.answered === 200);
     expect(ok.map((d) => d.body.event).sort()).toEqual(['job.completed', 'job.queued', 'job.started']);
     expect(at('/maps').filter((d) => d.answered !== 200)).toHaveLength(2); // retried after 503 and 500
@@ -64,7 +74,10 @@ describe('job webhooks', () => {
       expect(d.body.data).toMatchObject({ job_id: id, job_type: 'maps-scrape', client_id: acme.client_id });
       expect(stream.some(([sid]) => sid === d.body.id)).toBe(true);
     }
-    expect(ok.find((d) => d.body.event === 'job.completed')!.body.data).toMatchObject({ status: 'completed', results_count: 4 });
+    expect(ok.find((d) => d.body.event === 'job.completed')!.body.data).toMatchObject({
+      status: 'completed',
+      results_count: 4,
+    });
     // A wrong key does not verify.
     const wrong = `whsec_${Buffer.alloc(32).toString('base64')}`;
     expect(verifyDelivery(wrong, at('/maps')[0].headers, at('/maps')[0].raw)).toBe('bad signature');
@@ -73,14 +86,23 @@ describe('job webhooks', () => {
   it('delivers job.failed for a research job and does not retry a receiver that refuses with 4xx', async () => {
     script['/gone'] = [410, 410, 410, 410];
     const res = await api.call('POST', '/api/v1/dashboard/client/research/submit', {
-      token: acme.triple, body: { companies: [{ name: 'Locked', domain: 'locked-sbx-fail-403.example' }], webhook_url: `${receiverUrl}/gone` },
+      token: acme.triple,
+      body: {
+        companies: [{ name: 'Locked', domain: 'locked-sbx-fail-403.example' }],
+        webhook_url: `${receiverUrl}/gone`,
+      },
     });
     expect(res.status).toBe(200);
-    expect((await waitForStatus(api, acme.triple, researchPath(res.body.research_id), ['failed'])).error).toMatch(/403/);
+    expect((await waitForStatus(api, acme.triple, researchPath(res.body.research_id), ['failed'])).error).toMatch(
+      /403/,
+    );
     await eventually(async () => (at('/gone').some((d) => d.body.event === 'job.failed') ? true : undefined), 30_000);
     await new Promise((r) => setTimeout(r, 1500));
     const events = at('/gone').map((d) => d.body.event);
     expect(events.sort()).toEqual(['job.failed', 'job.queued', 'job.started']); // each once: 410 is final
-    expect(at('/gone').find((d) => d.body.event === 'job.failed')!.body.data).toMatchObject({ status: 'failed', job_type: 'research' });
+    expect(at('/gone').find((d) => d.body.event === 'job.failed')!.body.data).toMatchObject({
+      status: 'failed',
+      job_type: 'research',
+    });
   });
 });

@@ -25,8 +25,13 @@ function spawnWorker(): Promise<ChildProcess> {
   // node itself with tsx's loader (not the tsx CLI, which would run the worker in a grandchild that SIGKILL misses).
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker-process.ts')], {
     env: {
-      ...process.env, NODE_ENV: 'test', MONGODB_DB: c.MONGODB_DB, REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX, TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
-      DATA_DIR: c.dataDir, ...FAST_RETRIES,
+      ...process.env,
+      NODE_ENV: 'test',
+      MONGODB_DB: c.MONGODB_DB,
+      REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,
+      TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
+      DATA_DIR: c.dataDir,
+      ...FAST_RETRIES,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -46,23 +51,33 @@ describe('a worker killed in the middle of a job', () => {
     const res = await api.call('POST', SUBMIT, { token: acme.triple, body: params });
     expect(res.status).toBe(200);
     const jobId = res.body.job_id;
-    await eventually(async () => {
-      const job = (await api.call('GET', jobPath(jobId), { token: acme.triple })).body;
-      return job.progress.done >= 2 ? job : undefined;
-    }, 60_000, 100);
+    await eventually(
+      async () => {
+        const job = (await api.call('GET', jobPath(jobId), { token: acme.triple })).body;
+        return job.progress.done >= 2 ? job : undefined;
+      },
+      60_000,
+      100,
+    );
     child.kill('SIGKILL'); // no graceful shutdown: an activity dies mid-flight
     await new Promise((r) => child!.once('exit', r));
     expect(() => process.kill(child!.pid!, 0)).toThrow(); // really gone
     const stalled = (await api.call('GET', jobPath(jobId), { token: acme.triple })).body;
     expect(stalled.status).toBe('processing');
 
-    replacement = await workerFor(api.config, api.rt, { logger: createLogger('silent'), workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! } });
+    replacement = await workerFor(api.config, api.rt, {
+      logger: createLogger('silent'),
+      workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
+    });
     const job = await waitForStatus(api, acme.triple, jobPath(jobId), ['completed', 'failed'], 90_000);
     const expected = expectedPlaces(params);
     expect(job.error).toBeNull();
     expect(job).toMatchObject({ status: 'completed', progress: { done: 6, total: 6 }, results_count: expected.length });
     expect(job.progress.done).toBeGreaterThan(stalled.progress.done);
-    const businesses = await ResourceModel.find({ client_id: acme.client_id, resource_type: 'businesses' }, { 'data.place_id': 1 }).lean();
+    const businesses = await ResourceModel.find(
+      { client_id: acme.client_id, resource_type: 'businesses' },
+      { 'data.place_id': 1 },
+    ).lean();
     expect(businesses).toHaveLength(expected.length);
     expect(new Set(businesses.map((b: any) => b.data.place_id)).size).toBe(expected.length);
     expect(await JobItemModel.countDocuments({ client_id: acme.client_id, job_id: jobId })).toBe(expected.length);

@@ -11,7 +11,11 @@ describe('configuration', () => {
   });
 
   it('lets configured URLs win and turns the embedded worker off with them', () => {
-    const config = loadConfig({ MONGODB_URI: 'mongodb://db:27017', REDIS_URL: 'redis://cache:6379', TEMPORAL_ADDRESS: 'temporal:7233' });
+    const config = loadConfig({
+      MONGODB_URI: 'mongodb://db:27017',
+      REDIS_URL: 'redis://cache:6379',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+    });
     expect(config.localDefault).toEqual({ mongo: false, redis: false, temporal: false });
     expect(config.RUN_WORKER).toBe(false);
   });

@@ -11,7 +11,8 @@ const { PoolClearedError } = require('mongodb/lib/cmap/errors') as { PoolCleared
  * them: a find fails server selection, and an insertMany wraps that failure in a bulk write error.
  */
 describe('unavailableEngine', () => {
-  const selection = () => new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:30120', { type: 'Unknown' } as never);
+  const selection = () =>
+    new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:30120', { type: 'Unknown' } as never);
 
   it('names mongodb for a failed server selection and a network error', () => {
     expect(unavailableEngine(selection())).toBe('mongodb');
@@ -25,18 +26,26 @@ describe('unavailableEngine', () => {
   });
 
   it('names mongodb for a connection pool cleared after another operation failed to connect', () => {
-    const pool = { address: '127.0.0.1:29900', serverError: new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:29900') };
+    const pool = {
+      address: '127.0.0.1:29900',
+      serverError: new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:29900'),
+    };
     const cleared = new PoolClearedError(pool as never);
     expect(cleared.name).toBe('MongoPoolClearedError');
     expect(unavailableEngine(cleared)).toBe('mongodb');
   });
 
   it('names temporal for an update call that ran out of its deadline', () => {
-    expect(unavailableEngine(new WorkflowUpdateRPCTimeoutOrCancelledError('Workflow update call timeout or cancelled'))).toBe('temporal');
+    expect(
+      unavailableEngine(new WorkflowUpdateRPCTimeoutOrCancelledError('Workflow update call timeout or cancelled')),
+    ).toBe('temporal');
   });
 
   it('leaves a bulk write refused by the engine (a duplicate key) to the handler', () => {
-    const duplicate = new MongoBulkWriteError({ message: 'E11000 duplicate key error', code: 11000, writeErrors: [] }, {} as BulkWriteResult);
+    const duplicate = new MongoBulkWriteError(
+      { message: 'E11000 duplicate key error', code: 11000, writeErrors: [] },
+      {} as BulkWriteResult,
+    );
     expect(unavailableEngine(duplicate)).toBeNull();
   });
 });

@@ -31,6 +31,8 @@ describe('locks', () => {
     const lock = name();
     await redis.set(`lock:${lock}`, 'a holder that died', 'PX', 400);
     const started = Date.now();
-    expect(await createLocks(redis, { leaseMs: 400 }).run(lock, async () => Date.now() - started)).toBeGreaterThanOrEqual(350);
+    expect(
+      await createLocks(redis, { leaseMs: 400 }).run(lock, async () => Date.now() - started),
+    ).toBeGreaterThanOrEqual(350);
   });
 });

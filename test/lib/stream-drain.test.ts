@@ -16,13 +16,20 @@ describe('stream drain', () => {
     expect(await storedSoFar(redis(), stream, 200)).toBe(false); // nobody drains it yet
     const stored: number[] = [];
     let failures = 1;
-    drain = startStreamDrain(redis(), createLogger('silent'), {
-      stream, group: 'test-drain', parse: (json) => (JSON.parse(json) as { n: number }).n,
-      store: async (docs) => {
-        if (failures-- > 0) throw new Error('engine down'); // the batch stays in the stream, pending
-        stored.push(...docs);
+    drain = startStreamDrain(
+      redis(),
+      createLogger('silent'),
+      {
+        stream,
+        group: 'test-drain',
+        parse: (json) => (JSON.parse(json) as { n: number }).n,
+        store: async (docs) => {
+          if (failures-- > 0) throw new Error('engine down'); // the batch stays in the stream, pending
+          stored.push(...docs);
+        },
       },
-    }, { reclaimIdleMs: 400, lingerMs: 10 });
+      { reclaimIdleMs: 400, lingerMs: 10 },
+    );
     expect(await storedSoFar(redis(), stream, 20_000)).toBe(true);
     expect(stored).toEqual([0, 1, 2]);
     expect(await redis().xlen(stream)).toBe(0);
@@ -31,9 +38,17 @@ describe('stream drain', () => {
   it('answers for the records appended before it asked, while more keep coming', async () => {
     const stream = 'test:drain-steady';
     const stored: number[] = [];
-    drain = startStreamDrain(redis(), createLogger('silent'), {
-      stream, group: 'test-drain', parse: (json) => (JSON.parse(json) as { n: number }).n, store: async (docs) => void stored.push(...docs),
-    }, { lingerMs: 100 });
+    drain = startStreamDrain(
+      redis(),
+      createLogger('silent'),
+      {
+        stream,
+        group: 'test-drain',
+        parse: (json) => (JSON.parse(json) as { n: number }).n,
+        store: async (docs) => void stored.push(...docs),
+      },
+      { lingerMs: 100 },
+    );
     let n = 0;
     const flow = setInterval(() => void append(stream, n++), 5);
     try {

@@ -8,7 +8,10 @@ const codec = new EncryptionCodec(randomBytes(32).toString('hex'));
 describe('Temporal client', () => {
   it('fails a call whose retry is waiting when the connection closes, instead of throwing from the retry timer', async () => {
     const client = createTemporalClient(`127.0.0.1:${await freePort()}`, 'default', codec);
-    const call = client.workflowService.getSystemInfo({}).then(() => 'answered', (err: Error) => err.message);
+    const call = client.workflowService.getSystemInfo({}).then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50)); // the first attempt is refused; the retry waits
     await client.connection.close();
     expect(await call).toMatch(/^1 CANCELLED: Temporal connection closed/);

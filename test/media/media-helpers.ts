@@ -5,14 +5,17 @@ import type { TestApi } from '../support/harness';
 export async function png(width: number, height: number): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3);
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 7) % 251;
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 export function media(api: TestApi) {
   const get = (token: string, id: string, query = '', headers: Record<string, string> = {}) =>
     fetch(`${api.url}/api/v1/idap/media/${id}${query}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
   return {
-    store: (clientId: string, body: Buffer, type: string, name?: string) => api.rt.services.media.storeMedia(clientId, body, type, name),
+    store: (clientId: string, body: Buffer, type: string, name?: string) =>
+      api.rt.services.media.storeMedia(clientId, body, type, name),
     get,
     bytes: async (res: Response) => Buffer.from(await res.arrayBuffer()),
   };

@@ -42,7 +42,11 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
     const first = await m.get(a.triple, photoId);
     const etag = first.headers.get('etag')!;
     const lastModified = first.headers.get('last-modified')!;
-    const current: Record<string, string>[] = [{ 'If-None-Match': etag }, { 'If-None-Match': `"other", ${etag}` }, { 'If-Modified-Since': lastModified }];
+    const current: Record<string, string>[] = [
+      { 'If-None-Match': etag },
+      { 'If-None-Match': `"other", ${etag}` },
+      { 'If-Modified-Since': lastModified },
+    ];
     for (const headers of current) {
       const res = await m.get(a.triple, photoId, '', headers);
       expect(res.status).toBe(304);
@@ -51,7 +55,9 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
     }
     const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
     const stale: Record<string, string>[] = [
-      { 'If-None-Match': '"other"' }, { 'If-Modified-Since': earlier }, { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified },
+      { 'If-None-Match': '"other"' },
+      { 'If-Modified-Since': earlier },
+      { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified },
     ];
     for (const headers of stale) {
       expect((await m.get(a.triple, photoId, '', headers)).status).toBe(200);
@@ -72,7 +78,9 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
     const again = await m.get(a.triple, photoId, '?thumb=true');
     expect((await m.bytes(again)).equals(thumb)).toBe(true);
     expect(fs.statSync(file).mtimeMs).toBe(made);
-    expect((await m.get(a.triple, photoId, '?thumb=true', { 'If-None-Match': again.headers.get('etag')! })).status).toBe(304);
+    expect(
+      (await m.get(a.triple, photoId, '?thumb=true', { 'If-None-Match': again.headers.get('etag')! })).status,
+    ).toBe(304);
     // A small image is not enlarged.
     const small = (await m.store(a.client_id, await png(120, 90), 'image/png')).media_id;
     const smallThumb = await sharp(await m.bytes(await m.get(a.triple, small, '?thumb=true'))).metadata();
@@ -100,7 +108,9 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
       const res = await m.get(a.triple, media_id);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')?.startsWith(type)).toBe(true); // Express adds a charset to text/html
-      expect(res.headers.get('content-disposition')).toBe(`attachment; filename=logo.${type === 'text/html' ? 'bin' : 'svg'}`);
+      expect(res.headers.get('content-disposition')).toBe(
+        `attachment; filename=logo.${type === 'text/html' ? 'bin' : 'svg'}`,
+      );
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
     }
@@ -114,7 +124,10 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
   });
 
   it('answers 404 media_not_found for an unknown id, another tenant’s media and a lost file; 401 without credentials', async () => {
-    for (const [token, id] of [[a.triple, '00000000-0000-4000-8000-000000000000'], [b.triple, photoId]]) {
+    for (const [token, id] of [
+      [a.triple, '00000000-0000-4000-8000-000000000000'],
+      [b.triple, photoId],
+    ]) {
       const res = await m.get(token, id);
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ detail: 'media_not_found' });
@@ -141,7 +154,9 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
     const samples: number[] = [];
     // node:http as the client: it reads with backpressure, so what it holds is one socket buffer.
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.get(`${api.url}/api/v1/idap/media/${media_id}`, { headers: { authorization: `Bearer ${a.triple}` } }, resolve).on('error', reject);
+      http
+        .get(`${api.url}/api/v1/idap/media/${media_id}`, { headers: { authorization: `Bearer ${a.triple}` } }, resolve)
+        .on('error', reject);
     });
     expect(res.headers['content-length']).toBe(String(size));
     let received = 0;

@@ -18,11 +18,21 @@ describe('media on S3', () => {
   let api: TestApi;
 
   beforeAll(async () => {
-    server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
-    const { port } = (await (server as unknown as { run(): Promise<AddressInfo> }).run());
+    server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: bucket }],
+    });
+    const { port } = await (server as unknown as { run(): Promise<AddressInfo> }).run();
     endpoint = `http://127.0.0.1:${port}`;
     api = await startTestApi({
-      S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true',
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
     });
   });
   afterAll(async () => {
@@ -32,7 +42,12 @@ describe('media on S3', () => {
   });
 
   it('puts, heads, streams and checks objects', async () => {
-    const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const client = new S3Client({
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     const storage = new S3Storage(client, bucket);
     expect(await storage.exists('tests/one.txt')).toBe(false);
     expect(await storage.head('tests/one.txt')).toBeNull();
@@ -55,13 +70,19 @@ describe('media on S3', () => {
     const photo = await png(900, 1200);
     const { media_id } = await m.store(tenant.client_id, photo, 'image/png', 'front.png');
     const res = await m.get(tenant.triple, media_id);
-    expect([res.status, res.headers.get('content-type'), res.headers.get('content-length')]).toEqual([200, 'image/png', String(photo.length)]);
+    expect([res.status, res.headers.get('content-type'), res.headers.get('content-length')]).toEqual([
+      200,
+      'image/png',
+      String(photo.length),
+    ]);
     expect((await m.bytes(res)).equals(photo)).toBe(true);
     expect((await m.get(tenant.triple, media_id, '', { 'If-None-Match': res.headers.get('etag')! })).status).toBe(304);
     const thumb = await m.get(tenant.triple, media_id, '?thumb=true');
     const meta = await sharp(await m.bytes(thumb)).metadata();
     expect([meta.width, meta.height]).toEqual([300, 400]);
-    expect(await api.rt.services.media.storage.exists(`media/${tenant.client_id}/${media_id}.thumb400.webp`)).toBe(true);
+    expect(await api.rt.services.media.storage.exists(`media/${tenant.client_id}/${media_id}.thumb400.webp`)).toBe(
+      true,
+    );
     const other = await createClient(api, admin, 'S3 Other');
     expect((await m.get(other.triple, media_id)).status).toBe(404);
   });

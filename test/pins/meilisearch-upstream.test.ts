@@ -17,17 +17,43 @@ function fakeMeilisearch() {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.url?.startsWith('/tasks/')) return send(200, { uid: Number(req.url.split('/')[2]), status: 'succeeded', type: 'settingsUpdate' });
-      if (!req.url?.endsWith('/search')) return send(202, { taskUid: ++task, indexUid: 'pins', status: 'enqueued', type: 'settingsUpdate', enqueuedAt: new Date().toISOString() });
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.url?.startsWith('/tasks/'))
+        return send(200, { uid: Number(req.url.split('/')[2]), status: 'succeeded', type: 'settingsUpdate' });
+      if (!req.url?.endsWith('/search'))
+        return send(202, {
+          taskUid: ++task,
+          indexUid: 'pins',
+          status: 'enqueued',
+          type: 'settingsUpdate',
+          enqueuedAt: new Date().toISOString(),
+        });
       state.searches.push(JSON.parse(raw));
       switch (state.mode) {
         case 'ok':
-          return send(200, { hits: [{ pin_id: 'NL:KAASHUIS', name: 'KAASHUIS' }], query: 'kaas', processingTimeMs: 1, limit: 20, offset: 0, estimatedTotalHits: 1 });
+          return send(200, {
+            hits: [{ pin_id: 'NL:KAASHUIS', name: 'KAASHUIS' }],
+            query: 'kaas',
+            processingTimeMs: 1,
+            limit: 20,
+            offset: 0,
+            estimatedTotalHits: 1,
+          });
         case 'bad-filter':
-          return send(400, { message: 'Attribute `rating` is not filterable.', code: 'invalid_search_filter', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_search_filter' });
+          return send(400, {
+            message: 'Attribute `rating` is not filterable.',
+            code: 'invalid_search_filter',
+            type: 'invalid_request',
+            link: 'https://docs.meilisearch.com/errors#invalid_search_filter',
+          });
         case 'auth':
-          return send(403, { message: 'The provided API key is invalid.', code: 'invalid_api_key', type: 'auth', link: 'https://docs.meilisearch.com/errors#invalid_api_key' });
+          return send(403, {
+            message: 'The provided API key is invalid.',
+            code: 'invalid_api_key',
+            type: 'auth',
+            link: 'https://docs.meilisearch.com/errors#invalid_api_key',
+          });
         case 'down':
           return send(503, { message: 'overloaded', code: 'internal', type: 'internal' });
         case 'not-meilisearch':
@@ -49,26 +75,34 @@ describe('search-pins through Meilisearch: the client path and the upstream erro
   beforeAll(async () => {
     await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
-    api = await startTestApi({ MEILISEARCH_URL: url, MEILISEARCH_API_KEY: 'test-search-key', MEILISEARCH_TIMEOUT_MS: '2000' });
+    api = await startTestApi({
+      MEILISEARCH_URL: url,
+      MEILISEARCH_API_KEY: 'test-search-key',
+      MEILISEARCH_TIMEOUT_MS: '2000',
+    });
     caller = await brandCaller(api, await api.login(), 931, 'Upstream');
   });
   afterAll(async () => {
     await api?.stop();
     await new Promise((r) => fake.server.close(r));
   });
-  const search = (body: Record<string, unknown>) => api.call('POST', '/api/v1/agent/search-pins', { token: caller.token, headers: caller.headers, body });
+  const search = (body: Record<string, unknown>) =>
+    api.call('POST', '/api/v1/agent/search-pins', { token: caller.token, headers: caller.headers, body });
 
-  it('relays Meilisearch\'s answer, with only served pins asked for', async () => {
+  it("relays Meilisearch's answer, with only served pins asked for", async () => {
     fake.state.mode = 'ok';
     const res = await search({ q: 'kaas', filter: 'country_code = NL' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ hits: [{ pin_id: 'NL:KAASHUIS' }], query: 'kaas', estimatedTotalHits: 1 });
     const sent = fake.state.searches.at(-1)!;
     expect(sent.q).toBe('kaas');
-    expect(sent.filter).toEqual([expect.stringMatching(/^subscription_status = active AND subscription_expires_at > \d+$/), 'country_code = NL']);
+    expect(sent.filter).toEqual([
+      expect.stringMatching(/^subscription_status = active AND subscription_expires_at > \d+$/),
+      'country_code = NL',
+    ]);
   });
 
-  it('relays a rejected body as 400 with Meilisearch\'s message and code', async () => {
+  it("relays a rejected body as 400 with Meilisearch's message and code", async () => {
     fake.state.mode = 'bad-filter';
     const res = await search({ filter: 'rating = 5' });
     expect(res.status).toBe(400);

@@ -17,7 +17,9 @@ describe('built-in search: the in-memory pin index', () => {
   let caller: Awaited<ReturnType<typeof brandCaller>>;
   beforeAll(async () => {
     caller = await brandCaller(ctx.api, ctx.admin, 951, 'Memory');
-    await seedPins(ctx.api, caller.clientId, [{ country_code: 'NL', name: 'FIRST', lat: 52.1, lng: 5.1, business: { category: 'Cheese' } }]);
+    await seedPins(ctx.api, caller.clientId, [
+      { country_code: 'NL', name: 'FIRST', lat: 52.1, lng: 5.1, business: { category: 'Cheese' } },
+    ]);
   });
   const redis = () => ctx.api.rt.engines.redis;
 
@@ -26,15 +28,21 @@ describe('built-in search: the in-memory pin index', () => {
     expect(names(await engine.search({ filter: 'country_code = NL' }))).toEqual(['FIRST']);
     const load = engine.memory!.lastLoad;
     expect(load).toMatchObject({ pins: 1 });
-    await seedPins(ctx.api, caller.clientId, [{ country_code: 'NL', name: 'SECOND', lat: 52.2, lng: 5.2, business: { category: 'Cheese' } }]);
+    await seedPins(ctx.api, caller.clientId, [
+      { country_code: 'NL', name: 'SECOND', lat: 52.2, lng: 5.2, business: { category: 'Cheese' } },
+    ]);
     expect(names(await engine.search({ filter: 'business.category = cheese' }))).toEqual(['FIRST', 'SECOND']);
     expect(engine.memory!.lastLoad).toBe(load); // the same load: the change came from the feed
   });
 
   it('keeps its value maps and number lists current when a pin changes after they were built', async () => {
     const engine = createBuiltinEngine({ redis: redis() });
-    await seedPins(ctx.api, caller.clientId, [{ country_code: 'NL', name: 'RATED', lat: 52.4, lng: 5.4, business: { category: 'Coffee', rating: 3.5 } }]);
-    expect(names(await engine.search({ filter: 'business.rating >= 3 AND business.category = coffee' }))).toEqual(['RATED']);
+    await seedPins(ctx.api, caller.clientId, [
+      { country_code: 'NL', name: 'RATED', lat: 52.4, lng: 5.4, business: { category: 'Coffee', rating: 3.5 } },
+    ]);
+    expect(names(await engine.search({ filter: 'business.rating >= 3 AND business.category = coffee' }))).toEqual([
+      'RATED',
+    ]);
     expect(names(await engine.search({ filter: 'business.rating 4 TO 5' }))).toEqual([]);
     await PinModel.updateOne({ _id: 'NL:RATED' }, { business: { category: 'Tea', rating: 4.5 } });
     await indexPin((await PinModel.findById('NL:RATED').lean())!, ctx.api.config, redis());
@@ -45,7 +53,11 @@ describe('built-in search: the in-memory pin index', () => {
   });
 
   it('is what search-pins answers from', async () => {
-    const res = await ctx.api.call('POST', '/api/v1/agent/search-pins', { token: caller.token, headers: caller.headers, body: { filter: 'name = FIRST' } });
+    const res = await ctx.api.call('POST', '/api/v1/agent/search-pins', {
+      token: caller.token,
+      headers: caller.headers,
+      body: { filter: 'name = FIRST' },
+    });
     expect(names(res.body)).toEqual(['FIRST']);
     const engine = pinSearchFor(ctx.api.config, redis()) as ReturnType<typeof createBuiltinEngine>;
     expect(engine.memory?.lastLoad?.pins).toBeGreaterThanOrEqual(1);
@@ -56,7 +68,9 @@ describe('built-in search: the in-memory pin index', () => {
     try {
       const searchOnSecond = async (filter: string) => {
         const res = await fetch(`${second.url}/api/v1/agent/search-pins`, {
-          method: 'POST', headers: { authorization: `Bearer ${caller.token}`, 'x-brand-id': '951', 'content-type': 'application/json' }, body: JSON.stringify({ filter }),
+          method: 'POST',
+          headers: { authorization: `Bearer ${caller.token}`, 'x-brand-id': '951', 'content-type': 'application/json' },
+          body: JSON.stringify({ filter }),
         });
         expect(res.status).toBe(200);
         return (await res.json()) as { hits: Array<Record<string, unknown>> };
@@ -71,9 +85,22 @@ describe('built-in search: the in-memory pin index', () => {
 
   it('drops a pin whose subscription passes its end at once, with no write', async () => {
     const engine = createBuiltinEngine({ redis: redis() });
-    await seedPins(ctx.api, caller.clientId, [{ country_code: 'DE', name: 'SHORT', lat: 52.5, lng: 13.4, subscription: { status: 'active', expires_at: new Date(Date.now() + 3000) } }]);
+    await seedPins(ctx.api, caller.clientId, [
+      {
+        country_code: 'DE',
+        name: 'SHORT',
+        lat: 52.5,
+        lng: 13.4,
+        subscription: { status: 'active', expires_at: new Date(Date.now() + 3000) },
+      },
+    ]);
     expect(names(await engine.search({ filter: 'name = SHORT' }))).toEqual(['SHORT']);
-    await eventually(async () => ((await engine.search({ filter: 'name = SHORT' })).hits.length === 0 ? true : undefined), 20_000, 250, 'the lapsed pin gone');
+    await eventually(
+      async () => ((await engine.search({ filter: 'name = SHORT' })).hits.length === 0 ? true : undefined),
+      20_000,
+      250,
+      'the lapsed pin gone',
+    );
   });
 
   it('reloads when the feed was trimmed past its cursor or Redis lost it', async () => {
@@ -98,7 +125,15 @@ describe('built-in search: the in-memory pin index', () => {
     const down = createRedis('redis://127.0.0.1:1', 'nowhere:');
     try {
       const engine = createBuiltinEngine({ redis: down });
-      await seedPins(ctx.api, caller.clientId, [{ country_code: 'FR', name: 'PARIS', lat: 48.85, lng: 2.35, subscription: { status: 'active', expires_at: new Date(Date.now() + DAY) } }]);
+      await seedPins(ctx.api, caller.clientId, [
+        {
+          country_code: 'FR',
+          name: 'PARIS',
+          lat: 48.85,
+          lng: 2.35,
+          subscription: { status: 'active', expires_at: new Date(Date.now() + DAY) },
+        },
+      ]);
       expect(names(await engine.search({ filter: 'country_code = FR' }))).toEqual(['PARIS']);
       expect(engine.memory!.lastLoad).toBeNull();
     } finally {

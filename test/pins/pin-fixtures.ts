@@ -46,8 +46,17 @@ export async function seedPins(api: TestApi, clientId: string, seeds: PinSeed[])
 /** A client with an active brand; its triple acting for the brand (X-Brand-Id) is how the tests call. */
 export async function brandCaller(api: TestApi, admin: string, brandId: number, name: string) {
   const client = await createClient(api, admin, name);
-  await BrandModel.create({ _id: brandId, client_id: client.client_id, brand_name: name, slug: name.toLowerCase().replace(/\W+/g, '-') });
-  return { clientId: client.client_id as string, token: client.triple as string, headers: { 'X-Brand-Id': String(brandId) } };
+  await BrandModel.create({
+    _id: brandId,
+    client_id: client.client_id,
+    brand_name: name,
+    slug: name.toLowerCase().replace(/\W+/g, '-'),
+  });
+  return {
+    clientId: client.client_id as string,
+    token: client.triple as string,
+    headers: { 'X-Brand-Id': String(brandId) },
+  };
 }
 
 export const lapsed = { status: 'lapsed' as const, expires_at: new Date(Date.now() + 365 * DAY) };

@@ -11,7 +11,11 @@ describe('resolve-pin and preview-pin', () => {
     caller = await brandCaller(ctx.api, ctx.admin, 911, 'Registry');
     await seedPins(ctx.api, caller.clientId, [
       {
-        country_code: 'NL', name: 'BAKKERIJ-DE-ZON', lat: 52.0907, lng: 5.1214, brand_id: 911,
+        country_code: 'NL',
+        name: 'BAKKERIJ-DE-ZON',
+        lat: 52.0907,
+        lng: 5.1214,
+        brand_id: 911,
         structured_address: { address_road: 'Oudegracht', address_house_number: '12', address_settlement: 'Utrecht' },
         business: { name: 'Bakkerij de Zon', category: 'Bakery', opening_hours: 'Mo-Sa 07:00-18:00' },
       },
@@ -30,10 +34,14 @@ describe('resolve-pin and preview-pin', () => {
       expect(res.body).toEqual(expect.objectContaining({ pin_id: 'NL:BAKKERIJ-DE-ZON' }));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        pin_id: 'NL:BAKKERIJ-DE-ZON', country_code: 'NL', name: 'BAKKERIJ-DE-ZON', gps: { lat: 52.0907, lng: 5.1214 },
+        pin_id: 'NL:BAKKERIJ-DE-ZON',
+        country_code: 'NL',
+        name: 'BAKKERIJ-DE-ZON',
+        gps: { lat: 52.0907, lng: 5.1214 },
         structured_address: { address_road: 'Oudegracht', address_house_number: '12', address_settlement: 'Utrecht' },
         business: { name: 'Bakkerij de Zon', category: 'Bakery', opening_hours: 'Mo-Sa 07:00-18:00' },
-        brand_id: 911, updated_at: expect.any(String),
+        brand_id: 911,
+        updated_at: expect.any(String),
       });
     });
 
@@ -52,14 +60,27 @@ describe('resolve-pin and preview-pin', () => {
 
     it('needs credentials and a brand the caller acts for', async () => {
       expect((await ctx.api.call('GET', '/api/v1/agent/resolve-pin?pin_id=NL:BAKKERIJ-DE-ZON')).status).toBe(401);
-      const noBrand = await ctx.api.call('GET', '/api/v1/agent/resolve-pin?pin_id=NL:BAKKERIJ-DE-ZON', { token: caller.token });
+      const noBrand = await ctx.api.call('GET', '/api/v1/agent/resolve-pin?pin_id=NL:BAKKERIJ-DE-ZON', {
+        token: caller.token,
+      });
       expect(noBrand.status).toBe(422);
       const stranger = await brandCaller(ctx.api, ctx.admin, 912, 'Stranger');
-      const foreign = await ctx.api.call('GET', '/api/v1/agent/resolve-pin?pin_id=NL:BAKKERIJ-DE-ZON', { token: stranger.token, headers: caller.headers });
+      const foreign = await ctx.api.call('GET', '/api/v1/agent/resolve-pin?pin_id=NL:BAKKERIJ-DE-ZON', {
+        token: stranger.token,
+        headers: caller.headers,
+      });
       expect(foreign.status).toBe(404);
-      const search = await ctx.api.call('POST', '/api/v1/agent/search-pins', { token: stranger.token, headers: caller.headers, body: {} });
+      const search = await ctx.api.call('POST', '/api/v1/agent/search-pins', {
+        token: stranger.token,
+        headers: caller.headers,
+        body: {},
+      });
       expect(search.status).toBe(404);
-      const preview = await ctx.api.call('POST', '/api/v1/agent/preview-pin', { token: stranger.token, headers: caller.headers, body: { name: 'X', country_code: 'NL' } });
+      const preview = await ctx.api.call('POST', '/api/v1/agent/preview-pin', {
+        token: stranger.token,
+        headers: caller.headers,
+        body: { name: 'X', country_code: 'NL' },
+      });
       expect(preview.status).toBe(404);
     });
   });
@@ -68,9 +89,15 @@ describe('resolve-pin and preview-pin', () => {
     const preview = (body: Record<string, unknown>) => call('POST', '/api/v1/agent/preview-pin', body);
 
     it('says a free name is available, without suggestions, in any case', async () => {
-      expect((await preview({ name: 'brand-new-name', country_code: 'NL' })).body).toEqual({ is_available: true, suggestions: [] });
+      expect((await preview({ name: 'brand-new-name', country_code: 'NL' })).body).toEqual({
+        is_available: true,
+        suggestions: [],
+      });
       // The same name is free in another country.
-      expect((await preview({ name: 'BAKKERIJ-DE-ZON', country_code: 'BE' })).body).toEqual({ is_available: true, suggestions: [] });
+      expect((await preview({ name: 'BAKKERIJ-DE-ZON', country_code: 'BE' })).body).toEqual({
+        is_available: true,
+        suggestions: [],
+      });
     });
 
     it('offers free alternatives for a taken name, never the name itself nor another taken one', async () => {
@@ -89,16 +116,28 @@ describe('resolve-pin and preview-pin', () => {
     });
 
     it('gives up to count alternatives (at most 20)', async () => {
-      expect((await preview({ name: 'BAKKERIJ-DE-ZON', country_code: 'NL', count: 2 })).body.suggestions).toHaveLength(2);
-      expect((await preview({ name: 'BAKKERIJ-DE-ZON', country_code: 'NL', count: 20 })).body.suggestions).toHaveLength(20);
+      expect((await preview({ name: 'BAKKERIJ-DE-ZON', country_code: 'NL', count: 2 })).body.suggestions).toHaveLength(
+        2,
+      );
+      expect((await preview({ name: 'BAKKERIJ-DE-ZON', country_code: 'NL', count: 20 })).body.suggestions).toHaveLength(
+        20,
+      );
       expect((await preview({ name: 'BAKKERIJ-DE-ZON', country_code: 'NL', count: 21 })).status).toBe(422);
     });
 
     it('counts a name held by a live reservation as taken, and an expired or completed hold as free', async () => {
       const hold = (name: string, state: string, expiresIn: number) =>
         ReservationModel.create({
-          _id: `NL:${name}`, reservation_id: `r-${name}`, country_code: 'NL', name, client_id: caller.clientId, brand_id: 911,
-          channel: 'sms', identifier: '+31612345678', state, expires_at: new Date(Date.now() + expiresIn),
+          _id: `NL:${name}`,
+          reservation_id: `r-${name}`,
+          country_code: 'NL',
+          name,
+          client_id: caller.clientId,
+          brand_id: 911,
+          channel: 'sms',
+          identifier: '+31612345678',
+          state,
+          expires_at: new Date(Date.now() + expiresIn),
         });
       await hold('HELD-NAME', 'held', 24 * HOUR);
       await hold('STALE-HOLD', 'held', -HOUR);

@@ -35,7 +35,13 @@ describe('search-pins: the filter grammar', () => {
   it('lists every served pin for an empty body, and never a lapsed or ended one', async () => {
     const res = await search({});
     expect(res.status).toBe(200);
-    expect(idsOf(res.body)).toEqual(['BE:FRITUUR-ANTWERPEN', 'DE:BACKHAUS-BERLIN', 'NL:BAKKERIJ-DE-ZON', 'NL:FIETS-CENTRUM', 'NL:KAASHUIS']);
+    expect(idsOf(res.body)).toEqual([
+      'BE:FRITUUR-ANTWERPEN',
+      'DE:BACKHAUS-BERLIN',
+      'NL:BAKKERIJ-DE-ZON',
+      'NL:FIETS-CENTRUM',
+      'NL:KAASHUIS',
+    ]);
     expect(res.body).toMatchObject({ query: '', limit: 20, offset: 0, estimatedTotalHits: 5 });
     expect(res.body.processingTimeMs).toEqual(expect.any(Number));
   });

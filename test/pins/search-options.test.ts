@@ -16,7 +16,10 @@ describe('search-pins: query, sort, paging, facets and attributes', () => {
 
   it('finds words, a prefix of the last word and a word with a typo', async () => {
     expect(namesOf((await search({ q: 'bakkerij' })).body)).toEqual(['BAKKERIJ-DE-ZON']);
-    expect(namesOf((await search({ q: 'bakery', sort: ['name:asc'] })).body)).toEqual(['BACKHAUS-BERLIN', 'BAKKERIJ-DE-ZON']);
+    expect(namesOf((await search({ q: 'bakery', sort: ['name:asc'] })).body)).toEqual([
+      'BACKHAUS-BERLIN',
+      'BAKKERIJ-DE-ZON',
+    ]);
     expect(namesOf((await search({ q: 'fiet' })).body)).toEqual(['FIETS-CENTRUM']);
     expect(namesOf((await search({ q: 'kashuis' })).body)).toEqual(['KAASHUIS']);
     const res = await search({ q: 'utrecht', filter: 'business.category = Bikes' });
@@ -25,8 +28,20 @@ describe('search-pins: query, sort, paging, facets and attributes', () => {
   });
 
   it('sorts by fields, ascending and descending', async () => {
-    expect(namesOf((await search({ sort: ['name:asc'] })).body)).toEqual(['BACKHAUS-BERLIN', 'BAKKERIJ-DE-ZON', 'FIETS-CENTRUM', 'FRITUUR-ANTWERPEN', 'KAASHUIS']);
-    expect(namesOf((await search({ sort: ['business.category:asc', 'name:desc'] })).body)).toEqual(['BAKKERIJ-DE-ZON', 'BACKHAUS-BERLIN', 'FIETS-CENTRUM', 'KAASHUIS', 'FRITUUR-ANTWERPEN']);
+    expect(namesOf((await search({ sort: ['name:asc'] })).body)).toEqual([
+      'BACKHAUS-BERLIN',
+      'BAKKERIJ-DE-ZON',
+      'FIETS-CENTRUM',
+      'FRITUUR-ANTWERPEN',
+      'KAASHUIS',
+    ]);
+    expect(namesOf((await search({ sort: ['business.category:asc', 'name:desc'] })).body)).toEqual([
+      'BAKKERIJ-DE-ZON',
+      'BACKHAUS-BERLIN',
+      'FIETS-CENTRUM',
+      'KAASHUIS',
+      'FRITUUR-ANTWERPEN',
+    ]);
   });
 
   it('sorts by distance from a point and reports _geoDistance', async () => {
@@ -72,13 +87,18 @@ describe('search-pins: query, sort, paging, facets and attributes', () => {
     const res = await search({ filter: 'pin_id = "NL:KAASHUIS"', attributesToRetrieve: ['name', 'business.category'] });
     expect(res.body.hits).toEqual([{ name: 'KAASHUIS', business: { category: 'Cheese' } }]);
     const full = (await search({ filter: 'pin_id = "NL:KAASHUIS"' })).body.hits[0];
-    expect(full).toMatchObject({ pin_id: 'NL:KAASHUIS', country_code: 'NL', gps: { lat: 52.3731, lng: 4.8922 }, brand_id: 901 });
+    expect(full).toMatchObject({
+      pin_id: 'NL:KAASHUIS',
+      country_code: 'NL',
+      gps: { lat: 52.3731, lng: 4.8922 },
+      brand_id: 901,
+    });
     expect(Object.keys(full)).not.toEqual(expect.arrayContaining(['id']));
     expect(full.subscription_status).toBeUndefined();
     expect(full.client_id).toBeUndefined();
   });
 
-  it('refuses an unknown search parameter with Meilisearch\'s code', async () => {
+  it("refuses an unknown search parameter with Meilisearch's code", async () => {
     const res = await search({ colour: 'red' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('bad_request');

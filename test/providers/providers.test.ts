@@ -16,7 +16,10 @@ beforeEach(() => sandbox.faults.reset());
 const AMS = { lat: 52.37, lng: 4.89 };
 
 async function expectProviderError(p: Promise<unknown>, kind: string, status?: number) {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err).toBeInstanceOf(ProviderError);
   expect(err.kind).toBe(kind);
   if (status) expect(err.status).toBe(status);
@@ -32,7 +35,12 @@ describe('maps adapter against the sandbox', () => {
     let token: string | undefined;
     let pages = 0;
     do {
-      const page = await maps().textSearch({ query: 'bakery in Amsterdam', location: AMS, region: 'NL', pageToken: token });
+      const page = await maps().textSearch({
+        query: 'bakery in Amsterdam',
+        location: AMS,
+        region: 'NL',
+        pageToken: token,
+      });
       seen.push(...page.places.map((p) => p.placeId));
       token = page.nextPageToken ?? undefined;
       pages += 1;
@@ -42,7 +50,9 @@ describe('maps adapter against the sandbox', () => {
     const first = (await maps().textSearch({ query: 'bakery in Amsterdam', location: AMS, region: 'nl' })).places[2];
     expect(first.name).toBe(expected[2].name);
     expect(first.location).toEqual(expected[2].geometry.location);
-    expect(first.photoUrls.every((u) => u.startsWith(`${sandbox.url}/maps/api/place/photo?`) && !u.includes('key='))).toBe(true);
+    expect(
+      first.photoUrls.every((u) => u.startsWith(`${sandbox.url}/maps/api/place/photo?`) && !u.includes('key=')),
+    ).toBe(true);
   });
 
   it('is deterministic per query and location and shares chain places across locations', () => {
@@ -54,10 +64,20 @@ describe('maps adapter against the sandbox', () => {
   });
 
   it('classifies 429 and 5xx as retryable, other 4xx and refused keys as not', async () => {
-    const rate = await expectProviderError(maps().textSearch({ query: 'x sbx-fail-429', location: AMS }), 'rate_limited', 429);
+    const rate = await expectProviderError(
+      maps().textSearch({ query: 'x sbx-fail-429', location: AMS }),
+      'rate_limited',
+      429,
+    );
     expect(rate.retryable).toBe(true);
-    expect((await expectProviderError(maps().textSearch({ query: 'x sbx-fail-503', location: AMS }), 'unavailable', 503)).retryable).toBe(true);
-    expect((await expectProviderError(maps().textSearch({ query: 'x sbx-fail-403', location: AMS }), 'rejected', 403)).retryable).toBe(false);
+    expect(
+      (await expectProviderError(maps().textSearch({ query: 'x sbx-fail-503', location: AMS }), 'unavailable', 503))
+        .retryable,
+    ).toBe(true);
+    expect(
+      (await expectProviderError(maps().textSearch({ query: 'x sbx-fail-403', location: AMS }), 'rejected', 403))
+        .retryable,
+    ).toBe(false);
     const denied = createMapsProvider({ baseUrl: sandbox.url, key: 'sbx-invalid' });
     const err = await expectProviderError(denied.textSearch({ query: 'x' }), 'rejected');
     expect(err.message).toMatch(/REQUEST_DENIED/);
@@ -67,7 +87,11 @@ describe('maps adapter against the sandbox', () => {
     await expectProviderError(maps().textSearch({ query: 'cafe sbx-fail-500-x2', location: AMS }), 'unavailable', 500);
     await expectProviderError(maps().textSearch({ query: 'cafe sbx-fail-500-x2', location: AMS }), 'unavailable', 500);
     const ok = await maps().textSearch({ query: 'cafe sbx-fail-500-x2', location: AMS });
-    expect(ok.places.map((p) => p.placeId)).toEqual(placesFor('cafe', AMS.lat, AMS.lng).slice(0, 20).map((p) => p.place_id));
+    expect(ok.places.map((p) => p.placeId)).toEqual(
+      placesFor('cafe', AMS.lat, AMS.lng)
+        .slice(0, 20)
+        .map((p) => p.place_id),
+    );
     expect(sandbox.faults.stats.statuses).toEqual({ 200: 1, 500: 2 });
   });
 
@@ -78,7 +102,10 @@ describe('maps adapter against the sandbox', () => {
   });
 
   it('takes faults from the control endpoint', async () => {
-    const res = await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ target: 'maps', status: 429, times: 1 }) });
+    const res = await fetch(`${sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ target: 'maps', status: 429, times: 1 }),
+    });
     expect(res.status).toBe(204);
     await expectProviderError(maps().textSearch({ query: 'cafe' }), 'rate_limited', 429);
     expect((await maps().textSearch({ query: 'cafe' })).places.length).toBeGreaterThan(0);
@@ -113,7 +140,9 @@ describe('research adapter against the sandbox', () => {
 
 describe('providerFailure', () => {
   it('maps provider errors to Temporal failures: retryable with Retry-After, or non-retryable', () => {
-    const retry = providerFailure(new ProviderError('maps', 'rate_limited', 'slow down', 429, 2000)) as ApplicationFailure;
+    const retry = providerFailure(
+      new ProviderError('maps', 'rate_limited', 'slow down', 429, 2000),
+    ) as ApplicationFailure;
     expect(retry).toBeInstanceOf(ApplicationFailure);
     expect(retry.nonRetryable).toBe(false);
     expect(retry.nextRetryDelay).toBe(2000);

@@ -55,7 +55,9 @@ describe('extractPage on hostile pages', () => {
   });
 
   it('keeps a numeric entity past the last code point, and a tel: link with a broken escape, as written', () => {
-    expect(extractPage('<title>A &#99999999; B &#x110000; C &amp; D</title>', PAGE).title).toBe('A &#99999999; B &#x110000; C & D');
+    expect(extractPage('<title>A &#99999999; B &#x110000; C &amp; D</title>', PAGE).title).toBe(
+      'A &#99999999; B &#x110000; C & D',
+    );
     expect(extractPage('<a href="tel:+31%E0%A4%A">call</a>', PAGE).phones).toEqual(['+31%E0%A4%A']);
   });
 });
@@ -66,13 +68,18 @@ describe('extractPage on ordinary pages', () => {
     const site = siteFor(domain);
     const home = extractPage(renderPage(domain, '/')!, `https://${domain}/`);
     expect(home).toMatchObject({
-      title: `${site.name} — Welcome`, legalName: site.legalName, registrationNumber: site.registrationNumber,
-      emails: [site.emails[0], site.emails[0]], phones: [site.phones[0].replace(/ /g, ''), site.phones[0]],
+      title: `${site.name} — Welcome`,
+      legalName: site.legalName,
+      registrationNumber: site.registrationNumber,
+      emails: [site.emails[0], site.emails[0]],
+      phones: [site.phones[0].replace(/ /g, ''), site.phones[0]],
       linkedin: [{ url: site.linkedinCompany.replace('https://www.', 'https://www.'), kind: 'company' }],
       links: [`https://${domain}/team`, `https://${domain}/contact`],
     });
     const team = extractPage(renderPage(domain, '/team')!, `https://${domain}/team`);
-    expect(team.people).toEqual(site.people.map((p) => ({ name: p.name, title: p.title, email: p.email, linkedin: p.linkedin })));
+    expect(team.people).toEqual(
+      site.people.map((p) => ({ name: p.name, title: p.title, email: p.email, linkedin: p.linkedin })),
+    );
     expect(new Set(team.emails)).toEqual(new Set(site.people.map((p) => p.email)));
   });
 

@@ -14,14 +14,19 @@ const isAlive = (pid: number) => {
     return false;
   }
 };
-const exited = (proc: ReturnType<typeof sleeper>) => new Promise((r) => (proc.exitCode !== null || proc.signalCode ? r(null) : proc.once('exit', r)));
+const exited = (proc: ReturnType<typeof sleeper>) =>
+  new Promise((r) => (proc.exitCode !== null || proc.signalCode ? r(null) : proc.once('exit', r)));
 
 describe('the devstack owns its data directory', () => {
   let dataDir: string;
-  const start = (log: string[] = []) => startDevstack({
-    dataDir, cacheDir: CACHE_DIR, namespace: 'default',
-    need: { mongo: false, redis: true, temporal: false }, progress: (m) => void log.push(m),
-  });
+  const start = (log: string[] = []) =>
+    startDevstack({
+      dataDir,
+      cacheDir: CACHE_DIR,
+      namespace: 'default',
+      need: { mongo: false, redis: true, temporal: false },
+      progress: (m) => void log.push(m),
+    });
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'devstack-lock-'));
   });
@@ -32,7 +37,10 @@ describe('the devstack owns its data directory', () => {
     await expect(start()).rejects.toThrow(`is in use by a running service (pid ${process.pid}`);
     await first.stop();
     const owner = sleeper(); // another live process holding the lock is refused too
-    fs.writeFileSync(path.join(dataDir, 'devstack.lock'), JSON.stringify({ pid: owner.pid, started_at: 'then', engine_pids: [] }));
+    fs.writeFileSync(
+      path.join(dataDir, 'devstack.lock'),
+      JSON.stringify({ pid: owner.pid, started_at: 'then', engine_pids: [] }),
+    );
     try {
       await expect(start()).rejects.toThrow(`is in use by a running service (pid ${owner.pid}`);
     } finally {
@@ -50,7 +58,10 @@ describe('the devstack owns its data directory', () => {
     await exited(deadOwner);
     const leftover = sleeper(dataDir); // stands in for an engine that outlived its service (it runs in the directory)
     const stranger = sleeper(); // a recorded pid that now belongs to something else: left alone
-    fs.writeFileSync(path.join(dataDir, 'devstack.lock'), JSON.stringify({ pid: deadOwner.pid, started_at: 'then', engine_pids: [leftover.pid, stranger.pid] }));
+    fs.writeFileSync(
+      path.join(dataDir, 'devstack.lock'),
+      JSON.stringify({ pid: deadOwner.pid, started_at: 'then', engine_pids: [leftover.pid, stranger.pid] }),
+    );
     const log: string[] = [];
     const stack = await start(log);
     try {

@@ -7,9 +7,14 @@ import { startDevstack } from '../../src/lib/devstack';
 import { portsForDir } from '../../src/lib/devstack/ports';
 import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 
-const redisOnly = (dataDir: string) => startDevstack({
-  dataDir, cacheDir: CACHE_DIR, namespace: 'default', need: { mongo: false, redis: true, temporal: false }, progress: () => undefined,
-});
+const redisOnly = (dataDir: string) =>
+  startDevstack({
+    dataDir,
+    cacheDir: CACHE_DIR,
+    namespace: 'default',
+    need: { mongo: false, redis: true, temporal: false },
+    progress: () => undefined,
+  });
 const portOf = (url: string) => Number(new URL(url).port);
 
 describe('ports per data directory', () => {

@@ -17,10 +17,13 @@ describe('document engine', () => {
   it('applies one bulk of 250 updates that all match, and another right after it', async () => {
     const docs = client.db(`engine_${randomBytes(3).toString('hex')}`).collection<{ _id: string; n: number }>('docs');
     await docs.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: `d${i}`, n: 0 })));
-    const bump = () => docs.bulkWrite(
-      Array.from({ length: 250 }, (_, i) => ({ updateOne: { filter: { _id: `d${i}` }, update: { $inc: { n: 1 } }, upsert: true } })),
-      { ordered: false },
-    );
+    const bump = () =>
+      docs.bulkWrite(
+        Array.from({ length: 250 }, (_, i) => ({
+          updateOne: { filter: { _id: `d${i}` }, update: { $inc: { n: 1 } }, upsert: true },
+        })),
+        { ordered: false },
+      );
     expect((await bump()).modifiedCount).toBe(250);
     expect((await bump()).modifiedCount).toBe(250);
     expect(await docs.countDocuments({ n: 2 })).toBe(250);
@@ -34,8 +37,11 @@ describe('document engine', () => {
     const docs = db.collection<{ _id: any; tenant: string; n: number }>('docs');
     const oid = new ObjectId();
     await docs.insertMany([
-      { _id: 'a', tenant: 't1', n: 1 }, { _id: 'b', tenant: 't2', n: 2 }, { _id: 'c', tenant: 't1', n: 3 },
-      { _id: oid, tenant: 't1', n: 4 }, { _id: 5, tenant: 't1', n: 5 },
+      { _id: 'a', tenant: 't1', n: 1 },
+      { _id: 'b', tenant: 't2', n: 2 },
+      { _id: 'c', tenant: 't1', n: 3 },
+      { _id: oid, tenant: 't1', n: 4 },
+      { _id: 5, tenant: 't1', n: 5 },
     ]);
     const ids = async (filter: object) => (await docs.find(filter).sort({ n: 1 }).toArray()).map((d) => d.n);
     expect(await ids({ _id: 'a', tenant: 't1' })).toEqual([1]);
@@ -54,7 +60,22 @@ describe('document engine', () => {
   it('answers string ranges on _id exactly, whatever characters the ids hold', async () => {
     const db = client.db(`engine_${randomBytes(3).toString('hex')}`);
     const docs = db.collection<{ _id: any; n: number }>('docs');
-    const ids = ['t|a', 't|a b', 't|a"q', 't|a<b', 't|a&b', 't|a\\b', 't|aé', 't|a\u2028', 't|ab', 't|b', 't|', 't', 'u|a', 's|z'];
+    const ids = [
+      't|a',
+      't|a b',
+      't|a"q',
+      't|a<b',
+      't|a&b',
+      't|a\\b',
+      't|aé',
+      't|a\u2028',
+      't|ab',
+      't|b',
+      't|',
+      't',
+      'u|a',
+      's|z',
+    ];
     await docs.insertMany([...ids.map((_id, n) => ({ _id, n })), { _id: 7, n: 100 }, { _id: new ObjectId(), n: 101 }]);
     const found = async (filter: object) => (await docs.find(filter as Filter<any>).toArray()).map((d) => d._id).sort();
     const expected = (keep: (id: string) => boolean) => ids.filter(keep).sort();

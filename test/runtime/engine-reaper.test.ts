@@ -5,17 +5,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { eventually } from '../support/harness';
 
-const accepts = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = net.connect(port, '127.0.0.1');
-  socket.once('connect', () => (socket.destroy(), resolve(true)));
-  socket.once('error', () => resolve(false));
-});
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
 
 describe('engines started by the devstack', () => {
   it('stop within seconds when the process that started them is killed with SIGKILL', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-owner-'));
     const owner = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'engine-owner.ts')], {
-      env: { ...process.env, OWNER_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, OWNER_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
       const url = await new Promise<string>((resolve, reject) => {

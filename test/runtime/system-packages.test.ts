@@ -1,10 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureSystemPackages, missingNeeds, TEST_NEEDS, type SystemNeed } from '../../src/lib/devstack/system-packages';
+import {
+  ensureSystemPackages,
+  missingNeeds,
+  TEST_NEEDS,
+  type SystemNeed,
+} from '../../src/lib/devstack/system-packages';
 import { testMachineReady } from '../../src/lib/devstack/prepare';
 
-const absent: SystemNeed = { command: 'lead-service-no-such-tool', packages: ['no-such-package'], neededBy: 'this test' };
+const absent: SystemNeed = {
+  command: 'lead-service-no-such-tool',
+  packages: ['no-such-package'],
+  neededBy: 'this test',
+};
 
 describe('system packages a fresh machine lacks', () => {
   const savedPath = process.env.PATH;
@@ -21,10 +30,13 @@ describe('system packages a fresh machine lacks', () => {
     const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-apt-'));
     process.env.PATH = emptyDir; // no apt-get, no redis-server
     try {
-      const err = await ensureSystemPackages([absent, TEST_NEEDS[0]], () => undefined).then(() => undefined, (e: Error) => e);
+      const err = await ensureSystemPackages([absent, TEST_NEEDS[0]], () => undefined).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(err?.message).toBe(
         'Missing lead-service-no-such-tool (this test), redis-server (the local cache engine): ' +
-          'install with `sudo apt-get install -y no-such-package redis-server` (Debian or Ubuntu), or the same programs from your system\'s packages.',
+          "install with `sudo apt-get install -y no-such-package redis-server` (Debian or Ubuntu), or the same programs from your system's packages.",
       );
       expect(err?.message).not.toContain('\n');
     } finally {

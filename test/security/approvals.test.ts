@@ -1,18 +1,40 @@
 import { AccessRequestModel } from '../../src/agents/access-request.model';
 import { AgentUserModel } from '../../src/agents/agent-user.model';
 import { createClient, useTestApi, type TestApi } from '../support/harness';
-import { approvalMail, brandsFor, decideByLink, linkOf, pollUntil, requestAccess, sleep } from '../agents/agent-helpers';
+import {
+  approvalMail,
+  brandsFor,
+  decideByLink,
+  linkOf,
+  pollUntil,
+  requestAccess,
+  sleep,
+} from '../agents/agent-helpers';
 
 const PASSWORD = 'brand-admin-password-1';
 
 /** A brand_admin of the client who administers `brandIds` (and is a plain member of `memberOf`). */
-async function brandAdmin(api: TestApi, admin: string, clientId: string, email: string, brandIds: number[], memberOf: number[] = []) {
+async function brandAdmin(
+  api: TestApi,
+  admin: string,
+  clientId: string,
+  email: string,
+  brandIds: number[],
+  memberOf: number[] = [],
+) {
   const user = await api.call('POST', '/api/v1/dashboard/users', {
-    token: admin, body: { email, role: 'brand_admin', client_id: clientId, password: PASSWORD },
+    token: admin,
+    body: { email, role: 'brand_admin', client_id: clientId, password: PASSWORD },
   });
   expect(user.status).toBe(201);
-  for (const [brandId, role] of [...brandIds.map((b) => [b, 'admin'] as const), ...memberOf.map((b) => [b, 'member'] as const)]) {
-    const res = await api.call('POST', `/api/v1/dashboard/users/${user.body.user_id}/brands`, { token: admin, body: { brand_id: brandId, role } });
+  for (const [brandId, role] of [
+    ...brandIds.map((b) => [b, 'admin'] as const),
+    ...memberOf.map((b) => [b, 'member'] as const),
+  ]) {
+    const res = await api.call('POST', `/api/v1/dashboard/users/${user.body.user_id}/brands`, {
+      token: admin,
+      body: { brand_id: brandId, role },
+    });
     expect(res.status).toBe(201);
   }
   return { email, userId: user.body.user_id as string };
@@ -41,8 +63,14 @@ describe('approval links: a GET decides nothing', () => {
     }
     const preview = await (await fetch(linkOf(mail, 'approve'), { headers: { accept: 'application/json' } })).json();
     expect(preview).toMatchObject({
-      request_id: receipt.request_id, status: 'pending', verdict: 'approved', requested_scopes: ['jobs:read', 'content:read'],
-      brand_ids: [1101], can_decide: true, reason: null, approver_email: client.admin_email,
+      request_id: receipt.request_id,
+      status: 'pending',
+      verdict: 'approved',
+      requested_scopes: ['jobs:read', 'content:read'],
+      brand_ids: [1101],
+      can_decide: true,
+      reason: null,
+      approver_email: client.admin_email,
     });
     expect((await AccessRequestModel.findById(receipt.request_id).lean())!.status).toBe('pending');
     await sleep(1100);
@@ -69,7 +97,7 @@ describe('approval links: a GET decides nothing', () => {
 describe('who may approve', () => {
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
 
-  it('the requester\'s own address gets no approval link; the others do', async () => {
+  it("the requester's own address gets no approval link; the others do", async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Self Request');
     await brandsFor(client.client_id, [1201]);
     const own = await brandAdmin(ctx.api, ctx.admin, client.client_id, 'owner@self-request.test', [1201]);
@@ -79,7 +107,6 @@ describe('who may approve', () => {
     await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
     await sleep(500); // the e-mails are sent side by side: the owner's would have arrived by now
     expect(await mailsTo(ctx.api, ctx.admin, own.email, receipt.request_id)).toEqual([]);
-
   });
 
   it('a decision through a link sent to the requester is refused', async () => {
@@ -110,11 +137,19 @@ describe('who may approve', () => {
 
     const multi = await requestAccess(ctx.api, client.client_id, { multi_brand: true });
     const multiMail = await approvalMail(ctx.api, ctx.admin, admin.email, multi.request_id);
-    const preview = await (await fetch(linkOf(multiMail, 'approve'), { headers: { accept: 'application/json' } })).json();
-    expect(preview).toMatchObject({ can_decide: false, reason: "A multi-brand request needs the client's administrator", brand_ids: [] });
+    const preview = await (
+      await fetch(linkOf(multiMail, 'approve'), { headers: { accept: 'application/json' } })
+    ).json();
+    expect(preview).toMatchObject({
+      can_decide: false,
+      reason: "A multi-brand request needs the client's administrator",
+      brand_ids: [],
+    });
     const refused = await decideByLink(linkOf(multiMail, 'approve'));
     expect(refused.status).toBe(403);
-    const byClientAdmin = await decideByLink(linkOf(await approvalMail(ctx.api, ctx.admin, client.admin_email, multi.request_id), 'approve'));
+    const byClientAdmin = await decideByLink(
+      linkOf(await approvalMail(ctx.api, ctx.admin, client.admin_email, multi.request_id), 'approve'),
+    );
     expect(await byClientAdmin.json()).toMatchObject({ status: 'approved', brand_ids: [1401, 1402] });
   });
 
@@ -132,7 +167,7 @@ describe('who may approve', () => {
   });
 });
 
-describe('regenerating an agent user\'s token', () => {
+describe("regenerating an agent user's token", () => {
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
 
   it('keeps only the brands the caller may grant: a brand admin of A never receives a token that acts in B', async () => {
@@ -140,36 +175,50 @@ describe('regenerating an agent user\'s token', () => {
     await brandsFor(client.client_id, [1601, 1602]);
     const adminOfA = await brandAdmin(ctx.api, ctx.admin, client.client_id, 'a-admin@regenerated.test', [1601]);
     const receipt = await requestAccess(ctx.api, client.client_id, { multi_brand: true });
-    await decideByLink(linkOf(await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id), 'approve'));
+    await decideByLink(
+      linkOf(await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id), 'approve'),
+    );
     const polled = await pollUntil(ctx.api, receipt, (b) => b.status === 'approved');
     expect(polled.brand_ids).toEqual([1601, 1602]);
     const agentInA = (await AgentUserModel.findOne({ client_id: client.client_id, brand_id: 1601 }).lean())!;
 
     const session = await ctx.api.login(adminOfA.email, PASSWORD);
-    const regenerated = await ctx.api.call('POST', `/api/v1/brands/1601/agent-users/${agentInA._id}/regenerate`, { token: session });
+    const regenerated = await ctx.api.call('POST', `/api/v1/brands/1601/agent-users/${agentInA._id}/regenerate`, {
+      token: session,
+    });
     expect(regenerated.status).toBe(200);
     const token = regenerated.body.access_token as string;
     const status = await ctx.api.call('GET', '/api/v1/auth/pat/status', { token });
     expect(status.body.token).toMatchObject({ brand_ids: [1601], multi_brand: false });
     // The agent acts in A (the pin is simply unknown there), and not in B.
     const resolveIn = (brandId: number) =>
-      ctx.api.call('GET', '/api/v1/agent/resolve-pin?pin_id=NL:NO-SUCH-PIN', { token, headers: { 'x-brand-id': String(brandId) } });
+      ctx.api.call('GET', '/api/v1/agent/resolve-pin?pin_id=NL:NO-SUCH-PIN', {
+        token,
+        headers: { 'x-brand-id': String(brandId) },
+      });
     expect((await resolveIn(1601)).status).toBe(404);
-    expect(await resolveIn(1602)).toMatchObject({ status: 403, body: { detail: 'This access token does not act for brand 1602' } });
+    expect(await resolveIn(1602)).toMatchObject({
+      status: 403,
+      body: { detail: 'This access token does not act for brand 1602' },
+    });
     // The old token is revoked, so in B the agent user is no longer active.
     const inB = (await AgentUserModel.findOne({ client_id: client.client_id, brand_id: 1602 }).lean())!;
     expect(inB.is_active).toBe(false);
     expect((await ctx.api.call('GET', '/api/v1/auth/pat/status', { token: polled.access_token })).status).toBe(401);
   });
 
-  it('the client\'s credential triple keeps every brand', async () => {
+  it("the client's credential triple keeps every brand", async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Regenerated By Client');
     await brandsFor(client.client_id, [1701, 1702]);
     const receipt = await requestAccess(ctx.api, client.client_id, { multi_brand: true });
-    await decideByLink(linkOf(await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id), 'approve'));
+    await decideByLink(
+      linkOf(await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id), 'approve'),
+    );
     await pollUntil(ctx.api, receipt, (b) => b.status === 'approved');
     const agent = (await AgentUserModel.findOne({ client_id: client.client_id, brand_id: 1701 }).lean())!;
-    const regenerated = await ctx.api.call('POST', `/api/v1/brands/1701/agent-users/${agent._id}/regenerate`, { token: client.triple });
+    const regenerated = await ctx.api.call('POST', `/api/v1/brands/1701/agent-users/${agent._id}/regenerate`, {
+      token: client.triple,
+    });
     const status = await ctx.api.call('GET', '/api/v1/auth/pat/status', { token: regenerated.body.access_token });
     expect(status.body.token).toMatchObject({ brand_ids: [1701, 1702], multi_brand: true });
   });

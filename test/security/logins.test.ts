@@ -11,27 +11,32 @@ async function userOf(api: TestApi, admin: string, name: string) {
   const client = await createClient(api, admin, name);
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}@logins.test`;
   const res = await api.call('POST', '/api/v1/dashboard/users', {
-    token: admin, body: { email, role: 'client_user', client_id: client.client_id, password: PASSWORD },
+    token: admin,
+    body: { email, role: 'client_user', client_id: client.client_id, password: PASSWORD },
   });
   expect(res.status).toBe(201);
   return { client, email, userId: res.body.user_id as string };
 }
 
 const login = (api: TestApi, email: string, password: string, from?: string) =>
-  api.call('POST', '/api/v1/auth/login', { body: { email, password }, headers: from ? { 'x-forwarded-for': from } : {} });
+  api.call('POST', '/api/v1/auth/login', {
+    body: { email, password },
+    headers: from ? { 'x-forwarded-for': from } : {},
+  });
 
 const me = (api: TestApi, token: string) => api.call('GET', '/api/v1/dashboard/me', { token }).then((r) => r.status);
 
 describe('sessions end when a password changes', () => {
   const ctx = useTestApi();
 
-  it('setting a user\'s password ends that user\'s sessions; the caller\'s own session stays', async () => {
+  it("setting a user's password ends that user's sessions; the caller's own session stays", async () => {
     const { email, userId } = await userOf(ctx.api, ctx.admin, 'Set Password');
     const [first, second] = [await ctx.api.login(email, PASSWORD), await ctx.api.login(email, PASSWORD)];
     expect([await me(ctx.api, first), await me(ctx.api, second)]).toEqual([200, 200]);
 
     const set = await ctx.api.call('POST', `/api/v1/dashboard/users/${userId}/set-password`, {
-      token: ctx.admin, body: { new_password: 'a-new-password-456' },
+      token: ctx.admin,
+      body: { new_password: 'a-new-password-456' },
     });
     expect(set.status).toBe(200);
     expect([await me(ctx.api, first), await me(ctx.api, second)]).toEqual([401, 401]);
@@ -42,7 +47,8 @@ describe('sessions end when a password changes', () => {
     const admin = (await ctx.api.call('GET', '/api/v1/dashboard/me', { token: ctx.admin })).body;
     const otherAdminSession = await ctx.api.login();
     const own = await ctx.api.call('POST', `/api/v1/dashboard/users/${admin.user_id}/set-password`, {
-      token: ctx.admin, body: { new_password: 'root-password-123' },
+      token: ctx.admin,
+      body: { new_password: 'root-password-123' },
     });
     expect(own.status).toBe(200);
     expect([await me(ctx.api, ctx.admin), await me(ctx.api, otherAdminSession)]).toEqual([200, 401]);
@@ -52,11 +58,14 @@ describe('sessions end when a password changes', () => {
     const { email, userId } = await userOf(ctx.api, ctx.admin, 'Mailed Password');
     const secret = 'never-in-a-mail-789';
     const set = await ctx.api.call('POST', `/api/v1/dashboard/users/${userId}/set-password`, {
-      token: ctx.admin, body: { new_password: secret, send_email: true },
+      token: ctx.admin,
+      body: { new_password: secret, send_email: true },
     });
     expect(set.body).toMatchObject({ password_set: true, email_sent: true });
     const mail = await eventually(async () => {
-      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, { token: ctx.admin });
+      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, {
+        token: ctx.admin,
+      });
       return res.body.messages[0];
     });
     expect(JSON.stringify(mail)).not.toContain(secret);
@@ -72,20 +81,29 @@ describe('sessions end when a password changes', () => {
   it('a password reset ends every session of the user', async () => {
     const { email, userId } = await userOf(ctx.api, ctx.admin, 'Reset Password');
     const session = await ctx.api.login(email, PASSWORD);
-    expect((await ctx.api.call('POST', `/api/v1/dashboard/users/${userId}/trigger-reset`, { token: ctx.admin })).status).toBe(202);
+    expect(
+      (await ctx.api.call('POST', `/api/v1/dashboard/users/${userId}/trigger-reset`, { token: ctx.admin })).status,
+    ).toBe(202);
     const mail = await eventually(async () => {
-      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, { token: ctx.admin });
+      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, {
+        token: ctx.admin,
+      });
       return res.body.messages[0];
     });
     const token = new URL(mail.links[0]).searchParams.get('token');
-    const reset = await ctx.api.call('POST', '/api/v1/auth/password-reset', { body: { token, new_password: 'after-the-reset-42' } });
+    const reset = await ctx.api.call('POST', '/api/v1/auth/password-reset', {
+      body: { token, new_password: 'after-the-reset-42' },
+    });
     expect(reset.status).toBe(200);
     expect(await me(ctx.api, session)).toBe(401);
   });
 
   it('a user of a deactivated client cannot log in', async () => {
     const { client, email } = await userOf(ctx.api, ctx.admin, 'Dormant Tenant');
-    await ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${client.client_id}`, { token: ctx.admin, body: { is_active: false } });
+    await ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${client.client_id}`, {
+      token: ctx.admin,
+      body: { is_active: false },
+    });
     const res = await login(ctx.api, email, PASSWORD);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ detail: 'Invalid e-mail or password' });
@@ -95,7 +113,7 @@ describe('sessions end when a password changes', () => {
 describe('login throttling by address without a trusted proxy', () => {
   const ctx = useTestApi({ LOGIN_MAX_FAILURES: '3' });
 
-  it('X-Forwarded-For is not believed: every attempt counts against the peer\'s own address', async () => {
+  it("X-Forwarded-For is not believed: every attempt counts against the peer's own address", async () => {
     const { email } = await userOf(ctx.api, ctx.admin, 'Spoofed Address');
     // Failures for three other accounts, each "from" another forwarded address, all count for this one peer.
     for (const [i, from] of ['198.51.100.1', '198.51.100.2', '198.51.100.3'].entries()) {
@@ -117,7 +135,8 @@ describe('login throttling behind a trusted reverse proxy, and the password hash
   it('past the failures allowed for an account: 429 with Retry-After, even with the right password; the same for no account', async () => {
     const { email } = await userOf(ctx.api, ctx.admin, 'Throttled Account');
     // Each attempt from another address: only the account's count can be what refuses.
-    for (let i = 1; i <= 3; i++) expect((await login(ctx.api, email, 'wrong-password', `203.0.113.${i}`)).status).toBe(401);
+    for (let i = 1; i <= 3; i++)
+      expect((await login(ctx.api, email, 'wrong-password', `203.0.113.${i}`)).status).toBe(401);
     const refused = await login(ctx.api, email, PASSWORD, '203.0.113.4');
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ detail: 'Too many failed logins; try again later' });
@@ -126,7 +145,8 @@ describe('login throttling behind a trusted reverse proxy, and the password hash
     expect(retryAfter).toBeLessThanOrEqual(900);
 
     // An account that does not exist reads exactly the same.
-    for (let i = 1; i <= 3; i++) expect((await login(ctx.api, 'nobody@logins.test', 'wrong-password', `203.0.113.${10 + i}`)).status).toBe(401);
+    for (let i = 1; i <= 3; i++)
+      expect((await login(ctx.api, 'nobody@logins.test', 'wrong-password', `203.0.113.${10 + i}`)).status).toBe(401);
     const ghost = await login(ctx.api, 'nobody@logins.test', PASSWORD, '203.0.113.14');
     expect(ghost.status).toBe(429);
     expect(ghost.body).toEqual(refused.body);
@@ -137,9 +157,10 @@ describe('login throttling behind a trusted reverse proxy, and the password hash
     for (let i = 0; i < 5; i++) expect((await login(ctx.api, email, PASSWORD, '203.0.113.30')).status).toBe(200);
   });
 
-  it('counts the client\'s own address from X-Forwarded-For', async () => {
+  it("counts the client's own address from X-Forwarded-For", async () => {
     const { email } = await userOf(ctx.api, ctx.admin, 'Proxied Client');
-    for (let i = 0; i < 3; i++) expect((await login(ctx.api, `proxied-${i}@logins.test`, 'wrong-password', '203.0.113.40')).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login(ctx.api, `proxied-${i}@logins.test`, 'wrong-password', '203.0.113.40')).status).toBe(401);
     expect((await login(ctx.api, email, PASSWORD, '203.0.113.40')).status).toBe(429); // that address is throttled
     expect((await login(ctx.api, email, PASSWORD, '203.0.113.41')).status).toBe(200); // another is not
   });
@@ -158,7 +179,9 @@ describe('login throttling behind a trusted reverse proxy, and the password hash
 
   it('a burst of failed logins runs at most two hashes at once and leaves the thread pool to other work', async () => {
     takePeakPasswordHashes();
-    const burst = Array.from({ length: 16 }, (_, i) => login(ctx.api, `burst-${i}@logins.test`, 'wrong-password', `192.0.2.${i + 1}`));
+    const burst = Array.from({ length: 16 }, (_, i) =>
+      login(ctx.api, `burst-${i}@logins.test`, 'wrong-password', `192.0.2.${i + 1}`),
+    );
     await new Promise((resolve) => setTimeout(resolve, 100)); // the burst has reached the hash
     // A file read uses the same libuv thread pool as scrypt: with every thread hashing it would wait for them.
     const started = Date.now();

@@ -26,7 +26,8 @@ async function receiver(answer: (path: string) => Answer = () => ({ status: 200 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
-    hits, port,
+    hits,
+    port,
     url: (host: string, path: string) => `http://${host}:${port}${path}`,
     close: () => new Promise((r) => server.close(r)),
   };
@@ -36,10 +37,17 @@ async function receiver(answer: (path: string) => Answer = () => ({ status: 200 
 async function failureOf(api: TestApi, workflowId: string): Promise<{ type?: string; message: string }> {
   const handle = api.rt.services.engines.temporal.workflow.getHandle(workflowId);
   // The workflow may not have started yet (not found): asked again until it has, then its end awaited.
-  const ended = await eventually(() => handle.result().then(() => ({ err: null }), (e: unknown) => {
-    if (e instanceof WorkflowNotFoundError) throw e;
-    return { err: e };
-  }), 30_000);
+  const ended = await eventually(
+    () =>
+      handle.result().then(
+        () => ({ err: null }),
+        (e: unknown) => {
+          if (e instanceof WorkflowNotFoundError) throw e;
+          return { err: e };
+        },
+      ),
+    30_000,
+  );
   if (!ended.err) throw new Error(`${workflowId} succeeded`);
   let cause = ended.err as { type?: string; message: string; cause?: unknown };
   while (!cause.type && cause.cause) cause = cause.cause as typeof cause;
@@ -60,27 +68,54 @@ describe('outbound calls to caller-chosen URLs, private addresses refused (OUTBO
     const site = await createSite(ctx.api, ctx.admin, 'Literal', 'literal.example');
     const agent = await brandCaller(ctx.api, ctx.admin, 'Literal Agent');
     const literals = [
-      hook.url('127.0.0.1', '/l'), 'http://169.254.169.254/latest/meta-data/', hook.url('[::1]', '/l'),
-      'http://[fd00:ec2::254]/', hook.url('[::ffff:127.0.0.1]', '/l'), hook.url('2130706433', '/l'),
-      'http://10.0.0.5/hook', 'http://100.64.1.1/', 'http://[fe80::1]/',
+      hook.url('127.0.0.1', '/l'),
+      'http://169.254.169.254/latest/meta-data/',
+      hook.url('[::1]', '/l'),
+      'http://[fd00:ec2::254]/',
+      hook.url('[::ffff:127.0.0.1]', '/l'),
+      hook.url('2130706433', '/l'),
+      'http://10.0.0.5/hook',
+      'http://100.64.1.1/',
+      'http://[fe80::1]/',
     ];
     for (const url of literals) {
       const calls = [
-        ['webhook_url', ctx.api.call('POST', SUBMIT, {
-          token: site.triple, body: { query: 'x', country_code: 'LU', max_locations: 1, webhook_url: url },
-        })],
-        ['webhook_url', ctx.api.call('POST', '/api/v1/dashboard/client/research/submit', {
-          token: site.triple, body: { companies: [{ name: 'A' }], webhook_url: url },
-        })],
-        ['callback_url', confirmPin(ctx.api, agent, {
-          name: 'LITERAL-HOOK', identifier: freshPhone(), callback_url: url,
-        })],
-        ['deploy_hook_url', ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {
-          token: ctx.admin, body: { deploy_hook_url: url },
-        })],
-        ['deploy_hook_url', ctx.api.call('POST', '/api/v1/dashboard/admin/clients', {
-          token: ctx.admin, body: { name: 'Hooked', admin_email: 'a@hooked.test', deploy_hook_url: url },
-        })],
+        [
+          'webhook_url',
+          ctx.api.call('POST', SUBMIT, {
+            token: site.triple,
+            body: { query: 'x', country_code: 'LU', max_locations: 1, webhook_url: url },
+          }),
+        ],
+        [
+          'webhook_url',
+          ctx.api.call('POST', '/api/v1/dashboard/client/research/submit', {
+            token: site.triple,
+            body: { companies: [{ name: 'A' }], webhook_url: url },
+          }),
+        ],
+        [
+          'callback_url',
+          confirmPin(ctx.api, agent, {
+            name: 'LITERAL-HOOK',
+            identifier: freshPhone(),
+            callback_url: url,
+          }),
+        ],
+        [
+          'deploy_hook_url',
+          ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {
+            token: ctx.admin,
+            body: { deploy_hook_url: url },
+          }),
+        ],
+        [
+          'deploy_hook_url',
+          ctx.api.call('POST', '/api/v1/dashboard/admin/clients', {
+            token: ctx.admin,
+            body: { name: 'Hooked', admin_email: 'a@hooked.test', deploy_hook_url: url },
+          }),
+        ],
       ] as const;
       for (const [field, call] of calls) {
         const res = await call;
@@ -91,11 +126,13 @@ describe('outbound calls to caller-chosen URLs, private addresses refused (OUTBO
     }
     // A host name passes here (what it resolves to is checked when it is called), and so does clearing the hook.
     const named = await ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {
-      token: ctx.admin, body: { deploy_hook_url: 'https://hooks.example/deploy' },
+      token: ctx.admin,
+      body: { deploy_hook_url: 'https://hooks.example/deploy' },
     });
     expect(named.status).toBe(200);
     const cleared = await ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {
-      token: ctx.admin, body: { deploy_hook_url: null },
+      token: ctx.admin,
+      body: { deploy_hook_url: null },
     });
     expect(cleared.status).toBe(200);
     expect(hook.hits).toHaveLength(0);
@@ -106,7 +143,10 @@ describe('outbound calls to caller-chosen URLs, private addresses refused (OUTBO
     const res = await ctx.api.call('POST', SUBMIT, {
       token: site.triple,
       body: {
-        query: 'bakery', country_code: 'LU', max_locations: 1, max_results: 2,
+        query: 'bakery',
+        country_code: 'LU',
+        max_locations: 1,
+        max_results: 2,
         webhook_url: hook.url('localhost', '/job'),
       },
     });
@@ -132,7 +172,8 @@ describe('outbound calls to caller-chosen URLs, private addresses refused (OUTBO
 
     // Hooks stored before the policy was on (written to the store directly, as an older record would be).
     const stored = [
-      ['http://169.254.169.254/latest/meta-data/', 'cloud metadata'], [hook.url('127.0.0.1', '/d'), 'loopback'],
+      ['http://169.254.169.254/latest/meta-data/', 'cloud metadata'],
+      [hook.url('127.0.0.1', '/d'), 'loopback'],
     ];
     for (const [url, reason] of stored) {
       await ClientModel.updateOne({ _id: site.client_id }, { deploy_hook_url: url });
@@ -161,7 +202,8 @@ describe('outbound calls never follow a redirect', () => {
   beforeAll(async () => {
     target = await receiver();
     redirecting = await receiver((path) => ({
-      status: 302, headers: { location: target.url('127.0.0.1', `/moved${path}`) },
+      status: 302,
+      headers: { location: target.url('127.0.0.1', `/moved${path}`) },
     }));
   });
   afterAll(async () => {
@@ -176,7 +218,10 @@ describe('outbound calls never follow a redirect', () => {
     const job = await ctx.api.call('POST', SUBMIT, {
       token: site.triple,
       body: {
-        query: 'bakery', country_code: 'LU', max_locations: 1, max_results: 1,
+        query: 'bakery',
+        country_code: 'LU',
+        max_locations: 1,
+        max_results: 1,
         webhook_url: redirecting.url('127.0.0.1', '/job'),
       },
     });
@@ -191,13 +236,16 @@ describe('outbound calls never follow a redirect', () => {
     expect((await completeSignup(ctx.api, r.token, 'MOVED-CALLBACK')).status).toBe(202);
 
     const deliveries = [
-      `${job.body.job_id}-webhook-job.queued`, `content-deploy-post-${post.id}-r1`,
+      `${job.body.job_id}-webhook-job.queued`,
+      `content-deploy-post-${post.id}-r1`,
       pinCreatedWorkflowId(r.reservation_id),
     ];
     for (const id of deliveries) {
       const failure = await failureOf(ctx.api, id);
       expect({ id, ...failure }).toEqual({
-        id, type: 'OutboundRedirected', message: expect.stringContaining('answered 302'),
+        id,
+        type: 'OutboundRedirected',
+        message: expect.stringContaining('answered 302'),
       });
     }
     const queued = redirecting.hits.filter((h) => h.path === '/job' && JSON.parse(h.body).event === 'job.queued');

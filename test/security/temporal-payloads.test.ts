@@ -30,14 +30,16 @@ describe('secrets never sit in clear in Temporal history', () => {
   const UI = 'http://127.0.0.1:18233';
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0', TEMPORAL_UI_URL: UI });
 
-  it('the approval e-mail\'s workflow stores its links encrypted; the codec endpoint decrypts them for a super_admin', async () => {
+  it("the approval e-mail's workflow stores its links encrypted; the codec endpoint decrypts them for a super_admin", async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Sealed History');
     const receipt = await requestAccess(ctx.api, client.client_id);
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
     const approvalToken = new URL(mail.links[0]).searchParams.get('approval_token')!;
 
     const workflowIds = [`access-request-${receipt.request_id}`, `access-request-${receipt.request_id}-email-0`];
-    const payloads = (await Promise.all(workflowIds.map((id) => storedPayloads(ctx.api.rt.temporalAddress, id)))).flat();
+    const payloads = (
+      await Promise.all(workflowIds.map((id) => storedPayloads(ctx.api.rt.temporalAddress, id)))
+    ).flat();
     expect(payloads.length).toBeGreaterThan(0);
     expect(new Set(payloads.map(encodingOf))).toEqual(new Set(['binary/encrypted']));
     const stored = Buffer.concat(payloads.map((p) => Buffer.from(p.data ?? []))).toString('latin1');
@@ -45,31 +47,60 @@ describe('secrets never sit in clear in Temporal history', () => {
     expect(stored).not.toContain(client.admin_email);
 
     // The Temporal UI's codec endpoint: the same bytes, decrypted, for a signed-in super_admin only.
-    const body = { payloads: payloads.map((p) => ({ metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, base64(v)])), data: base64(p.data) })) };
+    const body = {
+      payloads: payloads.map((p) => ({
+        metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, base64(v)])),
+        data: base64(p.data),
+      })),
+    };
     const decoded = await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', { token: ctx.admin, body });
     expect(decoded.status).toBe(200);
-    const clear = decoded.body.payloads.map((p: { data: string }) => Buffer.from(p.data, 'base64').toString()).join('\n');
+    const clear = decoded.body.payloads
+      .map((p: { data: string }) => Buffer.from(p.data, 'base64').toString())
+      .join('\n');
     expect(clear).toContain(approvalToken);
-    const encodings = decoded.body.payloads.map((p: { metadata: Record<string, string> }) => Buffer.from(p.metadata.encoding, 'base64').toString());
+    const encodings = decoded.body.payloads.map((p: { metadata: Record<string, string> }) =>
+      Buffer.from(p.metadata.encoding, 'base64').toString(),
+    );
     expect(encodings).toContain('json/plain');
     expect(encodings).not.toContain('binary/encrypted');
 
     expect((await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', { body })).status).toBe(401);
-    expect((await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', { token: client.triple, body })).status).toBe(403);
+    expect(
+      (await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', { token: client.triple, body })).status,
+    ).toBe(403);
     const altered = { payloads: [{ ...body.payloads[0], data: base64(Buffer.from('not what was sealed')) }] };
-    expect((await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', { token: ctx.admin, body: altered })).status).toBe(422);
+    expect(
+      (await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', { token: ctx.admin, body: altered })).status,
+    ).toBe(422);
   });
 
-  it('encode and decode round-trip; the Temporal UI\'s origin (and no other) may call with credentials', async () => {
-    const plain = { payloads: [{ metadata: { encoding: base64(Buffer.from('json/plain')) }, data: base64(Buffer.from('{"secret":"s3cr3t"}')) }] };
-    const encoded = await ctx.api.call('POST', '/api/v1/system/temporal-codec/encode', { token: ctx.admin, body: plain });
+  it("encode and decode round-trip; the Temporal UI's origin (and no other) may call with credentials", async () => {
+    const plain = {
+      payloads: [
+        { metadata: { encoding: base64(Buffer.from('json/plain')) }, data: base64(Buffer.from('{"secret":"s3cr3t"}')) },
+      ],
+    };
+    const encoded = await ctx.api.call('POST', '/api/v1/system/temporal-codec/encode', {
+      token: ctx.admin,
+      body: plain,
+    });
     expect(Buffer.from(encoded.body.payloads[0].data, 'base64').toString('latin1')).not.toContain('s3cr3t');
-    const decoded = await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', { token: ctx.admin, body: encoded.body });
+    const decoded = await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', {
+      token: ctx.admin,
+      body: encoded.body,
+    });
     expect(decoded.body).toEqual(plain);
 
-    const preflight = (origin: string) => fetch(`${ctx.api.url}/api/v1/system/temporal-codec/decode`, {
-      method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-namespace' },
-    });
+    const preflight = (origin: string) =>
+      fetch(`${ctx.api.url}/api/v1/system/temporal-codec/decode`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, x-namespace',
+        },
+      });
     const allowed = await preflight(UI);
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(UI);

@@ -45,7 +45,10 @@ async function receiver() {
 async function agentToken(clientId: string, brandIds: number[]) {
   const token = newAccessToken();
   await AccessTokenModel.create({
-    client_id: clientId, token_hash: sha256(token), token_prefix: token.slice(0, 12), brand_ids: brandIds,
+    client_id: clientId,
+    token_hash: sha256(token),
+    token_prefix: token.slice(0, 12),
+    brand_ids: brandIds,
     scopes: ['jobs:read', 'jobs:submit', 'content:write', 'content:deploy'],
     expires_at: new Date(Date.now() + 3600_000),
   });
@@ -65,10 +68,16 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
       done();
     },
   });
-  const ctx = useTestApi({
-    ...FAST_RETRIES, WEBHOOK_SECRET_OVERLAP_SECONDS: String(OVERLAP_SECONDS), LOG_LEVEL: 'debug',
-    PIN_CALLBACK_RETRY_INITIAL_MS: '200', PIN_COMPLETE_WAIT_MS: '10000',
-  }, { logDestination: logs });
+  const ctx = useTestApi(
+    {
+      ...FAST_RETRIES,
+      WEBHOOK_SECRET_OVERLAP_SECONDS: String(OVERLAP_SECONDS),
+      LOG_LEVEL: 'debug',
+      PIN_CALLBACK_RETRY_INITIAL_MS: '200',
+      PIN_COMPLETE_WAIT_MS: '10000',
+    },
+    { logDestination: logs },
+  );
   let hooks: Awaited<ReturnType<typeof receiver>>;
   let acme: Awaited<ReturnType<typeof createClient>>;
   /** Every secret the tests saw, for the check that none is stored or logged in clear. */
@@ -79,12 +88,17 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
     seen.push(res.body.secret);
     return res.body as { secret: string; created_at: string; previous_expires_at: string | null };
   };
-  const submit = (path: string) => ctx.api.call('POST', SUBMIT, {
-    token: acme.triple,
-    body: {
-      query: 'bakery', country_code: 'LU', max_locations: 1, max_results: 1, webhook_url: `${hooks.base}${path}`,
-    },
-  });
+  const submit = (path: string) =>
+    ctx.api.call('POST', SUBMIT, {
+      token: acme.triple,
+      body: {
+        query: 'bakery',
+        country_code: 'LU',
+        max_locations: 1,
+        max_results: 1,
+        webhook_url: `${hooks.base}${path}`,
+      },
+    });
   const queuedAt = (path: string) =>
     eventually(async () => hooks.at(path).find((d) => JSON.parse(d.raw).event === 'job.queued'), 30_000);
 
@@ -99,8 +113,10 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe('no-store');
     expect(first.body).toEqual({
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), created_at: expect.any(String),
-      previous_expires_at: null, overlap_seconds: OVERLAP_SECONDS,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      created_at: expect.any(String),
+      previous_expires_at: null,
+      overlap_seconds: OVERLAP_SECONDS,
     });
     const { secret } = await readSecret(acme.triple);
     expect(secret).toBe(first.body.secret); // made once, then the same
@@ -152,7 +168,8 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
     expect(expiresAt - Date.now()).toBeGreaterThan((OVERLAP_SECONDS - 3) * 1000);
     expect(expiresAt - Date.now()).toBeLessThanOrEqual(OVERLAP_SECONDS * 1000);
     expect(await readSecret(acme.triple)).toMatchObject({
-      secret: fresh, previous_expires_at: rotated.body.previous_expires_at,
+      secret: fresh,
+      previous_expires_at: rotated.body.previous_expires_at,
     });
 
     expect((await submit('/during')).status).toBe(200);
@@ -175,13 +192,17 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
   it('lets the client, its dashboard users and a super_admin naming it read it; never an agent token', async () => {
     const brandId = 9700;
     await BrandModel.create({
-      _id: brandId, client_id: acme.client_id, brand_name: 'Signed brand', slug: 'signed-brand',
+      _id: brandId,
+      client_id: acme.client_id,
+      brand_name: 'Signed brand',
+      slug: 'signed-brand',
     });
     const { secret } = await readSecret(acme.triple);
     for (const role of ['brand_admin', 'client_user']) {
       const email = `${role.replace('_', '-')}@signed-acme.test`;
       const created = await ctx.api.call('POST', '/api/v1/dashboard/users', {
-        token: ctx.admin, body: { email, role, client_id: acme.client_id, password: 'signed-password-123' },
+        token: ctx.admin,
+        body: { email, role, client_id: acme.client_id, password: 'signed-password-123' },
       });
       expect(created.status).toBe(201);
       expect((await readSecret(await ctx.api.login(email, 'signed-password-123'))).secret).toBe(secret);
@@ -196,7 +217,10 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
     const agent = await agentToken(acme.client_id, [brandId]);
     const working = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: agent });
     expect(working.status).toBe(200); // the token itself works
-    for (const [method, path] of [['GET', SECRET], ['POST', ROTATE]]) {
+    for (const [method, path] of [
+      ['GET', SECRET],
+      ['POST', ROTATE],
+    ]) {
       const refused = await ctx.api.call(method, path, { token: agent, headers: { 'X-Brand-Id': String(brandId) } });
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ detail: expect.any(String) });
@@ -205,12 +229,17 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
     expect((await readSecret(acme.triple)).secret).toBe(secret); // the refused rotation changed nothing
 
     // The agent's pin callback has its own secret, which does not sign (or reveal) the client's webhooks.
-    const confirm = (name: string) => ctx.api.call('POST', '/api/v1/agent/confirm-pin', {
-      token: agent,
-      body: {
-        name, country_code: 'NL', channel: 'sms', identifier: freshPhone(), callback_url: `${hooks.base}/pin/${name}`,
-      },
-    });
+    const confirm = (name: string) =>
+      ctx.api.call('POST', '/api/v1/agent/confirm-pin', {
+        token: agent,
+        body: {
+          name,
+          country_code: 'NL',
+          channel: 'sms',
+          identifier: freshPhone(),
+          callback_url: `${hooks.base}/pin/${name}`,
+        },
+      });
     const confirms = await Promise.all(['AGENT-SIGNED', 'AGENT-SIGNED-2'].map(confirm));
     for (const c of confirms) expect(c.status).toBe(202);
     const [first, second] = confirms.map((c) => c.body.callback_secret as string);

@@ -3,7 +3,15 @@ import { verifyDelivery } from '../support/standard-webhooks';
 import { PinModel } from '../../src/pins/pin.model';
 import { ReservationModel } from '../../src/pins/reservation.model';
 import {
-  brandCaller, callbackReceiver, completeSignup, confirmPin, freshPhone, reserve, signupLink, tokenOf, type BrandCaller,
+  brandCaller,
+  callbackReceiver,
+  completeSignup,
+  confirmPin,
+  freshPhone,
+  reserve,
+  signupLink,
+  tokenOf,
+  type BrandCaller,
 } from './signup-helpers';
 
 describe('a pin claim: confirm-pin, the signup link, resolve and complete', () => {
@@ -29,14 +37,23 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
       const claim = await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(token)}`);
       expect(claim.status).toBe(200);
       expect(claim.body).toEqual({
-        name: 'BAKKERIJ-DE-ZON', country_code: 'NL', brand_id: agent.brandId, identifier_masked: '+31 6 ••• ••• 78', maps_byok_key_or_null: null,
+        name: 'BAKKERIJ-DE-ZON',
+        country_code: 'NL',
+        brand_id: agent.brandId,
+        identifier_masked: '+31 6 ••• ••• 78',
+        maps_byok_key_or_null: null,
       });
 
       const done = await completeSignup(ctx.api, token, 'BAKKERIJ-DE-ZON');
       expect(done.status).toBe(202);
       expect(done.body).toEqual({ pin_id: 'NL:BAKKERIJ-DE-ZON', state: 'done' });
       const pin = await PinModel.findById('NL:BAKKERIJ-DE-ZON').lean();
-      expect(pin).toMatchObject({ client_id: agent.client.client_id, brand_id: agent.brandId, reservation_id: res.body.reservation_id, gps: { lat: 52.0907, lng: 5.1214 } });
+      expect(pin).toMatchObject({
+        client_id: agent.client.client_id,
+        brand_id: agent.brandId,
+        reservation_id: res.body.reservation_id,
+        gps: { lat: 52.0907, lng: 5.1214 },
+      });
       expect(pin!.subscription!.status).toBe('active');
       expect((await ReservationModel.findById('NL:BAKKERIJ-DE-ZON').lean())!.state).toBe('completed');
 
@@ -48,8 +65,13 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
       const hit = await eventually(async () => receiver.received[0]);
       const body = JSON.parse(hit.body);
       expect(body).toEqual({
-        event: 'pin_created', pin_id: 'NL:BAKKERIJ-DE-ZON', reservation_id: res.body.reservation_id, name: 'BAKKERIJ-DE-ZON',
-        country_code: 'NL', brand_id: agent.brandId, created_at: expect.any(String),
+        event: 'pin_created',
+        pin_id: 'NL:BAKKERIJ-DE-ZON',
+        reservation_id: res.body.reservation_id,
+        name: 'BAKKERIJ-DE-ZON',
+        country_code: 'NL',
+        brand_id: agent.brandId,
+        created_at: expect.any(String),
       });
       expect(hit.headers['x-pin-reservation-id']).toBe(res.body.reservation_id);
       expect(res.body.callback_secret).toMatch(/^whsec_/); // this reservation's own (test/security/webhook-signing)
@@ -69,7 +91,9 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
   it('two agents confirming one name at once: one reservation, the others 404 name_not_available with suggestions', async () => {
     const other = await brandCaller(ctx.api, ctx.admin, 'Rival');
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => confirmPin(ctx.api, i % 2 ? other : agent, { name: 'RACE-NAME', identifier: freshPhone() })),
+      Array.from({ length: 6 }, (_, i) =>
+        confirmPin(ctx.api, i % 2 ? other : agent, { name: 'RACE-NAME', identifier: freshPhone() }),
+      ),
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([202, 404, 404, 404, 404, 404]);
@@ -86,7 +110,10 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     const res = await confirmPin(ctx.api, agent, { name: 'MAIL-PIN', channel: 'email', identifier: email });
     expect(res.status).toBe(202);
     expect(await signupLink(ctx.api, ctx.admin, email, 'email')).toContain('/signup?token=');
-    const resolved = await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(tokenOf(await signupLink(ctx.api, ctx.admin, email, 'email')))}`);
+    const resolved = await ctx.api.call(
+      'GET',
+      `/api/v1/signup/resolve?token=${encodeURIComponent(tokenOf(await signupLink(ctx.api, ctx.admin, email, 'email')))}`,
+    );
     expect(resolved.body.identifier_masked).toBe('o•••@bakery.test');
 
     const pigeon = await confirmPin(ctx.api, agent, { name: 'PIGEON', channel: 'pigeon', identifier: freshPhone() });
@@ -102,19 +129,22 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     const r = await reserve(ctx.api, ctx.admin, agent, 'CHECKS');
     expect((await completeSignup(ctx.api, r.token, 'OTHER')).status).toBe(409);
     expect((await completeSignup(ctx.api, r.token, 'CHECKS', { country_code: 'BE' })).status).toBe(409);
-    const noTown = await completeSignup(ctx.api, r.token, 'CHECKS', { structured_address: { address_road: 'Oudegracht' } });
+    const noTown = await completeSignup(ctx.api, r.token, 'CHECKS', {
+      structured_address: { address_road: 'Oudegracht' },
+    });
     expect(noTown.status).toBe(422);
     expect(noTown.body.errors[0].field).toBe('structured_address.address_settlement');
     expect((await completeSignup(ctx.api, `${r.token}x`, 'CHECKS')).status).toBe(401);
     expect((await completeSignup(ctx.api, 'garbage', 'CHECKS')).status).toBe(401);
-    expect((await PinModel.exists({ _id: 'NL:CHECKS' }))).toBeNull();
+    expect(await PinModel.exists({ _id: 'NL:CHECKS' })).toBeNull();
     await ReservationModel.updateOne({ _id: 'NL:CHECKS' }, { reservation_id: '00000000-0000-4000-8000-000000000000' });
     expect((await completeSignup(ctx.api, r.token, 'CHECKS')).status).toBe(404);
   });
 
   it('check-name: the reserved name is yours, a taken one comes with up to 10 free alternatives, 429 beyond 5 a second', async () => {
     const r = await reserve(ctx.api, ctx.admin, agent, 'CHECKER');
-    const check = (name: string) => ctx.api.call('GET', `/api/v1/signup/check-name?token=${encodeURIComponent(r.token)}&name=${name}`);
+    const check = (name: string) =>
+      ctx.api.call('GET', `/api/v1/signup/check-name?token=${encodeURIComponent(r.token)}&name=${name}`);
     expect((await check('checker')).body).toEqual({ is_available: true, suggestions: [] });
     expect((await check('FREE-ONE')).body).toEqual({ is_available: true, suggestions: [] });
     const taken = await check('RACE-NAME');
@@ -132,7 +162,8 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
 
   it('check-name: 60 a minute per token, even at 5 a second (the 61st in the minute is 429)', async () => {
     const r = await reserve(ctx.api, ctx.admin, agent, 'MINUTE-CHECKS');
-    const check = () => ctx.api.call('GET', `/api/v1/signup/check-name?token=${encodeURIComponent(r.token)}&name=FREE-THREE`);
+    const check = () =>
+      ctx.api.call('GET', `/api/v1/signup/check-name?token=${encodeURIComponent(r.token)}&name=FREE-THREE`);
     const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
     const minuteNow = () => Math.floor(Date.now() / 60_000);
     const nextSecond = () => sleep(1000 - (Date.now() % 1000) + 20);
@@ -149,7 +180,10 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
       }
       await nextSecond();
       const over = await check();
-      if (minuteNow() !== minute && attempt === 0) { await nextMinute(); continue; }
+      if (minuteNow() !== minute && attempt === 0) {
+        await nextMinute();
+        continue;
+      }
       expect(over.status).toBe(429);
       expect(over.body.detail).toMatch(/per minute/);
       return;
@@ -160,12 +194,19 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     const flaky = await callbackReceiver([500, 503, 200]);
     const refusing = await callbackReceiver([410]);
     try {
-      for (const [name, receiver] of [['FLAKY-HOOK', flaky], ['REFUSED-HOOK', refusing]] as const) {
+      for (const [name, receiver] of [
+        ['FLAKY-HOOK', flaky],
+        ['REFUSED-HOOK', refusing],
+      ] as const) {
         const r = await reserve(ctx.api, ctx.admin, agent, name, { callback_url: receiver.url });
         expect((await completeSignup(ctx.api, r.token, name)).status).toBe(202);
       }
       await eventually(async () => (flaky.received.length >= 3 ? true : undefined), 30_000);
-      expect(flaky.received.map((h) => JSON.parse(h.body).pin_id)).toEqual(['NL:FLAKY-HOOK', 'NL:FLAKY-HOOK', 'NL:FLAKY-HOOK']);
+      expect(flaky.received.map((h) => JSON.parse(h.body).pin_id)).toEqual([
+        'NL:FLAKY-HOOK',
+        'NL:FLAKY-HOOK',
+        'NL:FLAKY-HOOK',
+      ]);
       await eventually(async () => (refusing.received.length >= 1 ? true : undefined));
       await new Promise((r) => setTimeout(r, 2000)); // several retry intervals: no second attempt
       expect(refusing.received).toHaveLength(1);

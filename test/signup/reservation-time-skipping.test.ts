@@ -1,7 +1,11 @@
 import { HOUR, useTimeSkipping } from '../support/time-skipping';
 import {
-  PIN_RESERVATION_WORKFLOW, completeUpdate, extendHoldUpdate, pinReservationWorkflowId,
-  type PinClaim, type PinReservationInput,
+  PIN_RESERVATION_WORKFLOW,
+  completeUpdate,
+  extendHoldUpdate,
+  pinReservationWorkflowId,
+  type PinClaim,
+  type PinReservationInput,
 } from '../../workflows/pin-reservation-api';
 
 /**
@@ -33,20 +37,34 @@ describe('the pin reservation, with its 24-hour hold skipped through', () => {
   async function reserve(taskQueue: string) {
     const name = `HOLD-${++n}`;
     const input: PinReservationInput = {
-      reservation_id: `res-${n}-${Date.now()}`, pin_id: `NL:${name}`, country_code: 'NL', name, client_id: 'c1', brand_id: 1,
-      callback_url: null, expires_at_ms: (await ts.env.currentTimeMs()) + 24 * HOUR,
+      reservation_id: `res-${n}-${Date.now()}`,
+      pin_id: `NL:${name}`,
+      country_code: 'NL',
+      name,
+      client_id: 'c1',
+      brand_id: 1,
+      callback_url: null,
+      expires_at_ms: (await ts.env.currentTimeMs()) + 24 * HOUR,
       callback: { initial_ms: 1000, total_seconds: 24 * 3600 },
     };
     const handle = await ts.env.client.workflow.start(PIN_RESERVATION_WORKFLOW, {
-      taskQueue, workflowId: pinReservationWorkflowId(`${input.pin_id}-${input.reservation_id}`), args: [input],
+      taskQueue,
+      workflowId: pinReservationWorkflowId(`${input.pin_id}-${input.reservation_id}`),
+      args: [input],
     });
     return { handle, input };
   }
 
   const claimOf = (input: PinReservationInput): PinClaim => ({
-    reservation_id: input.reservation_id, lat: 52.09, lng: 5.12, structured_address: { address_settlement: 'Utrecht' }, account_oauth_uid: null, verified_identifier: null,
+    reservation_id: input.reservation_id,
+    lat: 52.09,
+    lng: 5.12,
+    structured_address: { address_settlement: 'Utrecht' },
+    account_oauth_uid: null,
+    verified_identifier: null,
   });
-  const hours = (run: { startTime: Date; closeTime?: Date }) => (run.closeTime!.getTime() - run.startTime.getTime()) / HOUR;
+  const hours = (run: { startTime: Date; closeTime?: Date }) =>
+    (run.closeTime!.getTime() - run.startTime.getTime()) / HOUR;
 
   it('an unclaimed hold ends after 24 hours and releases the name', async () => {
     const { calls, activities } = recorder();
@@ -81,17 +99,25 @@ describe('the pin reservation, with its 24-hour hold skipped through', () => {
   });
 
   it('completion racing the expiry: a second before the deadline writes the pin, a second after it is refused', async () => {
-    for (const [offset, expected] of [[-1000, 'completed'], [1000, 'expired']] as const) {
+    for (const [offset, expected] of [
+      [-1000, 'completed'],
+      [1000, 'expired'],
+    ] as const) {
       const { calls, activities } = recorder();
       const { worker, taskQueue } = await ts.worker(activities);
       const seen = await worker.runUntil(async () => {
         const { handle, input } = await reserve(taskQueue);
         await ts.env.sleep(24 * HOUR + offset);
-        const answer = await handle.executeUpdate(completeUpdate, { args: [claimOf(input)] }).then(() => 'accepted', () => 'refused');
+        const answer = await handle.executeUpdate(completeUpdate, { args: [claimOf(input)] }).then(
+          () => 'accepted',
+          () => 'refused',
+        );
         return { answer, outcome: await handle.result() };
       });
       expect({ offset, ...seen, written: calls.written }).toEqual(
-        expected === 'completed' ? { offset, answer: 'accepted', outcome: 'completed', written: 1 } : { offset, answer: 'refused', outcome: 'expired', written: 0 },
+        expected === 'completed'
+          ? { offset, answer: 'accepted', outcome: 'completed', written: 1 }
+          : { offset, answer: 'refused', outcome: 'expired', written: 0 },
       );
     }
   });

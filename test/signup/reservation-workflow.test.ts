@@ -22,7 +22,10 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
   it('an unclaimed hold expires: the name is released, the link stops working, and the name can be reserved again', async () => {
     const r = await reserve(ctx.api, ctx.admin, agent, 'LAPSING');
     expect((await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(r.token)}`)).status).toBe(200);
-    await eventually(async () => ((await ReservationModel.findById('NL:LAPSING').lean())?.state === 'expired' ? true : undefined), 20_000);
+    await eventually(
+      async () => ((await ReservationModel.findById('NL:LAPSING').lean())?.state === 'expired' ? true : undefined),
+      20_000,
+    );
     const handle = ctx.api.rt.engines.temporal.workflow.getHandle(pinReservationWorkflowId('NL:LAPSING'));
     expect(await handle.result()).toBe('expired');
     expect((await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(r.token)}`)).status).toBe(401);
@@ -46,14 +49,25 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
     // The token carries the first expiry (it is past); the hold itself is what extendHold moved.
     expect((await handle.describe()).status.name).toBe('RUNNING');
     await handle.executeUpdate('complete', {
-      args: [{ reservation_id: r.reservation_id, lat: 1, lng: 2, structured_address: { address_settlement: 'Utrecht' }, account_oauth_uid: null, verified_identifier: null }],
+      args: [
+        {
+          reservation_id: r.reservation_id,
+          lat: 1,
+          lng: 2,
+          structured_address: { address_settlement: 'Utrecht' },
+          account_oauth_uid: null,
+          verified_identifier: null,
+        },
+      ],
     });
     expect(await handle.result()).toBe('completed');
     expect(await PinModel.exists({ _id: 'NL:EXTENDED' })).not.toBeNull();
     // A deadline in the past is refused.
     await reserve(ctx.api, ctx.admin, agent, 'EXTEND-PAST');
     await expect(
-      ctx.api.rt.engines.temporal.workflow.getHandle(pinReservationWorkflowId('NL:EXTEND-PAST')).executeUpdate(extendHoldUpdate, { args: [Date.now() - 1000] }),
+      ctx.api.rt.engines.temporal.workflow
+        .getHandle(pinReservationWorkflowId('NL:EXTEND-PAST'))
+        .executeUpdate(extendHoldUpdate, { args: [Date.now() - 1000] }),
     ).rejects.toThrow(/update failed/i);
   });
 
@@ -75,7 +89,8 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
       const pin = await PinModel.exists({ _id: `NL:${name}` });
       const state = (await ReservationModel.findById(`NL:${name}`).lean())!.state;
       const seen = { name, status: answers[i].status, outcome, pin: pin !== null, state };
-      if (answers[i].status === 202) expect(seen).toEqual({ name, status: 202, outcome: 'completed', pin: true, state: 'completed' });
+      if (answers[i].status === 202)
+        expect(seen).toEqual({ name, status: 202, outcome: 'completed', pin: true, state: 'completed' });
       else expect(seen).toEqual({ name, status: 401, outcome: 'expired', pin: false, state: 'expired' });
     }
     // The spread reaches both sides of the deadline.

@@ -9,7 +9,12 @@ let nextBrand = 9100;
 export async function brandCaller(api: TestApi, admin: string, name: string) {
   const client = await createClient(api, admin, name);
   const brandId = nextBrand++;
-  await BrandModel.create({ _id: brandId, client_id: client.client_id, brand_name: `${name} brand`, slug: `brand-${brandId}` });
+  await BrandModel.create({
+    _id: brandId,
+    client_id: client.client_id,
+    brand_name: `${name} brand`,
+    slug: `brand-${brandId}`,
+  });
   return { client, brandId, token: client.triple as string, headers: { 'X-Brand-Id': String(brandId) } };
 }
 
@@ -19,20 +24,33 @@ let phone = 31_600_000_000 + Math.floor(Math.random() * 90_000_000);
 export const freshPhone = () => `+${phone++}`;
 
 export function confirmPin(api: TestApi, who: BrandCaller, body: Record<string, unknown>) {
-  return api.call('POST', '/api/v1/agent/confirm-pin', { token: who.token, headers: who.headers, body: { country_code: 'NL', channel: 'sms', ...body } });
+  return api.call('POST', '/api/v1/agent/confirm-pin', {
+    token: who.token,
+    headers: who.headers,
+    body: { country_code: 'NL', channel: 'sms', ...body },
+  });
 }
 
 /** The signup link the outbox holds for `to` (the newest message with one). */
 export async function signupLink(api: TestApi, admin: string, to: string, channel = 'sms'): Promise<string> {
   return eventually(async () => {
-    const res = await api.call('GET', `/api/v1/dev/outbox?channel=${channel}&to=${encodeURIComponent(to)}`, { token: admin });
-    return res.body.messages.flatMap((m: { links: string[] }) => m.links).find((l: string) => l.includes('/signup?token='));
+    const res = await api.call('GET', `/api/v1/dev/outbox?channel=${channel}&to=${encodeURIComponent(to)}`, {
+      token: admin,
+    });
+    return res.body.messages
+      .flatMap((m: { links: string[] }) => m.links)
+      .find((l: string) => l.includes('/signup?token='));
   });
 }
 
 export const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
-export const ADDRESS = { address_road: 'Oudegracht', address_house_number: '12', address_settlement: 'Utrecht', address_postcode: '3511 AP' };
+export const ADDRESS = {
+  address_road: 'Oudegracht',
+  address_house_number: '12',
+  address_settlement: 'Utrecht',
+  address_postcode: '3511 AP',
+};
 
 export function completeSignup(api: TestApi, token: string, name: string, extra: Record<string, unknown> = {}) {
   return api.call('POST', '/api/v1/signup/complete', {
@@ -41,12 +59,22 @@ export function completeSignup(api: TestApi, token: string, name: string, extra:
 }
 
 /** Reserves `name` for a fresh phone and returns the token from the SMS link. */
-export async function reserve(api: TestApi, admin: string, who: BrandCaller, name: string, extra: Record<string, unknown> = {}) {
+export async function reserve(
+  api: TestApi,
+  admin: string,
+  who: BrandCaller,
+  name: string,
+  extra: Record<string, unknown> = {},
+) {
   const identifier = freshPhone();
   const res = await confirmPin(api, who, { name, identifier, ...extra });
   if (res.status !== 202) throw new Error(`confirm-pin ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...res.body, identifier, token: tokenOf(await signupLink(api, admin, identifier)) } as {
-    reservation_id: string; expires_at: string; callback_secret?: string; identifier: string; token: string;
+    reservation_id: string;
+    expires_at: string;
+    callback_secret?: string;
+    identifier: string;
+    token: string;
   };
 }
 

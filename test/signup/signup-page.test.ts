@@ -24,7 +24,11 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     eventually(async () => (pattern.test(await text(page, selector)) ? true : undefined));
 
   async function claimThroughPage(
-    name: string, phone: string, viewport: typeof PHONE | typeof DESKTOP, locate: 'geolocation' | 'typed' | 'map', who: BrandCaller = agent,
+    name: string,
+    phone: string,
+    viewport: typeof PHONE | typeof DESKTOP,
+    locate: 'geolocation' | 'typed' | 'map',
+    who: BrandCaller = agent,
   ) {
     expect((await confirmPin(ctx.api, who, { name, identifier: phone })).status).toBe(202);
     const link = await signupLink(ctx.api, ctx.admin, phone);
@@ -46,7 +50,12 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     if (locate === 'map') {
       // The brand's own maps key loads the map (and only then does the CSP admit the maps script).
       expect(response!.headers()['content-security-policy']).toMatch(/script-src [^;]*https:\/\/maps\.googleapis\.com/);
-      await eventually(async () => ((await page.$eval('#map', (el) => (el as unknown as { dataset: Record<string, string> }).dataset.fakeMap)) === 'ready' ? true : undefined));
+      await eventually(async () =>
+        (await page.$eval('#map', (el) => (el as unknown as { dataset: Record<string, string> }).dataset.fakeMap)) ===
+        'ready'
+          ? true
+          : undefined,
+      );
       expect(elsewhere).toEqual([expect.stringContaining(`key=${MAPS_KEY}`)]);
     } else {
       expect(await page.$('#map')).toBeNull(); // no maps key for this brand: the typed address and location instead
@@ -61,11 +70,18 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     expect(suggestions).not.toContain('RACE-TAKEN');
 
     if (locate === 'map') {
-      await page.evaluate(() => (globalThis as unknown as { __fakeMap: { click(lat: number, lng: number): void } }).__fakeMap.click(52.0907, 5.1214));
+      await page.evaluate(() =>
+        (globalThis as unknown as { __fakeMap: { click(lat: number, lng: number): void } }).__fakeMap.click(
+          52.0907,
+          5.1214,
+        ),
+      );
       expect(await page.$eval('#lat', (el) => (el as unknown as { value: string }).value)).toBe('52.090700');
     } else if (locate === 'geolocation') {
       await page.click('#locate');
-      await eventually(async () => ((await page.$eval('#lat', (el) => (el as unknown as { value: string }).value)) !== '' ? true : undefined));
+      await eventually(async () =>
+        (await page.$eval('#lat', (el) => (el as unknown as { value: string }).value)) !== '' ? true : undefined,
+      );
     } else {
       await page.type('#lat', '52.0907');
       await page.type('#lng', '5.1214');
@@ -79,11 +95,16 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     await page.close();
     // The agent resolves the claimed pin (it may still be being written when the page said so).
     const pin = await eventually(async () => {
-      const res = await ctx.api.call('GET', `/api/v1/agent/resolve-pin?pin_id=NL:${name}`, { token: who.token, headers: who.headers });
+      const res = await ctx.api.call('GET', `/api/v1/agent/resolve-pin?pin_id=NL:${name}`, {
+        token: who.token,
+        headers: who.headers,
+      });
       return res.status === 200 ? res.body : undefined;
     });
     expect(pin).toMatchObject({
-      pin_id: `NL:${name}`, brand_id: who.brandId, structured_address: { address_road: 'Oudegracht', address_settlement: 'Utrecht' },
+      pin_id: `NL:${name}`,
+      brand_id: who.brandId,
+      structured_address: { address_road: 'Oudegracht', address_settlement: 'Utrecht' },
     });
     expect(pin.gps.lat).toBeCloseTo(52.0907, 4);
     expect(pin.gps.lng).toBeCloseTo(5.1214, 4);
@@ -92,21 +113,33 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
 
   /** What the signup resolve operation tells the page about the maps key. */
   const mapsKeyOf = async (link: string) =>
-    (await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}`)).body.maps_byok_key_or_null;
+    (
+      await ctx.api.call(
+        'GET',
+        `/api/v1/signup/resolve?token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}`,
+      )
+    ).body.maps_byok_key_or_null;
 
   beforeAll(async () => {
     expect((await confirmPin(ctx.api, agent, { name: 'RACE-TAKEN', identifier: '+31600000001' })).status).toBe(202);
   });
 
-  it('on a phone, placing the pin with the phone\'s location', () => claimThroughPage('PHONE-PIN', '+31611111111', PHONE, 'geolocation'));
+  it("on a phone, placing the pin with the phone's location", () =>
+    claimThroughPage('PHONE-PIN', '+31611111111', PHONE, 'geolocation'));
 
-  it('on a desktop, with typed coordinates and address', () => claimThroughPage('DESK-PIN', '+31622222222', DESKTOP, 'typed'));
+  it('on a desktop, with typed coordinates and address', () =>
+    claimThroughPage('DESK-PIN', '+31622222222', DESKTOP, 'typed'));
 
-  it('with the brand\'s own browser key, placing the pin by clicking the map; the server key never reaches the page', async () => {
+  it("with the brand's own browser key, placing the pin by clicking the map; the server key never reaches the page", async () => {
     const mapped = await brandCaller(ctx.api, ctx.admin, 'Mapped Pins');
     const key = await ctx.api.call('POST', `/api/v1/brands/${mapped.brandId}/integrations`, {
       token: mapped.token,
-      body: { provider_name: 'maps', key_label: 'Signup map', credentials: { api_key: SERVER_KEY, browser_key: MAPS_KEY }, is_primary: true },
+      body: {
+        provider_name: 'maps',
+        key_label: 'Signup map',
+        credentials: { api_key: SERVER_KEY, browser_key: MAPS_KEY },
+        is_primary: true,
+      },
     });
     expect(key.status).toBe(201);
     const { html, link } = await claimThroughPage('MAP-PIN', '+31633333333', PHONE, 'map', mapped);
@@ -117,7 +150,8 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
   it('a maps integration without a browser key gives the page no key at all, and the page works without the map', async () => {
     const serverOnly = await brandCaller(ctx.api, ctx.admin, 'Server Key Only');
     const key = await ctx.api.call('POST', `/api/v1/brands/${serverOnly.brandId}/integrations`, {
-      token: serverOnly.token, body: { provider_name: 'maps', key_label: 'Relays', credentials: { api_key: SERVER_KEY }, is_primary: true },
+      token: serverOnly.token,
+      body: { provider_name: 'maps', key_label: 'Relays', credentials: { api_key: SERVER_KEY }, is_primary: true },
     });
     expect(key.status).toBe(201);
     const { html, link } = await claimThroughPage('NO-MAP-PIN', '+31644444444', PHONE, 'typed', serverOnly);

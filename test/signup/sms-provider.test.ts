@@ -21,7 +21,13 @@ const twilio = http.createServer((req, res) => {
     }
     if (form.get('To') === REJECTED) {
       res.statusCode = 400;
-      return res.end(JSON.stringify({ code: 21211, message: `The 'To' number ${REJECTED} is not a valid phone number.`, status: 400 }));
+      return res.end(
+        JSON.stringify({
+          code: 21211,
+          message: `The 'To' number ${REJECTED} is not a valid phone number.`,
+          status: 400,
+        }),
+      );
     }
     sent.push({ to: form.get('To')!, body: form.get('Body')! });
     res.statusCode = 201;
@@ -30,7 +36,11 @@ const twilio = http.createServer((req, res) => {
 });
 
 // The APIs below read their env when their beforeAll runs, after this one has given the stand-in a port.
-const good: Record<string, string> = { TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000001', TWILIO_AUTH_TOKEN: 'test-auth-token', TWILIO_FROM: '+15005550006' };
+const good: Record<string, string> = {
+  TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000001',
+  TWILIO_AUTH_TOKEN: 'test-auth-token',
+  TWILIO_FROM: '+15005550006',
+};
 const misconfigured: Record<string, string> = { ...good, TWILIO_ACCOUNT_SID: BAD_CREDENTIAL_SID };
 beforeAll(async () => {
   await new Promise<void>((r) => twilio.listen(0, '127.0.0.1', r));
@@ -52,7 +62,9 @@ describe('the signup link through the Twilio adapter', () => {
 
     const rejected = await confirmPin(ctx.api, agent, { name: 'TWILIO-BAD', identifier: REJECTED });
     expect(rejected.status).toBe(422);
-    expect(rejected.body.errors).toEqual([{ location: 'body', field: 'identifier', message: 'The sms provider rejected this destination' }]);
+    expect(rejected.body.errors).toEqual([
+      { location: 'body', field: 'identifier', message: 'The sms provider rejected this destination' },
+    ]);
     expect((await ReservationModel.findById('NL:TWILIO-BAD').lean())?.state).not.toBe('held');
     expect((await confirmPin(ctx.api, agent, { name: 'TWILIO-BAD', identifier: '+31644444444' })).status).toBe(202);
   });

@@ -2,7 +2,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createSignupTokens, signingKeys, type SigningKey } from '../../src/pins/signup/tokens';
 
 const key = (kid: string): SigningKey => ({ kid, secret: randomBytes(32) });
-const claims = { reservation_id: '0b6f5f7e-4a53-4c52-9d0e-6f1f3b0f1a11', pin_id: 'NL:BAKKERIJ', expires_at: new Date(Date.now() + 3_600_000) };
+const claims = {
+  reservation_id: '0b6f5f7e-4a53-4c52-9d0e-6f1f3b0f1a11',
+  pin_id: 'NL:BAKKERIJ',
+  expires_at: new Date(Date.now() + 3_600_000),
+};
 const statusOf = (f: () => unknown) => {
   try {
     f();
@@ -40,12 +44,16 @@ describe('signup tokens', () => {
       expired: tokens.issue({ ...claims, expires_at: new Date(Date.now() - 1000) }),
       unknownVersion: `sgt3.${kid}.${payload}.${sig}`,
     };
-    for (const [name, t] of Object.entries(cases)) expect({ name, status: statusOf(() => tokens.verify(t)) }).toEqual({ name, status: 401 });
+    for (const [name, t] of Object.entries(cases))
+      expect({ name, status: statusOf(() => tokens.verify(t)) }).toEqual({ name, status: 401 });
   });
 
   it('a token of the previous format (no key id) is 410 when genuinely signed, 401 when not', () => {
-    const payload = Buffer.from(JSON.stringify({ rid: claims.reservation_id, exp: 9_999_999_999 })).toString('base64url');
-    const old = (secret: Buffer) => `sgt1.${payload}.${createHmac('sha256', secret).update(`sgt1.${payload}`).digest('base64url')}`;
+    const payload = Buffer.from(JSON.stringify({ rid: claims.reservation_id, exp: 9_999_999_999 })).toString(
+      'base64url',
+    );
+    const old = (secret: Buffer) =>
+      `sgt1.${payload}.${createHmac('sha256', secret).update(`sgt1.${payload}`).digest('base64url')}`;
     expect(statusOf(() => tokens.verify(old(k1.secret)))).toBe(410);
     expect(statusOf(() => tokens.verify(old(randomBytes(32))))).toBe(401);
   });
@@ -63,7 +71,10 @@ describe('signup tokens', () => {
     const hex = randomBytes(32).toString('hex');
     const b64 = randomBytes(32).toString('base64');
     const configured = signingKeys(`new:${hex}, old:${b64}`, randomBytes(32).toString('hex'));
-    expect(configured.map((k) => [k.kid, k.secret.length])).toEqual([['new', 32], ['old', 32]]);
+    expect(configured.map((k) => [k.kid, k.secret.length])).toEqual([
+      ['new', 32],
+      ['old', 32],
+    ]);
     const credentialsKey = randomBytes(32).toString('hex');
     const derived = signingKeys(undefined, credentialsKey);
     expect(derived[0].secret.equals(signingKeys(undefined, credentialsKey)[0].secret)).toBe(true);

@@ -15,14 +15,21 @@ import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-service-test-'));
-  const need = { mongo: !process.env.MONGODB_URI, redis: !process.env.REDIS_URL, temporal: !process.env.TEMPORAL_ADDRESS };
+  const need = {
+    mongo: !process.env.MONGODB_URI,
+    redis: !process.env.REDIS_URL,
+    temporal: !process.env.TEMPORAL_ADDRESS,
+  };
   const log = (m: string) => process.stdout.write(`[devstack] ${m}\n`);
   if (!testMachineReady()) await prepareMachine({ tests: true, engines: false, progress: log });
   let devstack: Devstack | undefined;
   if (Object.values(need).some(Boolean)) {
     devstack = await startDevstack({
-      dataDir, cacheDir: CACHE_DIR,
-      namespace: 'default', need, progress: log,
+      dataDir,
+      cacheDir: CACHE_DIR,
+      namespace: 'default',
+      need,
+      progress: log,
     });
   }
   process.env.MONGODB_URI ??= devstack!.mongo!.url;
@@ -38,5 +45,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
 
   (globalThis as { __devstack?: Devstack }).__devstack = devstack;
-  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${[devstack?.mongo?.kind, devstack?.redis?.kind, devstack?.temporal?.kind].filter(Boolean).join(', ') || 'configured engines'}`);
+  log(
+    `ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${[devstack?.mongo?.kind, devstack?.redis?.kind, devstack?.temporal?.kind].filter(Boolean).join(', ') || 'configured engines'}`,
+  );
 }

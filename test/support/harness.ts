@@ -38,7 +38,10 @@ export interface CallResult {
  * The real API on port 0 against the run's engines, with this test file's own database, Redis key
  * prefix and Temporal task queue, and a worker built exactly as production builds it.
  */
-export async function startTestApi(env: Record<string, string> = {}, opts: { logDestination?: NodeJS.WritableStream } = {}): Promise<TestApi> {
+export async function startTestApi(
+  env: Record<string, string> = {},
+  opts: { logDestination?: NodeJS.WritableStream } = {},
+): Promise<TestApi> {
   const suffix = randomBytes(4).toString('hex');
   const config = loadConfig({
     ...process.env,

@@ -7,8 +7,13 @@ export function startSecondApi(api: TestApi): Promise<{ url: string; stop(): voi
   const c = api.config;
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'api-process.ts')], {
     env: {
-      ...process.env, NODE_ENV: 'test', MONGODB_DB: c.MONGODB_DB, REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,
-      TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE, DATA_DIR: c.dataDir, LOG_LEVEL: 'silent',
+      ...process.env,
+      NODE_ENV: 'test',
+      MONGODB_DB: c.MONGODB_DB,
+      REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,
+      TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
+      DATA_DIR: c.dataDir,
+      LOG_LEVEL: 'silent',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,7 +10,9 @@ import type http from 'node:http';
  * receiver's clock is refused (a replay or a stale delivery).
  */
 export function verifyDelivery(
-  secret: string, headers: http.IncomingHttpHeaders, rawBody: string,
+  secret: string,
+  headers: http.IncomingHttpHeaders,
+  rawBody: string,
   opts: { now?: number; toleranceSeconds?: number } = {},
 ): 'ok' | 'missing headers' | 'stale timestamp' | 'bad signature' {
   const id = headers['webhook-id'];

@@ -4,7 +4,6 @@ import { Worker } from '@temporalio/worker';
 import { temporalTestServer } from '../../src/lib/devstack/temporal-test-server';
 import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
 
-
 export interface TimeSkipping {
   env: TestWorkflowEnvironment;
   /** A worker of the project's workflows (the run's bundle) with the test's stand-in activities, on a queue of its own. */
@@ -18,10 +17,14 @@ export interface TimeSkipping {
 async function startTestServer(launcher: string, attempts = 3): Promise<TestWorkflowEnvironment> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: launcher } } });
+      return await TestWorkflowEnvironment.createTimeSkipping({
+        server: { executable: { type: 'existing-path', path: launcher } },
+      });
     } catch (err) {
       if (attempt >= attempts || !/did not start within/.test((err as Error).message)) throw err;
-      process.stdout.write(`[test-server] not listening in time (attempt ${attempt} of ${attempts}); starting it again\n`);
+      process.stdout.write(
+        `[test-server] not listening in time (attempt ${attempt} of ${attempts}); starting it again\n`,
+      );
     }
   }
 }
@@ -36,7 +39,9 @@ export function useTimeSkipping(): TimeSkipping {
     async worker(activities: object) {
       const taskQueue = `ts-${randomUUID()}`;
       const worker = await Worker.create({
-        connection: ctx.env.nativeConnection, taskQueue, activities,
+        connection: ctx.env.nativeConnection,
+        taskQueue,
+        activities,
         workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
       });
       return { worker, taskQueue };

@@ -11,8 +11,7 @@ describe('a Redis outage', () => {
   let redis: StartedEngine;
   let dataDir: string;
   let admin: string;
-  const startOwnRedis = (port?: number) =>
-    startRedis({ dataDir, binDir: BIN_DIR, progress: () => undefined, port });
+  const startOwnRedis = (port?: number) => startRedis({ dataDir, binDir: BIN_DIR, progress: () => undefined, port });
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'redis-outage-'));

@@ -14,11 +14,17 @@ describe('the reset-password page', () => {
   async function resetLink(email: string) {
     const client = await createClient(ctx.api, ctx.admin, 'Reset Page Co');
     const user = await ctx.api.call('POST', '/api/v1/dashboard/users', {
-      token: ctx.admin, body: { email, role: 'client_user', client_id: client.client_id, password: 'first-password-1' },
+      token: ctx.admin,
+      body: { email, role: 'client_user', client_id: client.client_id, password: 'first-password-1' },
     });
-    expect((await ctx.api.call('POST', `/api/v1/dashboard/users/${user.body.user_id}/trigger-reset`, { token: ctx.admin })).status).toBe(202);
+    expect(
+      (await ctx.api.call('POST', `/api/v1/dashboard/users/${user.body.user_id}/trigger-reset`, { token: ctx.admin }))
+        .status,
+    ).toBe(202);
     const messages = await eventually(async () => {
-      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, { token: ctx.admin });
+      const res = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(email)}`, {
+        token: ctx.admin,
+      });
       return res.body.messages.length ? res.body.messages : undefined;
     });
     return messages[0].links.find((l: string) => l.includes('/reset-password?token=')) as string;
@@ -58,6 +64,8 @@ describe('the reset-password page', () => {
     expect(await page.$eval('#m', (el) => el.textContent)).toBe('Your password was changed. You can sign in now.');
     expect(refused).toEqual([]);
     await page.close();
-    expect((await ctx.api.call('POST', '/api/v1/auth/login', { body: { email, password: 'page-password-22' } })).status).toBe(200);
+    expect(
+      (await ctx.api.call('POST', '/api/v1/auth/login', { body: { email, password: 'page-password-22' } })).status,
+    ).toBe(200);
   });
 });

@@ -27,7 +27,8 @@ const MASKED = 'Provider temporarily unavailable';
 export const providerUnavailable = () => AppError.unavailable(MASKED);
 
 function appendAll(target: URLSearchParams, values: Params | undefined) {
-  for (const [k, v] of Object.entries(values ?? {})) for (const item of Array.isArray(v) ? v : [v]) target.append(k, String(item));
+  for (const [k, v] of Object.entries(values ?? {}))
+    for (const item of Array.isArray(v) ? v : [v]) target.append(k, String(item));
 }
 
 /**
@@ -60,7 +61,8 @@ function providerRequest(baseUrl: string, provider: ProviderName, credentials: C
   } else if (call.form && call.method !== 'GET') {
     const form = new URLSearchParams();
     appendAll(form, call.form);
-    if (provider === 'messaging' && credentials.from_number && !form.has('From') && call.path === '/Messages.json') form.set('From', String(credentials.from_number));
+    if (provider === 'messaging' && credentials.from_number && !form.has('From') && call.path === '/Messages.json')
+      form.set('From', String(credentials.from_number));
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = form.toString();
   }
@@ -93,7 +95,10 @@ async function boundedText(res: Response, maxBytes: number): Promise<string> {
  * (a provider never sends the relay to another host). No answer, or a 5xx, is ProviderUnreachable.
  */
 export async function callProvider(
-  baseUrl: string, provider: ProviderName, credentials: Credentials, call: ProviderCall,
+  baseUrl: string,
+  provider: ProviderName,
+  credentials: Credentials,
+  call: ProviderCall,
   limits: { timeoutMs: number; maxBytes: number },
 ): Promise<ProviderAnswer> {
   const { url, init } = providerRequest(baseUrl, provider, credentials, call);

@@ -11,7 +11,11 @@ import type { RecordRelayCall } from '../usage';
 import type { RelayEndpoints } from './endpoints';
 import { callProvider, providerUnavailable, ProviderUnreachable, type ProviderCall } from './forward';
 
-const LIMIT_DETAIL = { minute_limit: 'Minute limit of this key reached', daily_limit: 'Daily limit of this key reached', spend_limit: 'Spend limit of this key reached' };
+const LIMIT_DETAIL = {
+  minute_limit: 'Minute limit of this key reached',
+  daily_limit: 'Daily limit of this key reached',
+  spend_limit: 'Spend limit of this key reached',
+};
 const LAST_USED_EVERY_MS = 60_000;
 
 export interface RelayDeps {
@@ -30,7 +34,8 @@ export interface RelayDeps {
 export function checkAllowed(provider: ProviderName, call: ProviderCall): void {
   const route = PROVIDERS[provider].routes.find((r) => r.pattern.test(call.path));
   if (!route) throw AppError.badRequest('Path not on the allowlist');
-  if (!route.methods.includes(call.method)) throw AppError.badRequest(`Method ${call.method} not allowed for this path`);
+  if (!route.methods.includes(call.method))
+    throw AppError.badRequest(`Method ${call.method} not allowed for this path`);
 }
 
 /**
@@ -44,12 +49,17 @@ export function createRelay(deps: RelayDeps) {
   function touch(key: IntegrationDoc, at: Date) {
     if ((lastUsedWritten.get(key._id) ?? 0) > at.getTime() - LAST_USED_EVERY_MS) return;
     lastUsedWritten.set(key._id, at.getTime());
-    IntegrationModel.updateOne({ _id: key._id, client_id: key.client_id }, { $set: { last_used_at: at } })
-      .catch((err) => deps.logger.warn({ err: (err as Error).message, integration_id: key._id }, 'last_used_at not written'));
+    IntegrationModel.updateOne({ _id: key._id, client_id: key.client_id }, { $set: { last_used_at: at } }).catch(
+      (err) => deps.logger.warn({ err: (err as Error).message, integration_id: key._id }, 'last_used_at not written'),
+    );
   }
 
   /** The first candidate key whose limits take the call; a refusal by every one is the first refusal (429). */
-  async function takeFrom(candidates: IntegrationDoc[], price: number, at: Date): Promise<{ key: IntegrationDoc; verdict: LimitVerdict & { ok: true } }> {
+  async function takeFrom(
+    candidates: IntegrationDoc[],
+    price: number,
+    at: Date,
+  ): Promise<{ key: IntegrationDoc; verdict: LimitVerdict & { ok: true } }> {
     let refused: (LimitVerdict & { ok: false }) | undefined;
     for (const key of candidates) {
       const verdict = await deps.limits.take(key, price, at);
@@ -60,7 +70,12 @@ export function createRelay(deps: RelayDeps) {
   }
 
   return {
-    async relay(access: BrandAccess, provider: ProviderName, call: ProviderCall, country: string | null): Promise<unknown> {
+    async relay(
+      access: BrandAccess,
+      provider: ProviderName,
+      call: ProviderCall,
+      country: string | null,
+    ): Promise<unknown> {
       checkAllowed(provider, call);
       const q = { client_id: access.brand.client_id, brand_id: access.brand._id, provider, country_code: country };
       const keys = await deps.keys.activeKeys(q.client_id, provider);
@@ -77,12 +92,18 @@ export function createRelay(deps: RelayDeps) {
         credentials = unseal(deps.ring, key);
       } catch {
         await deps.limits.refund(key._id, template.price_per_call, at, { calls: true }); // nothing was sent
-        deps.logger.error({ integration_id: key._id }, 'stored credentials cannot be decrypted (CREDENTIALS_KEY or CREDENTIALS_KEY_PREVIOUS)');
+        deps.logger.error(
+          { integration_id: key._id },
+          'stored credentials cannot be decrypted (CREDENTIALS_KEY or CREDENTIALS_KEY_PREVIOUS)',
+        );
         throw providerUnavailable();
       }
       let answer;
       try {
-        answer = await callProvider(baseUrl, provider, credentials, call, { timeoutMs: deps.timeoutMs, maxBytes: deps.maxBytes });
+        answer = await callProvider(baseUrl, provider, credentials, call, {
+          timeoutMs: deps.timeoutMs,
+          maxBytes: deps.maxBytes,
+        });
       } catch (err) {
         if (!(err instanceof ProviderUnreachable)) throw err;
         await deps.limits.refund(key._id, template.price_per_call, at);
@@ -90,16 +111,26 @@ export function createRelay(deps: RelayDeps) {
         throw providerUnavailable();
       }
       await deps.recordCall({
-        client_id: key.client_id, brand_id: key.brand_id, acting_brand_id: access.brand._id, integration_id: key._id,
-        provider_name: provider, amount: template.price_per_call, provider_status: answer.status, at,
+        client_id: key.client_id,
+        brand_id: key.brand_id,
+        acting_brand_id: access.brand._id,
+        integration_id: key._id,
+        provider_name: provider,
+        amount: template.price_per_call,
+        provider_status: answer.status,
+        at,
       });
       touch(key, at);
       await deps.notifySpend(key, verdict.spentMicros, at);
       if (answer.status >= 200 && answer.status < 300) {
-        if (answer.body === null || typeof answer.body !== 'object' || Array.isArray(answer.body)) throw new AppError(502, 'Provider answer is not a JSON object');
+        if (answer.body === null || typeof answer.body !== 'object' || Array.isArray(answer.body))
+          throw new AppError(502, 'Provider answer is not a JSON object');
         return answer.body;
       }
-      throw AppError.badRequest('Provider refused the request', { provider_status: answer.status, provider_body: answer.body ?? null });
+      throw AppError.badRequest('Provider refused the request', {
+        provider_status: answer.status,
+        provider_body: answer.body ?? null,
+      });
     },
   };
 }

@@ -19,10 +19,18 @@ export function onPath(command: string): string | undefined {
   return undefined;
 }
 
-export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; progress: Progress; label: string }) {
+export function run(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; progress: Progress; label: string },
+) {
   return new Promise<void>((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let tail = '';
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString()).slice(-4000);
@@ -90,7 +98,11 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
   const started = Date.now();
   progress(`building ${spec.binary} ${spec.version} with Go (first time only; usually ${spec.usualMinutes} minutes)…`);
   try {
-    const download = execFileSync(go, ['mod', 'download', '-json', `${spec.module}@${spec.version}`], { cwd: work, encoding: 'utf8', timeout: 600_000 });
+    const download = execFileSync(go, ['mod', 'download', '-json', `${spec.module}@${spec.version}`], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
     const source = path.join(work, 'src');
     fs.cpSync(JSON.parse(download).Dir, source, { recursive: true });
     for (const [file, content] of Object.entries(spec.generated ?? {})) {
@@ -100,7 +112,11 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
       fs.writeFileSync(dest, content);
     }
     for (const patch of spec.patches ?? []) applyPatch(source, patch);
-    await run(go, ['build', '-o', `${target}.partial`, spec.cmd], { cwd: source, progress, label: `building ${spec.binary}` });
+    await run(go, ['build', '-o', `${target}.partial`, spec.cmd], {
+      cwd: source,
+      progress,
+      label: `building ${spec.binary}`,
+    });
     fs.renameSync(`${target}.partial`, target);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -112,7 +128,11 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
 function applyPatch(root: string, patch: SourcePatch): void {
   const file = path.join(root, patch.file);
   const text = fs.readFileSync(file, 'utf8');
-  if (text.split(patch.find).length !== 2) throw new Error(`patch for ${patch.file} does not match its source exactly once`);
+  if (text.split(patch.find).length !== 2)
+    throw new Error(`patch for ${patch.file} does not match its source exactly once`);
   fs.chmodSync(file, 0o644);
-  fs.writeFileSync(file, text.replace(patch.find, () => patch.replace));
+  fs.writeFileSync(
+    file,
+    text.replace(patch.find, () => patch.replace),
+  );
 }

@@ -23,8 +23,12 @@ async function main() {
   if (command === 'start') {
     const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
     const stack = await startDevstack({
-      dataDir, cacheDir: CACHE_DIR, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
-      need: { mongo: true, redis: true, temporal: true }, ports: process.env.DATA_DIR ? undefined : DEFAULT_PORTS, progress: say,
+      dataDir,
+      cacheDir: CACHE_DIR,
+      namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+      need: { mongo: true, redis: true, temporal: true },
+      ports: process.env.DATA_DIR ? undefined : DEFAULT_PORTS,
+      progress: say,
     });
     say(`MONGODB_URI=${stack.mongo!.url}`);
     say(`REDIS_URL=${stack.redis!.url}`);

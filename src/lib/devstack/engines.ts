@@ -46,7 +46,10 @@ export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
     const dbPath = path.join(opts.dataDir, 'mongod');
     fs.mkdirSync(dbPath, { recursive: true });
     const proc = new ManagedProcess({
-      name: 'mongod', command: mongod, logFile, ready,
+      name: 'mongod',
+      command: mongod,
+      logFile,
+      ready,
       args: ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'],
     });
     await proc.start();
@@ -64,10 +67,18 @@ export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
     const dir = path.join(opts.dataDir, 'ferretdb');
     fs.mkdirSync(dir, { recursive: true });
     const proc = new ManagedProcess({
-      name: 'ferretdb', command: ferretdb, logFile, ready,
+      name: 'ferretdb',
+      command: ferretdb,
+      logFile,
+      ready,
       args: [
-        '--handler=sqlite', `--sqlite-url=file:${dir}/`, `--state-dir=${dir}`,
-        `--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', '--telemetry=disable', '--log-level=warn',
+        '--handler=sqlite',
+        `--sqlite-url=file:${dir}/`,
+        `--state-dir=${dir}`,
+        `--listen-addr=127.0.0.1:${port}`,
+        '--debug-addr=-',
+        '--telemetry=disable',
+        '--log-level=warn',
       ],
     });
     await proc.start();
@@ -91,7 +102,11 @@ async function startMemoryServer(opts: EngineOptions, port: number): Promise<Sta
   fs.mkdirSync(dbPath, { recursive: true });
   opts.progress('starting mongodb-memory-server (downloads mongod on first use)…');
   const server = await mod.MongoMemoryServer.create({ instance: { port, dbPath, storageEngine: 'wiredTiger' } });
-  return { kind: 'mongodb-memory-server', url: server.getUri(), stop: async () => void (await server.stop({ doCleanup: false })) };
+  return {
+    kind: 'mongodb-memory-server',
+    url: server.getUri(),
+    stop: async () => void (await server.stop({ doCleanup: false })),
+  };
 }
 
 /** `redis-server` from PATH, else Debian's package where apt can install it (DECISIONS.md §1). */
@@ -112,8 +127,23 @@ export async function startRedis(opts: EngineOptions): Promise<StartedEngine> {
   fs.mkdirSync(dir, { recursive: true });
   const url = `redis://127.0.0.1:${port}`;
   const proc = new ManagedProcess({
-    name: 'redis-server', command: binary, logFile: path.join(opts.dataDir, 'logs', 'redis.log'),
-    args: ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'],
+    name: 'redis-server',
+    command: binary,
+    logFile: path.join(opts.dataDir, 'logs', 'redis.log'),
+    args: [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--protected-mode',
+      'yes',
+    ],
     ready: async () => {
       if (!(await canConnect(port))) return false;
       const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -134,7 +164,9 @@ export interface TemporalEngine extends StartedEngine {
 }
 
 /** The Temporal CLI dev server with its UI and a SQLite file, so runs survive a restart. */
-export async function startTemporal(opts: EngineOptions & { uiPort?: number; namespace: string; uiCodecEndpoint?: string }): Promise<TemporalEngine> {
+export async function startTemporal(
+  opts: EngineOptions & { uiPort?: number; namespace: string; uiCodecEndpoint?: string },
+): Promise<TemporalEngine> {
   const port = await preferredPort(opts.port);
   const uiPort = await preferredPort(opts.uiPort);
   const dir = path.join(opts.dataDir, 'temporal');
@@ -147,15 +179,32 @@ export async function startTemporal(opts: EngineOptions & { uiPort?: number; nam
     try {
       binary = await goBuild(TEMPORAL_BUILD, opts.binDir, opts.progress);
     } catch (err) {
-      opts.progress(`Temporal CLI could not be built (${(err as Error).message.split('\n')[0]}); trying @temporalio/testing's download`);
+      opts.progress(
+        `Temporal CLI could not be built (${(err as Error).message.split('\n')[0]}); trying @temporalio/testing's download`,
+      );
     }
   }
   if (!binary) return startTemporalDownload(opts, port, uiPort, dbFilename);
   const proc = new ManagedProcess({
-    name: 'temporal', command: binary, logFile: path.join(opts.dataDir, 'logs', 'temporal.log'), readyTimeoutMs: 90_000,
+    name: 'temporal',
+    command: binary,
+    logFile: path.join(opts.dataDir, 'logs', 'temporal.log'),
+    readyTimeoutMs: 90_000,
     args: [
-      'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
-      '--db-filename', dbFilename, '--namespace', opts.namespace, '--log-level', 'warn',
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--db-filename',
+      dbFilename,
+      '--namespace',
+      opts.namespace,
+      '--log-level',
+      'warn',
       // The UI decrypts payloads through the service's codec endpoint (the operator signs in as a super_admin).
       ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
     ],
@@ -177,12 +226,20 @@ async function temporalReady(address: string, namespace: string): Promise<boolea
 }
 
 async function startTemporalDownload(
-  opts: EngineOptions & { namespace: string }, port: number, uiPort: number, dbFilename: string,
+  opts: EngineOptions & { namespace: string },
+  port: number,
+  uiPort: number,
+  dbFilename: string,
 ): Promise<TemporalEngine> {
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   opts.progress('starting the Temporal dev server through @temporalio/testing (downloads it on first use)…');
   const env = await TestWorkflowEnvironment.createLocal({
     server: { ip: '127.0.0.1', port, ui: true, uiPort, dbFilename, namespace: opts.namespace },
   });
-  return { kind: 'temporal dev server (downloaded)', url: `127.0.0.1:${port}`, uiUrl: `http://127.0.0.1:${uiPort}`, stop: () => env.teardown() };
+  return {
+    kind: 'temporal dev server (downloaded)',
+    url: `127.0.0.1:${port}`,
+    uiUrl: `http://127.0.0.1:${uiPort}`,
+    stop: () => env.teardown(),
+  };
 }

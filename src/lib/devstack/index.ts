@@ -37,15 +37,22 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
   const started: StartedEngine[] = [];
   // A preferred port free when checked can be taken before the engine binds it: then once more on any free port.
   const track = <T extends StartedEngine>(start: (preferred: boolean) => Promise<T>) =>
-    start(true).catch(() => start(false)).then((e) => (started.push(e), e));
+    start(true)
+      .catch(() => start(false))
+      .then((e) => (started.push(e), e));
   const results = await Promise.allSettled([
     opts.need.mongo ? track((p) => startMongo({ ...base, port: p ? ports.mongo : undefined })) : undefined,
     opts.need.redis ? track((p) => startRedis({ ...base, port: p ? ports.redis : undefined })) : undefined,
     opts.need.temporal
-      ? track((p) => startTemporal({
-        ...base, port: p ? ports.temporal : undefined, uiPort: p ? ports.temporalUi : undefined, namespace: opts.namespace,
-        uiCodecEndpoint: opts.uiCodecEndpoint,
-      }))
+      ? track((p) =>
+          startTemporal({
+            ...base,
+            port: p ? ports.temporal : undefined,
+            uiPort: p ? ports.temporalUi : undefined,
+            namespace: opts.namespace,
+            uiCodecEndpoint: opts.uiCodecEndpoint,
+          }),
+        )
       : undefined,
   ]);
   const stopAll = async () => {
@@ -53,7 +60,9 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
     lock.release();
   };
   const failures = results.flatMap((r, i) =>
-    r.status === 'rejected' ? [`${['documents (MongoDB)', 'cache (Redis)', 'workflows (Temporal)'][i]}: ${(r.reason as Error).message}`] : [],
+    r.status === 'rejected'
+      ? [`${['documents (MongoDB)', 'cache (Redis)', 'workflows (Temporal)'][i]}: ${(r.reason as Error).message}`]
+      : [],
   );
   if (failures.length) {
     await stopAll();
@@ -63,8 +72,11 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
   lock.engines(started.map((e) => e.pid));
   const t = temporal as TemporalEngine | undefined;
   rememberPorts(opts.dataDir, {
-    ...ports, mongo: portOf(mongo?.url) ?? ports.mongo, redis: portOf(redis?.url) ?? ports.redis,
-    temporal: portOf(t?.url) ?? ports.temporal, temporalUi: portOf(t?.uiUrl) ?? ports.temporalUi,
+    ...ports,
+    mongo: portOf(mongo?.url) ?? ports.mongo,
+    redis: portOf(redis?.url) ?? ports.redis,
+    temporal: portOf(t?.url) ?? ports.temporal,
+    temporalUi: portOf(t?.uiUrl) ?? ports.temporalUi,
   });
   return {
     mongo: mongo as StartedEngine | undefined,

@@ -50,7 +50,9 @@ export class ManagedProcess {
       await new Promise((r) => setTimeout(r, 150));
     }
     await this.stop();
-    throw new Error(`${name} did not become ready within ${(this.options.readyTimeoutMs ?? 60_000) / 1000}s; see ${logFile}`);
+    throw new Error(
+      `${name} did not become ready within ${(this.options.readyTimeoutMs ?? 60_000) / 1000}s; see ${logFile}`,
+    );
   }
 
   async stop(timeoutMs = 10_000): Promise<void> {

@@ -1,7 +1,15 @@
 import { TEMPORAL_BUILD, goBuild, onPath, type Progress } from './binaries';
 import { BIN_DIR, CACHE_DIR } from './cache-dir';
 import { FERRETDB_BUILD } from './ferretdb-build';
-import { CHROMIUM, REDIS_SERVER, SERVICE_NEEDS, TEST_NEEDS, ensureSystemPackages, missingNeeds, type SystemNeed } from './system-packages';
+import {
+  CHROMIUM,
+  REDIS_SERVER,
+  SERVICE_NEEDS,
+  TEST_NEEDS,
+  ensureSystemPackages,
+  missingNeeds,
+  type SystemNeed,
+} from './system-packages';
 import { temporalTestServer, testServerReady } from './temporal-test-server';
 
 export interface PrepareOptions {

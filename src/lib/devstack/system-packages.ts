@@ -10,18 +10,31 @@ export interface SystemNeed {
   neededBy: string;
 }
 
-export const REDIS_SERVER: SystemNeed = { command: 'redis-server', packages: ['redis-server'], neededBy: 'the local cache engine' };
+export const REDIS_SERVER: SystemNeed = {
+  command: 'redis-server',
+  packages: ['redis-server'],
+  neededBy: 'the local cache engine',
+};
 /** Debian's Chromium for the browser tests; nothing ever downloads a browser. */
 export const CHROMIUM: SystemNeed = { command: 'chromium', packages: ['chromium'], neededBy: 'the browser tests' };
 /** Java runs Temporal's time-skipping test server, and Maven fetches it once from Maven Central. */
-export const JAVA: SystemNeed = { command: 'java', packages: ['default-jre-headless'], neededBy: 'the time-skipping workflow tests' };
-export const MAVEN: SystemNeed = { command: 'mvn', packages: ['maven'], neededBy: 'fetching the time-skipping test server' };
+export const JAVA: SystemNeed = {
+  command: 'java',
+  packages: ['default-jre-headless'],
+  neededBy: 'the time-skipping workflow tests',
+};
+export const MAVEN: SystemNeed = {
+  command: 'mvn',
+  packages: ['maven'],
+  neededBy: 'fetching the time-skipping test server',
+};
 
 /** What `npm start` needs beyond Node and Go, and what `npm test` needs on top. */
 export const SERVICE_NEEDS = [REDIS_SERVER];
 export const TEST_NEEDS = [REDIS_SERVER, CHROMIUM, JAVA, MAVEN];
 
-const present = (need: SystemNeed) => (need.command.startsWith('/') ? fs.existsSync(need.command) : !!onPath(need.command));
+const present = (need: SystemNeed) =>
+  need.command.startsWith('/') ? fs.existsSync(need.command) : !!onPath(need.command);
 
 export function missingNeeds(needs: SystemNeed[]): SystemNeed[] {
   return needs.filter((need) => !present(need));
@@ -42,14 +55,21 @@ export async function ensureSystemPackages(needs: SystemNeed[], progress: Progre
   const packages = [...new Set(missing.flatMap((need) => need.packages))];
   const what = missing.map((need) => `${need.command} (${need.neededBy})`).join(', ');
   if (!canInstallWithApt()) {
-    throw new Error(`Missing ${what}: install with \`sudo apt-get install -y ${packages.join(' ')}\` (Debian or Ubuntu), or the same programs from your system's packages.`);
+    throw new Error(
+      `Missing ${what}: install with \`sudo apt-get install -y ${packages.join(' ')}\` (Debian or Ubuntu), or the same programs from your system's packages.`,
+    );
   }
-  progress(`installing Debian packages ${packages.join(' ')} with apt-get for ${what} (first time only; a few minutes)…`);
+  progress(
+    `installing Debian packages ${packages.join(' ')} with apt-get for ${what} (first time only; a few minutes)…`,
+  );
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   const label = `apt-get install ${packages.join(' ')}`;
   await run('apt-get', ['update', '-qq'], { progress, label, env });
   await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { progress, label, env });
   const still = missingNeeds(missing);
-  if (still.length) throw new Error(`apt-get installed ${packages.join(' ')} but ${still.map((n) => n.command).join(', ')} is still not on PATH`);
+  if (still.length)
+    throw new Error(
+      `apt-get installed ${packages.join(' ')} but ${still.map((n) => n.command).join(', ')} is still not on PATH`,
+    );
   progress(`installed ${packages.join(' ')}`);
 }

@@ -37,15 +37,21 @@ export async function temporalTestServer(cacheDir: string, progress: Progress): 
   const launcher = `${base}-cds`;
   if (fs.existsSync(launcher)) return launcher;
   const java = onPath('java');
-  if (!java) throw new Error('the time-skipping test server needs Java and Maven on PATH (Debian: apt-get install default-jre-headless maven)');
+  if (!java)
+    throw new Error(
+      'the time-skipping test server needs Java and Maven on PATH (Debian: apt-get install default-jre-headless maven)',
+    );
   const lib = `${base}.lib`;
   if (!fs.existsSync(lib)) await fetchServer(cacheDir, lib, progress);
   const classPath = `${lib}/*`;
   const archive = `${base}.jsa`;
-  const archived = await archiveClasses(java, classPath, archive).then(() => true, (err: Error) => {
-    progress(`no class-data archive for the Temporal test server (${err.message}); it starts without one`);
-    return false;
-  });
+  const archived = await archiveClasses(java, classPath, archive).then(
+    () => true,
+    (err: Error) => {
+      progress(`no class-data archive for the Temporal test server (${err.message}); it starts without one`);
+      return false;
+    },
+  );
   const share = archived ? `-XX:SharedArchiveFile="${archive}" -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off ` : '';
   // C1 only and the serial collector: less JIT and GC work competing with the tests for two cores.
   const script = `#!/bin/sh\nexec "${java}" ${share}-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "${classPath}" io.temporal.testserver.TestServer "$@"\n`;
@@ -54,7 +60,8 @@ export async function temporalTestServer(cacheDir: string, progress: Progress): 
   return launcher;
 }
 
-const serverBase = (cacheDir: string) => path.join(cacheDir, 'bin', `temporal-test-server-${TEMPORAL_TEST_SERVER.version}`);
+const serverBase = (cacheDir: string) =>
+  path.join(cacheDir, 'bin', `temporal-test-server-${TEMPORAL_TEST_SERVER.version}`);
 
 /** Whether the launcher is made (and `temporalTestServer` returns at once). */
 export const testServerReady = (cacheDir: string) => fs.existsSync(`${serverBase(cacheDir)}-cds`);
@@ -62,16 +69,29 @@ export const testServerReady = (cacheDir: string) => fs.existsSync(`${serverBase
 /** Maven fetches the server and its dependencies into `lib` (once). */
 async function fetchServer(cacheDir: string, lib: string, progress: Progress): Promise<void> {
   const mvn = onPath('mvn');
-  if (!mvn) throw new Error('the time-skipping test server needs Java and Maven on PATH (Debian: apt-get install default-jre-headless maven)');
+  if (!mvn)
+    throw new Error(
+      'the time-skipping test server needs Java and Maven on PATH (Debian: apt-get install default-jre-headless maven)',
+    );
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'temporal-test-server-'));
   const started = Date.now();
-  progress(`fetching Temporal's time-skipping test server ${TEMPORAL_TEST_SERVER.version} with Maven (first time only)…`);
+  progress(
+    `fetching Temporal's time-skipping test server ${TEMPORAL_TEST_SERVER.version} with Maven (first time only)…`,
+  );
   try {
     fs.writeFileSync(path.join(work, 'pom.xml'), pom(TEMPORAL_TEST_SERVER));
-    await run(mvn, [
-      '-q', '-B', `-Dmaven.repo.local=${path.join(cacheDir, 'maven')}`, 'dependency:copy-dependencies',
-      '-DincludeScope=runtime', `-DoutputDirectory=${lib}${partial}`,
-    ], { cwd: work, progress, label: 'fetching the Temporal test server' });
+    await run(
+      mvn,
+      [
+        '-q',
+        '-B',
+        `-Dmaven.repo.local=${path.join(cacheDir, 'maven')}`,
+        'dependency:copy-dependencies',
+        '-DincludeScope=runtime',
+        `-DoutputDirectory=${lib}${partial}`,
+      ],
+      { cwd: work, progress, label: 'fetching the Temporal test server' },
+    );
     if (!fs.existsSync(lib)) fs.renameSync(`${lib}${partial}`, lib); // else another process was first
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -83,7 +103,17 @@ async function fetchServer(cacheDir: string, lib: string, progress: Progress): P
 /** Runs the server until it listens, then stops it; the JVM writes the classes it loaded to `archive` as it exits. */
 async function archiveClasses(java: string, classPath: string, archive: string): Promise<void> {
   const port = await freePort();
-  const server = spawn(java, [`-XX:ArchiveClassesAtExit=${archive}${partial}`, '-cp', classPath, 'io.temporal.testserver.TestServer', String(port)], { stdio: 'ignore' });
+  const server = spawn(
+    java,
+    [
+      `-XX:ArchiveClassesAtExit=${archive}${partial}`,
+      '-cp',
+      classPath,
+      'io.temporal.testserver.TestServer',
+      String(port),
+    ],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
   try {
     const deadline = Date.now() + 60_000;

@@ -45,7 +45,10 @@ export class EncryptionCodec implements PayloadCodec {
       if (text(payload.metadata?.encoding) !== ENCODING) return payload;
       const keyId = text(payload.metadata?.[KEY_ID]) ?? '';
       const key = this.keys.get(keyId);
-      if (!key) throw new Error(`payload encrypted under key ${keyId}, which is not configured (CREDENTIALS_KEY, CREDENTIALS_KEY_PREVIOUS)`);
+      if (!key)
+        throw new Error(
+          `payload encrypted under key ${keyId}, which is not configured (CREDENTIALS_KEY, CREDENTIALS_KEY_PREVIOUS)`,
+        );
       return ProtoPayload.decode(this.open(key, payload.data ?? new Uint8Array())) as Payload;
     });
   }
@@ -75,12 +78,18 @@ const fromJson = (p: JsonPayloads['payloads'][number]): Payload => ({
   data: Buffer.from(p.data ?? '', 'base64'),
 });
 const toJson = (p: Payload): JsonPayloads['payloads'][number] => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+  ),
   data: Buffer.from(p.data ?? []).toString('base64'),
 });
 
 /** The codec endpoint's work (Temporal's remote codec protocol): decode or encode a batch of JSON payloads. */
-export async function codecJson(codec: PayloadCodec, action: 'encode' | 'decode', body: JsonPayloads): Promise<JsonPayloads> {
+export async function codecJson(
+  codec: PayloadCodec,
+  action: 'encode' | 'decode',
+  body: JsonPayloads,
+): Promise<JsonPayloads> {
   const payloads = body.payloads.map(fromJson);
   const done = await codec[action](payloads).catch((err: Error) => {
     throw AppError.invalid(`The payloads could not be ${action}d: ${err.message}`);

@@ -9,10 +9,11 @@ import type { PayloadCodec } from '@temporalio/common';
  */
 function cancelledCall(details: string): InterceptingCall {
   const ended: ConstructorParameters<typeof InterceptingCall>[0] = {
-    start: (_metadata, listener) => setImmediate(() => {
-      listener?.onReceiveMessage?.(null);
-      listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() });
-    }),
+    start: (_metadata, listener) =>
+      setImmediate(() => {
+        listener?.onReceiveMessage?.(null);
+        listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() });
+      }),
     cancelWithStatus: () => undefined,
     getPeer: () => '',
     sendMessageWithContext: () => undefined,

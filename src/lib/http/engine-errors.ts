@@ -9,7 +9,10 @@ export function unavailableEngine(err: unknown): Engine | null {
 }
 
 const hasWrapped = (err: unknown): err is { errorResponse: unknown } =>
-  typeof err === 'object' && err !== null && (err as { name?: string }).name === 'MongoBulkWriteError' && 'errorResponse' in err;
+  typeof err === 'object' &&
+  err !== null &&
+  (err as { name?: string }).name === 'MongoBulkWriteError' &&
+  'errorResponse' in err;
 
 function directlyUnavailable(err: unknown): Engine | null {
   if (typeof err !== 'object' || err === null) return null;
@@ -17,18 +20,26 @@ function directlyUnavailable(err: unknown): Engine | null {
   const name = e.name ?? '';
   const message = e.message ?? '';
   if (
-    /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared|PoolClearedOnNetwork|PoolClosed|WaitQueueTimeout)Error$/.test(name) ||
+    /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared|PoolClearedOnNetwork|PoolClosed|WaitQueueTimeout)Error$/.test(
+      name,
+    ) ||
     /before initial connection is complete|Client must be connected|connection .* closed/i.test(message)
   ) {
     return 'mongodb';
   }
-  if (name === 'MaxRetriesPerRequestError' || /enableOfflineQueue|Connection is closed|ECONNREFUSED.*:6/.test(message)) {
+  if (
+    name === 'MaxRetriesPerRequestError' ||
+    /enableOfflineQueue|Connection is closed|ECONNREFUSED.*:6/.test(message)
+  ) {
     return 'redis';
   }
   // A Temporal call that ran out of its deadline (withinDeadline) while the server did not answer.
   if (name === 'WorkflowUpdateRPCTimeoutOrCancelledError') return 'temporal';
   const grpcCode = typeof e.code === 'number' ? e.code : e.cause?.code;
-  if ((name === 'ServiceError' || name === 'TransportError' || name === 'ConnectionError') && (grpcCode === 14 || grpcCode === 4 || grpcCode === undefined)) {
+  if (
+    (name === 'ServiceError' || name === 'TransportError' || name === 'ConnectionError') &&
+    (grpcCode === 14 || grpcCode === 4 || grpcCode === undefined)
+  ) {
     return 'temporal';
   }
   return null;

@@ -9,7 +9,14 @@ interface ValidatorError {
   errors?: { path?: string; message: string }[];
 }
 
-const LOCATIONS: Record<string, string> = { body: 'body', query: 'query', params: 'path', path: 'path', headers: 'header', cookies: 'cookie' };
+const LOCATIONS: Record<string, string> = {
+  body: 'body',
+  query: 'query',
+  params: 'path',
+  path: 'path',
+  headers: 'header',
+  cookies: 'cookie',
+};
 
 function fieldErrors(err: ValidatorError): FieldError[] {
   return (err.errors ?? []).map((e) => {
@@ -21,7 +28,9 @@ function fieldErrors(err: ValidatorError): FieldError[] {
 }
 
 function isValidatorError(err: unknown): err is ValidatorError {
-  return typeof err === 'object' && err !== null && typeof (err as ValidatorError).status === 'number' && 'errors' in err;
+  return (
+    typeof err === 'object' && err !== null && typeof (err as ValidatorError).status === 'number' && 'errors' in err
+  );
 }
 
 /** 422, or the status the operation's contract names for invalid input (400 for content authoring). */
@@ -35,7 +44,8 @@ export function toAppError(err: unknown, req: Request, exposeInternals: boolean)
   if (err instanceof AppError) return err;
   const bodyError = err as { type?: string; limit?: number };
   if (bodyError.type === 'entity.parse.failed') return AppError.badRequest('Malformed JSON body');
-  if (bodyError.type === 'entity.too.large') return new AppError(413, `Request body larger than ${bodyError.limit} bytes`);
+  if (bodyError.type === 'entity.too.large')
+    return new AppError(413, `Request body larger than ${bodyError.limit} bytes`);
   if (isValidatorError(err)) {
     if (err.status === 400) {
       const errors = fieldErrors(err);
@@ -50,7 +60,11 @@ export function toAppError(err: unknown, req: Request, exposeInternals: boolean)
         errors: [{ location: 'header', field: 'Content-Type', message: 'must be application/json' }],
       });
     }
-    if (err.status >= 500) return new AppError(500, exposeInternals ? `Contract violation: ${err.message} ${JSON.stringify(err.errors)}` : 'Internal error');
+    if (err.status >= 500)
+      return new AppError(
+        500,
+        exposeInternals ? `Contract violation: ${err.message} ${JSON.stringify(err.errors)}` : 'Internal error',
+      );
     return new AppError(err.status, err.message);
   }
   const engine = unavailableEngine(err);

@@ -55,6 +55,10 @@ export function declaredOperations(doc: OpenApiDocument): DeclaredOperation[] {
     }
   }
   // Literal segments before parameters, so /idap/media/{id} and /idap/{type}/search resolve predictably.
-  const rank = (p: string) => p.split('/').map((s) => (s.startsWith('{') ? '1' : '0')).join('');
+  const rank = (p: string) =>
+    p
+      .split('/')
+      .map((s) => (s.startsWith('{') ? '1' : '0'))
+      .join('');
   return ops.sort((a, b) => rank(a.path).localeCompare(rank(b.path)));
 }

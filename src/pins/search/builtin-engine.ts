@@ -44,7 +44,11 @@ export function createBuiltinEngine(opts: { redis?: Redis } = {}): PinSearchEngi
     kind: 'builtin',
     memory,
     async index(docs) {
-      if (opts.redis) await publishPinChanges(opts.redis, docs.map((d) => d.pin_id));
+      if (opts.redis)
+        await publishPinChanges(
+          opts.redis,
+          docs.map((d) => d.pin_id),
+        );
     },
     async remove(pinIds) {
       if (opts.redis) await publishPinChanges(opts.redis, pinIds);
@@ -52,7 +56,13 @@ export function createBuiltinEngine(opts: { redis?: Redis } = {}): PinSearchEngi
     async search(body) {
       const started = process.hrtime.bigint();
       const req = parseSearchRequest(body);
-      if (memory && (await memory.sync().then(() => true, (err) => (isRedisFailure(err) ? false : Promise.reject(err))))) {
+      if (
+        memory &&
+        (await memory.sync().then(
+          () => true,
+          (err) => (isRedisFailure(err) ? false : Promise.reject(err)),
+        ))
+      ) {
         return answerSearch(req, memory.candidates(req.filter), started);
       }
       return searchThroughMongo(req, started);
@@ -64,5 +74,9 @@ export function createBuiltinEngine(opts: { redis?: Redis } = {}): PinSearchEngi
 function isRedisFailure(err: unknown): boolean {
   const name = (err as Error)?.name ?? '';
   const message = (err as Error)?.message ?? '';
-  return name === 'ReplyError' || name === 'MaxRetriesPerRequestError' || /Connection is closed|Stream isn't writeable|ECONNREFUSED|ETIMEDOUT/i.test(message);
+  return (
+    name === 'ReplyError' ||
+    name === 'MaxRetriesPerRequestError' ||
+    /Connection is closed|Stream isn't writeable|ECONNREFUSED|ETIMEDOUT/i.test(message)
+  );
 }

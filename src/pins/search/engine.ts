@@ -1,7 +1,11 @@
 import type { PinSearchDocument } from './search-document';
 
 /** Meilisearch's search response: `hits`, `query`, `processingTimeMs`, then the paging and facet fields. */
-export type SearchResponse = Record<string, unknown> & { hits: Record<string, unknown>[]; query: string; processingTimeMs: number };
+export type SearchResponse = Record<string, unknown> & {
+  hits: Record<string, unknown>[];
+  query: string;
+  processingTimeMs: number;
+};
 
 /** A pin search engine: Meilisearch, or the built-in one over MongoDB. Both answer the same body the same way. */
 export interface PinSearchEngine {

@@ -9,7 +9,11 @@ export type ValuesOf = (field: string) => FieldValues;
  * strings case-insensitively and numbers numerically (`10` matches 10 and "10"); ranges apply to numbers;
  * an array field matches when one element does; NOT and `!=` also match documents without the field.
  */
-export function matchesFilter(node: FilterNode, doc: unknown, valuesOf: ValuesOf = (field) => valuesAt(doc, field)): boolean {
+export function matchesFilter(
+  node: FilterNode,
+  doc: unknown,
+  valuesOf: ValuesOf = (field) => valuesAt(doc, field),
+): boolean {
   switch (node.kind) {
     case 'and':
       return node.children.every((c) => matchesFilter(c, doc, valuesOf));
@@ -34,7 +38,11 @@ export function matchesFilter(node: FilterNode, doc: unknown, valuesOf: ValuesOf
       return valuesOf(node.field).values.some((v) => v === null);
     case 'isEmpty': {
       const { present, values } = valuesOf(node.field);
-      return present && (values.length === 0 || values.some((v) => v === '' || (typeof v === 'object' && v !== null && Object.keys(v).length === 0)));
+      return (
+        present &&
+        (values.length === 0 ||
+          values.some((v) => v === '' || (typeof v === 'object' && v !== null && Object.keys(v).length === 0)))
+      );
     }
     case 'geoRadius': {
       const geo = geoOf(valuesOf);
@@ -44,12 +52,15 @@ export function matchesFilter(node: FilterNode, doc: unknown, valuesOf: ValuesOf
       const geo = geoOf(valuesOf);
       if (!geo || geo.lat > node.top || geo.lat < node.bottom) return false;
       // A box whose left edge is east of its right edge crosses the antimeridian.
-      return node.left <= node.right ? geo.lng >= node.left && geo.lng <= node.right : geo.lng >= node.left || geo.lng <= node.right;
+      return node.left <= node.right
+        ? geo.lng >= node.left && geo.lng <= node.right
+        : geo.lng >= node.left || geo.lng <= node.right;
     }
   }
 }
 
-const numberOf = (token: string): number | null => (token.trim() !== '' && Number.isFinite(Number(token)) ? Number(token) : null);
+const numberOf = (token: string): number | null =>
+  token.trim() !== '' && Number.isFinite(Number(token)) ? Number(token) : null;
 
 function equalsToken(value: unknown, token: string): boolean {
   if (typeof value === 'number') return numberOf(token) === value;

@@ -67,7 +67,8 @@ function tokenize(input: string): Token[] {
         if (input[i] === '\\' && i + 1 < input.length) i++;
         text += input[i++];
       }
-      if (i >= input.length) throw filterError(input, start, `Expression \`${input.slice(start)}\` is missing the closing quote \`${c}\`.`);
+      if (i >= input.length)
+        throw filterError(input, start, `Expression \`${input.slice(start)}\` is missing the closing quote \`${c}\`.`);
       i++;
       tokens.push({ kind: 'string', text, at: start });
       continue;
@@ -96,7 +97,10 @@ class Parser {
 
   parse(): FilterNode {
     const node = this.or();
-    if (this.peek().kind !== 'end') this.fail(`Found unexpected characters at the end of the filter: \`${this.input.slice(this.peek().at)}\`. You probably forgot an \`OR\` or an \`AND\` rule.`);
+    if (this.peek().kind !== 'end')
+      this.fail(
+        `Found unexpected characters at the end of the filter: \`${this.input.slice(this.peek().at)}\`. You probably forgot an \`OR\` or an \`AND\` rule.`,
+      );
     return node;
   }
 
@@ -158,7 +162,9 @@ class Parser {
       return t.text === '_geoRadius' ? this.geoRadius() : this.geoBox();
     }
     if (t.kind === 'word' && /^_geo(Point|Distance)?$/.test(t.text)) {
-      this.fail(`\`${t.text}\` is a reserved keyword and thus can't be used as a filter expression. Use the \`_geoRadius(latitude, longitude, distance)\` or \`_geoBoundingBox([latitude, longitude], [latitude, longitude])\` built-in rules to filter on \`_geo\` coordinates.`);
+      this.fail(
+        `\`${t.text}\` is a reserved keyword and thus can't be used as a filter expression. Use the \`_geoRadius(latitude, longitude, distance)\` or \`_geoBoundingBox([latitude, longitude], [latitude, longitude])\` built-in rules to filter on \`_geo\` coordinates.`,
+      );
     }
     return this.condition();
   }
@@ -172,7 +178,11 @@ class Parser {
   private condition(): FilterNode {
     const fieldToken = this.peek();
     if (fieldToken.kind !== 'word' && fieldToken.kind !== 'string') {
-      this.fail('Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, `IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `_geoRadius`, or `_geoBoundingBox` at `' + this.input.slice(fieldToken.at) + '`.');
+      this.fail(
+        'Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, `IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `_geoRadius`, or `_geoBoundingBox` at `' +
+          this.input.slice(fieldToken.at) +
+          '`.',
+      );
     }
     const field = this.value('an attribute name').text;
     const t = this.peek();
@@ -198,7 +208,8 @@ class Parser {
         this.next();
         const negated = this.isWord('NOT') ? (this.next(), true) : false;
         const what = this.next();
-        if (what.kind !== 'word' || (what.text !== 'NULL' && what.text !== 'EMPTY')) this.fail('Was expecting `NULL` or `EMPTY` after `IS`.', what.at);
+        if (what.kind !== 'word' || (what.text !== 'NULL' && what.text !== 'EMPTY'))
+          this.fail('Was expecting `NULL` or `EMPTY` after `IS`.', what.at);
         const node: FilterNode = what.text === 'NULL' ? { kind: 'isNull', field } : { kind: 'isEmpty', field };
         return negated ? { kind: 'not', child: node } : node;
       }
@@ -209,7 +220,9 @@ class Parser {
         return { kind: 'range', field, from, to: this.value('the end of the range').text };
       }
     }
-    return this.fail(`Was expecting an operation \`=\`, \`!=\`, \`>=\`, \`>\`, \`<=\`, \`<\`, \`IN\`, \`NOT IN\`, \`TO\`, \`EXISTS\`, \`NOT EXISTS\`, \`IS NULL\`, \`IS NOT NULL\`, \`IS EMPTY\`, \`IS NOT EMPTY\`, \`_geoRadius\`, or \`_geoBoundingBox\` at \`${this.input.slice(fieldToken.at)}\`.`);
+    return this.fail(
+      `Was expecting an operation \`=\`, \`!=\`, \`>=\`, \`>\`, \`<=\`, \`<\`, \`IN\`, \`NOT IN\`, \`TO\`, \`EXISTS\`, \`NOT EXISTS\`, \`IS NULL\`, \`IS NOT NULL\`, \`IS EMPTY\`, \`IS NOT EMPTY\`, \`_geoRadius\`, or \`_geoBoundingBox\` at \`${this.input.slice(fieldToken.at)}\`.`,
+    );
   }
 
   private inList(field: string): FilterNode {
@@ -231,7 +244,8 @@ class Parser {
       if (i > 0) this.expect(',', `\`,\` between the arguments of \`${rule}\``);
       const t = this.next();
       const n = t.kind === 'word' || t.kind === 'string' ? Number(t.text) : NaN;
-      if (!Number.isFinite(n) || t.text.trim() === '') this.fail(`The \`${rule}\` filter expects numbers, found \`${t.text || 'end of filter'}\`.`, t.at);
+      if (!Number.isFinite(n) || t.text.trim() === '')
+        this.fail(`The \`${rule}\` filter expects numbers, found \`${t.text || 'end of filter'}\`.`, t.at);
       out.push(n);
     }
     return out;
@@ -240,7 +254,8 @@ class Parser {
   private geoRadius(): FilterNode {
     const start = this.next().at;
     this.expect('(', '`(`');
-    if (this.peek().kind === ')') this.fail('The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.', start);
+    if (this.peek().kind === ')')
+      this.fail('The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.', start);
     const [lat, lng, meters] = this.numbers(3, '_geoRadius');
     this.expect(')', '`)` closing `_geoRadius`');
     checkLatLng(this.input, start, lat, lng);
@@ -268,8 +283,10 @@ class Parser {
 }
 
 function checkLatLng(input: string, at: number, lat: number, lng: number) {
-  if (lat < -90 || lat > 90) throw filterError(input, at, `Bad latitude \`${lat}\`. Latitude must be contained between -90 and 90 degrees.`);
-  if (lng < -180 || lng > 180) throw filterError(input, at, `Bad longitude \`${lng}\`. Longitude must be contained between -180 and 180 degrees.`);
+  if (lat < -90 || lat > 90)
+    throw filterError(input, at, `Bad latitude \`${lat}\`. Latitude must be contained between -90 and 90 degrees.`);
+  if (lng < -180 || lng > 180)
+    throw filterError(input, at, `Bad longitude \`${lng}\`. Longitude must be contained between -180 and 180 degrees.`);
 }
 
 /** Parses one filter expression; an empty one is no filter (null). */
@@ -282,20 +299,33 @@ export function parseFilter(input: string): FilterNode | null {
 export function parseFilterInput(filter: unknown): FilterNode | null {
   if (filter === undefined || filter === null) return null;
   if (typeof filter === 'string') return parseFilter(filter);
-  if (!Array.isArray(filter)) throw searchError('invalid_search_filter', 'Invalid value type at `.filter`: expected a string or an array, but found something else.');
+  if (!Array.isArray(filter))
+    throw searchError(
+      'invalid_search_filter',
+      'Invalid value type at `.filter`: expected a string or an array, but found something else.',
+    );
   const and: FilterNode[] = [];
   for (const item of filter) {
     if (typeof item === 'string') {
       const node = parseFilter(item);
       if (node) and.push(node);
     } else if (Array.isArray(item)) {
-      const or = item.map((inner) => {
-        if (typeof inner !== 'string') throw searchError('invalid_search_filter', 'Invalid value type in the filter array: an inner array may only hold strings.');
-        return parseFilter(inner);
-      }).filter((n): n is FilterNode => n !== null);
+      const or = item
+        .map((inner) => {
+          if (typeof inner !== 'string')
+            throw searchError(
+              'invalid_search_filter',
+              'Invalid value type in the filter array: an inner array may only hold strings.',
+            );
+          return parseFilter(inner);
+        })
+        .filter((n): n is FilterNode => n !== null);
       if (or.length) and.push(or.length === 1 ? or[0] : { kind: 'or', children: or });
     } else {
-      throw searchError('invalid_search_filter', 'Invalid value type in the filter array: expected strings or arrays of strings.');
+      throw searchError(
+        'invalid_search_filter',
+        'Invalid value type in the filter array: expected strings or arrays of strings.',
+      );
     }
   }
   if (and.length === 0) return null;

@@ -1,7 +1,13 @@
 import { MeiliSearch, MeiliSearchApiError, type Index } from 'meilisearch';
 import { AppError } from '../../lib/errors';
 import type { PinSearchEngine, SearchResponse } from './engine';
-import { DISPLAYED_ATTRIBUTES, FILTERABLE_ATTRIBUTES, SEARCHABLE_ATTRIBUTES, SORTABLE_ATTRIBUTES, type PinSearchDocument } from './search-document';
+import {
+  DISPLAYED_ATTRIBUTES,
+  FILTERABLE_ATTRIBUTES,
+  SEARCHABLE_ATTRIBUTES,
+  SORTABLE_ATTRIBUTES,
+  type PinSearchDocument,
+} from './search-document';
 
 export interface MeiliOptions {
   url: string;
@@ -23,7 +29,8 @@ export function upstreamError(err: unknown): AppError {
     if (status === 400 && cause?.type === 'invalid_request' && typeof cause.message === 'string') {
       return AppError.badRequest(cause.message, { code: cause.code, type: cause.type, link: cause.link });
     }
-    if (status === 401 || status === 403 || cause?.type === 'auth') return new AppError(500, 'Search engine credential misconfigured');
+    if (status === 401 || status === 403 || cause?.type === 'auth')
+      return new AppError(500, 'Search engine credential misconfigured');
     if (status >= 500) return AppError.unavailable('Upstream temporarily unavailable');
     return new AppError(502, 'Search engine answer could not be interpreted');
   }
@@ -84,8 +91,17 @@ export function createMeiliEngine(opts: MeiliOptions): PinSearchEngine {
         return { ...answer, query: typeof q === 'string' ? q : '' };
       }),
     // Indexing waits for the task, so a pin is searchable once its write is acknowledged.
-    index: (docs) => guarded(async () => void (await index.addDocuments(docs, { primaryKey: 'id' }).waitTask({ timeout: opts.timeoutMs * 5 }))),
+    index: (docs) =>
+      guarded(
+        async () =>
+          void (await index.addDocuments(docs, { primaryKey: 'id' }).waitTask({ timeout: opts.timeoutMs * 5 })),
+      ),
     remove: (pinIds) =>
-      guarded(async () => void (await index.deleteDocuments(pinIds.map((id) => id.replace(':', '-'))).waitTask({ timeout: opts.timeoutMs * 5 }))),
+      guarded(
+        async () =>
+          void (await index
+            .deleteDocuments(pinIds.map((id) => id.replace(':', '-')))
+            .waitTask({ timeout: opts.timeoutMs * 5 })),
+      ),
   };
 }

@@ -6,7 +6,8 @@ import { cachedValuesOf, toSearchDocument, valuesAt, type PinSearchDocument } fr
 import type { SourceDoc } from './search-pipeline';
 import { documentWords } from './text-match';
 
-const numberOf = (token: string): number | null => (token.trim() !== '' && Number.isFinite(Number(token)) ? Number(token) : null);
+const numberOf = (token: string): number | null =>
+  token.trim() !== '' && Number.isFinite(Number(token)) ? Number(token) : null;
 
 /** The keys a stored value is found under, matching filter-eval's equality (strings without case, numbers numerically). */
 function valueKey(v: unknown): string | null {
@@ -50,10 +51,12 @@ export class PinMemoryIndex {
       this.syncing = this.runSync().finally(() => (this.syncing = null));
       return this.syncing;
     }
-    this.queued ??= this.syncing.catch(() => undefined).then(() => {
-      this.queued = null;
-      return this.sync();
-    });
+    this.queued ??= this.syncing
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.sync();
+      });
     return this.queued;
   }
 
@@ -79,7 +82,9 @@ export class PinMemoryIndex {
   }
 
   private async refetch(pinIds: string[]): Promise<void> {
-    const pins = await PinModel.collection.find({ _id: { $in: pinIds as never[] } }, { projection: { client_id: 0, reservation_id: 0 } }).toArray();
+    const pins = await PinModel.collection
+      .find({ _id: { $in: pinIds as never[] } }, { projection: { client_id: 0, reservation_id: 0 } })
+      .toArray();
     const found = new Set<string>();
     for (const pin of pins) {
       const doc = toSearchDocument(pin as never);
@@ -133,7 +138,11 @@ export class PinMemoryIndex {
 
   private lookup(field: string, tokens: string[]): ReadonlySet<string> {
     const map = this.valueMap(field);
-    const found = tokens.flatMap((token) => tokenKeys(token).map((key) => map.get(key)).filter((ids): ids is Set<string> => ids !== undefined));
+    const found = tokens.flatMap((token) =>
+      tokenKeys(token)
+        .map((key) => map.get(key))
+        .filter((ids): ids is Set<string> => ids !== undefined),
+    );
     if (found.length === 1) return found[0]; // the common case, not copied
     const out = new Set<string>();
     for (const ids of found) ids.forEach((id) => out.add(id));
@@ -152,7 +161,13 @@ export class PinMemoryIndex {
   }
 
   /** Pins with a number in [from, to] at the field (filter-eval's ranges: only numeric tokens match anything). */
-  private range(field: string, from: string | null, to: string | null, fromOpen: boolean, toOpen: boolean): ReadonlySet<string> {
+  private range(
+    field: string,
+    from: string | null,
+    to: string | null,
+    fromOpen: boolean,
+    toOpen: boolean,
+  ): ReadonlySet<string> {
     const low = from === null ? -Infinity : numberOf(from);
     const high = to === null ? Infinity : numberOf(to);
     if (low === null || high === null) return new Set();
@@ -165,15 +180,20 @@ export class PinMemoryIndex {
     switch (node.kind) {
       case 'compare':
         if (node.op === '=') return this.lookup(node.field, [node.value]);
-        if (node.op === '>' || node.op === '>=') return this.range(node.field, node.value, null, node.op === '>', false);
-        if (node.op === '<' || node.op === '<=') return this.range(node.field, null, node.value, false, node.op === '<');
+        if (node.op === '>' || node.op === '>=')
+          return this.range(node.field, node.value, null, node.op === '>', false);
+        if (node.op === '<' || node.op === '<=')
+          return this.range(node.field, null, node.value, false, node.op === '<');
         return null;
       case 'range':
         return this.range(node.field, node.from, node.to, false, false);
       case 'in':
         return this.lookup(node.field, node.values);
       case 'and': {
-        const sets = node.children.map((c) => this.narrow(c)).filter((s): s is ReadonlySet<string> => s !== null).sort((a, b) => a.size - b.size);
+        const sets = node.children
+          .map((c) => this.narrow(c))
+          .filter((s): s is ReadonlySet<string> => s !== null)
+          .sort((a, b) => a.size - b.size);
         if (sets.length === 0) return null;
         const [smallest, ...rest] = sets;
         if (rest.length === 0) return smallest;
@@ -194,7 +214,9 @@ export class PinMemoryIndex {
   /** The visible pins that may match the filter; the exact filter still runs on each. */
   *candidates(filter: FilterNode | null, now = Date.now()): Generator<SourceDoc> {
     const ids = this.narrow(filter);
-    const source = ids ? [...ids].map((id) => this.entries.get(id)).filter((e): e is SourceDoc => e !== undefined) : this.entries.values();
+    const source = ids
+      ? [...ids].map((id) => this.entries.get(id)).filter((e): e is SourceDoc => e !== undefined)
+      : this.entries.values();
     for (const entry of source) {
       if (entry.doc.subscription_status === 'active' && entry.doc.subscription_expires_at > now) yield entry;
     }

@@ -21,7 +21,8 @@ const storedPath = (field: string) => {
   return [STORED_PATH[head] ?? head, ...rest].join('.');
 };
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const numberOf = (token: string): number | null => (token.trim() !== '' && Number.isFinite(Number(token)) ? Number(token) : null);
+const numberOf = (token: string): number | null =>
+  token.trim() !== '' && Number.isFinite(Number(token)) ? Number(token) : null;
 
 function equalityValues(field: string, tokens: string[]): unknown[] {
   const out: unknown[] = [];
@@ -73,10 +74,15 @@ export function toMongoFilter(node: FilterNode | null): Query {
       // One degree of latitude is ~111.2 km; longitude shrinks with the cosine (wide near the poles).
       const dLat = node.meters / 111_000 + 1e-6;
       const cos = Math.cos((node.lat * Math.PI) / 180);
-      if (Math.abs(node.lat) + dLat >= 89 || cos < 0.01) return { 'gps.lat': { $gte: node.lat - dLat, $lte: node.lat + dLat } };
+      if (Math.abs(node.lat) + dLat >= 89 || cos < 0.01)
+        return { 'gps.lat': { $gte: node.lat - dLat, $lte: node.lat + dLat } };
       const dLng = dLat / cos;
-      if (node.lng - dLng < -180 || node.lng + dLng > 180) return { 'gps.lat': { $gte: node.lat - dLat, $lte: node.lat + dLat } };
-      return { 'gps.lat': { $gte: node.lat - dLat, $lte: node.lat + dLat }, 'gps.lng': { $gte: node.lng - dLng, $lte: node.lng + dLng } };
+      if (node.lng - dLng < -180 || node.lng + dLng > 180)
+        return { 'gps.lat': { $gte: node.lat - dLat, $lte: node.lat + dLat } };
+      return {
+        'gps.lat': { $gte: node.lat - dLat, $lte: node.lat + dLat },
+        'gps.lng': { $gte: node.lng - dLng, $lte: node.lng + dLng },
+      };
     }
     case 'geoBox':
       if (node.left > node.right) return { 'gps.lat': { $gte: node.bottom, $lte: node.top } };

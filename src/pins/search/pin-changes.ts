@@ -56,7 +56,13 @@ if last ~= '0-0' then entries = redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+
 return { epoch, added, entries }`;
 
 export async function startCursor(redis: Redis): Promise<ChangeCursor> {
-  const [epoch, lastId, added] = (await redis.eval(START_SCRIPT, 2, PIN_CHANGES_STREAM, PIN_CHANGES_EPOCH, randomUUID())) as [string, string, number];
+  const [epoch, lastId, added] = (await redis.eval(
+    START_SCRIPT,
+    2,
+    PIN_CHANGES_STREAM,
+    PIN_CHANGES_EPOCH,
+    randomUUID(),
+  )) as [string, string, number];
   return { epoch, lastId, added: Number(added) };
 }
 
@@ -64,14 +70,22 @@ export async function startCursor(redis: Redis): Promise<ChangeCursor> {
  * The pins changed since the cursor and the cursor after them; `reload` when changes may have been lost
  * (the epoch changed, or entries after the cursor were trimmed, or the stream was recreated).
  */
-export async function readPinChanges(redis: Redis, cursor: ChangeCursor): Promise<{ reload: true } | { reload: false; pinIds: string[]; cursor: ChangeCursor }> {
-  const [epoch, addedReply, entries] = (await redis.eval(READ_SCRIPT, 2, PIN_CHANGES_STREAM, PIN_CHANGES_EPOCH, cursor.lastId)) as [
-    string, number, Array<[string, string[]]>,
-  ];
+export async function readPinChanges(
+  redis: Redis,
+  cursor: ChangeCursor,
+): Promise<{ reload: true } | { reload: false; pinIds: string[]; cursor: ChangeCursor }> {
+  const [epoch, addedReply, entries] = (await redis.eval(
+    READ_SCRIPT,
+    2,
+    PIN_CHANGES_STREAM,
+    PIN_CHANGES_EPOCH,
+    cursor.lastId,
+  )) as [string, number, Array<[string, string[]]>];
   const added = Number(addedReply);
   if (epoch !== cursor.epoch || added - cursor.added !== entries.length) return { reload: true };
   const pinIds = new Set<string>();
-  for (const [, fields] of entries) for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'pin') pinIds.add(fields[i + 1]);
+  for (const [, fields] of entries)
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'pin') pinIds.add(fields[i + 1]);
   const lastId = entries.length ? entries[entries.length - 1][0] : cursor.lastId;
   return { reload: false, pinIds: [...pinIds], cursor: { epoch, lastId, added } };
 }

@@ -22,17 +22,46 @@ export interface PinSearchDocument {
 }
 
 export const FILTERABLE_ATTRIBUTES = [
-  'pin_id', 'country_code', 'name', 'brand_id', 'business', 'structured_address', '_geo',
-  'subscription_status', 'subscription_expires_at',
+  'pin_id',
+  'country_code',
+  'name',
+  'brand_id',
+  'business',
+  'structured_address',
+  '_geo',
+  'subscription_status',
+  'subscription_expires_at',
 ];
-export const SORTABLE_ATTRIBUTES = ['pin_id', 'country_code', 'name', 'brand_id', 'updated_at', 'business.name', 'business.category', '_geo'];
+export const SORTABLE_ATTRIBUTES = [
+  'pin_id',
+  'country_code',
+  'name',
+  'brand_id',
+  'updated_at',
+  'business.name',
+  'business.category',
+  '_geo',
+];
 export const SEARCHABLE_ATTRIBUTES = ['name', 'business', 'structured_address', 'pin_id'];
 /** What a hit shows: the internals (Meilisearch's id, the subscription) stay out. */
-export const DISPLAYED_ATTRIBUTES = ['pin_id', 'country_code', 'name', 'gps', '_geo', 'structured_address', 'business', 'brand_id', 'updated_at'];
+export const DISPLAYED_ATTRIBUTES = [
+  'pin_id',
+  'country_code',
+  'name',
+  'gps',
+  '_geo',
+  'structured_address',
+  'business',
+  'brand_id',
+  'updated_at',
+];
 
 export const searchIdOf = (pinId: string) => pinId.replace(':', '-');
 
-type PinLike = Pick<PinDoc, 'country_code' | 'name' | 'gps' | 'structured_address' | 'business' | 'brand_id' | 'subscription'> & {
+type PinLike = Pick<
+  PinDoc,
+  'country_code' | 'name' | 'gps' | 'structured_address' | 'business' | 'brand_id' | 'subscription'
+> & {
   _id: string;
   updated_at?: Date;
 };
@@ -66,7 +95,8 @@ export function valuesAt(doc: unknown, path: string): FieldValues {
   for (const key of path.split('.')) {
     const next: unknown[] = [];
     for (const v of current) {
-      if (Array.isArray(v)) v.forEach((x) => x && typeof x === 'object' && key in x && next.push((x as Record<string, unknown>)[key]));
+      if (Array.isArray(v))
+        v.forEach((x) => x && typeof x === 'object' && key in x && next.push((x as Record<string, unknown>)[key]));
       else if (v && typeof v === 'object' && key in v) next.push((v as Record<string, unknown>)[key]);
     }
     current = next;
@@ -75,7 +105,8 @@ export function valuesAt(doc: unknown, path: string): FieldValues {
 }
 
 /** Whether `attribute` is covered by a setting's list: named, or nested under a named object. */
-export const coveredBy = (list: string[], attribute: string) => list.some((a) => a === attribute || attribute.startsWith(`${a}.`));
+export const coveredBy = (list: string[], attribute: string) =>
+  list.some((a) => a === attribute || attribute.startsWith(`${a}.`));
 
 /** Haversine distance in meters, as Meilisearch computes `_geoDistance`. */
 export function distanceMeters(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {

@@ -24,7 +24,8 @@ function compareValues(a: unknown, b: unknown): number {
   const rank = (v: unknown) => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : 2);
   if (rank(a) !== rank(b)) return rank(a) - rank(b);
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string')
+    return a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
   return 0;
 }
 
@@ -114,7 +115,11 @@ function facetsOf(candidates: Candidate[], facets: string[]) {
         seen.add(key.toLowerCase());
       }
     }
-    facetDistribution[facet] = Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, 100));
+    facetDistribution[facet] = Object.fromEntries(
+      Object.entries(counts)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, 100),
+    );
     if (min <= max) facetStats[facet] = { min, max };
   }
   return { facetDistribution, facetStats };
@@ -131,10 +136,18 @@ export function answerSearch(req: SearchRequest, source: Iterable<SourceDoc>, st
   for (const { doc, words, valuesOf: cached } of source) {
     const valuesOf = cached ?? ((field: string) => valuesAt(doc, field));
     if (req.filter && !matchesFilter(req.filter, doc, valuesOf)) continue;
-    const score = queryWords.length ? scoreWords(queryWords, words ?? documentWords(doc), req.matchingStrategy) : { matchedWords: 0, typos: 0 };
+    const score = queryWords.length
+      ? scoreWords(queryWords, words ?? documentWords(doc), req.matchingStrategy)
+      : { matchedWords: 0, typos: 0 };
     if (!score) continue;
     const distance = geo ? distanceMeters(geo, doc._geo) : undefined;
-    candidates.push({ doc, valuesOf, score, distance, keys: req.sort.map((rule) => sortKey(valuesOf, distance, rule)) });
+    candidates.push({
+      doc,
+      valuesOf,
+      score,
+      distance,
+      keys: req.sort.map((rule) => sortKey(valuesOf, distance, rule)),
+    });
   }
   const reachable = firstSorted(candidates, MAX_TOTAL_HITS, comparatorFor(req));
   const answer: Record<string, unknown> = {};

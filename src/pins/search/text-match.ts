@@ -7,7 +7,12 @@ import { SEARCHABLE_ATTRIBUTES, valuesAt } from './search-document';
  * matching more (`all` requires every word).
  */
 export const wordsOf = (text: string): string[] =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 function collectText(value: unknown, out: string[]) {
   if (typeof value === 'string') out.push(...wordsOf(value));

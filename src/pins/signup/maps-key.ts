@@ -13,7 +13,12 @@ export type MapsCredentialLookup = (q: KeyQuery) => Promise<Record<string, unkno
 export function brandMapsKey(lookup: MapsCredentialLookup) {
   return async (q: { client_id: string; brand_id: number | null; country_code: string }): Promise<string | null> => {
     if (q.brand_id === null) return null;
-    const credentials = await lookup({ client_id: q.client_id, brand_id: q.brand_id, provider: 'maps', country_code: q.country_code }).catch(() => null);
+    const credentials = await lookup({
+      client_id: q.client_id,
+      brand_id: q.brand_id,
+      provider: 'maps',
+      country_code: q.country_code,
+    }).catch(() => null);
     return typeof credentials?.browser_key === 'string' ? credentials.browser_key : null;
   };
 }

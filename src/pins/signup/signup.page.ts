@@ -7,8 +7,12 @@ import type { SignupService } from './signup.service';
 /** The browser maps script a brand's own key loads; only then is the map (and this origin in the CSP) on the page. */
 const MAPS_ORIGIN = 'https://maps.googleapis.com';
 const ADDRESS_FIELDS: [string, string, boolean][] = [
-  ['address_road', 'Street', false], ['address_house_number', 'House number', false], ['address_addition', 'Addition', false],
-  ['address_postcode', 'Postcode', false], ['address_settlement', 'Town or city', true], ['address_region', 'Region', false],
+  ['address_road', 'Street', false],
+  ['address_house_number', 'House number', false],
+  ['address_addition', 'Addition', false],
+  ['address_postcode', 'Postcode', false],
+  ['address_settlement', 'Town or city', true],
+  ['address_region', 'Region', false],
   ['address_contact_name', 'Contact name', false],
 ];
 
@@ -27,18 +31,27 @@ function shell(nonce: string, title: string, body: string, script = ''): string 
 
 function headers(res: Response, nonce: string, withMap: boolean) {
   const maps = withMap ? ` ${MAPS_ORIGIN}` : '';
-  res.set(tokenPageHeaders([
-    "default-src 'none'", `script-src 'nonce-${nonce}'${maps}`, `style-src 'nonce-${nonce}'${withMap ? " 'unsafe-inline'" : ''}`,
-    `connect-src 'self'${maps}`, `img-src 'self' data:${withMap ? ' https://*.gstatic.com https://*.googleapis.com' : ''}`,
-    "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
-  ]));
+  res.set(
+    tokenPageHeaders([
+      "default-src 'none'",
+      `script-src 'nonce-${nonce}'${maps}`,
+      `style-src 'nonce-${nonce}'${withMap ? " 'unsafe-inline'" : ''}`,
+      `connect-src 'self'${maps}`,
+      `img-src 'self' data:${withMap ? ' https://*.gstatic.com https://*.googleapis.com' : ''}`,
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ]),
+  );
 }
 
 /** The claim page; the script reads the token from the URL and calls the signup API (check-name, complete). */
 function claimPage(nonce: string, claim: Awaited<ReturnType<SignupService['resolve']>>): string {
   const key = claim.maps_byok_key_or_null;
-  const fields = ADDRESS_FIELDS.map(([f, label, required]) =>
-    `<label>${h(label)}${required ? ' *' : ''}<input name="${f}" id="${f}"${required ? ' required' : ''} maxlength="200"></label>`).join('');
+  const fields = ADDRESS_FIELDS.map(
+    ([f, label, required]) =>
+      `<label>${h(label)}${required ? ' *' : ''}<input name="${f}" id="${f}"${required ? ' required' : ''} maxlength="200"></label>`,
+  ).join('');
   const body = `<h1>Claim <span id="pin-name">${h(claim.country_code)}:${h(claim.name)}</span></h1>
 <p>The name <strong>${h(claim.name)}</strong> in <strong>${h(claim.country_code)}</strong> is reserved for you.
 The link was sent to <span id="identifier">${h(claim.identifier_masked)}</span>.</p>
@@ -86,7 +99,9 @@ $('claim').addEventListener('submit', async (e) => {
   $('complete').disabled = r.ok;
   $('result').textContent = !r.ok ? (b.detail || 'The claim failed') : b.state === 'done' ? 'Your pin ' + b.pin_id + ' is live.' : 'Your pin ' + b.pin_id + ' is being created.';
 });
-${key ? `window.initMap = () => {
+${
+  key
+    ? `window.initMap = () => {
   const start = { lat: Number($('lat').value) || 52.1, lng: Number($('lng').value) || 5.1 };
   const map = new google.maps.Map($('map'), { center: start, zoom: 7 });
   const marker = new google.maps.Marker({ position: start, map, draggable: true });
@@ -96,7 +111,9 @@ ${key ? `window.initMap = () => {
 };
 const s = document.createElement('script');
 s.src = '${MAPS_ORIGIN}/maps/api/js?callback=initMap&key=' + encodeURIComponent($('map').dataset.key);
-s.nonce = document.currentScript.nonce; document.head.append(s);` : ''}`;
+s.nonce = document.currentScript.nonce; document.head.append(s);`
+    : ''
+}`;
   return shell(nonce, `Claim ${claim.country_code}:${claim.name}`, body, script);
 }
 
@@ -113,8 +130,14 @@ export function signupPage(signup: SignupService) {
     } catch (err) {
       if (!(err instanceof AppError) || (err.status !== 401 && err.status !== 410)) throw err;
       headers(res, nonce, false);
-      const why = err.status === 410 ? 'This link is from an older version. Ask for a fresh link.' : 'This link is invalid or has expired. Ask for a fresh link.';
-      res.status(err.status).type('html').send(shell(nonce, 'Link not valid', `<h1>Link not valid</h1><p id="result" role="status">${h(why)}</p>`));
+      const why =
+        err.status === 410
+          ? 'This link is from an older version. Ask for a fresh link.'
+          : 'This link is invalid or has expired. Ask for a fresh link.';
+      res
+        .status(err.status)
+        .type('html')
+        .send(shell(nonce, 'Link not valid', `<h1>Link not valid</h1><p id="result" role="status">${h(why)}</p>`));
     }
   };
 }

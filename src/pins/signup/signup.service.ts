@@ -13,8 +13,14 @@ import { PinModel } from '../pin.model';
 import { PIN_NAME, normalizePinName, pinId } from '../pin-name';
 import { ReservationModel, type ReservationDoc } from '../reservation.model';
 import {
-  PIN_RESERVATION_WORKFLOW, RESERVATION_CLOSED, WRONG_RESERVATION, completeUpdate, pinReservationWorkflowId, releaseSignal,
-  type PinAddress, type PinReservationInput,
+  PIN_RESERVATION_WORKFLOW,
+  RESERVATION_CLOSED,
+  WRONG_RESERVATION,
+  completeUpdate,
+  pinReservationWorkflowId,
+  releaseSignal,
+  type PinAddress,
+  type PinReservationInput,
 } from '../../../workflows/pin-reservation-api';
 import { failureTypeOf } from './failures';
 import { signupLinkMessage } from './link-message';
@@ -65,9 +71,12 @@ export interface CompleteInput {
   verified_identifier?: string;
 }
 
-const invalidField = (field: string, message: string) => AppError.invalid(`Invalid request: body ${field} ${message}`, [{ location: 'body', field, message }]);
+const invalidField = (field: string, message: string) =>
+  AppError.invalid(`Invalid request: body ${field} ${message}`, [{ location: 'body', field, message }]);
 const notAvailable = async (country_code: string, name: string) =>
-  AppError.notFound('name_not_available', { suggestions: (await nameAvailability({ country_code, name, count: 5 })).suggestions });
+  AppError.notFound('name_not_available', {
+    suggestions: (await nameAvailability({ country_code, name, count: 5 })).suggestions,
+  });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createSignupService(deps: SignupDeps) {
@@ -78,9 +87,11 @@ export function createSignupService(deps: SignupDeps) {
   async function reservationOf(token: string, opts: { allowCompleted: boolean }): Promise<ReservationDoc> {
     const claims = deps.tokens.verify(token);
     const doc = await ReservationModel.findById(claims.pin_id).lean<ReservationDoc>();
-    if (!doc || doc.reservation_id !== claims.reservation_id) throw AppError.unauthorized('Invalid or expired signup token');
+    if (!doc || doc.reservation_id !== claims.reservation_id)
+      throw AppError.unauthorized('Invalid or expired signup token');
     const open = doc.state === 'held' && doc.expires_at > new Date();
-    if (!open && !(opts.allowCompleted && doc.state === 'completed')) throw AppError.unauthorized('Invalid or expired signup token');
+    if (!open && !(opts.allowCompleted && doc.state === 'completed'))
+      throw AppError.unauthorized('Invalid or expired signup token');
     return doc;
   }
 
@@ -94,24 +105,38 @@ export function createSignupService(deps: SignupDeps) {
   }
 
   // confirm-pin sends an SMS or e-mail (money) and holds a name for a day: limited per caller and per recipient.
-  const confirmsPerCaller = fixedWindowLimit(deps.redis, 'confirm-pin:caller', { max: deps.confirmLimits.perCallerPerHour, seconds: 3600 });
-  const linksPerRecipient = fixedWindowLimit(deps.redis, 'confirm-pin:recipient', { max: deps.confirmLimits.perRecipientPerDay, seconds: 86_400 });
+  const confirmsPerCaller = fixedWindowLimit(deps.redis, 'confirm-pin:caller', {
+    max: deps.confirmLimits.perCallerPerHour,
+    seconds: 3600,
+  });
+  const linksPerRecipient = fixedWindowLimit(deps.redis, 'confirm-pin:recipient', {
+    max: deps.confirmLimits.perRecipientPerDay,
+    seconds: 86_400,
+  });
 
   /** Waits for the link's delivery workflow: the provider took it, refused the destination, or is unavailable. */
   async function sendLink(message: ReturnType<typeof signupLinkMessage>): Promise<void> {
     const messageWorkflowId = await deps.notifier.send(message);
     const handle = deps.temporal.workflow.getHandle(messageWorkflowId);
     const outcome = await Promise.race([
-      handle.result().then(() => 'sent' as const, (err: unknown) => failureTypeOf(err) ?? 'failed'),
+      handle.result().then(
+        () => 'sent' as const,
+        (err: unknown) => failureTypeOf(err) ?? 'failed',
+      ),
       sleep(deps.linkSendWaitMs).then(() => 'timeout' as const),
     ]);
     if (outcome === 'sent') return;
     if (outcome === 'timeout') {
-      await withinDeadline(deps.temporal, () => handle.terminate('signup link not delivered in time; the reservation was released')).catch(() => undefined);
+      await withinDeadline(deps.temporal, () =>
+        handle.terminate('signup link not delivered in time; the reservation was released'),
+      ).catch(() => undefined);
     }
-    if (outcome === CHANNEL_FAILURES.invalidDestination) throw invalidField('identifier', `The ${message.channel} provider rejected this destination`);
-    if (outcome === CHANNEL_FAILURES.credentialRejected) throw new AppError(500, 'The messaging provider credential is misconfigured');
-    if (outcome === CHANNEL_FAILURES.unreadable || outcome === CHANNEL_FAILURES.refused) throw new AppError(502, 'The messaging provider answered in a way that could not be interpreted');
+    if (outcome === CHANNEL_FAILURES.invalidDestination)
+      throw invalidField('identifier', `The ${message.channel} provider rejected this destination`);
+    if (outcome === CHANNEL_FAILURES.credentialRejected)
+      throw new AppError(500, 'The messaging provider credential is misconfigured');
+    if (outcome === CHANNEL_FAILURES.unreadable || outcome === CHANNEL_FAILURES.refused)
+      throw new AppError(502, 'The messaging provider answered in a way that could not be interpreted');
     throw AppError.unavailable('The signup link could not be sent right now; try again');
   }
 
@@ -121,29 +146,51 @@ export function createSignupService(deps: SignupDeps) {
       const name = normalizePinName(input.name);
       const country = input.country_code;
       if (!PIN_NAME.test(name)) throw invalidField('name', 'must be letters, digits, _ and -, up to 64');
-      if (!(SIGNUP_CHANNELS as readonly string[]).includes(input.channel)) throw AppError.unavailable('channel_not_available');
+      if (!(SIGNUP_CHANNELS as readonly string[]).includes(input.channel))
+        throw AppError.unavailable('channel_not_available');
       const channel = input.channel as (typeof SIGNUP_CHANNELS)[number];
-      if (channel === 'sms' && !E164.test(input.identifier)) throw invalidField('identifier', 'must be a phone number in E.164 (+31612345678)');
-      if (channel === 'email' && !EMAIL.test(input.identifier)) throw invalidField('identifier', 'must be an e-mail address');
-      await confirmsPerCaller.take(caller, `At most ${deps.confirmLimits.perCallerPerHour} confirm-pin calls per hour for one caller`);
-      if (!(await nameAvailability({ country_code: country, name, count: 0 })).is_available) throw await notAvailable(country, name);
+      if (channel === 'sms' && !E164.test(input.identifier))
+        throw invalidField('identifier', 'must be a phone number in E.164 (+31612345678)');
+      if (channel === 'email' && !EMAIL.test(input.identifier))
+        throw invalidField('identifier', 'must be an e-mail address');
+      await confirmsPerCaller.take(
+        caller,
+        `At most ${deps.confirmLimits.perCallerPerHour} confirm-pin calls per hour for one caller`,
+      );
+      if (!(await nameAvailability({ country_code: country, name, count: 0 })).is_available)
+        throw await notAvailable(country, name);
       // Counted only when a link is about to be sent, so a taken name costs the recipient's allowance nothing.
       const recipient = sha256(`${channel}:${input.identifier.toLowerCase()}`);
-      await linksPerRecipient.take(recipient, `At most ${deps.confirmLimits.perRecipientPerDay} signup links per day to one recipient`);
+      await linksPerRecipient.take(
+        recipient,
+        `At most ${deps.confirmLimits.perRecipientPerDay} signup links per day to one recipient`,
+      );
 
       const id = pinId(country, name);
       const reservationId = randomUUID();
       const expiresAt = new Date(Date.now() + deps.reservationTtlSeconds * 1000);
       const args: PinReservationInput = {
-        reservation_id: reservationId, pin_id: id, country_code: country, name, client_id: brand.client_id, brand_id: brand.brand_id,
-        callback_url: input.callback_url ?? null, expires_at_ms: expiresAt.getTime(), callback: deps.callback,
+        reservation_id: reservationId,
+        pin_id: id,
+        country_code: country,
+        name,
+        client_id: brand.client_id,
+        brand_id: brand.brand_id,
+        callback_url: input.callback_url ?? null,
+        expires_at_ms: expiresAt.getTime(),
+        callback: deps.callback,
       };
       try {
         // Only one run per name at a time; a closed run (completed or expired) does not block a new one.
-        await withinDeadline(deps.temporal, () => deps.temporal.workflow.start(PIN_RESERVATION_WORKFLOW, {
-          taskQueue: deps.taskQueue, workflowId: pinReservationWorkflowId(id), args: [args],
-          workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        }));
+        await withinDeadline(deps.temporal, () =>
+          deps.temporal.workflow.start(PIN_RESERVATION_WORKFLOW, {
+            taskQueue: deps.taskQueue,
+            workflowId: pinReservationWorkflowId(id),
+            args: [args],
+            workflowIdConflictPolicy: 'FAIL',
+            workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+          }),
+        );
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) throw await notAvailable(country, name);
         throw err;
@@ -152,7 +199,9 @@ export function createSignupService(deps: SignupDeps) {
       const release = async () => {
         const handle = workflow(id);
         await withinDeadline(deps.temporal, () => handle.signal(releaseSignal, reservationId)).catch(() => undefined);
-        await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(() => undefined);
+        await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(
+          () => undefined,
+        );
         await Promise.race([handle.result().catch(() => undefined), sleep(5_000)]);
       };
       // The callback's own signing secret: shown once in this answer, stored only sealed, for this reservation alone
@@ -165,21 +214,43 @@ export function createSignupService(deps: SignupDeps) {
       }
       await ReservationModel.updateOne(
         { _id: id },
-        { $set: { reservation_id: reservationId, country_code: country, name, client_id: brand.client_id, brand_id: brand.brand_id,
-          channel, identifier: input.identifier, callback_url: input.callback_url ?? null, state: 'held',
-          expires_at: expiresAt, callback_secret_sealed: callbackSecret ? deps.ring.encrypt(callbackSecret) : null } },
+        {
+          $set: {
+            reservation_id: reservationId,
+            country_code: country,
+            name,
+            client_id: brand.client_id,
+            brand_id: brand.brand_id,
+            channel,
+            identifier: input.identifier,
+            callback_url: input.callback_url ?? null,
+            state: 'held',
+            expires_at: expiresAt,
+            callback_secret_sealed: callbackSecret ? deps.ring.encrypt(callbackSecret) : null,
+          },
+        },
         { upsert: true },
       );
       const token = deps.tokens.issue({ reservation_id: reservationId, pin_id: id, expires_at: expiresAt });
       const link = `${deps.publicBaseUrl()}/signup?token=${encodeURIComponent(token)}`;
       try {
-        await sendLink(signupLinkMessage({ channel, to: input.identifier, name, country_code: country, link, expires_at: expiresAt }));
+        await sendLink(
+          signupLinkMessage({
+            channel,
+            to: input.identifier,
+            name,
+            country_code: country,
+            link,
+            expires_at: expiresAt,
+          }),
+        );
       } catch (err) {
         await release();
         throw err;
       }
       return {
-        reservation_id: reservationId, expires_at: expiresAt.toISOString(),
+        reservation_id: reservationId,
+        expires_at: expiresAt.toISOString(),
         ...(callbackSecret ? { callback_secret: callbackSecret } : {}),
       };
     },
@@ -187,8 +258,15 @@ export function createSignupService(deps: SignupDeps) {
     async resolve(token: string) {
       const doc = await reservationOf(token, { allowCompleted: true });
       return {
-        name: doc.name, country_code: doc.country_code, brand_id: doc.brand_id ?? 0,
-        identifier_masked: maskIdentifier(doc.identifier), maps_byok_key_or_null: await mapsKeyOf({ client_id: doc.client_id, brand_id: doc.brand_id ?? null, country_code: doc.country_code }),
+        name: doc.name,
+        country_code: doc.country_code,
+        brand_id: doc.brand_id ?? 0,
+        identifier_masked: maskIdentifier(doc.identifier),
+        maps_byok_key_or_null: await mapsKeyOf({
+          client_id: doc.client_id,
+          brand_id: doc.brand_id ?? null,
+          country_code: doc.country_code,
+        }),
       };
     },
 
@@ -214,17 +292,27 @@ export function createSignupService(deps: SignupDeps) {
       const result = { pin_id: doc._id };
       if (await done()) return { ...result, state: 'done' as const };
       try {
-        await withinDeadline(deps.temporal, () => workflow(doc._id).executeUpdate(completeUpdate, {
-          args: [{
-            reservation_id: doc.reservation_id, lat: input.lat, lng: input.lng, structured_address: address,
-            account_oauth_uid: input.account_oauth_uid ?? null, verified_identifier: input.verified_identifier ?? null,
-          }],
-        }));
+        await withinDeadline(deps.temporal, () =>
+          workflow(doc._id).executeUpdate(completeUpdate, {
+            args: [
+              {
+                reservation_id: doc.reservation_id,
+                lat: input.lat,
+                lng: input.lng,
+                structured_address: address,
+                account_oauth_uid: input.account_oauth_uid ?? null,
+                verified_identifier: input.verified_identifier ?? null,
+              },
+            ],
+          }),
+        );
       } catch (err) {
         const type = failureTypeOf(err);
         if (type === RESERVATION_CLOSED) throw AppError.unauthorized('The reservation has expired');
         if (type === WRONG_RESERVATION) throw AppError.notFound('Reservation not found');
-        const ended = err instanceof WorkflowNotFoundError || /already completed|workflow execution already/i.test(String((err as Error)?.message));
+        const ended =
+          err instanceof WorkflowNotFoundError ||
+          /already completed|workflow execution already/i.test(String((err as Error)?.message));
         if (!ended) throw err;
         if (await done()) return { ...result, state: 'done' as const };
         throw AppError.unauthorized('The reservation has expired');
@@ -234,7 +322,8 @@ export function createSignupService(deps: SignupDeps) {
       for (;;) {
         if (await done()) return { ...result, state: 'done' as const };
         const now = await ReservationModel.findById(doc._id, { state: 1, reservation_id: 1 }).lean<ReservationDoc>();
-        if (now?.reservation_id === doc.reservation_id && now.state === 'expired') throw new AppError(502, 'The pin could not be created');
+        if (now?.reservation_id === doc.reservation_id && now.state === 'expired')
+          throw new AppError(502, 'The pin could not be created');
         if (Date.now() >= deadline) return { ...result, state: 'creating' as const };
         await sleep(Math.min(100, Math.max(1, deadline - Date.now())));
       }
@@ -247,10 +336,12 @@ function checkAddress(address: PinAddress): PinAddress {
   const out: PinAddress = {};
   for (const [field, value] of Object.entries(address)) {
     const v = String(value ?? '').trim();
-    if (v.length > ADDRESS_FIELD_MAX) throw invalidField(`structured_address.${field}`, `must be at most ${ADDRESS_FIELD_MAX} characters`);
+    if (v.length > ADDRESS_FIELD_MAX)
+      throw invalidField(`structured_address.${field}`, `must be at most ${ADDRESS_FIELD_MAX} characters`);
     if (v) out[field] = v;
   }
-  if (!out.address_settlement) throw invalidField('structured_address.address_settlement', 'is required (the town or city)');
+  if (!out.address_settlement)
+    throw invalidField('structured_address.address_settlement', 'is required (the town or city)');
   return out;
 }
 

@@ -34,7 +34,12 @@ export function signingKeys(configured: string | undefined, credentialsKey: stri
       return { kid, secret: decodeSecret(secret) };
     });
   }
-  return [{ kid: DERIVED_KID, secret: createHmac('sha256', decodeSecret(credentialsKey)).update('signup-token-signing:v2').digest() }];
+  return [
+    {
+      kid: DERIVED_KID,
+      secret: createHmac('sha256', decodeSecret(credentialsKey)).update('signup-token-signing:v2').digest(),
+    },
+  ];
 }
 
 const mac = (secret: Buffer, text: string) => createHmac('sha256', secret).update(text).digest();
@@ -53,7 +58,11 @@ export function createSignupTokens(keys: SigningKey[], now: () => number = Date.
     issue(claims: SignupClaims): string {
       const { kid, secret } = keys[0];
       const payload = Buffer.from(
-        JSON.stringify({ rid: claims.reservation_id, pin: claims.pin_id, exp: Math.floor(claims.expires_at.getTime() / 1000) }),
+        JSON.stringify({
+          rid: claims.reservation_id,
+          pin: claims.pin_id,
+          exp: Math.floor(claims.expires_at.getTime() / 1000),
+        }),
       ).toString('base64url');
       const signed = `${CURRENT_VERSION}.${kid}.${payload}`;
       return `${signed}.${mac(secret, signed).toString('base64url')}`;

@@ -14,7 +14,16 @@ interface CampaignAnalytics {
   bounced_count: number;
 }
 
-const STATUS: Record<number, string> = { 0: 'draft', 1: 'running', 2: 'paused', 3: 'completed', 4: 'running', [-1]: 'unhealthy', [-2]: 'bounce_protected', [-99]: 'suspended' };
+const STATUS: Record<number, string> = {
+  0: 'draft',
+  1: 'running',
+  2: 'paused',
+  3: 'completed',
+  4: 'running',
+  [-1]: 'unhealthy',
+  [-2]: 'bounce_protected',
+  [-99]: 'suspended',
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CampaignFigures {
@@ -37,18 +46,30 @@ export function createCampaignsSource(ep: SourceEndpoint) {
       const url = new URL(`${ep.baseUrl.replace(/\/$/, '')}/api/v2/campaigns/analytics`);
       url.searchParams.set('start_date', window.from);
       url.searchParams.set('end_date', window.to);
-      const answer = await callJson<CampaignAnalytics[]>(PROVIDER, url.toString(), { timeoutMs: ep.timeoutMs, headers: { authorization: `Bearer ${ep.key}` } });
+      const answer = await callJson<CampaignAnalytics[]>(PROVIDER, url.toString(), {
+        timeoutMs: ep.timeoutMs,
+        headers: { authorization: `Bearer ${ep.key}` },
+      });
       if (!Array.isArray(answer)) throw new ProviderError(PROVIDER, 'malformed', 'answer is not a list of campaigns');
       return answer.map((c) => {
-        if (typeof c?.campaign_id !== 'string' || !UUID.test(c.campaign_id)) throw new ProviderError(PROVIDER, 'malformed', 'a campaign without a campaign_id');
+        if (typeof c?.campaign_id !== 'string' || !UUID.test(c.campaign_id))
+          throw new ProviderError(PROVIDER, 'malformed', 'a campaign without a campaign_id');
         const sent = num(PROVIDER, c.emails_sent_count, 'emails_sent_count');
         const bounced = Math.min(sent, num(PROVIDER, c.bounced_count, 'bounced_count'));
         const delivered = sent - bounced;
         const opened = num(PROVIDER, c.open_count, 'open_count');
         const replied = num(PROVIDER, c.reply_count, 'reply_count');
         return {
-          campaign_id: c.campaign_id.toLowerCase(), name: String(c.campaign_name ?? ''), status: STATUS[c.campaign_status] ?? 'unknown',
-          sent, delivered, opened, replied, bounced, open_rate: ratio(opened, delivered), reply_rate: ratio(replied, delivered),
+          campaign_id: c.campaign_id.toLowerCase(),
+          name: String(c.campaign_name ?? ''),
+          status: STATUS[c.campaign_status] ?? 'unknown',
+          sent,
+          delivered,
+          opened,
+          replied,
+          bounced,
+          open_rate: ratio(opened, delivered),
+          reply_rate: ratio(replied, delivered),
         };
       });
     },

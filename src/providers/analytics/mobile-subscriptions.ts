@@ -39,8 +39,12 @@ export function createMobileSubscriptionsSource(ep: SourceEndpoint) {
     url.searchParams.set('start_date', window.from);
     url.searchParams.set('end_date', window.to);
     url.searchParams.set('resolution', 'day');
-    const answer = await callJson<Chart>(PROVIDER, url.toString(), { timeoutMs: ep.timeoutMs, headers: { authorization: `Bearer ${ep.key}` } });
-    if (answer.object !== 'chart_data' || !Array.isArray(answer.values)) throw new ProviderError(PROVIDER, 'malformed', `chart ${name} is not chart_data`);
+    const answer = await callJson<Chart>(PROVIDER, url.toString(), {
+      timeoutMs: ep.timeoutMs,
+      headers: { authorization: `Bearer ${ep.key}` },
+    });
+    if (answer.object !== 'chart_data' || !Array.isArray(answer.values))
+      throw new ProviderError(PROVIDER, 'malformed', `chart ${name} is not chart_data`);
     return answer;
   };
   return {
@@ -59,7 +63,10 @@ export function createMobileSubscriptionsSource(ep: SourceEndpoint) {
         new_subscriptions: figure(at('new_subscriptions')),
         active_subscriptions: figure(at('active_subscriptions')),
         churned_subscriptions: figure(at('churned_subscriptions')),
-        revenue: { amount: Math.round(figure(at('revenue')) * 100) / 100, currency: charts[at('revenue')].yaxis_currency ?? 'USD' },
+        revenue: {
+          amount: Math.round(figure(at('revenue')) * 100) / 100,
+          currency: charts[at('revenue')].yaxis_currency ?? 'USD',
+        },
       };
     },
   };

@@ -29,20 +29,35 @@ export function createSocialSource(ep: SourceEndpoint & { accounts: SocialAccoun
   return {
     async fetch(): Promise<SocialAccountFigures[]> {
       if (!ep.accounts.length) return [];
-      const answer = await callJson<Record<string, NetworkAnswer | string>>(PROVIDER, `${ep.baseUrl.replace(/\/$/, '')}/api/analytics/social`, {
-        method: 'POST', timeoutMs: ep.timeoutMs, headers: { authorization: `Bearer ${ep.key}` },
-        json: { platforms: ep.accounts.map((a) => a.network) },
-      });
-      if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new ProviderError(PROVIDER, 'malformed', 'answer is not an object');
+      const answer = await callJson<Record<string, NetworkAnswer | string>>(
+        PROVIDER,
+        `${ep.baseUrl.replace(/\/$/, '')}/api/analytics/social`,
+        {
+          method: 'POST',
+          timeoutMs: ep.timeoutMs,
+          headers: { authorization: `Bearer ${ep.key}` },
+          json: { platforms: ep.accounts.map((a) => a.network) },
+        },
+      );
+      if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
+        throw new ProviderError(PROVIDER, 'malformed', 'answer is not an object');
       return ep.accounts.map((account) => {
         const n = answer[account.network];
-        if (typeof n !== 'object' || n === null) return { ...account, followers: null, engagement_rate: null, error: 'No answer for this network' };
+        if (typeof n !== 'object' || n === null)
+          return { ...account, followers: null, engagement_rate: null, error: 'No answer for this network' };
         if (n.status === 'error' || !n.analytics) {
-          return { ...account, followers: null, engagement_rate: null, error: String(n.message ?? 'The network could not be read') };
+          return {
+            ...account,
+            followers: null,
+            engagement_rate: null,
+            error: String(n.message ?? 'The network could not be read'),
+          };
         }
         const followers = countOf(n.analytics.followersCount);
         return {
-          ...account, followers, engagement_rate: rateOf(n.analytics.engagementRate),
+          ...account,
+          followers,
+          engagement_rate: rateOf(n.analytics.engagementRate),
           error: followers === null ? 'The network reported no follower count' : null,
         };
       });
@@ -52,8 +67,12 @@ export function createSocialSource(ep: SourceEndpoint & { accounts: SocialAccoun
 
 /** `instagram:@handle,twitter:@handle` → accounts. */
 export function parseSocialAccounts(spec: string): SocialAccount[] {
-  return spec.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    const at = s.indexOf(':');
-    return { network: s.slice(0, at).trim().toLowerCase(), handle: s.slice(at + 1).trim() };
-  });
+  return spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const at = s.indexOf(':');
+      return { network: s.slice(0, at).trim().toLowerCase(), handle: s.slice(at + 1).trim() };
+    });
 }

@@ -29,31 +29,62 @@ export function createWebAnalyticsSource(ep: SourceEndpoint) {
     async fetch(window: { from: string; to: string }, country: string | null): Promise<WebAnalyticsFigures> {
       const base = {
         dateRanges: [{ startDate: window.from, endDate: window.to }],
-        ...(country ? { dimensionFilter: { filter: { fieldName: 'countryId', stringFilter: { matchType: 'EXACT', value: country } } } } : {}),
+        ...(country
+          ? {
+              dimensionFilter: {
+                filter: { fieldName: 'countryId', stringFilter: { matchType: 'EXACT', value: country } },
+              },
+            }
+          : {}),
       };
       const top = (dimension: string, metric: string) => ({
-        ...base, dimensions: [{ name: dimension }], metrics: [{ name: metric }],
-        orderBys: [{ metric: { metricName: metric }, desc: true }], limit: TOP,
+        ...base,
+        dimensions: [{ name: dimension }],
+        metrics: [{ name: metric }],
+        orderBys: [{ metric: { metricName: metric }, desc: true }],
+        limit: TOP,
       });
-      const answer = await callJson<{ reports?: Report[] }>(PROVIDER, `${ep.baseUrl.replace(/\/$/, '')}:batchRunReports`, {
-        method: 'POST', timeoutMs: ep.timeoutMs, headers: { authorization: `Bearer ${ep.key}` },
-        json: {
-          requests: [
-            { ...base, metrics: ['totalUsers', 'sessions', 'screenPageViews', 'bounceRate', 'averageSessionDuration'].map((name) => ({ name })) },
-            top('pagePath', 'screenPageViews'),
-            top('sessionSource', 'sessions'),
-          ],
+      const answer = await callJson<{ reports?: Report[] }>(
+        PROVIDER,
+        `${ep.baseUrl.replace(/\/$/, '')}:batchRunReports`,
+        {
+          method: 'POST',
+          timeoutMs: ep.timeoutMs,
+          headers: { authorization: `Bearer ${ep.key}` },
+          json: {
+            requests: [
+              {
+                ...base,
+                metrics: ['totalUsers', 'sessions', 'screenPageViews', 'bounceRate', 'averageSessionDuration'].map(
+                  (name) => ({ name }),
+                ),
+              },
+              top('pagePath', 'screenPageViews'),
+              top('sessionSource', 'sessions'),
+            ],
+          },
         },
-      });
+      );
       const [totals, pages, sources] = answer.reports ?? [];
-      if (!totals || !pages || !sources) throw new ProviderError(PROVIDER, 'malformed', 'batch answer without its three reports');
+      if (!totals || !pages || !sources)
+        throw new ProviderError(PROVIDER, 'malformed', 'batch answer without its three reports');
       // No rows: no traffic in the window.
       const t = (totals.rows?.[0]?.metricValues ?? []).map((m, i) => num(PROVIDER, m.value, `metric ${i}`));
       const [visitors = 0, sessions = 0, page_views = 0, bounce_rate = 0, avg_session_seconds = 0] = t;
-      const rowsOf = (r: Report) => (r.rows ?? []).map((row) => [row.dimensionValues?.[0]?.value ?? '', num(PROVIDER, row.metricValues?.[0]?.value, 'a row metric')] as const);
+      const rowsOf = (r: Report) =>
+        (r.rows ?? []).map(
+          (row) =>
+            [
+              row.dimensionValues?.[0]?.value ?? '',
+              num(PROVIDER, row.metricValues?.[0]?.value, 'a row metric'),
+            ] as const,
+        );
       return {
-        visitors: Math.round(visitors), sessions: Math.round(sessions), page_views: Math.round(page_views),
-        bounce_rate: Math.min(1, bounce_rate), avg_session_seconds,
+        visitors: Math.round(visitors),
+        sessions: Math.round(sessions),
+        page_views: Math.round(page_views),
+        bounce_rate: Math.min(1, bounce_rate),
+        avg_session_seconds,
         top_pages: rowsOf(pages).map(([path, views]) => ({ path, page_views: Math.round(views) })),
         top_sources: rowsOf(sources).map(([source, n]) => ({ source, sessions: Math.round(n) })),
       };
