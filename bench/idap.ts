@@ -123,26 +123,22 @@ async function seed(clientId: string, n: number) {
   postings += rows.length;
   if (rows.length) await db.collection('idap_terms').insertMany(rows as never[], { ordered: false });
   if (forward.length) await db.collection('idap_doc_terms').insertMany(forward as never[], { ordered: false });
-  await db
-    .collection('idap_term_df')
-    .insertMany(
-      [...df].map(([term, n]) => ({
-        _id: dfId(clientId, 'businesses', term),
-        client_id: clientId,
-        resource_type: 'businesses',
-        term,
-        df: n,
-      })) as never[],
-      { ordered: false },
-    );
-  await db
-    .collection('idap_term_stats')
-    .insertOne({
-      _id: statsId(clientId, 'businesses'),
+  await db.collection('idap_term_df').insertMany(
+    [...df].map(([term, n]) => ({
+      _id: dfId(clientId, 'businesses', term),
       client_id: clientId,
       resource_type: 'businesses',
-      ...stats,
-    } as never);
+      term,
+      df: n,
+    })) as never[],
+    { ordered: false },
+  );
+  await db.collection('idap_term_stats').insertOne({
+    _id: statsId(clientId, 'businesses'),
+    client_id: clientId,
+    resource_type: 'businesses',
+    ...stats,
+  } as never);
   return { docs, postings, vocabulary: df.size };
 }
 
