@@ -12,7 +12,8 @@ const str = (s: string) => JSON.stringify(s);
  *   undeclared header and expects a refusal, but HTTP servers accept headers they do not know (proxies add
  *   them), and schemathesis 4.32 applies neither `allow-extra-parameters = false` nor a fixed header there;
  * - confirm-pin may answer 503 `channel_not_available`: the interface's answer for a channel name that is
- *   well-formed but not verified (the only operation whose contract makes a 503 the answer to input).
+ *   well-formed but not verified (the only operation whose contract makes a 503 the answer to input);
+ * - the event stream is read until `streamFramesRead` frames have come: it never ends by itself.
  */
 const NEGATIVE_DATA_REJECTED = [
   '400',
@@ -34,6 +35,7 @@ export function fuzzConfig(opts: {
   parameters: Record<string, string>;
   unbuilt: string[];
   headerContext: string[];
+  streamFramesRead: number;
 }): string {
   const lines = [
     `checks.negative_data_rejection.expected-statuses = [${NEGATIVE_DATA_REJECTED.map(str).join(', ')}]`,
@@ -49,6 +51,7 @@ export function fuzzConfig(opts: {
   add(opts.headerContext, 'phases.coverage.enabled = false');
   add(['confirmPin'], 'checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]');
   add(opts.unbuilt, 'checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "501"]');
+  add(['streamEvents'], `max-stream-events = ${opts.streamFramesRead}`);
   for (const [id, settings] of tolerated)
     lines.push('[[operations]]', `include-operation-id = [${str(id)}]`, ...settings, '');
   return lines.join('\n');

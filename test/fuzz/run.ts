@@ -25,6 +25,8 @@ import { fuzzConfig } from './config';
 import { seedRecords } from './seed';
 import { agentContextOperations, unbuiltOperations } from './unbuilt';
 import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
+import { loadOpenApi } from '../../src/lib/http/openapi-spec';
+import { withContentKeywords } from './content-keywords';
 
 const CHECKS = [
   'not_a_server_error',
@@ -38,12 +40,18 @@ const CHECKS = [
 
 /**
  * Left out, not tolerated: each is tested in Jest. Logging out or rotating the caller's own
- * credentials would leave the rest of the run unauthenticated. The event stream's schema describes a
- * job event with `data` as an object, while schemathesis reads an OpenAPI 3.0 event's `data` as the
- * line's text and the stream also sends `connected` and `heartbeat`: it is excluded until that schema
- * describes every frame as sent (docs/contract.md).
+ * credentials would leave the rest of the run unauthenticated.
  */
-const HARNESS_EXCLUDED = ['logout', 'regenerateCredentials', 'streamEvents'];
+const HARNESS_EXCLUDED = ['logout', 'regenerateCredentials'];
+
+/**
+ * The event stream never ends: schemathesis reads a stream until it has this many frames (or the request timeout
+ * passes). With a heartbeat every STREAM_HEARTBEAT_MS each stream answer has them within a second: `connected`,
+ * the job events replayed after a Last-Event-ID (the seeded jobs' events after the contract's example id) and
+ * heartbeats, each validated against its frame's schema and its data against the frame's content schema.
+ */
+const STREAM_FRAMES_READ = 6;
+const STREAM_HEARTBEAT_MS = '100';
 
 const BIN = process.env.SCHEMATHESIS_BIN ?? path.join(CACHE_DIR, 'schemathesis-venv', 'bin', 'schemathesis');
 
@@ -67,7 +75,11 @@ async function main() {
   await globalSetup();
   // Fuzzed submissions start real jobs (up to 10,000 locations each); a small worker keeps them queued
   // durably instead of starving the API the fuzzer is timing on two cores.
-  const api = await startTestApi({ WORKER_MAX_ACTIVITIES: '2', WORKER_MAX_WORKFLOW_TASKS: '4' });
+  const api = await startTestApi({
+    WORKER_MAX_ACTIVITIES: '2',
+    WORKER_MAX_WORKFLOW_TASKS: '4',
+    SSE_HEARTBEAT_MS: STREAM_HEARTBEAT_MS,
+  });
   let failed = 0;
   try {
     const admin = await api.login();
@@ -77,6 +89,8 @@ async function main() {
       ? only.flatMap((id) => ['--include-operation-id', id])
       : HARNESS_EXCLUDED.flatMap((id) => ['--exclude-operation-id', id]);
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-report-'));
+    const contract = path.join(reportDir, 'openapi.json');
+    fs.writeFileSync(contract, JSON.stringify(withContentKeywords(loadOpenApi().doc)));
     const seeded = await seedRecords(api, client.triple);
     // The brand the agent operations act for is the seeded one, so they reach their handlers (a random
     // X-Brand-Id is a 404 before anything else; bad values are tested in Jest).
@@ -89,14 +103,19 @@ async function main() {
       const configFile = path.join(reportDir, `schemathesis-${token === admin ? 'admin' : 'client'}.toml`);
       fs.writeFileSync(
         configFile,
-        fuzzConfig({ parameters, unbuilt: unbuiltOperations(), headerContext: agentContextOperations() }),
+        fuzzConfig({
+          parameters,
+          unbuilt: unbuiltOperations(),
+          headerContext: agentContextOperations(),
+          streamFramesRead: STREAM_FRAMES_READ,
+        }),
       );
       console.log(`\n== schemathesis as ${who} against ${api.url}`);
       const code = await run([
         '--config-file',
         configFile,
         'run',
-        `${api.url}/openapi.yaml`,
+        contract,
         '--url',
         api.url,
         '--checks',
