@@ -1,0 +1,93 @@
+/**
+ * npm run generate:client: the client's types from openapi.yaml (openapi-typescript), into src/generated/openapi.ts.
+ * `--check` compares instead of writing; `--contract <file>` reads another contract.
+ *
+ * A schema's `x-content-schema` (OpenAPI 3.0's spelling of JSON Schema's contentSchema: the JSON inside a string,
+ * the event stream frames' `data`) gives that string's type, so the client's `events()`, which parses the JSON,
+ * is typed from the contract.
+ */
+import path from 'node:path';
+import openapiTS, { astToString, COMMENT_HEADER, transformSchemaObject, type SchemaObject } from 'openapi-typescript';
+import { formatted, generatorArgs, readContract, writeOrCheck } from './generated-files';
+
+export const TYPES_FILE = path.resolve(__dirname, '../src/generated/openapi.ts');
+const CONTENT_SCHEMA = 'x-content-schema';
+const MAX_LINE = 120;
+
+/** Words of `text` in lines of at most `width` characters. */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ').filter(Boolean)) {
+    if (current && current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  return current ? [...lines, current] : lines;
+}
+
+/**
+ * Prettier leaves comments as they are, and the contract's descriptions make JSDoc lines of any length: a long
+ * one-line comment becomes a block, and a long line of a block is wrapped by words, what is left over joining the
+ * next line when that continues the same text.
+ */
+function wrapComments(source: string): string {
+  const out: string[] = [];
+  let carry = '';
+  for (const line of source.split('\n')) {
+    const single = /^(\s*)\/\*\* (.*) \*\/$/.exec(line);
+    if (single && line.length > MAX_LINE) {
+      const [, indent, text] = single;
+      out.push(`${indent}/**`, ...wrapWords(text, MAX_LINE - indent.length - 3).map((l) => `${indent} * ${l}`));
+      out.push(`${indent} */`);
+      continue;
+    }
+    const inBlock = /^(\s*\* )(.*)$/.exec(line);
+    if (!inBlock) {
+      if (carry) out.push(`${/^(\s*)/.exec(line)![1]}* ${carry}`);
+      carry = '';
+      out.push(line);
+      continue;
+    }
+    const [, prefix, text] = inBlock;
+    const continues = carry && text.trim() && !text.trim().startsWith('@');
+    if (carry && !continues) out.push(prefix + carry);
+    const full = continues ? `${carry} ${text.trim()}` : text;
+    carry = '';
+    if (prefix.length + full.length <= MAX_LINE) {
+      out.push(prefix + full);
+      continue;
+    }
+    const [first, ...rest] = wrapWords(full, MAX_LINE - prefix.length);
+    out.push(prefix + first);
+    carry = rest.join(' ');
+    while (prefix.length + carry.length > MAX_LINE) {
+      const [head, ...tail] = wrapWords(carry, MAX_LINE - prefix.length);
+      out.push(prefix + head);
+      carry = tail.join(' ');
+    }
+  }
+  return out.join('\n');
+}
+
+export async function generateTypes(contract: Record<string, unknown>): Promise<string> {
+  const nodes = await openapiTS(contract as never, {
+    // A request field with a default stays optional for the caller.
+    defaultNonNullable: false,
+    transform(schema, options) {
+      const content = (schema as Record<string, unknown>)[CONTENT_SCHEMA];
+      if (!content) return undefined;
+      return transformSchemaObject(content as SchemaObject, { ...options, path: `${options.path}/${CONTENT_SCHEMA}` });
+    },
+  });
+  const header = `${COMMENT_HEADER.trimEnd()}\n// Generated from openapi.yaml by npm run generate:client.\n\n`;
+  return wrapComments(await formatted(TYPES_FILE, header + astToString(nodes)));
+}
+
+async function main() {
+  const args = generatorArgs();
+  writeOrCheck({ [TYPES_FILE]: await generateTypes(readContract(args.contractPath)) }, args.check);
+}
+
+if (require.main === module) void main();

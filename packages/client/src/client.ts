@@ -1,0 +1,49 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { requestAccess, type AccessRequestBody, type RequestAccessOptions } from './access';
+import { openEvents, type EventsOptions } from './events';
+import type { paths } from './generated/openapi';
+import type { JsonMedia } from './errors';
+import { jobState, waitForJob, type JobKind, type WaitForJobOptions } from './jobs';
+
+export interface LeadServiceClientOptions {
+  /** The service's origin, e.g. http://127.0.0.1:8080 (the contract's paths start with /api/v1). */
+  baseUrl: string;
+  /** A credential the bearer header accepts: an agent token (lpat_), a session (lss_) or a credential triple. */
+  token?: string;
+  /** A super_admin's choice of client (X-Selected-Client-Id) for every call. */
+  selectedClientId?: string;
+  fetch?: typeof fetch;
+}
+
+export type LeadServiceClient = ReturnType<typeof createLeadServiceClient>;
+
+/**
+ * The typed client: `api` calls any operation of openapi.yaml through openapi-fetch (wrap a call in `unwrap()` for
+ * its data or a LeadServiceError), plus what HTTP alone makes awkward: the event stream, waiting for a job and the
+ * agent's access request.
+ */
+export function createLeadServiceClient(options: LeadServiceClientOptions) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.selectedClientId) headers['X-Selected-Client-Id'] = options.selectedClientId;
+  const customFetch = options.fetch;
+  const api: Client<paths, JsonMedia> = createClient<paths, JsonMedia>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers,
+    ...(customFetch ? { fetch: (request: Request) => customFetch(request) } : {}),
+  });
+  const events = (eventsOptions: EventsOptions = {}) =>
+    openEvents(
+      { baseUrl: options.baseUrl, token: options.token, fetch: options.fetch },
+      { selectedClientId: options.selectedClientId, ...eventsOptions },
+    );
+  return {
+    api,
+    events,
+    /** A job's status, whichever its kind (maps-scrape or research). */
+    jobState: (jobId: string, kind?: JobKind) => jobState(api, jobId, kind),
+    waitForJob: (jobId: string, waitOptions?: WaitForJobOptions) => waitForJob(api, events, jobId, waitOptions),
+    requestAccess: (body: AccessRequestBody, accessOptions?: RequestAccessOptions) =>
+      requestAccess(api, body, accessOptions),
+  };
+}

@@ -1,0 +1,47 @@
+import type { components } from './generated/openapi';
+
+/** The media type of the answers typed by the client's `api`: JSON (CSV and JSON Lines are read with parseAs: 'text'). */
+export type JsonMedia = 'application/json';
+
+type ValidationIssue = components['schemas']['ValidationError']['errors'][number];
+
+/**
+ * An answer that is not a success: its status and the `{detail}` every error body of the service carries (with the
+ * per-field `errors` of a 422, and the Retry-After of a 429 or 503).
+ */
+export class LeadServiceError extends Error {
+  override readonly name = 'LeadServiceError';
+  readonly detail: string;
+  readonly errors: ValidationIssue[];
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    headers?: Headers,
+  ) {
+    const detail =
+      typeof (body as { detail?: unknown })?.detail === 'string' ? (body as { detail: string }).detail : '';
+    super(`${status}${detail ? ` ${detail}` : ''}`);
+    this.detail = detail;
+    this.errors = Array.isArray((body as { errors?: unknown })?.errors)
+      ? (body as { errors: ValidationIssue[] }).errors
+      : [];
+    const retryAfter = Number(headers?.get('retry-after'));
+    this.retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
+  }
+}
+
+/** What an openapi-fetch call resolves to. */
+export interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a successful call; a LeadServiceError otherwise. */
+export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw new LeadServiceError(response.status, error, response.headers);
+  return data as T;
+}

@@ -1,0 +1,21 @@
+export { createLeadServiceClient, type LeadServiceClient, type LeadServiceClientOptions } from './client';
+export { LeadServiceError, unwrap } from './errors';
+export { STREAM_EVENTS, isJobEvent, type EventsOptions, type JobEventFrame, type StreamFrame } from './events';
+export {
+  FINAL_JOB_STATUSES,
+  JobWaitTimeout,
+  isFinal,
+  type JobKind,
+  type JobState,
+  type MapsJob,
+  type ResearchJob,
+  type WaitForJobOptions,
+} from './jobs';
+export {
+  AccessRequestRefused,
+  type AccessRequest,
+  type AccessRequestBody,
+  type AccessRequestReceipt,
+  type RequestAccessOptions,
+} from './access';
+export type { components, operations, paths } from './generated/openapi';

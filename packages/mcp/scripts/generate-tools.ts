@@ -1,0 +1,116 @@
+/**
+ * npm run generate:client (second part): the MCP server's tools, one per operation of TOOL_OPERATIONS, with the input
+ * schema taken from the operation's parameters and request body in openapi.yaml, into src/generated/tools.json.
+ * `--check` compares instead of writing; `--contract <file>` reads another contract.
+ */
+import path from 'node:path';
+import { formatted, generatorArgs, readContract, writeOrCheck } from '../../client/scripts/generated-files';
+import { TOOL_OPERATIONS, type OperationTool, type ToolParameter } from '../src/tool-operations';
+
+export const TOOLS_FILE = path.resolve(__dirname, '../src/generated/tools.json');
+
+/** Chooses a client for a super_admin; an agent token acts for its own client, so no tool offers it. */
+const NOT_FOR_AGENTS = ['X-Selected-Client-Id'];
+/** OpenAPI keywords that are no JSON Schema validation keyword, or that MCP clients need not see. */
+const DROPPED = new Set(['example', 'nullable', 'discriminator', 'xml', 'externalDocs', 'readOnly', 'writeOnly']);
+const SCHEMA_MAPS = new Set(['properties']);
+const SCHEMA_LISTS = new Set(['oneOf', 'anyOf', 'allOf']);
+const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not']);
+
+type Json = Record<string, any>;
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const headerInput = (name: string) => name.toLowerCase().replace(/-/g, '_');
+
+function resolve(contract: Json, node: Json): Json {
+  if (typeof node?.$ref !== 'string') return node;
+  const target = node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((at: Json, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], contract);
+  if (!target) throw new Error(`unresolved ${node.$ref}`);
+  return resolve(contract, target);
+}
+
+/** An OpenAPI 3.0 schema as JSON Schema: references inlined, `nullable` as a null type, extensions dropped. */
+export function jsonSchema(contract: Json, node: Json, refs: string[] = []): Json {
+  if (typeof node?.$ref === 'string') {
+    if (refs.includes(node.$ref)) throw new Error(`recursive schema ${node.$ref} cannot be inlined`);
+    return jsonSchema(contract, resolve(contract, node), [...refs, node.$ref]);
+  }
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (DROPPED.has(key) || key.startsWith('x-')) continue;
+    if (SCHEMA_MAPS.has(key))
+      out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, jsonSchema(contract, v, refs)]));
+    else if (SCHEMA_LISTS.has(key)) out[key] = (value as Json[]).map((v) => jsonSchema(contract, v, refs));
+    else if (SCHEMA_VALUES.has(key) && typeof value === 'object') out[key] = jsonSchema(contract, value, refs);
+    else out[key] = value;
+  }
+  if (node.nullable) {
+    if (out.type) out.type = [out.type, 'null'];
+    if (out.enum) out.enum = [...out.enum, null];
+  }
+  return out;
+}
+
+function operationsById(contract: Json): Map<string, { method: string; path: string; operation: Json }> {
+  const byId = new Map();
+  for (const [p, item] of Object.entries(contract.paths as Json))
+    for (const [method, operation] of Object.entries(item as Json))
+      if (operation?.operationId) byId.set(operation.operationId, { method, path: p, operation });
+  return byId;
+}
+
+export function toolFor(contract: Json, operationId: string): OperationTool {
+  const found = operationsById(contract).get(operationId);
+  if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
+  const { method, path: apiPath, operation } = found;
+  const properties: Json = {};
+  const required: string[] = [];
+  const parameters: ToolParameter[] = [];
+  for (const declared of operation.parameters ?? []) {
+    const p = resolve(contract, declared);
+    if (NOT_FOR_AGENTS.includes(p.name) || p.in === 'cookie') continue;
+    const input = p.in === 'header' ? headerInput(p.name) : p.name;
+    parameters.push({ input, name: p.name, in: p.in, ...(p['x-multi-segment'] ? { multiSegment: true } : {}) });
+    properties[input] = { ...jsonSchema(contract, p.schema), ...(p.description ? { description: p.description } : {}) };
+    if (p.required) required.push(input);
+  }
+  const inputSchema: OperationTool['inputSchema'] = { type: 'object', properties, required };
+  const body = operation.requestBody && resolve(contract, operation.requestBody).content?.['application/json']?.schema;
+  if (body) {
+    const schema = jsonSchema(contract, body);
+    if (schema.properties) {
+      for (const [name, property] of Object.entries(schema.properties as Json)) {
+        if (name in properties) throw new Error(`${operationId}: body field ${name} clashes with a parameter`);
+        properties[name] = property;
+      }
+      required.push(...(schema.required ?? []));
+      if ('additionalProperties' in schema) inputSchema.additionalProperties = schema.additionalProperties;
+    } else if (schema.oneOf && !parameters.length) inputSchema.oneOf = schema.oneOf;
+    else throw new Error(`${operationId}: its body cannot be merged with its parameters into one input`);
+  }
+  if (!required.length) delete inputSchema.required;
+  return {
+    name: snakeCase(operationId),
+    operationId,
+    method: method as OperationTool['method'],
+    path: apiPath,
+    description: [operation.summary, operation.description].filter(Boolean).join('\n\n'),
+    parameters,
+    hasBody: Boolean(body),
+    inputSchema,
+  };
+}
+
+export async function generateTools(contract: Json): Promise<string> {
+  return formatted(TOOLS_FILE, JSON.stringify(TOOL_OPERATIONS.map((id) => toolFor(contract, id))));
+}
+
+async function main() {
+  const args = generatorArgs();
+  writeOrCheck({ [TOOLS_FILE]: await generateTools(readContract(args.contractPath)) }, args.check);
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,152 @@
+import {
+  createLeadServiceClient,
+  isJobEvent,
+  LeadServiceError,
+  unwrap,
+  type JobState,
+  type StreamFrame,
+} from '@lead-service/client';
+import { approvalMail, decideByLink, linkOf } from '../agents/agent-helpers';
+import { useTestApi } from '../support/harness';
+import { agentOf, droppableProxy, SMALL_JOB, SMALL_JOB_PLACES } from './client-fixtures';
+
+const SUBMIT = '/api/v1/dashboard/client/jobs/maps-scrape/submit';
+
+/** Frames of `stream` until one matches (all of them, in order, the match last). */
+async function framesUntil(stream: AsyncIterator<StreamFrame>, match: (f: StreamFrame) => boolean) {
+  const seen: StreamFrame[] = [];
+  for (;;) {
+    const { value, done } = await stream.next();
+    if (done) throw new Error(`the stream ended after ${seen.map((f) => f.event).join(', ')}`);
+    seen.push(value);
+    if (match(value)) return seen;
+  }
+}
+
+describe('@lead-service/client against the service', () => {
+  const ctx = useTestApi();
+  let agent: Awaited<ReturnType<typeof agentOf>>;
+  let lead: ReturnType<typeof createLeadServiceClient>;
+  beforeAll(async () => {
+    agent = await agentOf(ctx.api, ctx.admin, 'Typed', 41);
+    lead = createLeadServiceClient({ baseUrl: ctx.api.url, token: agent.token });
+  });
+
+  it('submits a job, streams its events typed from the contract, waits for it and reads its results', async () => {
+    const stream = lead.events();
+    try {
+      const [connected] = await framesUntil(stream, (f) => f.event === 'connected');
+      expect(connected.event === 'connected' && connected.data.client_id).toBe(agent.client.client_id);
+      const { job_id } = await unwrap(lead.api.POST(SUBMIT, { body: SMALL_JOB }));
+      const progress: JobState[] = [];
+      const final = await lead.waitForJob(job_id, { onProgress: (state) => progress.push(state), timeoutMs: 45_000 });
+      expect(final.kind).toBe('maps-scrape');
+      expect(final.job.status).toBe('completed');
+      expect(final.job.progress.done).toBe(final.job.progress.total);
+      expect(progress.at(-1)).toEqual(final);
+
+      const frames = await framesUntil(stream, (f) => f.event === 'job.completed' && f.data.job_id === job_id);
+      const mine = frames.filter(isJobEvent).filter((f) => f.data.job_id === job_id);
+      expect(mine.map((f) => f.event)).toEqual(['job.queued', 'job.started', 'job.completed']);
+      const completed = mine[2];
+      expect(completed.data).toEqual(expect.objectContaining({ status: 'completed', job_type: 'maps-scrape' }));
+      expect(completed.data.results_count).toBe(SMALL_JOB_PLACES().length);
+      expect(completed.id).toMatch(/^\d+-\d+$/);
+
+      const results = await unwrap(
+        lead.api.GET('/api/v1/dashboard/client/jobs/{job_id}/results', {
+          params: { path: { job_id }, query: { page: 1, page_size: 100 } },
+        }),
+      );
+      expect(results.total).toBe(SMALL_JOB_PLACES().length);
+      expect(results.results.map((r) => r.name).sort()).toEqual(
+        SMALL_JOB_PLACES()
+          .map((p) => p.name)
+          .sort(),
+      );
+    } finally {
+      await stream.return?.();
+    }
+  }, 60_000);
+
+  it('answers an error as a LeadServiceError with its status and {detail}', async () => {
+    const missing = unwrap(
+      lead.api.GET('/api/v1/dashboard/client/jobs/{job_id}/status', {
+        params: { path: { job_id: '00000000-0000-4000-8000-000000000000' } },
+      }),
+    );
+    await expect(missing).rejects.toMatchObject({ name: 'LeadServiceError', status: 404, detail: 'Job not found' });
+
+    const invalid = await unwrap(lead.api.POST(SUBMIT, { body: { ...SMALL_JOB, country_code: 'nl' } })).catch((e) => e);
+    expect(invalid).toBeInstanceOf(LeadServiceError);
+    expect(invalid.status).toBe(422);
+    expect(invalid.errors).toEqual([expect.objectContaining({ location: 'body', field: 'country_code' })]);
+
+    const stranger = createLeadServiceClient({ baseUrl: ctx.api.url, token: 'lpat_not-a-token' }).events();
+    await expect(stranger.next()).rejects.toMatchObject({ status: 401, detail: expect.any(String) });
+  });
+
+  it('resumes the stream after a drop with Last-Event-ID: the events sent meanwhile come once', async () => {
+    const proxy = await droppableProxy(ctx.api.url);
+    const stream = createLeadServiceClient({ baseUrl: proxy.url, token: agent.token }).events();
+    try {
+      const [connected] = await framesUntil(stream, (f) => f.event === 'connected');
+      proxy.drop();
+      // Submitted while the stream is down (EventSource waits the server's retry, 3 s, before reconnecting).
+      const { job_id } = await unwrap(lead.api.POST(SUBMIT, { body: { ...SMALL_JOB, max_locations: 1 } }));
+      const frames = await framesUntil(stream, (f) => f.event === 'job.completed' && f.data.job_id === job_id);
+      const mine = frames.filter(isJobEvent).filter((f) => f.data.job_id === job_id);
+      expect(mine.map((f) => f.event)).toEqual(['job.queued', 'job.started', 'job.completed']);
+      expect(new Set(frames.map((f) => f.id)).size).toBe(frames.length);
+      expect(proxy.lastEventIds).toEqual([null, connected.id]);
+    } finally {
+      await stream.return?.();
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('requestAccess polls at the service interval, keeps to slow_down and returns the approved token', async () => {
+    const polls: { at: number; status: number; slowDown: boolean }[] = [];
+    // The first poll is preceded by one of this test's own, so the service answers it 429 slow_down.
+    let jumpedAhead = false;
+    const jumpAhead = async (request: Request) => {
+      if (!jumpedAhead && request.url.includes('/status?poll_token=')) {
+        jumpedAhead = true;
+        await fetch(request.url);
+      }
+      return fetch(request);
+    };
+    const anonymous = createLeadServiceClient({ baseUrl: ctx.api.url, fetch: jumpAhead as typeof fetch });
+    let requestId = '';
+    const approved = await anonymous.requestAccess(
+      {
+        client_id: agent.client.client_id,
+        owner_email: 'dev@agency.test',
+        project_name: 'typed-client',
+        requested_scopes: ['jobs:read'],
+      },
+      {
+        onReceipt: (receipt) => (requestId = receipt.request_id),
+        onPoll: (poll) => {
+          polls.push({ at: Date.now(), status: poll.status, slowDown: poll.slowDown });
+          if (poll.slowDown)
+            void approvalMail(ctx.api, ctx.admin, agent.client.admin_email, requestId).then((mail) =>
+              decideByLink(linkOf(mail, 'approve')),
+            );
+        },
+      },
+    );
+    expect(approved.status).toBe('approved');
+    expect(approved.access_token).toMatch(/^lpat_/);
+    expect(polls[0]).toMatchObject({ status: 429, slowDown: true });
+    expect(polls.slice(1).every((p) => p.status === 200)).toBe(true);
+    const gaps = polls.slice(1).map((p, i) => p.at - polls[i].at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2900);
+
+    const tokenStatus = createLeadServiceClient({ baseUrl: ctx.api.url, token: approved.access_token! });
+    await expect(unwrap(tokenStatus.api.GET('/api/v1/auth/pat/status'))).resolves.toMatchObject({
+      valid: true,
+      token: expect.objectContaining({ project_name: 'typed-client', status: 'active' }),
+    });
+  }, 60_000);
+});
