@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** What `login` and `token request` keep for later commands: the service's URL and the credential. */
+export interface StoredLogin {
+  url?: string;
+  token?: string;
+}
+
+/** $LEAD_SERVICE_CONFIG, else lead-service/config.json under $XDG_CONFIG_HOME (~/.config). */
+export function configPath(env = process.env): string {
+  if (env.LEAD_SERVICE_CONFIG) return env.LEAD_SERVICE_CONFIG;
+  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'lead-service', 'config.json');
+}
+
+export function readLogin(file: string): StoredLogin {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as StoredLogin;
+  } catch {
+    return {};
+  }
+}
+
+/** Written readable by its owner only: it holds a credential. */
+export function saveLogin(file: string, login: StoredLogin): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, `${JSON.stringify(login, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+}

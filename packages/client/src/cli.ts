@@ -1,0 +1,361 @@
+/**
+ * The command line (`npx lead-service`): log in, submit and control jobs and watch them, search and resolve pins,
+ * request an agent token. `--json` prints JSON (one document, or one per line while something is followed).
+ */
+import { parseArgs } from 'node:util';
+import { AccessRequestRefused, type AccessRequestBody } from './access';
+import { createLeadServiceClient, type LeadServiceClient } from './client';
+import { configPath, readLogin, saveLogin } from './cli-config';
+import { LeadServiceError, unwrap } from './errors';
+import type { JobState } from './jobs';
+import { progressBar } from './progress-bar';
+
+const USAGE = `Usage: lead-service <command> [options]
+
+  login [--email E] [--password P]        log in as a dashboard user; the session is kept for later commands
+  jobs submit [--type maps-scrape|research] [--query Q --country CC --region R ... --max-locations N
+              --max-results N --language L] [--source-job ID] [--data JSON] [--watch]
+  jobs status|results|watch|pause|resume|cancel <job id>
+              results: [--page N --page-size N --format json|csv|jsonl]   watch: [--timeout SECONDS]
+  pins search [query] [--filter F] [--limit N] [--data JSON] [--brand ID]
+  pins resolve <COUNTRY:NAME> [--brand ID]
+  token request --client-id ID --email OWNER --project NAME [--scope S ...] [--ttl-hours N] [--multi-brand]
+                [--no-save]                  ask for an agent token and wait for an admin's approval
+  token status                             the token in use
+
+Options: --url URL (LEAD_SERVICE_URL, default http://127.0.0.1:8080), --token T (LEAD_SERVICE_TOKEN: an agent
+token, a session or a credential triple), --json. Login and approved tokens are kept in $LEAD_SERVICE_CONFIG
+(default ~/.config/lead-service/config.json).`;
+
+const OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  type: { type: 'string' },
+  query: { type: 'string' },
+  country: { type: 'string' },
+  region: { type: 'string', multiple: true },
+  'max-locations': { type: 'string' },
+  'max-results': { type: 'string' },
+  language: { type: 'string' },
+  'source-job': { type: 'string' },
+  data: { type: 'string' },
+  watch: { type: 'boolean' },
+  page: { type: 'string' },
+  'page-size': { type: 'string' },
+  format: { type: 'string' },
+  timeout: { type: 'string' },
+  filter: { type: 'string' },
+  limit: { type: 'string' },
+  brand: { type: 'string' },
+  'client-id': { type: 'string' },
+  project: { type: 'string' },
+  scope: { type: 'string', multiple: true },
+  'ttl-hours': { type: 'string' },
+  'multi-brand': { type: 'boolean' },
+  'no-save': { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** A command's view of the invocation: its options, its operands, the client and how to print. */
+interface Invocation {
+  values: Values;
+  operands: string[];
+  url: string;
+  configFile: string;
+  client: LeadServiceClient;
+  /** Prints `document` as JSON with --json, else the human line(s). */
+  print(document: unknown, human: string): void;
+}
+
+class UsageError extends Error {}
+
+const DEFAULT_URL = 'http://127.0.0.1:8080';
+
+const integer = (value: string | undefined, name: string) => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number`);
+  return n;
+};
+
+const operand = (inv: Invocation, what: string) => {
+  const value = inv.operands[0];
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+};
+
+const jsonOption = (value: string) => {
+  try {
+    return JSON.parse(value) as Record<string, unknown>;
+  } catch {
+    throw new UsageError('--data must be JSON');
+  }
+};
+
+const brandHeaders = (inv: Invocation) =>
+  inv.values.brand ? { 'X-Brand-Id': integer(inv.values.brand, 'brand') } : undefined;
+
+/** Reads a password from the terminal without echoing it, or the first line of piped input. */
+async function readPassword(): Promise<string> {
+  const input = process.stdin;
+  if (!input.isTTY) {
+    let text = '';
+    for await (const chunk of input) text += chunk;
+    return text.split('\n')[0];
+  }
+  process.stderr.write('Password: ');
+  input.setRawMode(true);
+  input.resume();
+  return new Promise((resolve) => {
+    let typed = '';
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n' || char === '\u0004') {
+          input.setRawMode(false);
+          input.pause();
+          input.off('data', onData);
+          process.stderr.write('\n');
+          return resolve(typed);
+        }
+        if (char === '\u0003') process.exit(130);
+        typed = char === '\u007f' ? typed.slice(0, -1) : typed + char;
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
+async function login(inv: Invocation) {
+  const email = inv.values.email ?? process.env.LEAD_SERVICE_EMAIL;
+  if (!email) throw new UsageError('login needs --email (or LEAD_SERVICE_EMAIL)');
+  const password = inv.values.password ?? process.env.LEAD_SERVICE_PASSWORD ?? (await readPassword());
+  const session = await unwrap(inv.client.api.POST('/api/v1/auth/login', { body: { email, password } }));
+  saveLogin(inv.configFile, { url: inv.url, token: session.access_token });
+  inv.print(
+    { email: session.user.email, role: session.user.role, expires_at: session.expires_at, config: inv.configFile },
+    `Logged in as ${session.user.email} (${session.user.role}) until ${session.expires_at}; kept in ${inv.configFile}`,
+  );
+}
+
+function submitBody(values: Values): { research: boolean; body: Record<string, unknown> } {
+  const research = values.type === 'research' || (!values.type && Boolean(values['source-job']));
+  if (values.type && !['maps-scrape', 'research'].includes(values.type))
+    throw new UsageError('--type is maps-scrape or research');
+  const fromFlags = research
+    ? { source_job_id: values['source-job'] }
+    : {
+        query: values.query,
+        country_code: values.country,
+        region_codes: values.region,
+        max_locations: integer(values['max-locations'], 'max-locations'),
+        max_results: integer(values['max-results'], 'max-results'),
+        language: values.language,
+      };
+  const flags = Object.fromEntries(Object.entries(fromFlags).filter(([, v]) => v !== undefined));
+  return { research, body: { ...(values.data ? jsonOption(values.data) : {}), ...flags } };
+}
+
+async function submitJob(inv: Invocation) {
+  const { research, body } = submitBody(inv.values);
+  const { api } = inv.client;
+  const jobId = research
+    ? (await unwrap(api.POST('/api/v1/dashboard/client/research/submit', { body: body as never }))).research_id
+    : (await unwrap(api.POST('/api/v1/dashboard/client/jobs/maps-scrape/submit', { body: body as never }))).job_id;
+  if (inv.values.watch) return watchJob({ ...inv, operands: [jobId] }, { job_id: jobId });
+  inv.print({ job_id: jobId, type: research ? 'research' : 'maps-scrape' }, jobId);
+}
+
+const describeJob = (state: JobState) => {
+  const { status, progress, message } = state.job;
+  return `${state.kind} ${status} ${progress.done}/${progress.total}${message ? `  ${message}` : ''}`;
+};
+
+async function jobStatus(inv: Invocation) {
+  const state = await inv.client.jobState(operand(inv, 'job id'));
+  inv.print({ kind: state.kind, ...state.job }, describeJob(state));
+}
+
+async function jobResults(inv: Invocation) {
+  const id = operand(inv, 'job id');
+  const { kind } = await inv.client.jobState(id);
+  const format = (inv.values.format ?? 'json') as 'json' | 'csv' | 'jsonl';
+  const query = { page: integer(inv.values.page, 'page'), page_size: integer(inv.values['page-size'], 'page-size') };
+  const { api } = inv.client;
+  const parseAs = format === 'json' ? 'json' : 'text';
+  const results = await unwrap<unknown>(
+    kind === 'research'
+      ? api.GET('/api/v1/dashboard/client/research/{research_id}/results', {
+          params: { path: { research_id: id }, query: { ...query, format } },
+          parseAs,
+        })
+      : api.GET('/api/v1/dashboard/client/jobs/{job_id}/results', {
+          params: { path: { job_id: id }, query: { ...query, format } },
+          parseAs,
+        }),
+  );
+  if (typeof results === 'string') return void process.stdout.write(results);
+  const page = results as { total: number; page: number; results: { name?: string; company_name?: string }[] };
+  const lines = page.results.map((r) => r.name ?? r.company_name ?? JSON.stringify(r));
+  inv.print(page, [`${page.total} results (page ${page.page})`, ...lines].join('\n'));
+}
+
+/** Follows a job on the event stream to its end; exit status 1 when it failed or was cancelled. */
+async function watchJob(inv: Invocation, submitted?: { job_id: string }) {
+  const id = operand(inv, 'job id');
+  const bar = progressBar(process.stdout);
+  const seconds = integer(inv.values.timeout, 'timeout');
+  const final = await inv.client.waitForJob(id, {
+    timeoutMs: seconds ? seconds * 1000 : undefined,
+    onProgress: (state, frame) => {
+      const eventName = frame?.event === 'connected' ? undefined : frame?.event;
+      if (inv.values.json) console.log(JSON.stringify({ event: eventName ?? null, ...submitted, progress: state }));
+      else bar.update(state, eventName);
+    },
+  });
+  bar.end();
+  if (!inv.values.json) console.log(`${final.kind} ${id} ${final.job.status}: ${final.job.results_count ?? 0} results`);
+  if (final.job.status !== 'completed') process.exitCode = 1;
+}
+
+async function controlJob(inv: Invocation, action: 'pause' | 'resume' | 'cancel') {
+  const id = operand(inv, 'job id');
+  const { api } = inv.client;
+  const { kind } = await inv.client.jobState(id);
+  if (kind === 'maps-scrape' && action !== 'cancel') throw new UsageError(`a maps-scrape job cannot ${action}`);
+  const path = { params: { path: { job_id: id } } };
+  const researchPath = { params: { path: { research_id: id } } };
+  const job: JobState =
+    kind === 'maps-scrape'
+      ? { kind, job: await unwrap(api.POST('/api/v1/dashboard/client/jobs/{job_id}/cancel', path)) }
+      : {
+          kind,
+          job: await unwrap(
+            action === 'pause'
+              ? api.POST('/api/v1/dashboard/client/research/{research_id}/pause', researchPath)
+              : action === 'resume'
+                ? api.POST('/api/v1/dashboard/client/research/{research_id}/resume', researchPath)
+                : api.POST('/api/v1/dashboard/client/research/{research_id}/cancel', researchPath),
+          ),
+        };
+  inv.print({ kind, ...job.job }, describeJob(job));
+}
+
+async function searchPins(inv: Invocation) {
+  const body = {
+    ...(inv.values.data ? jsonOption(inv.values.data) : {}),
+    ...(inv.operands[0] !== undefined ? { q: inv.operands[0] } : {}),
+    ...(inv.values.filter ? { filter: inv.values.filter } : {}),
+    ...(inv.values.limit ? { limit: integer(inv.values.limit, 'limit') } : {}),
+  };
+  const found = await unwrap(
+    inv.client.api.POST('/api/v1/agent/search-pins', {
+      body: body as never,
+      params: { header: brandHeaders(inv) as never },
+    }),
+  );
+  const hits = found.hits as { pin_id?: string; name?: string }[];
+  inv.print(
+    found,
+    [`${found.estimatedTotalHits ?? hits.length} pins`, ...hits.map((h) => h.pin_id ?? h.name)].join('\n'),
+  );
+}
+
+async function resolvePin(inv: Invocation) {
+  const pin = await unwrap(
+    inv.client.api.GET('/api/v1/agent/resolve-pin', {
+      params: { query: { pin_id: operand(inv, 'pin id (COUNTRY:NAME)') }, header: brandHeaders(inv) as never },
+    }),
+  );
+  inv.print(pin, `${pin.pin_id}  ${pin.gps.lat},${pin.gps.lng}  brand ${pin.brand_id}`);
+}
+
+async function requestToken(inv: Invocation) {
+  const { values } = inv;
+  const clientId = values['client-id'];
+  if (!clientId || !values.email || !values.project)
+    throw new UsageError('token request needs --client-id, --email and --project');
+  const body: AccessRequestBody = {
+    client_id: clientId,
+    owner_email: values.email,
+    project_name: values.project,
+    requested_scopes: (values.scope ?? ['jobs:read']) as AccessRequestBody['requested_scopes'],
+    ttl_hours: integer(values['ttl-hours'], 'ttl-hours'),
+    multi_brand: values['multi-brand'],
+    fingerprint: { agent_type: 'lead-service-cli', platform: process.platform, node_version: process.version },
+  };
+  const approved = await inv.client.requestAccess(body, {
+    onReceipt: (receipt) =>
+      inv.print(
+        { request_id: receipt.request_id, status: receipt.status, expires_at: receipt.expires_at },
+        `Access request ${receipt.request_id} sent to the client's admins; waiting for approval (until ` +
+          `${receipt.expires_at}, polling every ${receipt.poll_interval_seconds} s)`,
+      ),
+  });
+  if (!values['no-save']) saveLogin(inv.configFile, { url: inv.url, token: approved.access_token ?? undefined });
+  const kept = values['no-save'] ? '' : `; kept in ${inv.configFile}`;
+  inv.print(approved, `Approved: token ${approved.token_id} until ${approved.token_expires_at}${kept}`);
+}
+
+async function tokenStatus(inv: Invocation) {
+  const status = await unwrap(inv.client.api.GET('/api/v1/auth/pat/status'));
+  inv.print(status, JSON.stringify(status, null, 2));
+}
+
+const COMMANDS: Record<string, (inv: Invocation) => Promise<void>> = {
+  login,
+  'jobs submit': submitJob,
+  'jobs status': jobStatus,
+  'jobs results': jobResults,
+  'jobs watch': (inv) => watchJob(inv),
+  'jobs pause': (inv) => controlJob(inv, 'pause'),
+  'jobs resume': (inv) => controlJob(inv, 'resume'),
+  'jobs cancel': (inv) => controlJob(inv, 'cancel'),
+  'pins search': searchPins,
+  'pins resolve': resolvePin,
+  'token request': requestToken,
+  'token status': tokenStatus,
+};
+
+export async function main(argv = process.argv.slice(2)): Promise<void> {
+  let json = argv.includes('--json');
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+    json = Boolean(values.json);
+    const name = COMMANDS[positionals[0]] ? positionals[0] : positionals.slice(0, 2).join(' ');
+    const command = COMMANDS[name];
+    if (values.help || !command) {
+      console.log(USAGE);
+      if (!values.help) process.exitCode = 2;
+      return;
+    }
+    const configFile = configPath();
+    const stored = readLogin(configFile);
+    // An empty variable counts as unset, as a shell's `LEAD_SERVICE_TOKEN= lead-service …` means.
+    const url = values.url || process.env.LEAD_SERVICE_URL || stored.url || DEFAULT_URL;
+    const token = values.token || process.env.LEAD_SERVICE_TOKEN || stored.token;
+    await command({
+      values,
+      operands: positionals.slice(name.split(' ').length),
+      url,
+      configFile,
+      client: createLeadServiceClient({ baseUrl: url, token }),
+      print: (document, human) => console.log(json ? JSON.stringify(document) : human),
+    });
+  } catch (err) {
+    process.exitCode = err instanceof UsageError ? 2 : 1;
+    const problem =
+      err instanceof LeadServiceError
+        ? { status: err.status, detail: err.detail, ...(err.errors.length ? { errors: err.errors } : {}) }
+        : err instanceof AccessRequestRefused
+          ? { status: err.request.status, detail: err.message }
+          : { detail: err instanceof Error ? err.message : String(err) };
+    if (json) console.error(JSON.stringify({ error: problem }));
+    else console.error(`error: ${'status' in problem ? `${problem.status} ` : ''}${problem.detail}`);
+    if (err instanceof UsageError) console.error(USAGE);
+  }
+}
