@@ -1,4 +1,3 @@
-import type Redis from 'ioredis';
 import type { Channels } from '../src/notifications/channels';
 import { createContentActivities } from './content';
 import { createNotificationActivities } from './notifications';
@@ -6,12 +5,10 @@ import { createJobActivities, type JobDeps } from './jobs';
 import { createResearchActivities } from './research';
 import { createAccessRequestActivities } from './access-requests';
 import { createDigestActivities, type DigestDeps } from './digests';
-import { createPinActivities } from './pins';
-import type { PinSearchConfig } from '../src/pins/search';
+import type { createPinActivities } from './pins';
 import type { ActivityRecorder } from '../src/activity/recorder';
 import { createIntegrationActivities, type IntegrationDeps } from './integrations';
 import type { OutboundPolicy } from '../src/lib/outbound';
-import type { KeyRing } from '../src/lib/crypto';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
@@ -21,8 +18,6 @@ export interface ActivityDeps {
   /** The activity log (outcomes of jobs) and the digests' settings lock. */
   activity: { recorder: ActivityRecorder };
   digests: DigestDeps;
-  /** Where claimed pins are indexed for search; the key ring that opens a reservation's callback secret. */
-  pins: { search: PinSearchConfig; redis: Redis; ring: KeyRing };
   /** Billing syncs of integration keys: the key ring, limits and the relays' provider URLs. */
   integrations: IntegrationDeps;
   /** Which addresses caller-chosen URLs (webhooks, callbacks, deploy hooks) may reach: src/lib/outbound.ts. */
@@ -43,9 +38,9 @@ export function createActivities(deps: ActivityDeps) {
     ...createContentActivities(deps),
     ...createAccessRequestActivities(deps),
     ...createDigestActivities(deps),
-    ...createPinActivities(deps),
     ...createIntegrationActivities(deps),
   };
 }
 
-export type Activities = ReturnType<typeof createActivities>;
+/** What workflows call: these and the activities of the area modules (src/<area>/<area>.module.ts). */
+export type Activities = ReturnType<typeof createActivities> & ReturnType<typeof createPinActivities>;

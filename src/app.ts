@@ -14,6 +14,7 @@ import { jsonBody } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { memoisePathToRegexp } from './lib/http/path-regexp-cache';
 import { requestContext } from './lib/request-context';
+import { handlersOf, pagesOf } from './lib/module';
 import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
@@ -35,9 +36,6 @@ import { sendResetPasswordPage } from './auth/reset-password.page';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
-import { signupRoutes } from './pins/signup/signup.routes';
-import { signupPage } from './pins/signup/signup.page';
-import { pinsRoutes } from './pins/pins.routes';
 import { integrationsRoutes } from './integrations/integrations.routes';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
@@ -61,9 +59,8 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...agentsRoutes(s),
     ...activityRoutes(s),
     ...adminRoutes(s),
-    ...signupRoutes(s),
-    ...pinsRoutes(s),
     ...integrationsRoutes(s),
+    ...handlersOf(s.modules),
   };
 }
 
@@ -132,7 +129,7 @@ export function createApp(s: Services): Express {
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
   app.get('/reset-password', sendResetPasswordPage);
-  app.get('/signup', signupPage(s.signup));
+  for (const [path, page] of Object.entries(pagesOf(s.modules))) app.get(path, page);
 
   app.use(TEMPORAL_CODEC_PATH, temporalUiCors(s.temporalUiUrl));
   app.use(publicContentFastPath(s.content)); // cached public content reads, before parsing and validation

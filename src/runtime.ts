@@ -8,27 +8,21 @@ import { previousCredentialsKeys, type Config } from './lib/config';
 import { startDevstack, DEFAULT_PORTS, type Devstack } from './lib/devstack';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
 import type { Logger } from './lib/logger';
-import { createServices, type Services } from './services';
+import { createServices, workerModules, type Services } from './services';
+import { createInfra, type Infra } from './infra';
+import type { PinsModule } from './pins/pins.module';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
-import { createChannels } from './notifications/channels';
+import { createActivities } from '../activities';
 import { resolveProviders, type Providers } from './providers';
-import { eventBusFor } from './events/event-bus';
 import { createJobLocks } from './jobs/job-lock';
-import { createLocks } from './lib/locks';
 import { createWriteGate } from './jobs/write-gate';
-import { createMediaService } from './media/media.service';
-import { createMediaStorage } from './media/storage';
-import { createActivityRecorder } from './activity/recorder';
 import { startActivityDrain } from './activity/drain';
 import { allDrains, startStreamDrain, storedSoFar, type StreamDrain } from './lib/stream-drain';
 import { RELAY_USAGE_STREAM, relayUsageStream } from './integrations/usage';
 import { ensureDigestSchedule } from './activity/digest-schedule';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
-import { keyRingFor } from './integrations/integrations.module';
 import { createLimits } from './integrations/limits';
-import { outboundPolicy } from './lib/outbound';
-import { createWebhookSecrets } from './clients/webhook-secrets';
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 
 export interface RuntimeOptions {
@@ -119,7 +113,31 @@ export interface ServiceWorker extends RunningWorker {
   drain: StreamDrain;
 }
 
-export async function workerFor(config: Config, rt: EngineRuntime, opts: RuntimeOptions): Promise<ServiceWorker> {
+/** The shared pieces of a process (src/infra.ts), from its configuration and engines. */
+export function infraOf(config: Config, rt: EngineRuntime, logger: Logger): Infra {
+  return createInfra({
+    config,
+    engines: rt.engines,
+    logger,
+    credentialsKey: rt.credentialsKey,
+    temporalUiUrl: rt.temporalUiUrl,
+    relayEndpoints: rt.relayEndpoints,
+  });
+}
+
+/** What a worker runs activities with: the process's shared pieces and its area modules. */
+export interface WorkerBuild {
+  infra: Infra;
+  modules: { pins: PinsModule };
+}
+
+export async function workerFor(
+  config: Config,
+  rt: EngineRuntime,
+  opts: RuntimeOptions,
+  built: WorkerBuild = workerModules(infraOf(config, rt, opts.logger)),
+): Promise<ServiceWorker> {
+  const { infra } = built;
   const providers = await resolveProviders(config);
   if (providers.sandbox)
     opts.logger.info({ url: providers.sandbox.url }, 'sandbox provider server started (no provider URL configured)');
@@ -129,36 +147,34 @@ export async function workerFor(config: Config, rt: EngineRuntime, opts: Runtime
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },
     payloadCodec: rt.payloadCodec,
-    deps: {
-      channels: createChannels(config),
-      agents: { credentialsKey: rt.credentialsKey },
-      activity: { recorder: createActivityRecorder(rt.engines.redis, opts.logger) },
-      digests: { lock: createLocks(rt.engines.redis).run },
-      pins: { search: config, redis: rt.engines.redis, ring: keyRingFor(config, rt.credentialsKey) },
-      jobs: {
-        maps: providers.maps,
-        research: providers.research,
-        events: eventBusFor(rt.engines.redis, config),
-        locks: createJobLocks(rt.engines.redis),
-        indexLock: createLocks(rt.engines.redis).run,
-        gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
-        media: createMediaService({ storage: createMediaStorage(config) }),
-        outbound: outboundPolicy(config),
-      },
-      outbound: outboundPolicy(config),
-      webhooks: createWebhookSecrets({
-        ring: keyRingFor(config, rt.credentialsKey),
-        overlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
-        lock: createLocks(rt.engines.redis).run,
+    activities: {
+      ...createActivities({
+        channels: infra.channels,
+        agents: { credentialsKey: infra.credentialsKey },
+        activity: { recorder: infra.recorder },
+        digests: { lock: infra.lock },
+        jobs: {
+          maps: providers.maps,
+          research: providers.research,
+          events: infra.events,
+          locks: createJobLocks(rt.engines.redis),
+          indexLock: infra.lock,
+          gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
+          media: infra.media,
+          outbound: infra.outbound,
+        },
+        outbound: infra.outbound,
+        webhooks: infra.webhooks,
+        integrations: {
+          ring: infra.ring,
+          limits: createLimits(rt.engines.redis),
+          endpoints: infra.relayEndpoints,
+          timeoutMs: config.RELAY_TIMEOUT_MS,
+          maxBytes: config.RELAY_MAX_RESPONSE_BYTES,
+          usageStored: () => storedSoFar(rt.engines.redis, RELAY_USAGE_STREAM),
+        },
       }),
-      integrations: {
-        ring: keyRingFor(config, rt.credentialsKey),
-        limits: createLimits(rt.engines.redis),
-        endpoints: rt.relayEndpoints,
-        timeoutMs: config.RELAY_TIMEOUT_MS,
-        maxBytes: config.RELAY_MAX_RESPONSE_BYTES,
-        usageStored: () => storedSoFar(rt.engines.redis, RELAY_USAGE_STREAM),
-      },
+      ...built.modules.pins.activities,
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     workflowBundle: opts.workflowBundle,
@@ -233,16 +249,10 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.HOST}:${port}`;
     if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
-    services = createServices({
-      config,
-      engines: rt.engines,
-      logger: opts.logger,
-      credentialsKey: rt.credentialsKey,
-      temporalUiUrl: rt.temporalUiUrl,
-      relayEndpoints: rt.relayEndpoints,
-    });
+    const infra = infraOf(config, rt, opts.logger);
+    services = createServices(infra);
     server.on('request', createApp(services));
-    worker = config.RUN_WORKER ? await workerFor(config, rt, opts) : undefined;
+    worker = config.RUN_WORKER ? await workerFor(config, rt, opts, { infra, modules: services.modules }) : undefined;
     return { ...rt, services, server, url, worker, admin, stop };
   } catch (err) {
     await stop(); // nothing started here outlives a failed start

@@ -1,7 +1,6 @@
 // The pin-reservation workflow's name, updates, signal and types, shared by the workflow and the API that starts and updates it.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
-export const PIN_RESERVATION_WORKFLOW = 'pinReservationWorkflow';
 /** One id per name: Temporal then lets only one reservation of a name run at a time. */
 export const pinReservationWorkflowId = (pinId: string) => `pin-reservation-${pinId}`;
 export const pinCreatedWorkflowId = (reservationId: string) => `pin-created-${reservationId}`;
@@ -46,9 +45,14 @@ export type ReservationOutcome = 'completed' | 'expired' | 'released' | 'failed'
 export const RESERVATION_CLOSED = 'ReservationClosed';
 export const WRONG_RESERVATION = 'WrongReservation';
 export const ALREADY_COMPLETING = 'AlreadyCompleting';
+/** The claim was accepted but its pin could not be written (a pin of another reservation holds the name). */
+export const PIN_NOT_WRITTEN = 'PinNotWritten';
 
-/** The end user's completion: accepted once (later identical ones get the same pin id), refused after expiry. */
-export const completeUpdate = defineUpdate<{ pin_id: string }, [PinClaim]>('complete');
+/**
+ * The end user's completion: accepted once (later identical ones get the same answer), refused after expiry.
+ * It answers once the pin is written (`done`); a run from before that answered at acceptance, without `state`.
+ */
+export const completeUpdate = defineUpdate<{ pin_id: string; state?: 'done' }, [PinClaim]>('complete');
 /** Moves the hold's deadline (epoch ms, in the future): the updatable timer. */
 export const extendHoldUpdate = defineUpdate<{ expires_at: string }, [number]>('extendHold');
 /** Ends the hold without a pin (the signup link could not be delivered); carries the reservation id. */

@@ -3,6 +3,7 @@ import {
   ParentClosePolicy,
   allHandlersFinished,
   condition,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -10,6 +11,7 @@ import {
 import type { Activities } from '../activities';
 import {
   ALREADY_COMPLETING,
+  PIN_NOT_WRITTEN,
   RESERVATION_CLOSED,
   WRONG_RESERVATION,
   completeUpdate,
@@ -40,6 +42,7 @@ export async function pinReservationWorkflow(input: PinReservationInput): Promis
   let deadline = input.expires_at_ms;
   let outcome: 'completing' | 'expired' | 'released' | null = null;
   let claim: PinClaim | null = null;
+  let written: { written: boolean; created_at: string } | null = null;
 
   const mustBeOpen = () => {
     if (outcome === 'expired' || outcome === 'released')
@@ -47,12 +50,16 @@ export async function pinReservationWorkflow(input: PinReservationInput): Promis
   };
   setHandler(
     completeUpdate,
-    (c) => {
+    async (c) => {
       if (outcome === null) {
         claim = c;
         outcome = 'completing';
       }
-      return { pin_id: input.pin_id };
+      // The answer waits for the pin, so the API need not look for it (runs started before answered at once).
+      if (!patched('complete-answers-when-written')) return { pin_id: input.pin_id };
+      await condition(() => written !== null);
+      if (!written!.written) throw refuse(PIN_NOT_WRITTEN, 'The pin could not be created');
+      return { pin_id: input.pin_id, state: 'done' as const };
     },
     {
       validator: (c: PinClaim) => {
@@ -99,7 +106,7 @@ export async function pinReservationWorkflow(input: PinReservationInput): Promis
     await condition(allHandlersFinished);
     return decided;
   }
-  const written = await writeClaimedPin({ reservation: input, claim: claim! });
+  written = await writeClaimedPin({ reservation: input, claim: claim! });
   if (written.written && input.callback_url) {
     const callback: PinCreatedCallbackInput = {
       url: input.callback_url,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { stableUuid } from '../lib/ids';
 import { Schema, model } from 'mongoose';
 import { tenantOwned } from '../lib/tenancy';
 
@@ -43,12 +43,6 @@ export const ResourceModel = model('Resource', resourceSchema, 'idap_resources')
  */
 export function resourceId(clientId: string, type: ResourceType, naturalKey: string): string {
   return stableUuid(clientId, type, naturalKey.trim().toLowerCase());
-}
-
-/** A UUID (version 5 layout) derived from the parts: the same parts always give the same id. */
-export function stableUuid(...parts: string[]): string {
-  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 export const idapRef = (type: string, id: string) => `idap://${type}/${id}`;

@@ -1,3 +1,4 @@
+import { sha256 } from '../lib/crypto';
 import { claimOnce } from '../lib/claims';
 import { iso } from '../lib/ids';
 import type { Logger } from '../lib/logger';
@@ -119,7 +120,7 @@ export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; 
         `(period ${dayOf(start)} to ${dayOf(new Date(end.getTime() - DAY_MS))}, UTC). Calls continue; raise the limit or switch the action to block to stop them.\n\n` +
         `Spend: ${deps.publicBaseUrl()}/api/v1/brands/${key.brand_id}/integrations/${key._id}/spend`;
       for (const address of to) {
-        await deps.notifier.send({
+        await deps.notifier.send(`spend-limit-${key._id}-${dayOf(start)}-${sha256(address).slice(0, 16)}`, {
           channel: 'email',
           to: address,
           subject: `Spend limit reached: ${key.key_label}`,

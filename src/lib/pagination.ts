@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { Model } from 'mongoose';
 
 export interface Page {
   page: number;
@@ -11,4 +12,39 @@ export function pageOf(req: Request): Page {
   const page = Number(req.query.page ?? 1);
   const page_size = Number(req.query.page_size ?? 20);
   return { page, page_size, skip: (page - 1) * page_size };
+}
+
+/** The contract's list envelope, `{<name>: items, total, page, page_size}`. */
+export function pageEnvelope<K extends string, T>(name: K, items: T[], total: number, page: Page) {
+  return { [name]: items, total, page: page.page, page_size: page.page_size } as { [key in K]: T[] } & {
+    total: number;
+    page: number;
+    page_size: number;
+  };
+}
+
+export interface PageQuery {
+  filter: object;
+  sort: Record<string, 1 | -1>;
+  projection?: object;
+  /** Query options, e.g. `{ allTenants: true }` for a deliberate cross-tenant list. */
+  options?: Record<string, unknown>;
+}
+
+/** One page of documents and the count of all that match, read side by side. */
+export async function findPage<T>(
+  model: Model<any>,
+  query: PageQuery,
+  page: Page,
+): Promise<{ docs: T[]; total: number }> {
+  const [docs, total] = await Promise.all([
+    model
+      .find(query.filter, query.projection, query.options)
+      .sort(query.sort)
+      .skip(page.skip)
+      .limit(page.page_size)
+      .lean<T[]>(),
+    model.countDocuments(query.filter).setOptions(query.options ?? {}),
+  ]);
+  return { docs, total };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { AppError } from '../lib/errors';
-import { stableUuid } from '../idap/resource.model';
+import { stableUuid } from '../lib/ids';
 import { MediaModel, type MediaDoc } from './media.model';
 import type { MediaStorage } from './storage';
 

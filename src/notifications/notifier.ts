@@ -1,13 +1,16 @@
-import type { Client } from '@temporalio/client';
-import { withinDeadline } from '../lib/engines/temporal';
-import { newId } from '../lib/ids';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { startWorkflow } from '../lib/engines/temporal';
+import { stableUuid } from '../lib/ids';
+import { deliverMessageWorkflow } from '../../workflows/notifications';
 import type { OutboundMessage } from './message';
 
-export const DELIVER_MESSAGE_WORKFLOW = 'deliverMessageWorkflow';
-
 export interface Notifier {
-  /** Hands a message to a durable delivery workflow and returns its id (the workflow id). */
-  send(message: Omit<OutboundMessage, 'id'>): Promise<string>;
+  /**
+   * Hands a message to a durable delivery workflow and returns its handle. `key` names what the message is
+   * for (`signup-link-<reservation>`, `password-reset-<token hash>`): the workflow id is `message-<key>`, so a
+   * retried send delivers the message once.
+   */
+  send(key: string, message: Omit<OutboundMessage, 'id'>): Promise<WorkflowHandle<typeof deliverMessageWorkflow>>;
 }
 
 /**
@@ -16,17 +19,14 @@ export interface Notifier {
  */
 export function createNotifier(temporal: Client, taskQueue: string): Notifier {
   return {
-    async send(message) {
-      const id = newId();
-      const workflowId = `message-${id}`;
-      await withinDeadline(temporal, () =>
-        temporal.workflow.start(DELIVER_MESSAGE_WORKFLOW, {
-          taskQueue,
-          workflowId,
-          args: [{ ...message, id }],
-        }),
+    async send(key, message) {
+      const { handle } = await startWorkflow(
+        temporal,
+        deliverMessageWorkflow,
+        { taskQueue, workflowId: `message-${key}`, args: [{ ...message, id: stableUuid('message', key) }] },
+        { once: true },
       );
-      return workflowId;
+      return handle;
     },
   };
 }

@@ -1,21 +1,55 @@
-import type { Services } from '../services';
 import type { OperationHandlers } from '../lib/http/operations';
 import { actingBrand } from '../brands/acting-brand';
+import type { BrandLookup } from '../brands/brand-cache';
+import { callerOf, type Caller } from '../lib/tenancy';
+import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
+import type { PinsService } from './pins.service';
+import type { SignupService } from './signup/signup.service';
 
-/** The agent pin operations of the registry (confirm-pin, the reservation, lives with the signup flow). */
-export function pinsRoutes(s: Services): OperationHandlers {
+export interface PinsRouteDeps {
+  pins: PinsService;
+  signup: SignupService;
+  /** Resolves the brand an agent operation acts for. */
+  brands: BrandLookup;
+  outbound: OutboundPolicy;
+}
+
+/** Whom a per-caller limit counts: the agent token, the dashboard user, or the client's credential triple. */
+const rateSubject = (caller: Caller) =>
+  caller.tokenId ? `token:${caller.tokenId}` : caller.userId ? `user:${caller.userId}` : `client:${caller.clientId}`;
+
+/**
+ * The registry's agent operations (acting for a brand) and the signup operations (authorised by the signup
+ * token): resolve, search and preview pins, reserve a name (confirm-pin), and the end user's claim.
+ */
+export function pinsRoutes(deps: PinsRouteDeps): OperationHandlers {
   return {
     async resolvePin(req, res) {
-      await actingBrand(req, s.brands.lookup);
-      res.json(await s.pins.resolve(String(req.query.pin_id)));
+      await actingBrand(req, deps.brands);
+      res.json(await deps.pins.resolve(String(req.query.pin_id)));
     },
     async searchPins(req, res) {
-      await actingBrand(req, s.brands.lookup);
-      res.json(await s.pins.search(req.body as Record<string, unknown>));
+      await actingBrand(req, deps.brands);
+      res.json(await deps.pins.search(req.body as Record<string, unknown>));
     },
     async previewPin(req, res) {
-      await actingBrand(req, s.brands.lookup);
-      res.json(await s.pins.preview(req.body));
+      await actingBrand(req, deps.brands);
+      res.json(await deps.pins.preview(req.body));
+    },
+    async confirmPin(req, res) {
+      assertSubmittedUrl(req.body.callback_url, 'callback_url', deps.outbound);
+      const { brand } = await actingBrand(req, deps.brands);
+      const brandRef = { client_id: brand.client_id, brand_id: brand._id };
+      res.status(202).json(await deps.signup.confirm(brandRef, req.body, rateSubject(callerOf(req))));
+    },
+    async resolveSignup(req, res) {
+      res.json(await deps.signup.resolve(String(req.query.token)));
+    },
+    async checkSignupName(req, res) {
+      res.json(await deps.signup.checkName(String(req.query.token), String(req.query.name)));
+    },
+    async completeSignup(req, res) {
+      res.status(202).json(await deps.signup.complete(req.body));
     },
   };
 }

@@ -94,12 +94,13 @@ export function createUsersService(deps: {
     await deps.invalidateCredentials();
   }
 
-  /** A link that lets the user choose a password of their own (valid for the reset lifetime). */
+  /** A link that lets the user choose a password of their own (valid for the reset lifetime), and its message key. */
   async function resetLink(userId: string) {
     const token = randomToken('lrt_', 32);
     const expires = new Date(Date.now() + deps.resetTtlSeconds * 1000);
     await PasswordResetModel.create({ token_hash: sha256(token), user_id: userId, expires_at: expires });
-    return { link: `${deps.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`, expires };
+    const link = `${deps.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    return { link, expires, key: `password-reset-${sha256(token).slice(0, 32)}` };
   }
 
   return {
@@ -176,8 +177,8 @@ export function createUsersService(deps: {
       await UserModel.updateOne({ _id: userId }, { password_hash: await hashPassword(password) });
       await endSessions(userId, callerSessionId);
       if (sendEmail) {
-        const { link, expires } = await resetLink(userId);
-        await deps.notifier.send({
+        const { link, expires, key } = await resetLink(userId);
+        await deps.notifier.send(key, {
           channel: 'email',
           to: user.email,
           subject: 'Your dashboard password was set',
@@ -191,15 +192,15 @@ export function createUsersService(deps: {
 
     async triggerReset(userId: string) {
       const user = await getUser(userId);
-      const { link, expires } = await resetLink(userId);
-      const delivery_id = await deps.notifier.send({
+      const { link, expires, key } = await resetLink(userId);
+      const delivery = await deps.notifier.send(key, {
         channel: 'email',
         to: user.email,
         subject: 'Reset your dashboard password',
         text: `Open this link to choose a new password (valid until ${expires.toISOString()}):\n${link}`,
         html: `<p>Open <a href="${link}">this link</a> to choose a new password (valid until ${expires.toISOString()}).</p>`,
       });
-      return { user_id: userId, reset_expires_at: expires.toISOString(), delivery_id };
+      return { user_id: userId, reset_expires_at: expires.toISOString(), delivery_id: delivery.workflowId };
     },
 
     /** Consumes a reset token exactly once, even when the same link is submitted concurrently. */

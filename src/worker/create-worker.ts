@@ -8,7 +8,6 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
-import { createActivities, type ActivityDeps } from '../../activities';
 import type { Logger } from '../lib/logger';
 
 // No extension: the bundler finds index.ts from src/ and index.js from dist/.
@@ -18,7 +17,8 @@ export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  deps: ActivityDeps;
+  /** Every activity the workflows call, from the process's area modules. */
+  activities: object;
   logger: Logger;
   /** A prebuilt workflow bundle (tests build it once for the whole run); otherwise it is bundled here. */
   workflowBundle?: WorkflowBundleWithSourceMap | { codePath: string };
@@ -53,7 +53,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    activities: createActivities(opts.deps),
+    activities: opts.activities,
     dataConverter: { payloadCodecs: [opts.payloadCodec] },
     workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
     maxConcurrentActivityTaskExecutions: opts.concurrency.activities,

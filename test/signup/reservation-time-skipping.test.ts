@@ -1,6 +1,6 @@
 import { HOUR, useTimeSkipping } from '../support/time-skipping';
+import { pinReservationWorkflow } from '../../workflows/pin-reservation';
 import {
-  PIN_RESERVATION_WORKFLOW,
   completeUpdate,
   extendHoldUpdate,
   pinReservationWorkflowId,
@@ -47,7 +47,7 @@ describe('the pin reservation, with its 24-hour hold skipped through', () => {
       expires_at_ms: (await ts.env.currentTimeMs()) + 24 * HOUR,
       callback: { initial_ms: 1000, total_seconds: 24 * 3600 },
     };
-    const handle = await ts.env.client.workflow.start(PIN_RESERVATION_WORKFLOW, {
+    const handle = await ts.env.client.workflow.start(pinReservationWorkflow, {
       taskQueue,
       workflowId: pinReservationWorkflowId(`${input.pin_id}-${input.reservation_id}`),
       args: [input],

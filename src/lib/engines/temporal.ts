@@ -1,6 +1,16 @@
 import { InterceptingCall, Metadata, status, type Interceptor } from '@grpc/grpc-js';
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import type { PayloadCodec } from '@temporalio/common';
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  defaultGrpcRetryOptions,
+  makeGrpcRetryInterceptor,
+  type WorkflowHandle,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
+import { ApplicationFailure, type PayloadCodec, type Workflow } from '@temporalio/common';
+import { AppError } from '../errors';
 
 /**
  * A call that ends at once with CANCELLED, which the retry interceptor hands to its caller without retrying.
@@ -75,6 +85,63 @@ export const REQUEST_CALL_DEADLINE_MS = 8_000;
  * caller) within bounded time, instead of the client's own retries outlasting the request. A call that
  * times out may still have taken effect; every use is idempotent or reports the state it finds.
  */
-export function withinDeadline<T>(client: Client, fn: () => Promise<T>, ms = REQUEST_CALL_DEADLINE_MS): Promise<T> {
+export function withinDeadline<T>(
+  client: Pick<Client, 'withDeadline'>,
+  fn: () => Promise<T>,
+  ms = REQUEST_CALL_DEADLINE_MS,
+): Promise<T> {
   return client.withDeadline(Date.now() + ms, fn);
+}
+
+/** The innermost ApplicationFailure's type in a Temporal failure chain (workflow → activity → application). */
+export function failureTypeOf(err: unknown): string | null {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 8; depth++) {
+    if (e instanceof ApplicationFailure && e.type) return e.type;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** Whether a call failed because its workflow has already closed (or never existed). */
+export function workflowEnded(err: unknown): boolean {
+  if (err instanceof WorkflowNotFoundError) return true;
+  // A signal or Update to a closed run: the server's NOT_FOUND carries this text, with no error class of its own.
+  return /workflow execution already completed/i.test(String((err as Error)?.message));
+}
+
+/**
+ * The answer for a Temporal failure a caller should see: each ApplicationFailure type the workflow uses to
+ * refuse (an Update's validator, a failed run) maps to an AppError; anything else is rethrown as it is (an
+ * engine error becomes a 503 in the error handler).
+ */
+export function failureAnswer(err: unknown, answers: Record<string, (message: string) => AppError>): unknown {
+  const type = failureTypeOf(err);
+  if (type && answers[type]) {
+    let e: unknown = err;
+    while (e && !(e instanceof ApplicationFailure)) e = (e as { cause?: unknown }).cause;
+    return answers[type]((e as ApplicationFailure).message);
+  }
+  return err;
+}
+
+/**
+ * Starts a workflow under the request deadline, by its function (typed arguments). With `once`, an id that is
+ * already running is not an error: the caller gets that run's handle (an idempotent start).
+ */
+export async function startWorkflow<W extends Workflow>(
+  client: Client,
+  workflow: W,
+  options: WorkflowStartOptions<W>,
+  mode: { once?: boolean } = {},
+): Promise<{ handle: WorkflowHandle<W>; started: boolean }> {
+  try {
+    const handle = await withinDeadline(client, () => client.workflow.start(workflow, options));
+    return { handle, started: true };
+  } catch (err) {
+    if (mode.once && err instanceof WorkflowExecutionAlreadyStartedError) {
+      return { handle: client.workflow.getHandle<W>(options.workflowId), started: false };
+    }
+    throw err;
+  }
 }

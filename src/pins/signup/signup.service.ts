@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type Redis from 'ioredis';
-import { withinDeadline } from '../../lib/engines/temporal';
+import { failureTypeOf, withinDeadline } from '../../lib/engines/temporal';
 import { AppError } from '../../lib/errors';
 import { sha256, type KeyRing } from '../../lib/crypto';
 import { fixedWindowLimit } from '../../lib/rate-limit';
@@ -12,17 +11,8 @@ import { nameAvailability, MAX_CHECK_NAME_SUGGESTIONS } from '../availability';
 import { PinModel } from '../pin.model';
 import { PIN_NAME, normalizePinName, pinId } from '../pin-name';
 import { ReservationModel, type ReservationDoc } from '../reservation.model';
-import {
-  PIN_RESERVATION_WORKFLOW,
-  RESERVATION_CLOSED,
-  WRONG_RESERVATION,
-  completeUpdate,
-  pinReservationWorkflowId,
-  releaseSignal,
-  type PinAddress,
-  type PinReservationInput,
-} from '../../../workflows/pin-reservation-api';
-import { failureTypeOf } from './failures';
+import type { PinAddress, PinReservationInput } from '../../../workflows/pin-reservation-api';
+import type { PinWorkflows } from '../pins.workflows';
 import { signupLinkMessage } from './link-message';
 import { brandMapsKey, type MapsCredentialLookup } from './maps-key';
 import { maskIdentifier } from './mask';
@@ -34,8 +24,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ADDRESS_FIELD_MAX = 200;
 
 export interface SignupDeps {
-  temporal: Client;
-  taskQueue: string;
+  workflows: PinWorkflows;
   redis: Redis;
   notifier: Notifier;
   tokens: SignupTokens;
@@ -80,7 +69,6 @@ const notAvailable = async (country_code: string, name: string) =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createSignupService(deps: SignupDeps) {
-  const workflow = (id: string) => deps.temporal.workflow.getHandle(pinReservationWorkflowId(id));
   const mapsKeyOf = brandMapsKey(deps.mapsCredential);
 
   /** The reservation a valid token stands for; a token whose reservation is gone or has lapsed is 401 like an expired one. */
@@ -115,9 +103,8 @@ export function createSignupService(deps: SignupDeps) {
   });
 
   /** Waits for the link's delivery workflow: the provider took it, refused the destination, or is unavailable. */
-  async function sendLink(message: ReturnType<typeof signupLinkMessage>): Promise<void> {
-    const messageWorkflowId = await deps.notifier.send(message);
-    const handle = deps.temporal.workflow.getHandle(messageWorkflowId);
+  async function sendLink(reservationId: string, message: ReturnType<typeof signupLinkMessage>): Promise<void> {
+    const handle = await deps.notifier.send(`signup-link-${reservationId}`, message);
     const outcome = await Promise.race([
       handle.result().then(
         () => 'sent' as const,
@@ -127,7 +114,7 @@ export function createSignupService(deps: SignupDeps) {
     ]);
     if (outcome === 'sent') return;
     if (outcome === 'timeout') {
-      await withinDeadline(deps.temporal, () =>
+      await withinDeadline(handle.client, () =>
         handle.terminate('signup link not delivered in time; the reservation was released'),
       ).catch(() => undefined);
     }
@@ -180,29 +167,13 @@ export function createSignupService(deps: SignupDeps) {
         expires_at_ms: expiresAt.getTime(),
         callback: deps.callback,
       };
-      try {
-        // Only one run per name at a time; a closed run (completed or expired) does not block a new one.
-        await withinDeadline(deps.temporal, () =>
-          deps.temporal.workflow.start(PIN_RESERVATION_WORKFLOW, {
-            taskQueue: deps.taskQueue,
-            workflowId: pinReservationWorkflowId(id),
-            args: [args],
-            workflowIdConflictPolicy: 'FAIL',
-            workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-          }),
-        );
-      } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError) throw await notAvailable(country, name);
-        throw err;
-      }
-      // A refused confirm frees the name before it answers: the workflow closes (briefly awaited) and the document says so.
+      if (!(await deps.workflows.hold(args))) throw await notAvailable(country, name);
+      // A refused confirm frees the name before it answers: the workflow closes (briefly awaited), the document says so.
       const release = async () => {
-        const handle = workflow(id);
-        await withinDeadline(deps.temporal, () => handle.signal(releaseSignal, reservationId)).catch(() => undefined);
         await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(
           () => undefined,
         );
-        await Promise.race([handle.result().catch(() => undefined), sleep(5_000)]);
+        await deps.workflows.release(id, reservationId);
       };
       // The callback's own signing secret: shown once in this answer, stored only sealed, for this reservation alone
       // (an agent never learns the client's secret, which signs its job webhooks).
@@ -235,6 +206,7 @@ export function createSignupService(deps: SignupDeps) {
       const link = `${deps.publicBaseUrl()}/signup?token=${encodeURIComponent(token)}`;
       try {
         await sendLink(
+          reservationId,
           signupLinkMessage({
             channel,
             to: input.identifier,
@@ -288,45 +260,22 @@ export function createSignupService(deps: SignupDeps) {
         throw AppError.conflict('Name or country does not match the reservation');
       }
       const address = checkAddress(input.structured_address ?? {});
-      const done = async () => (await PinModel.exists({ _id: doc._id, reservation_id: doc.reservation_id })) !== null;
-      const result = { pin_id: doc._id };
-      if (await done()) return { ...result, state: 'done' as const };
-      try {
-        await withinDeadline(deps.temporal, () =>
-          workflow(doc._id).executeUpdate(completeUpdate, {
-            args: [
-              {
-                reservation_id: doc.reservation_id,
-                lat: input.lat,
-                lng: input.lng,
-                structured_address: address,
-                account_oauth_uid: input.account_oauth_uid ?? null,
-                verified_identifier: input.verified_identifier ?? null,
-              },
-            ],
-          }),
-        );
-      } catch (err) {
-        const type = failureTypeOf(err);
-        if (type === RESERVATION_CLOSED) throw AppError.unauthorized('The reservation has expired');
-        if (type === WRONG_RESERVATION) throw AppError.notFound('Reservation not found');
-        const ended =
-          err instanceof WorkflowNotFoundError ||
-          /already completed|workflow execution already/i.test(String((err as Error)?.message));
-        if (!ended) throw err;
-        if (await done()) return { ...result, state: 'done' as const };
-        throw AppError.unauthorized('The reservation has expired');
-      }
-      // The claim is accepted; the answer says whether the pin is already written.
-      const deadline = Date.now() + deps.completeWaitMs;
-      for (;;) {
-        if (await done()) return { ...result, state: 'done' as const };
-        const now = await ReservationModel.findById(doc._id, { state: 1, reservation_id: 1 }).lean<ReservationDoc>();
-        if (now?.reservation_id === doc.reservation_id && now.state === 'expired')
-          throw new AppError(502, 'The pin could not be created');
-        if (Date.now() >= deadline) return { ...result, state: 'creating' as const };
-        await sleep(Math.min(100, Math.max(1, deadline - Date.now())));
-      }
+      const written = async () =>
+        (await PinModel.exists({ _id: doc._id, reservation_id: doc.reservation_id })) !== null;
+      if (await written()) return { pin_id: doc._id, state: 'done' as const };
+      const claim = {
+        reservation_id: doc.reservation_id,
+        lat: input.lat,
+        lng: input.lng,
+        structured_address: address,
+        account_oauth_uid: input.account_oauth_uid ?? null,
+        verified_identifier: input.verified_identifier ?? null,
+      };
+      const answer = await deps.workflows.complete(doc._id, claim, deps.completeWaitMs);
+      if (answer !== 'closed') return { pin_id: doc._id, state: answer };
+      // The hold has ended: completed by an earlier claim (its pin is there), or expired.
+      if (await written()) return { pin_id: doc._id, state: 'done' as const };
+      throw AppError.unauthorized('The reservation has expired');
     },
   };
 }

@@ -1,0 +1,76 @@
+import { createActivityRecorder, type ActivityRecorder } from './activity/recorder';
+import { createBrandCache, type BrandCache } from './brands/brand-cache';
+import { createWebhookSecrets, type WebhookSecrets } from './clients/webhook-secrets';
+import { eventBusFor, type EventBus } from './events/event-bus';
+import { keyRingFor } from './integrations/integrations.module';
+import type { RelayEndpoints } from './integrations/relay/endpoints';
+import type { Config } from './lib/config';
+import type { KeyRing } from './lib/crypto';
+import type { Engines } from './lib/engines';
+import { createLocks, type RunLocked } from './lib/locks';
+import type { Logger } from './lib/logger';
+import { outboundPolicy, type OutboundPolicy } from './lib/outbound';
+import { createMediaService, type MediaService } from './media/media.service';
+import { createMediaStorage, type MediaStorage } from './media/storage';
+import { createChannels, type Channels } from './notifications/channels';
+import { createNotifier, type Notifier } from './notifications/notifier';
+import { version } from '../package.json';
+
+/**
+ * The pieces every area shares, built once per process from its configuration and engines, for the API and
+ * the worker alike: an area's module takes from here only what it uses.
+ */
+export interface Infra {
+  config: Config;
+  engines: Engines;
+  logger: Logger;
+  version: string;
+  temporalUiUrl: string | null;
+  /** Seals the secrets the service must use again (integration credentials, webhook and callback secrets). */
+  ring: KeyRing;
+  credentialsKey: string;
+  /** Read-modify-write sections that take turns across processes. */
+  lock: RunLocked;
+  notifier: Notifier;
+  channels: Channels;
+  storage: MediaStorage;
+  media: MediaService;
+  recorder: ActivityRecorder;
+  events: EventBus;
+  /** Brands by id, cached per process (every brand-scoped operation looks one up). */
+  brands: BrandCache;
+  outbound: OutboundPolicy;
+  webhooks: WebhookSecrets;
+  relayEndpoints: RelayEndpoints;
+}
+
+export interface InfraSources {
+  config: Config;
+  engines: Engines;
+  logger: Logger;
+  credentialsKey: string;
+  temporalUiUrl: string | null;
+  relayEndpoints: RelayEndpoints;
+}
+
+export function createInfra(src: InfraSources): Infra {
+  const { config, engines } = src;
+  const ring = keyRingFor(config, src.credentialsKey);
+  const lock = createLocks(engines.redis).run;
+  const storage = createMediaStorage(config);
+  return {
+    ...src,
+    version,
+    ring,
+    lock,
+    notifier: createNotifier(engines.temporal, config.TEMPORAL_TASK_QUEUE),
+    channels: createChannels(config),
+    storage,
+    media: createMediaService({ storage }),
+    recorder: createActivityRecorder(engines.redis, src.logger),
+    events: eventBusFor(engines.redis, config),
+    brands: createBrandCache(engines.redis),
+    outbound: outboundPolicy(config),
+    webhooks: createWebhookSecrets({ ring, overlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS, lock }),
+  };
+}

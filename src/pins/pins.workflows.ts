@@ -1,0 +1,83 @@
+import { WorkflowUpdateStage, type Client } from '@temporalio/client';
+import { AppError } from '../lib/errors';
+import { failureAnswer, startWorkflow, withinDeadline, workflowEnded } from '../lib/engines/temporal';
+import { pinReservationWorkflow } from '../../workflows/pin-reservation';
+import {
+  PIN_NOT_WRITTEN,
+  RESERVATION_CLOSED,
+  WRONG_RESERVATION,
+  completeUpdate,
+  pinReservationWorkflowId,
+  releaseSignal,
+  type PinClaim,
+  type PinReservationInput,
+} from '../../workflows/pin-reservation-api';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What the API answers when the reservation's workflow refuses a completion. */
+const COMPLETION_REFUSALS = {
+  [RESERVATION_CLOSED]: () => AppError.unauthorized('The reservation has expired'),
+  [WRONG_RESERVATION]: () => AppError.notFound('Reservation not found'),
+  [PIN_NOT_WRITTEN]: () => new AppError(502, 'The pin could not be created'),
+};
+
+export type CompletionAnswer = 'done' | 'creating' | 'closed';
+
+/** The pin reservation's workflow calls, by the workflow function and its shared definitions. */
+export function createPinWorkflows(temporal: Client, taskQueue: string) {
+  const handle = (pinId: string) =>
+    temporal.workflow.getHandle<typeof pinReservationWorkflow>(pinReservationWorkflowId(pinId));
+
+  return {
+    /**
+     * Holds the name until `expires_at_ms`: one run per name at a time (a closed run does not block a new one),
+     * so false means another reservation of the name is running.
+     */
+    async hold(input: PinReservationInput): Promise<boolean> {
+      const { started } = await startWorkflow(
+        temporal,
+        pinReservationWorkflow,
+        {
+          taskQueue,
+          workflowId: pinReservationWorkflowId(input.pin_id),
+          args: [input],
+          workflowIdConflictPolicy: 'FAIL',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        },
+        { once: true },
+      );
+      return started;
+    },
+
+    /** Ends a hold without a pin and waits (briefly) for its run to close. */
+    async release(pinId: string, reservationId: string): Promise<void> {
+      const run = handle(pinId);
+      await withinDeadline(temporal, () => run.signal(releaseSignal, reservationId)).catch(() => undefined);
+      await Promise.race([run.result().catch(() => undefined), sleep(5_000)]);
+    },
+
+    /**
+     * Hands the end user's claim to the hold: `done` once the pin is written within `waitMs`, `creating` while it
+     * is still being written, `closed` when the run has already ended (the caller looks at what it left).
+     * Refusals (expired, another reservation's token, the pin not written) are AppErrors.
+     */
+    async complete(pinId: string, claim: PinClaim, waitMs: number): Promise<CompletionAnswer> {
+      try {
+        const update = await withinDeadline(temporal, () =>
+          handle(pinId).startUpdate(completeUpdate, { args: [claim], waitForStage: WorkflowUpdateStage.ACCEPTED }),
+        );
+        const result = update.result();
+        result.catch(() => undefined); // answered past the wait: the caller already said `creating`
+        const answer = await Promise.race([result, sleep(waitMs).then(() => null)]);
+        // A run from before the answer waited for the pin says only that it accepted the claim.
+        return answer?.state === 'done' ? 'done' : 'creating';
+      } catch (err) {
+        if (workflowEnded(err)) return 'closed';
+        throw failureAnswer(err, COMPLETION_REFUSALS);
+      }
+    },
+  };
+}
+
+export type PinWorkflows = ReturnType<typeof createPinWorkflows>;
