@@ -56,10 +56,12 @@ export function requireTenant(req: Request): string {
   return tenant;
 }
 
-/** A Mongo filter for the request's tenant: `{client_id}` or `{}` for a super_admin viewing all. */
-export function tenantFilter(req: Request): { client_id?: string } {
-  const tenant = tenantScope(req);
-  return tenant ? { client_id: tenant } : {};
+/**
+ * The filter and query options of a read over one tenant, or over every tenant (`null`: a super_admin's view of
+ * all clients, which the tenant guard below must be told is deliberate).
+ */
+export function tenantQuery(scope: string | null): { filter: { client_id?: string }; options: { allTenants?: true } } {
+  return scope ? { filter: { client_id: scope }, options: {} } : { filter: {}, options: { allTenants: true } };
 }
 
 const GUARDED_QUERIES =
