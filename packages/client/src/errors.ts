@@ -1,6 +1,6 @@
 import type { components } from './generated/openapi';
 
-/** The media type of the answers typed by the client's `api`: JSON (CSV and JSON Lines are read with parseAs: 'text'). */
+/** The media type the client's `api` types answers as: JSON (read CSV and JSON Lines with parseAs: 'text'). */
 export type JsonMedia = 'application/json';
 
 type ValidationIssue = components['schemas']['ValidationError']['errors'][number];
