@@ -14349,6 +14349,7 @@ export interface operations {
           'application/json': components['schemas']['TemporalPayloads'];
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
@@ -14405,6 +14406,7 @@ export interface operations {
           'application/json': components['schemas']['TemporalPayloads'];
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
