@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import YAML from 'yaml';
 import globalSetup from '../support/global-setup';
 import globalTeardown from '../support/global-teardown';
 import { createLogger } from '../../src/lib/logger';
@@ -90,7 +91,8 @@ async function main() {
       : HARNESS_EXCLUDED.flatMap((id) => ['--exclude-operation-id', id]);
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-report-'));
     const contract = path.join(reportDir, 'openapi.json');
-    fs.writeFileSync(contract, JSON.stringify(withContentKeywords(loadOpenApi().doc)));
+    // Parsed afresh from the text the service serves (the app may have adapted its parsed copy).
+    fs.writeFileSync(contract, JSON.stringify(withContentKeywords(YAML.parse(loadOpenApi().text))));
     const seeded = await seedRecords(api, client.triple);
     // The brand the agent operations act for is the seeded one, so they reach their handlers (a random
     // X-Brand-Id is a 404 before anything else; bad values are tested in Jest).
