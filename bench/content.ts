@@ -24,7 +24,7 @@ const paragraph = (i: number) => ({
 });
 
 async function seed(s: Awaited<ReturnType<typeof startApi>>['services']) {
-  const client = await s.clients.create({
+  const client = await s.modules.clients.service.create({
     name: 'Bench Bakery',
     content_domains: [DOMAIN],
     admin_email: 'bench@bench.example',

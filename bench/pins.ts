@@ -84,7 +84,7 @@ async function timed(label: string, run: () => Promise<unknown>, rounds = ROUNDS
 
 async function main() {
   await withBenchApi('pins', {}, async (api) => {
-    const client = await api.services.clients.create({
+    const client = await api.services.modules.clients.service.create({
       name: 'Bench Pins',
       content_domains: [],
       admin_email: 'bench@pins.example',

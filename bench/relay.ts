@@ -26,7 +26,7 @@ async function main() {
   try {
     await withBenchApi('relay', { RELAY_PARCEL_TRACKING_URL: providerBase }, async (api) => {
       const s = api.services;
-      const client = await s.clients.create({
+      const client = await s.modules.clients.service.create({
         name: 'Bench Relay',
         content_domains: [],
         admin_email: 'bench@relay.example',

@@ -19,7 +19,6 @@ import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
 import { authRoutes } from './auth/auth.routes';
-import { clientsRoutes } from './clients/clients.routes';
 import { contentRoutes } from './content/content.routes';
 import { publicContentFastPath } from './content/public-fast-path';
 import { outboxRoutes } from './notifications/outbox.routes';
@@ -45,7 +44,6 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 export function operationHandlers(s: Services): OperationHandlers {
   return {
     ...authRoutes(s),
-    ...clientsRoutes(s),
     ...contentRoutes(s),
     ...usersRoutes(s),
     ...outboxRoutes(s),

@@ -1,4 +1,5 @@
 import { createActivityRecorder, type ActivityRecorder } from './activity/recorder';
+import { createTokenCache, type TokenCache } from './auth/token-cache';
 import { createBrandCache, type BrandCache } from './brands/brand-cache';
 import { createWebhookSecrets, type WebhookSecrets } from './clients/webhook-secrets';
 import { eventBusFor, type EventBus } from './events/event-bus';
@@ -9,6 +10,7 @@ import type { KeyRing } from './lib/crypto';
 import type { Engines } from './lib/engines';
 import { createLocks, type RunLocked } from './lib/locks';
 import type { Logger } from './lib/logger';
+import type { Caller } from './lib/tenancy';
 import { outboundPolicy, type OutboundPolicy } from './lib/outbound';
 import { createMediaService, type MediaService } from './media/media.service';
 import { createMediaStorage, type MediaStorage } from './media/storage';
@@ -31,6 +33,11 @@ export interface Infra {
   credentialsKey: string;
   /** Read-modify-write sections that take turns across processes. */
   lock: RunLocked;
+  /**
+   * Resolved credentials of every kind (sessions, access tokens, triples), cached per process: any write that
+   * takes access away invalidates them all, on every process.
+   */
+  credentials: TokenCache<Caller>;
   notifier: Notifier;
   channels: Channels;
   storage: MediaStorage;
@@ -63,6 +70,7 @@ export function createInfra(src: InfraSources): Infra {
     version,
     ring,
     lock,
+    credentials: createTokenCache<Caller>(engines.redis),
     notifier: createNotifier(engines.temporal, config.TEMPORAL_TASK_QUEUE),
     channels: createChannels(config),
     storage,

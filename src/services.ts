@@ -1,9 +1,7 @@
 import type { Config } from './lib/config';
-import { SecretBox } from './lib/crypto';
 import type { Engines } from './lib/engines';
 import type { Logger } from './lib/logger';
 import { createAuthService, type AuthService } from './auth/auth.service';
-import { createClientsService, type ClientsService } from './clients/clients.service';
 import { createContentServices, type ContentServices } from './content/content.service';
 import type { Channels } from './notifications/channels';
 import type { Notifier } from './notifications/notifier';
@@ -17,13 +15,11 @@ import type { MediaService } from './media/media.service';
 import { createBrandsService, type BrandsService } from './brands/brands.service';
 import { createAccessRequests, type AccessRequests } from './agents/access-requests.service';
 import { createTokens, type Tokens } from './agents/tokens.service';
-import { createTokenCache } from './auth/token-cache';
-import type { Caller } from './lib/tenancy';
 import { createActivityService, type ActivityService } from './activity/activity.service';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
 import { createPinsModule, type PinsModule } from './pins/pins.module';
 import { createIntegrations, type Integrations } from './integrations/integrations.module';
-import type { WebhookSecrets } from './clients/webhook-secrets';
+import { createClientsModule, type ClientsModule } from './clients/clients.module';
 import type { Infra } from './infra';
 
 /** Everything a request handler may use, built once per process from config and engines. */
@@ -35,7 +31,6 @@ export interface Services {
   temporalUiUrl: string | null;
   channels: Channels;
   notifier: Notifier;
-  clients: ClientsService;
   users: UsersService;
   auth: AuthService;
   jobs: JobsService;
@@ -50,17 +45,14 @@ export interface Services {
   admin: AdminServices;
   integrations: Integrations;
   /** The areas already built as modules (each takes only what it uses). */
-  modules: { pins: PinsModule };
-  /** Clients' webhook signing secrets (sealed; read and rotated by the dashboard operations). */
-  webhookSecrets: WebhookSecrets;
+  modules: { pins: PinsModule; clients: ClientsModule };
 }
 
 export function createServices(infra: Infra): Services {
   const { config, engines, notifier } = infra;
   const opts = infra;
-  // Resolved credentials of every kind, cached per process; any write that takes access away invalidates them all.
-  const credentialCache = createTokenCache<Caller>(engines.redis);
-  const clients = createClientsService(new SecretBox(infra.credentialsKey), credentialCache.invalidate);
+  const credentialCache = infra.credentials;
+  const clients = createClientsModule(infra);
   const users = createUsersService({
     notifier,
     publicBaseUrl: config.publicBaseUrl,
@@ -68,7 +60,7 @@ export function createServices(infra: Infra): Services {
     invalidateCredentials: credentialCache.invalidate,
   });
   const auth = createAuthService({
-    clients,
+    clients: clients.service,
     users,
     sessionTtlSeconds: config.SESSION_TTL_SECONDS,
     credentialCache,
@@ -76,7 +68,7 @@ export function createServices(infra: Infra): Services {
     loginFailures: { max: config.LOGIN_MAX_FAILURES, seconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
   });
   const content = createContentServices({
-    clients,
+    clients: clients.service,
     redis: engines.redis,
     temporal: engines.temporal,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -118,7 +110,6 @@ export function createServices(infra: Infra): Services {
     brands,
     agents,
     notifier,
-    clients,
     users,
     auth,
     content,
@@ -126,8 +117,7 @@ export function createServices(infra: Infra): Services {
     admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     integrations,
-    webhookSecrets: infra.webhooks,
-    modules: { pins },
+    modules: { pins, clients },
   };
 }
 

@@ -1,29 +1,47 @@
-import type { Services } from '../services';
+import { AppError } from '../lib/errors';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
-import { assertSubmittedUrl, outboundPolicy } from '../lib/outbound';
+import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
-import { requireTenant } from '../lib/tenancy';
+import { callerOf, requireTenant } from '../lib/tenancy';
+import type { ClientsService } from './clients.service';
+import type { WebhookSecrets } from './webhook-secrets';
 
-export function clientsRoutes(s: Services): OperationHandlers {
+export interface ClientsRouteDeps {
+  clients: ClientsService;
+  webhooks: WebhookSecrets;
+  /** Which addresses a deploy hook may reach. */
+  outbound: OutboundPolicy;
+}
+
+/** Clients (tenants) as a super_admin manages them, and a client's own credentials and webhook signing secret. */
+export function clientsRoutes(deps: ClientsRouteDeps): OperationHandlers {
   return {
     async createClient(req, res) {
-      assertSubmittedUrl(req.body.deploy_hook_url, 'deploy_hook_url', outboundPolicy(s.config));
-      res.status(201).json(await s.clients.create(req.body));
+      assertSubmittedUrl(req.body.deploy_hook_url, 'deploy_hook_url', deps.outbound);
+      res.status(201).json(await deps.clients.create(req.body));
     },
     async listClients(req, res) {
       const isActive = req.query.is_active as unknown as boolean | undefined;
-      res.json(await s.clients.list({ is_active: isActive }, pageOf(req)));
+      res.json(await deps.clients.list({ is_active: isActive }, pageOf(req)));
     },
     /** The caller's client's webhook signing secret (never cached: it is a secret). */
     async getWebhookSecret(req, res) {
-      res.set('Cache-Control', 'no-store').json(await s.webhookSecrets.read(requireTenant(req)));
+      res.set('Cache-Control', 'no-store').json(await deps.webhooks.read(requireTenant(req)));
     },
     async rotateWebhookSecret(req, res) {
-      res.set('Cache-Control', 'no-store').json(await s.webhookSecrets.rotate(requireTenant(req)));
+      res.set('Cache-Control', 'no-store').json(await deps.webhooks.rotate(requireTenant(req)));
     },
     async updateClient(req, res) {
-      assertSubmittedUrl(req.body.deploy_hook_url, 'deploy_hook_url', outboundPolicy(s.config));
-      res.json(await s.clients.update(pathParam(req, 'client_id'), req.body));
+      assertSubmittedUrl(req.body.deploy_hook_url, 'deploy_hook_url', deps.outbound);
+      res.json(await deps.clients.update(pathParam(req, 'client_id'), req.body));
+    },
+    /** A new key and secret for the caller's own client (a super_admin has none). */
+    async regenerateCredentials(req, res) {
+      const caller = callerOf(req);
+      if (caller.role === 'super_admin')
+        throw AppError.forbidden('A super_admin has no client credentials to regenerate');
+      if (!caller.clientId) throw AppError.forbidden('This account belongs to no client');
+      res.json(await deps.clients.regenerate(caller.clientId));
     },
   };
 }

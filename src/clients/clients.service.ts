@@ -1,7 +1,7 @@
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { SecretBox, randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { iso } from '../lib/ids';
-import type { Page } from '../lib/pagination';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { ClientModel, ContentDomainModel, type ClientDoc } from './client.model';
 import { newId } from '../lib/ids';
 
@@ -84,11 +84,8 @@ export function createClientsService(box: SecretBox, invalidateCredentials: () =
 
     async list(filter: { is_active?: boolean }, page: Page) {
       const query = filter.is_active === undefined ? {} : { is_active: filter.is_active };
-      const [docs, total] = await Promise.all([
-        ClientModel.find(query).sort({ created_at: -1 }).skip(page.skip).limit(page.page_size).lean<ClientDoc[]>(),
-        ClientModel.countDocuments(query),
-      ]);
-      return { clients: docs.map(toClient), total, page: page.page, page_size: page.page_size };
+      const { docs, total } = await findPage<ClientDoc>(ClientModel, { filter: query, sort: { created_at: -1 } }, page);
+      return pageEnvelope('clients', docs.map(toClient), total, page);
     },
 
     async update(

@@ -12,6 +12,8 @@ export interface AreaModule<Activities extends object = object> {
   pages?: Record<string, RequestHandler>;
   activities?: Activities;
   close?(): Promise<void>;
+  /** What it offers other modules and the composition (its services and lookups), by name. */
+  [offered: string]: unknown;
 }
 
 /** Every module's operation handlers, as one map for the router. */

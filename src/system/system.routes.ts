@@ -27,7 +27,7 @@ export function systemRoutes(s: Services): OperationHandlers {
       res.json(await queueStats(s.engines.temporal, [s.config.TEMPORAL_TASK_QUEUE]));
     },
     async getCredentialHealth(_req, res) {
-      res.json(await s.clients.credentialHealth());
+      res.json(await s.modules.clients.service.credentialHealth());
     },
     async decodeTemporalPayloads(req, res) {
       res.json(await codecJson(s.engines.payloadCodec, 'decode', req.body));

@@ -53,12 +53,5 @@ export function usersRoutes(s: Services): OperationHandlers {
     async triggerPasswordReset(req, res) {
       res.status(202).json(await s.users.triggerReset(pathParam(req, 'user_id')));
     },
-    async regenerateCredentials(req, res) {
-      const caller = callerOf(req);
-      if (caller.role === 'super_admin')
-        throw AppError.forbidden('A super_admin has no client credentials to regenerate');
-      if (!caller.clientId) throw AppError.forbidden('This account belongs to no client');
-      res.json(await s.clients.regenerate(caller.clientId));
-    },
   };
 }
