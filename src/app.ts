@@ -18,12 +18,10 @@ import { handlersOf, pagesOf } from './lib/module';
 import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
-import { authRoutes } from './auth/auth.routes';
 import { contentRoutes } from './content/content.routes';
 import { publicContentFastPath } from './content/public-fast-path';
 import { outboxRoutes } from './notifications/outbox.routes';
 import { systemRoutes } from './system/system.routes';
-import { usersRoutes } from './users/users.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { researchRoutes } from './research/research.routes';
 import { locationsRoutes } from './locations/locations.routes';
@@ -31,7 +29,6 @@ import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
 import { brandsRoutes } from './brands/brands.routes';
 import { agentsRoutes } from './agents/agents.routes';
-import { sendResetPasswordPage } from './auth/reset-password.page';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
@@ -43,9 +40,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 export function operationHandlers(s: Services): OperationHandlers {
   return {
-    ...authRoutes(s),
     ...contentRoutes(s),
-    ...usersRoutes(s),
     ...outboxRoutes(s),
     ...systemRoutes(s),
     ...jobsRoutes(s),
@@ -126,7 +121,6 @@ export function createApp(s: Services): Express {
 
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
-  app.get('/reset-password', sendResetPasswordPage);
   for (const [path, page] of Object.entries(pagesOf(s.modules))) app.get(path, page);
 
   app.use(TEMPORAL_CODEC_PATH, temporalUiCors(s.temporalUiUrl));
@@ -148,7 +142,7 @@ export function createApp(s: Services): Express {
   // role and scope (403), and only then is the body parsed (400/413) and the request validated (422).
   const { routing, validation } = splitValidator(validator);
   app.use(routing);
-  app.use(authenticate(s.auth));
+  app.use(authenticate(s.modules.auth));
   app.use(recordWrites(s.activity.recorder, s.logger)); // the activity log: every successful authenticated write
   app.use(jsonBody(s.config.JSON_BODY_LIMIT_BYTES));
   app.use(validation);

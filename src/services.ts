@@ -1,11 +1,11 @@
 import type { Config } from './lib/config';
 import type { Engines } from './lib/engines';
 import type { Logger } from './lib/logger';
-import { createAuthService, type AuthService } from './auth/auth.service';
+import { createAuthModule, type AuthModule } from './auth/auth.module';
 import { createContentServices, type ContentServices } from './content/content.service';
 import type { Channels } from './notifications/channels';
 import type { Notifier } from './notifications/notifier';
-import { createUsersService, type UsersService } from './users/users.service';
+import { createUsersModule, type UsersModule } from './users/users.module';
 import { createJobServices } from './jobs/job-services';
 import type { JobsService } from './jobs/jobs.service';
 import type { ResearchService } from './research/research.service';
@@ -31,8 +31,6 @@ export interface Services {
   temporalUiUrl: string | null;
   channels: Channels;
   notifier: Notifier;
-  users: UsersService;
-  auth: AuthService;
   jobs: JobsService;
   research: ResearchService;
   events: EventsService;
@@ -45,7 +43,7 @@ export interface Services {
   admin: AdminServices;
   integrations: Integrations;
   /** The areas already built as modules (each takes only what it uses). */
-  modules: { pins: PinsModule; clients: ClientsModule };
+  modules: { pins: PinsModule; clients: ClientsModule; users: UsersModule; auth: AuthModule };
 }
 
 export function createServices(infra: Infra): Services {
@@ -53,20 +51,8 @@ export function createServices(infra: Infra): Services {
   const opts = infra;
   const credentialCache = infra.credentials;
   const clients = createClientsModule(infra);
-  const users = createUsersService({
-    notifier,
-    publicBaseUrl: config.publicBaseUrl,
-    resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
-    invalidateCredentials: credentialCache.invalidate,
-  });
-  const auth = createAuthService({
-    clients: clients.service,
-    users,
-    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
-    credentialCache,
-    redis: engines.redis,
-    loginFailures: { max: config.LOGIN_MAX_FAILURES, seconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
-  });
+  const users = createUsersModule(infra);
+  const auth = createAuthModule({ ...infra, clients: clients.service, users: users.service });
   const content = createContentServices({
     clients: clients.service,
     redis: engines.redis,
@@ -110,14 +96,12 @@ export function createServices(infra: Infra): Services {
     brands,
     agents,
     notifier,
-    users,
-    auth,
     content,
     idap: createIdapService(),
     admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     integrations,
-    modules: { pins, clients },
+    modules: { pins, clients, users, auth },
   };
 }
 

@@ -1,31 +1,36 @@
-import type { Services } from '../services';
 import type { OperationHandlers } from '../lib/http/operations';
 import { callerOf } from '../lib/tenancy';
-import { SESSION_COOKIE } from './auth.service';
+import type { ActivityRecorder } from '../activity/recorder';
 import { recordLogin } from '../activity/outcomes';
+import { SESSION_COOKIE, type AuthService } from './auth.service';
 
-export function authRoutes(s: Services): OperationHandlers {
-  const secureCookie = s.config.publicBaseUrl.startsWith('https://');
+export interface AuthRouteDeps {
+  auth: AuthService;
+  /** A login is activity of its user. */
+  recorder: ActivityRecorder;
+  /** The session cookie: Secure when the service is reached over HTTPS, living as long as the session. */
+  cookie: { secure: boolean; maxAgeSeconds: number };
+}
+
+/** Login (a session as bearer token and cookie) and logout. */
+export function authRoutes(deps: AuthRouteDeps): OperationHandlers {
   return {
     async login(req, res) {
-      const result = await s.auth.login(req.body.email, req.body.password, req.ip ?? 'unknown');
-      await recordLogin(s.activity.recorder, result.user);
+      const result = await deps.auth.login(req.body.email, req.body.password, req.ip ?? 'unknown');
+      await recordLogin(deps.recorder, result.user);
       res.cookie(SESSION_COOKIE, result.access_token, {
         httpOnly: true,
         sameSite: 'lax',
-        secure: secureCookie,
+        secure: deps.cookie.secure,
         path: '/',
-        maxAge: s.config.SESSION_TTL_SECONDS * 1000,
+        maxAge: deps.cookie.maxAgeSeconds * 1000,
       });
       res.json(result);
     },
     async logout(req, res) {
-      const result = await s.auth.logout(callerOf(req).sessionId);
+      const result = await deps.auth.logout(callerOf(req).sessionId);
       res.clearCookie(SESSION_COOKIE, { path: '/' });
       res.json(result);
-    },
-    async resetPassword(req, res) {
-      res.json(await s.users.resetPassword(req.body.token, req.body.new_password));
     },
   };
 }

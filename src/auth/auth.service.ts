@@ -33,8 +33,8 @@ function userCaller(user: UserDoc, sessionId?: string): Caller {
 const NO_EXPIRY = new Date(8.64e15);
 
 export interface AuthDeps {
-  clients: ClientsService;
-  users: UsersService;
+  clients: Pick<ClientsService, 'verifyTriple'>;
+  users: Pick<UsersService, 'verifyLogin'>;
   sessionTtlSeconds: number;
   credentialCache: TokenCache<Caller>;
   redis: Redis;

@@ -41,7 +41,7 @@ export function authorize(op: OperationSecurity, caller: Caller): void {
  * from its OpenAPI `security`, resolves the presented one (triple, session or access token) and
  * applies its role and scope rules. Operations that declare no credential scheme pass through.
  */
-export function authenticate(auth: AuthService) {
+export function authenticate(auth: Pick<AuthService, 'resolve'>) {
   const CREDENTIAL_SCHEMES = ['bearerAuth', 'sessionCookie', 'streamToken'];
   return async (req: Request, _res: Response, next: NextFunction) => {
     const op = (req as unknown as { openapi?: { schema?: OperationSecurity } }).openapi?.schema;

@@ -1,11 +1,12 @@
-import type { Services } from '../services';
 import { AppError } from '../lib/errors';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf } from '../lib/tenancy';
-import { generatePassword } from './users.service';
+import { generatePassword, type UsersService } from './users.service';
 
-export function usersRoutes(s: Services): OperationHandlers {
+/** The caller's own identity, dashboard users as a super_admin manages them, and passwords and their reset. */
+export function usersRoutes(deps: { users: UsersService }): OperationHandlers {
+  const { users } = deps;
   return {
     async getMe(req, res) {
       // The caller was resolved from current records (a user's change invalidates cached callers): an inactive
@@ -23,26 +24,26 @@ export function usersRoutes(s: Services): OperationHandlers {
     },
     async listDashboardUsers(req, res) {
       const { role, search } = req.query as { role?: string; search?: string };
-      res.json(await s.users.list({ role, search }, pageOf(req)));
+      res.json(await users.list({ role, search }, pageOf(req)));
     },
     async createDashboardUser(req, res) {
-      res.status(201).json(await s.users.create(req.body));
+      res.status(201).json(await users.create(req.body));
     },
     async updateDashboardUser(req, res) {
-      res.json(await s.users.update(pathParam(req, 'user_id'), req.body));
+      res.json(await users.update(pathParam(req, 'user_id'), req.body));
     },
     async deleteDashboardUser(req, res) {
       if (pathParam(req, 'user_id') === callerOf(req).userId)
         throw AppError.conflict('You cannot remove your own access');
-      res.json(await s.users.remove(pathParam(req, 'user_id')));
+      res.json(await users.remove(pathParam(req, 'user_id')));
     },
     async generatePassword(req, res) {
-      await s.users.getUser(pathParam(req, 'user_id')); // 404 for an unknown user; the password is not stored
+      await users.getUser(pathParam(req, 'user_id')); // 404 for an unknown user; the password is not stored
       res.json({ password: generatePassword(16) });
     },
     async setUserPassword(req, res) {
       res.json(
-        await s.users.setPassword(
+        await users.setPassword(
           pathParam(req, 'user_id'),
           req.body.new_password,
           req.body.send_email ?? false,
@@ -51,7 +52,10 @@ export function usersRoutes(s: Services): OperationHandlers {
       );
     },
     async triggerPasswordReset(req, res) {
-      res.status(202).json(await s.users.triggerReset(pathParam(req, 'user_id')));
+      res.status(202).json(await users.triggerReset(pathParam(req, 'user_id')));
+    },
+    async resetPassword(req, res) {
+      res.json(await users.resetPassword(req.body.token, req.body.new_password));
     },
   };
 }

@@ -3,7 +3,7 @@ import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { hashPassword, needsRehash, randomToken, sha256, verifyPassword } from '../lib/crypto';
 import { claimOnce } from '../lib/claims';
 import { iso } from '../lib/ids';
-import type { Page } from '../lib/pagination';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import type { Role } from '../lib/tenancy';
 import type { Notifier } from '../notifications/notifier';
 import { ClientModel } from '../clients/client.model';
@@ -128,16 +128,12 @@ export function createUsersService(deps: {
       const query: Record<string, unknown> = {};
       if (filter.role) query.role = filter.role;
       if (filter.search) query.email = { $regex: filter.search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
-      const [docs, total] = await Promise.all([
-        UserModel.find(query).sort({ created_at: -1, _id: 1 }).skip(page.skip).limit(page.page_size).lean<UserDoc[]>(),
-        UserModel.countDocuments(query),
-      ]);
-      return {
-        users: await withMemberships(docs.map(toDashboardUser)),
-        total,
-        page: page.page,
-        page_size: page.page_size,
-      };
+      const { docs, total } = await findPage<UserDoc>(
+        UserModel,
+        { filter: query, sort: { created_at: -1, _id: 1 } },
+        page,
+      );
+      return pageEnvelope('users', await withMemberships(docs.map(toDashboardUser)), total, page);
     },
 
     async update(

@@ -1,0 +1,34 @@
+import type { Infra } from '../infra';
+import type { AreaModule } from '../lib/module';
+import { authRoutes } from './auth.routes';
+import { createAuthService, type AuthDeps } from './auth.service';
+
+export type AuthModuleDeps = Pick<Infra, 'config' | 'engines' | 'credentials' | 'recorder'> &
+  Pick<AuthDeps, 'clients' | 'users'>;
+
+/**
+ * Who is calling: login and logout of dashboard sessions, and the resolution of every bearer credential
+ * (a credential triple, a session, an agent's access token) that authenticate() applies to each operation.
+ */
+export function createAuthModule(deps: AuthModuleDeps) {
+  const { config } = deps;
+  const auth = createAuthService({
+    clients: deps.clients,
+    users: deps.users,
+    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+    credentialCache: deps.credentials,
+    redis: deps.engines.redis,
+    loginFailures: { max: config.LOGIN_MAX_FAILURES, seconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
+  });
+  return {
+    handlers: authRoutes({
+      auth,
+      recorder: deps.recorder,
+      cookie: { secure: config.publicBaseUrl.startsWith('https://'), maxAgeSeconds: config.SESSION_TTL_SECONDS },
+    }),
+    /** The caller a bearer credential stands for, or null (what authenticate() asks). */
+    resolve: auth.resolve,
+  } satisfies AreaModule;
+}
+
+export type AuthModule = ReturnType<typeof createAuthModule>;

@@ -1,0 +1,29 @@
+import type { Infra } from '../infra';
+import type { AreaModule } from '../lib/module';
+import { sendResetPasswordPage } from './reset-password.page';
+import { usersRoutes } from './users.routes';
+import { createUsersService } from './users.service';
+
+export type UsersDeps = Pick<Infra, 'config' | 'notifier' | 'credentials'>;
+
+/**
+ * Dashboard users: their accounts and roles, passwords set by an administrator, and the reset link a user
+ * follows to the reset-password page. A change that may take access away invalidates the credential cache.
+ */
+export function createUsersModule(deps: UsersDeps) {
+  const { config } = deps;
+  const users = createUsersService({
+    notifier: deps.notifier,
+    publicBaseUrl: config.publicBaseUrl,
+    resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
+    invalidateCredentials: deps.credentials.invalidate,
+  });
+  return {
+    handlers: usersRoutes({ users }),
+    pages: { '/reset-password': sendResetPasswordPage },
+    /** What other areas use: the login check. */
+    service: users,
+  } satisfies AreaModule;
+}
+
+export type UsersModule = ReturnType<typeof createUsersModule>;
