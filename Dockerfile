@@ -1,14 +1,16 @@
-# The API and the worker share one image; docker-compose.yml picks the command.
-FROM node:20-bookworm-slim AS build
+# The API and the worker share one image; docker-compose.yml picks the command. Node 24 is the active LTS.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+COPY packages ./packages
 RUN npm ci
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# Compiled code, and the workflows bundled once here rather than by every worker at start.
+RUN npm run build && node dist/src/worker/bundle-cli.js dist/workflow-bundle.js && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DEVSTACK=off
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DEVSTACK=off WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
 COPY --from=build /app/package.json /app/openapi.yaml ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -4,6 +4,7 @@ import { createLogger, logTapOf } from './lib/logger';
 import { logStoreFor } from './admin/admin.services';
 import { startEngines, workerFor } from './runtime';
 import { installTemporalLogger } from './worker/create-worker';
+import { touchWhileRunning } from './worker/health-file';
 
 /** `npm run worker`: a Temporal worker with every workflow and activity, and no HTTP server. */
 async function main() {
@@ -14,7 +15,9 @@ async function main() {
   const tap = logTapOf(logger);
   tap?.attach(logStoreFor(config, rt.engines), 'worker');
   const worker = await workerFor(config, rt, { logger });
+  const health = config.WORKER_HEALTH_FILE ? touchWhileRunning(config.WORKER_HEALTH_FILE, worker.worker) : undefined;
   const stop = async () => {
+    health?.stop();
     await worker.shutdown();
     await tap?.detach();
     await closeEngines(rt.engines);

@@ -137,6 +137,10 @@ const schema = z.object({
   JOB_WRITE_CONCURRENCY: positiveInt.default(6),
   /** Activities one worker process runs at once (Temporal's default); the rest wait on the task queue. */
   WORKER_MAX_ACTIVITIES: positiveInt.default(100),
+  /** The workflows bundled ahead (the Docker image does it at build time); unset, the worker bundles at start. */
+  WORKFLOW_BUNDLE_PATH: z.string().min(1).optional(),
+  /** A file the worker touches while it polls Temporal, for a container health check (unset: none). */
+  WORKER_HEALTH_FILE: z.string().min(1).optional(),
   /** Workflow tasks one worker process runs at once (Temporal's default). */
   WORKER_MAX_WORKFLOW_TASKS: positiveInt.default(40),
   /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
@@ -192,6 +196,9 @@ const schema = z.object({
 });
 
 type Raw = z.infer<typeof schema>;
+
+/** Every setting the service reads (the deployment files are checked against this list). */
+export const CONFIG_KEYS = Object.keys(schema.shape) as (keyof Raw)[];
 
 export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER' | 'TRUST_PROXY'> {
   /** The value for Express's `trust proxy` setting. */

@@ -33,6 +33,9 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
+/** How long a stopping worker lets running activities finish before it hands them back (docker's grace is longer). */
+export const WORKER_SHUTDOWN_FORCE_MS = 30_000;
+
 export function bundleWorkflows() {
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
@@ -59,7 +62,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     maxConcurrentActivityTaskExecutions: opts.concurrency.activities,
     maxConcurrentWorkflowTaskExecutions: opts.concurrency.workflowTasks,
     // A stop must end: an activity that ignores its cancellation is retried elsewhere (its heartbeat times out).
-    shutdownForceTime: '30s',
+    shutdownForceTime: WORKER_SHUTDOWN_FORCE_MS,
   });
   const running = worker.run();
   opts.logger.info({ task_queue: opts.taskQueue }, 'temporal worker started');
