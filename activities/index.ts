@@ -3,7 +3,7 @@ import { createContentActivities } from './content';
 import { createNotificationActivities } from './notifications';
 import { createJobActivities, type JobDeps } from './jobs';
 import { createResearchActivities } from './research';
-import { createAccessRequestActivities } from './access-requests';
+import type { createAccessRequestActivities } from './access-requests';
 import { createDigestActivities, type DigestDeps } from './digests';
 import type { createPinActivities } from './pins';
 import type { ActivityRecorder } from '../src/activity/recorder';
@@ -14,7 +14,6 @@ import type { OutboundPolicy } from '../src/lib/outbound';
 export interface ActivityDeps {
   channels: Channels;
   jobs: JobDeps;
-  agents: { credentialsKey: string };
   /** The activity log (outcomes of jobs) and the digests' settings lock. */
   activity: { recorder: ActivityRecorder };
   digests: DigestDeps;
@@ -36,11 +35,12 @@ export function createActivities(deps: ActivityDeps) {
     ...createJobActivities(deps),
     ...createResearchActivities(deps),
     ...createContentActivities(deps),
-    ...createAccessRequestActivities(deps),
     ...createDigestActivities(deps),
     ...createIntegrationActivities(deps),
   };
 }
 
 /** What workflows call: these and the activities of the area modules (src/<area>/<area>.module.ts). */
-export type Activities = ReturnType<typeof createActivities> & ReturnType<typeof createPinActivities>;
+export type Activities = ReturnType<typeof createActivities> &
+  ReturnType<typeof createPinActivities> &
+  ReturnType<typeof createAccessRequestActivities>;

@@ -25,7 +25,7 @@ async function main() {
       });
       await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
       // An approved request, decided directly (the approval flow itself is not what is measured).
-      const receipt = await s.agents.requests.request(
+      const receipt = await s.modules.agents.requests.request(
         {
           client_id: client.client_id,
           owner_email: 'dev@agents.example',
@@ -40,7 +40,7 @@ async function main() {
         crypto.randomUUID(),
       );
       await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() }); // nothing else to wait for
-      const agent = (await s.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
+      const agent = (await s.modules.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
       const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
       const session = await fetch(`${api.url}/api/v1/auth/login`, {
         method: 'POST',

@@ -46,7 +46,7 @@ async function main() {
       if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
 
       // The relays' caller: an agent access token acting for its brand (approved directly; the flow is not measured).
-      const receipt = await s.agents.requests.request(
+      const receipt = await s.modules.agents.requests.request(
         {
           client_id: client.client_id,
           owner_email: 'dev@relay.example',
@@ -61,7 +61,7 @@ async function main() {
         crypto.randomUUID(),
       );
       await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() });
-      const agent = (await s.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
+      const agent = (await s.modules.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
       const relayUrl = `${api.url}/api/v1/agent/proxy/parcel-tracking`;
       const relayHeaders = { authorization: `Bearer ${agent}`, 'content-type': 'application/json' };
       const relayBody = JSON.stringify({ method: 'GET', path: PATH });

@@ -28,7 +28,6 @@ import { locationsRoutes } from './locations/locations.routes';
 import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
 import { brandsRoutes } from './brands/brands.routes';
-import { agentsRoutes } from './agents/agents.routes';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
@@ -49,7 +48,6 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...eventsRoutes(s),
     ...idapRoutes(s),
     ...brandsRoutes(s),
-    ...agentsRoutes(s),
     ...activityRoutes(s),
     ...adminRoutes(s),
     ...integrationsRoutes(s),

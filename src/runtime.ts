@@ -11,6 +11,7 @@ import type { Logger } from './lib/logger';
 import { createServices, workerModules, type Services } from './services';
 import { createInfra, type Infra } from './infra';
 import type { PinsModule } from './pins/pins.module';
+import type { AgentsModule } from './agents/agents.module';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
 import { createActivities } from '../activities';
@@ -128,7 +129,7 @@ export function infraOf(config: Config, rt: EngineRuntime, logger: Logger): Infr
 /** What a worker runs activities with: the process's shared pieces and its area modules. */
 export interface WorkerBuild {
   infra: Infra;
-  modules: { pins: PinsModule };
+  modules: { pins: PinsModule; agents: AgentsModule };
 }
 
 export async function workerFor(
@@ -150,7 +151,6 @@ export async function workerFor(
     activities: {
       ...createActivities({
         channels: infra.channels,
-        agents: { credentialsKey: infra.credentialsKey },
         activity: { recorder: infra.recorder },
         digests: { lock: infra.lock },
         jobs: {
@@ -175,6 +175,7 @@ export async function workerFor(
         },
       }),
       ...built.modules.pins.activities,
+      ...built.modules.agents.activities,
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     workflowBundle: opts.workflowBundle,

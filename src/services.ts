@@ -13,8 +13,7 @@ import type { EventsService } from './events/events.service';
 import { createIdapService, type IdapService } from './idap/idap.service';
 import type { MediaService } from './media/media.service';
 import { createBrandsService, type BrandsService } from './brands/brands.service';
-import { createAccessRequests, type AccessRequests } from './agents/access-requests.service';
-import { createTokens, type Tokens } from './agents/tokens.service';
+import { createAgentsModule, type AgentsModule } from './agents/agents.module';
 import { createActivityService, type ActivityService } from './activity/activity.service';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
 import { createPinsModule, type PinsModule } from './pins/pins.module';
@@ -38,18 +37,16 @@ export interface Services {
   idap: IdapService;
   media: MediaService;
   brands: BrandsService;
-  agents: { requests: AccessRequests; tokens: Tokens };
   activity: ActivityService;
   admin: AdminServices;
   integrations: Integrations;
   /** The areas already built as modules (each takes only what it uses). */
-  modules: { pins: PinsModule; clients: ClientsModule; users: UsersModule; auth: AuthModule };
+  modules: { pins: PinsModule; clients: ClientsModule; users: UsersModule; auth: AuthModule; agents: AgentsModule };
 }
 
 export function createServices(infra: Infra): Services {
   const { config, engines, notifier } = infra;
   const opts = infra;
-  const credentialCache = infra.credentials;
   const clients = createClientsModule(infra);
   const users = createUsersModule(infra);
   const auth = createAuthModule({ ...infra, clients: clients.service, users: users.service });
@@ -68,18 +65,7 @@ export function createServices(infra: Infra): Services {
     publicBaseUrl: () => config.publicBaseUrl,
     cache: infra.brands,
   });
-  const agents = {
-    requests: createAccessRequests({
-      temporal: engines.temporal,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      redis: engines.redis,
-      credentialsKey: infra.credentialsKey,
-      publicBaseUrl: () => config.publicBaseUrl,
-      ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS,
-      ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
-    }),
-    tokens: createTokens({ invalidate: credentialCache.invalidate }),
-  };
+  const agents = createAgentsModule(infra);
   const integrations = createIntegrations({
     config,
     redis: engines.redis,
@@ -94,14 +80,13 @@ export function createServices(infra: Infra): Services {
     ...opts,
     ...createJobServices(opts),
     brands,
-    agents,
     notifier,
     content,
     idap: createIdapService(),
     admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     integrations,
-    modules: { pins, clients, users, auth },
+    modules: { pins, clients, users, auth, agents },
   };
 }
 
@@ -115,6 +100,9 @@ export function workerModules(infra: Infra) {
   });
   return {
     infra,
-    modules: { pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }) },
+    modules: {
+      pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }),
+      agents: createAgentsModule(infra),
+    },
   };
 }

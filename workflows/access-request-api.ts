@@ -1,8 +1,7 @@
-// The access-request workflow's name, update and types, shared by the workflow and the API that starts and updates it.
+// The access-request workflow's id, update and types, shared by the workflow and the API that starts and updates it.
 import { defineUpdate } from '@temporalio/workflow';
 import type { OutboundMessage } from '../src/notifications/message';
 
-export const ACCESS_REQUEST_WORKFLOW = 'accessRequestWorkflow';
 export const accessRequestWorkflowId = (requestId: string) => `access-request-${requestId}`;
 
 export type Verdict = 'approved' | 'denied';

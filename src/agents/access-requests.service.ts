@@ -1,6 +1,4 @@
-import type { Client } from '@temporalio/client';
 import type Redis from 'ioredis';
-import { withinDeadline } from '../lib/engines/temporal';
 import { randomToken, safeEqual, sha256, SecretBox } from '../lib/crypto';
 import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
@@ -8,24 +6,16 @@ import { claimOnce } from '../lib/claims';
 import { fixedWindowLimit } from '../lib/rate-limit';
 import { ClientModel } from '../clients/client.model';
 import { UserModel } from '../users/user.model';
-import {
-  ACCESS_REQUEST_WORKFLOW,
-  accessRequestWorkflowId,
-  decideUpdate,
-  type AccessRequestInput,
-  type Approver,
-  type Verdict,
-} from '../../workflows/access-request-api';
+import type { AccessRequestInput, Approver, Verdict } from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
 import { brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
 import { approvalEmail } from './approval-views';
-import { failureOfUpdate } from './update-failures';
+import type { AccessRequestWorkflows } from './agents.workflows';
 
 export const POLL_INTERVAL_SECONDS = 3;
 
 export interface AccessRequestsDeps {
-  temporal: Client;
-  taskQueue: string;
+  workflows: AccessRequestWorkflows;
   redis: Redis;
   credentialsKey: string;
   publicBaseUrl: () => string;
@@ -132,13 +122,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         }))
       : [];
     const input_: AccessRequestInput = { request_id: requestId, ttl_ms: deps.ttlSeconds * 1000, emails };
-    await withinDeadline(deps.temporal, () =>
-      deps.temporal.workflow.start(ACCESS_REQUEST_WORKFLOW, {
-        taskQueue: deps.taskQueue,
-        workflowId: accessRequestWorkflowId(requestId),
-        args: [input_],
-      }),
-    );
+    await deps.workflows.open(input_);
     return {
       request_id: requestId,
       status: 'pending' as const,
@@ -291,17 +275,13 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       if (state !== 'pending') throw AppError.conflict(`Access request already ${state}`);
       const authority = await authorityOf(doc, approver, verdict);
       if ('refused' in authority) throw AppError.forbidden(authority.refused);
-      try {
-        const handle = deps.temporal.workflow.getHandle(accessRequestWorkflowId(requestId));
-        const decision = await withinDeadline(deps.temporal, () =>
-          handle.executeUpdate(decideUpdate, { args: [verdict, approver] }),
-        );
-        return { decision, scopes: doc.requested_scopes };
-      } catch (err) {
-        throw await failureOfUpdate(err, async () =>
-          stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!),
-        );
-      }
+      const decision = await deps.workflows.decide(requestId, verdict, approver, async () => {
+        // The run ended before this decision reached it: the state it left says why.
+        const now = stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!);
+        if (now === 'expired') return new AppError(410, 'Access request has expired');
+        return now === 'pending' ? null : AppError.conflict(`Access request already ${now}`);
+      });
+      return { decision, scopes: doc.requested_scopes };
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import type { Services } from '../services';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, tenantScope } from '../lib/tenancy';
@@ -7,11 +6,17 @@ import { checkFreeForm } from '../lib/http/free-form';
 import { AppError } from '../lib/errors';
 import type { Verdict } from '../../workflows/access-request-api';
 import { APPROVAL_PAGE_HEADERS, confirmationPage, decisionLines, decisionPage } from './approval-views';
+import type { AccessRequests } from './access-requests.service';
+import type { Tokens } from './tokens.service';
 
 const flag = (req: Request, name: string) => String(req.query[name]) === 'true';
 
-export function agentsRoutes(s: Services): OperationHandlers {
-  const { requests, tokens } = s.agents;
+/**
+ * An agent's access: its request, the approver's links and decision, the agent's poll for the token, and the
+ * tokens and per-brand agent users as their client manages them.
+ */
+export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens }): OperationHandlers {
+  const { requests, tokens } = deps;
 
   const wantsHtml = (req: Request) => req.accepts(['application/json', 'text/html']) === 'text/html';
 

@@ -1,7 +1,7 @@
 import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
-import type { Page } from '../lib/pagination';
-import type { Caller } from '../lib/tenancy';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
+import { tenantQuery, type Caller } from '../lib/tenancy';
 import { AccessTokenModel, lastUsedOf } from '../auth/access-token.model';
 import { brandAccess, grantableBrands } from '../brands/brand-access';
 import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
@@ -100,17 +100,15 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
 
   return {
     async list(scope: string | null, includeInactive: boolean, page: Page) {
-      const filter = { ...(scope ? { client_id: scope } : {}), ...(includeInactive ? {} : active()) };
-      const opts = scope ? {} : { allTenants: true };
-      const [docs, total] = await Promise.all([
-        AccessTokenModel.find(filter, null, opts)
-          .sort({ created_at: -1, _id: 1 })
-          .skip(page.skip)
-          .limit(page.page_size)
-          .lean<TokenDoc[]>(),
-        AccessTokenModel.countDocuments(filter).setOptions(opts),
-      ]);
-      return { agents: await withLastUse(docs), total, page: page.page, page_size: page.page_size };
+      const tenant = tenantQuery(scope);
+      const filter = { ...tenant.filter, ...(includeInactive ? {} : active()) };
+      const sort = { created_at: -1, _id: 1 } as const;
+      const { docs, total } = await findPage<TokenDoc>(
+        AccessTokenModel,
+        { filter, sort, options: tenant.options },
+        page,
+      );
+      return pageEnvelope('agents', await withLastUse(docs), total, page);
     },
 
     /** The calling token's status; the call itself is its last use (`usedAt`), so nothing is read for it. */
@@ -124,8 +122,12 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
 
     /** Revokes a token in every brand; authentication sees it on the next request, on every process. */
     async revoke(scope: string | null, tokenId: string) {
-      const filter = scope ? { _id: tokenId, client_id: scope } : { _id: tokenId };
-      const t = await AccessTokenModel.findOne(filter, null, scope ? {} : { allTenants: true }).lean<TokenDoc>();
+      const tenant = tenantQuery(scope);
+      const t = await AccessTokenModel.findOne(
+        { _id: tokenId, ...tenant.filter },
+        null,
+        tenant.options,
+      ).lean<TokenDoc>();
       if (!t) throw AppError.notFound('Access token not found');
       const now = new Date();
       if (!t.revoked_at)
@@ -142,24 +144,17 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
     async agentUsers(caller: Caller, brandId: number, includeInactive: boolean, page: Page) {
       const { brand } = await brandAccess(caller, brandId, 'member');
       const filter = { client_id: brand.client_id, brand_id: brandId, ...(includeInactive ? {} : { is_active: true }) };
-      const [docs, total] = await Promise.all([
-        AgentUserModel.find(filter)
-          .sort({ created_at: -1, _id: 1 })
-          .skip(page.skip)
-          .limit(page.page_size)
-          .lean<AgentUserDoc[]>(),
-        AgentUserModel.countDocuments(filter),
-      ]);
+      const { docs, total } = await findPage<AgentUserDoc>(
+        AgentUserModel,
+        { filter, sort: { created_at: -1, _id: 1 } },
+        page,
+      );
       const lastUsed = await lastUsedOf(
         brand.client_id,
         docs.map((d) => d.token_id),
       );
-      return {
-        agent_users: docs.map((d) => toAgentUser(d, lastUsed.get(d.token_id) ?? null)),
-        total,
-        page: page.page,
-        page_size: page.page_size,
-      };
+      const agentUsers = docs.map((d) => toAgentUser(d, lastUsed.get(d.token_id) ?? null));
+      return pageEnvelope('agent_users', agentUsers, total, page);
     },
 
     /** Takes this brand away from the agent's token; the token keeps working in its other brands. */

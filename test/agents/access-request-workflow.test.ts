@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { HOUR, useTimeSkipping } from '../support/time-skipping';
+import { accessRequestWorkflow } from '../../workflows/access-requests';
 import {
-  ACCESS_REQUEST_WORKFLOW,
   accessRequestWorkflowId,
   decideUpdate,
   type AccessRequestInput,
@@ -45,7 +45,7 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
       ttl_ms: 24 * HOUR,
       emails: [{ channel: 'email', to: 'admin@client.test', subject: 'Access request', text: 'approve or deny' }],
     };
-    return ts.env.client.workflow.start(ACCESS_REQUEST_WORKFLOW, {
+    return ts.env.client.workflow.start(accessRequestWorkflow, {
       taskQueue,
       workflowId: accessRequestWorkflowId(requestId),
       args: [input],

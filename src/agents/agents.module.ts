@@ -1,0 +1,35 @@
+import type { Infra } from '../infra';
+import type { AreaModule } from '../lib/module';
+import { createAccessRequestActivities } from '../../activities/access-requests';
+import { createAccessRequests } from './access-requests.service';
+import { agentsRoutes } from './agents.routes';
+import { createAccessRequestWorkflows } from './agents.workflows';
+import { createTokens } from './tokens.service';
+
+export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | 'credentials'>;
+
+/**
+ * Agents' access: a request approved by link through its workflow (which issues the token), the token's
+ * pickup, and the tokens and per-brand agent users a client manages. Revoking one invalidates the credential
+ * cache.
+ */
+export function createAgentsModule(deps: AgentsDeps) {
+  const { config, engines } = deps;
+  const requests = createAccessRequests({
+    workflows: createAccessRequestWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE),
+    redis: engines.redis,
+    credentialsKey: deps.credentialsKey,
+    publicBaseUrl: () => config.publicBaseUrl,
+    ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS,
+    ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
+  });
+  const tokens = createTokens({ invalidate: deps.credentials.invalidate });
+  return {
+    handlers: agentsRoutes({ requests, tokens }),
+    activities: createAccessRequestActivities({ agents: { credentialsKey: deps.credentialsKey } }),
+    /** Access requests as the benchmarks seed them (request, then poll for the token). */
+    requests,
+  } satisfies AreaModule;
+}
+
+export type AgentsModule = ReturnType<typeof createAgentsModule>;
