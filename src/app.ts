@@ -27,7 +27,6 @@ import { researchRoutes } from './research/research.routes';
 import { locationsRoutes } from './locations/locations.routes';
 import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
-import { brandsRoutes } from './brands/brands.routes';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
@@ -47,7 +46,6 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...locationsRoutes(s),
     ...eventsRoutes(s),
     ...idapRoutes(s),
-    ...brandsRoutes(s),
     ...activityRoutes(s),
     ...adminRoutes(s),
     ...integrationsRoutes(s),

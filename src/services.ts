@@ -12,7 +12,7 @@ import type { ResearchService } from './research/research.service';
 import type { EventsService } from './events/events.service';
 import { createIdapService, type IdapService } from './idap/idap.service';
 import type { MediaService } from './media/media.service';
-import { createBrandsService, type BrandsService } from './brands/brands.service';
+import { createBrandsModule, type BrandsModule } from './brands/brands.module';
 import { createAgentsModule, type AgentsModule } from './agents/agents.module';
 import { createActivityService, type ActivityService } from './activity/activity.service';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
@@ -36,12 +36,18 @@ export interface Services {
   content: ContentServices;
   idap: IdapService;
   media: MediaService;
-  brands: BrandsService;
   activity: ActivityService;
   admin: AdminServices;
   integrations: Integrations;
   /** The areas already built as modules (each takes only what it uses). */
-  modules: { pins: PinsModule; clients: ClientsModule; users: UsersModule; auth: AuthModule; agents: AgentsModule };
+  modules: {
+    pins: PinsModule;
+    clients: ClientsModule;
+    users: UsersModule;
+    auth: AuthModule;
+    agents: AgentsModule;
+    brands: BrandsModule;
+  };
 }
 
 export function createServices(infra: Infra): Services {
@@ -58,13 +64,7 @@ export function createServices(infra: Infra): Services {
     logger: opts.logger,
     validateResponses: config.VALIDATE_RESPONSES,
   });
-  const brands = createBrandsService({
-    redis: engines.redis,
-    storage: infra.storage,
-    lock: infra.lock,
-    publicBaseUrl: () => config.publicBaseUrl,
-    cache: infra.brands,
-  });
+  const brands = createBrandsModule(infra);
   const agents = createAgentsModule(infra);
   const integrations = createIntegrations({
     config,
@@ -79,14 +79,13 @@ export function createServices(infra: Infra): Services {
   return {
     ...opts,
     ...createJobServices(opts),
-    brands,
     notifier,
     content,
     idap: createIdapService(),
     admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     integrations,
-    modules: { pins, clients, users, auth, agents },
+    modules: { pins, clients, users, auth, agents, brands },
   };
 }
 

@@ -1,16 +1,17 @@
 import { pipeline } from 'node:stream/promises';
-import type { Services } from '../services';
 import { AppError } from '../lib/errors';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, requireTenant, tenantScope } from '../lib/tenancy';
 import type { BrandRole } from './brand.model';
+import type { BrandsService } from './brands.service';
 
 const brandIdOf = (req: Parameters<OperationHandlers[string]>[0]) => Number(pathParam(req, 'brand_id'));
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function brandsRoutes(s: Services): OperationHandlers {
-  const brands = s.brands;
+/** Brands and their settings, information, logo and members, and the public logo images. */
+export function brandsRoutes(deps: { brands: BrandsService }): OperationHandlers {
+  const { brands } = deps;
   return {
     async listBrands(req, res) {
       res.json(await brands.list(callerOf(req), tenantScope(req), pageOf(req)));

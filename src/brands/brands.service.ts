@@ -1,8 +1,8 @@
 import type Redis from 'ioredis';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import type { RunLocked } from '../lib/locks';
-import type { Page } from '../lib/pagination';
-import type { Caller } from '../lib/tenancy';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
+import { tenantQuery, type Caller } from '../lib/tenancy';
 import type { MediaStorage } from '../media/storage';
 import { assertSelectedClient } from '../clients/selected-client';
 import { countryExists } from '../locations/dataset';
@@ -79,25 +79,16 @@ export function createBrandsService(deps: BrandsDeps) {
 
     async list(caller: Caller, tenant: string | null, page: Page) {
       if (caller.role === 'super_admin' || caller.kind === 'client') {
-        const filter = tenant ? { client_id: tenant } : {};
-        const [docs, total] = await Promise.all([
-          BrandModel.find(filter)
-            .sort({ _id: 1 })
-            .skip(page.skip)
-            .limit(page.page_size)
-            .setOptions({ allTenants: true })
-            .lean<BrandDoc[]>(),
-          BrandModel.countDocuments(filter).setOptions({ allTenants: true }),
-        ]);
-        return {
-          brands: docs.map((d) => toBrand(d, 'admin', logoUrl)),
+        const { filter, options } = tenantQuery(tenant);
+        const { docs, total } = await findPage<BrandDoc>(BrandModel, { filter, sort: { _id: 1 }, options }, page);
+        return pageEnvelope(
+          'brands',
+          docs.map((d) => toBrand(d, 'admin', logoUrl)),
           total,
-          page: page.page,
-          page_size: page.page_size,
-        };
+          page,
+        );
       }
-      if (!caller.userId || !caller.clientId)
-        return { brands: [], total: 0, page: page.page, page_size: page.page_size };
+      if (!caller.userId || !caller.clientId) return pageEnvelope('brands', [], 0, page);
       const memberships = await BrandMemberModel.find({ client_id: caller.clientId, user_id: caller.userId })
         .sort({ brand_id: 1 })
         .lean<MemberDoc[]>();
@@ -110,7 +101,7 @@ export function createBrandsService(deps: BrandsDeps) {
       const brands = slice
         .filter((m) => byId.has(m.brand_id))
         .map((m) => toBrand(byId.get(m.brand_id)!, m.role as BrandRole, logoUrl));
-      return { brands, total: memberships.length, page: page.page, page_size: page.page_size };
+      return pageEnvelope('brands', brands, memberships.length, page);
     },
 
     async create(caller: Caller, clientId: string, input: { brand_name: string; slug: string }) {
@@ -214,24 +205,21 @@ export function createBrandsService(deps: BrandsDeps) {
     async members(caller: Caller, brandId: number, page: Page) {
       const { brand } = await brandAccess(caller, brandId, 'member');
       const filter = { client_id: brand.client_id, brand_id: brandId };
-      const [docs, total] = await Promise.all([
-        BrandMemberModel.find(filter)
-          .sort({ created_at: 1, _id: 1 })
-          .skip(page.skip)
-          .limit(page.page_size)
-          .lean<MemberDoc[]>(),
-        BrandMemberModel.countDocuments(filter),
-      ]);
+      const { docs, total } = await findPage<MemberDoc>(
+        BrandMemberModel,
+        { filter, sort: { created_at: 1, _id: 1 } },
+        page,
+      );
       const users = await UserModel.find({ _id: { $in: docs.map((d) => d.user_id) } }, { email: 1 }).lean<
         { _id: string; email: string }[]
       >();
       const email = new Map(users.map((u) => [u._id, u.email]));
-      return {
-        members: docs.map((d) => toMember(d, email.get(d.user_id) ?? '')),
+      return pageEnvelope(
+        'members',
+        docs.map((d) => toMember(d, email.get(d.user_id) ?? '')),
         total,
-        page: page.page,
-        page_size: page.page_size,
-      };
+        page,
+      );
     },
 
     /** Super-admin: makes a user of the brand's client a member at once (409 when already one). */

@@ -46,7 +46,7 @@ export function integrationsRoutes(s: Services): OperationHandlers {
   const relay = s.integrations.relay;
   const relayFor =
     (provider: ProviderName, call: (req: Request) => ProviderCall) => async (req: Request, res: Response) => {
-      const access = await actingBrand(req, s.brands.lookup);
+      const access = await actingBrand(req, s.modules.brands.service.lookup);
       res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null));
     };
   return {
