@@ -24,7 +24,6 @@ import { outboxRoutes } from './notifications/outbox.routes';
 import { systemRoutes } from './system/system.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { researchRoutes } from './research/research.routes';
-import { locationsRoutes } from './locations/locations.routes';
 import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
 import { activityRoutes } from './activity/activity.routes';
@@ -43,7 +42,6 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...systemRoutes(s),
     ...jobsRoutes(s),
     ...researchRoutes(s),
-    ...locationsRoutes(s),
     ...eventsRoutes(s),
     ...idapRoutes(s),
     ...activityRoutes(s),

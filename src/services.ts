@@ -20,6 +20,7 @@ import { createPinsModule, type PinsModule } from './pins/pins.module';
 import { createIntegrations, type Integrations } from './integrations/integrations.module';
 import { createClientsModule, type ClientsModule } from './clients/clients.module';
 import type { Infra } from './infra';
+import { createLocationsModule, type LocationsModule } from './locations/locations.module';
 
 /** Everything a request handler may use, built once per process from config and engines. */
 export interface Services {
@@ -47,6 +48,7 @@ export interface Services {
     auth: AuthModule;
     agents: AgentsModule;
     brands: BrandsModule;
+    locations: LocationsModule;
   };
 }
 
@@ -85,7 +87,7 @@ export function createServices(infra: Infra): Services {
     admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     integrations,
-    modules: { pins, clients, users, auth, agents, brands },
+    modules: { pins, clients, users, auth, agents, brands, locations: createLocationsModule() },
   };
 }
 

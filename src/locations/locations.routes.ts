@@ -1,10 +1,9 @@
-import type { Services } from '../services';
 import { AppError } from '../lib/errors';
 import type { OperationHandlers } from '../lib/http/operations';
 import { listCountries, listRegions } from './dataset';
 
 /** Reference data for maps-scrape jobs: the same for every client. */
-export function locationsRoutes(_s: Services): OperationHandlers {
+export function locationsRoutes(): OperationHandlers {
   return {
     listCountries(_req, res) {
       const countries = listCountries();
