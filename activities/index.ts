@@ -7,7 +7,7 @@ import type { createAccessRequestActivities } from './access-requests';
 import { createDigestActivities, type DigestDeps } from './digests';
 import type { createPinActivities } from './pins';
 import type { ActivityRecorder } from '../src/activity/recorder';
-import { createIntegrationActivities, type IntegrationDeps } from './integrations';
+import type { createIntegrationActivities } from './integrations';
 import type { OutboundPolicy } from '../src/lib/outbound';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
@@ -17,8 +17,6 @@ export interface ActivityDeps {
   /** The activity log (outcomes of jobs) and the digests' settings lock. */
   activity: { recorder: ActivityRecorder };
   digests: DigestDeps;
-  /** Billing syncs of integration keys: the key ring, limits and the relays' provider URLs. */
-  integrations: IntegrationDeps;
   /** Which addresses caller-chosen URLs (webhooks, callbacks, deploy hooks) may reach: src/lib/outbound.ts. */
   outbound: OutboundPolicy;
   /** The secrets a client's deliveries (job webhooks, deploy hook) are signed with at this moment. */
@@ -36,11 +34,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createResearchActivities(deps),
     ...createContentActivities(deps),
     ...createDigestActivities(deps),
-    ...createIntegrationActivities(deps),
   };
 }
 
 /** What workflows call: these and the activities of the area modules (src/<area>/<area>.module.ts). */
 export type Activities = ReturnType<typeof createActivities> &
   ReturnType<typeof createPinActivities> &
-  ReturnType<typeof createAccessRequestActivities>;
+  ReturnType<typeof createAccessRequestActivities> &
+  ReturnType<typeof createIntegrationActivities>;

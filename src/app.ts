@@ -29,7 +29,6 @@ import { idapRoutes } from './idap/idap.routes';
 import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
-import { integrationsRoutes } from './integrations/integrations.routes';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
@@ -46,7 +45,6 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...idapRoutes(s),
     ...activityRoutes(s),
     ...adminRoutes(s),
-    ...integrationsRoutes(s),
     ...handlersOf(s.modules),
   };
 }

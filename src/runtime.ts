@@ -12,6 +12,7 @@ import { createServices, workerModules, type Services } from './services';
 import { createInfra, type Infra } from './infra';
 import type { PinsModule } from './pins/pins.module';
 import type { AgentsModule } from './agents/agents.module';
+import type { IntegrationsModule } from './integrations/integrations.module';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
 import { createActivities } from '../activities';
@@ -19,11 +20,10 @@ import { resolveProviders, type Providers } from './providers';
 import { createJobLocks } from './jobs/job-lock';
 import { createWriteGate } from './jobs/write-gate';
 import { startActivityDrain } from './activity/drain';
-import { allDrains, startStreamDrain, storedSoFar, type StreamDrain } from './lib/stream-drain';
-import { RELAY_USAGE_STREAM, relayUsageStream } from './integrations/usage';
+import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
+import { relayUsageStream } from './integrations/usage';
 import { ensureDigestSchedule } from './activity/digest-schedule';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
-import { createLimits } from './integrations/limits';
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 
 export interface RuntimeOptions {
@@ -129,7 +129,7 @@ export function infraOf(config: Config, rt: EngineRuntime, logger: Logger): Infr
 /** What a worker runs activities with: the process's shared pieces and its area modules. */
 export interface WorkerBuild {
   infra: Infra;
-  modules: { pins: PinsModule; agents: AgentsModule };
+  modules: { pins: PinsModule; agents: AgentsModule; integrations: IntegrationsModule };
 }
 
 export async function workerFor(
@@ -165,17 +165,10 @@ export async function workerFor(
         },
         outbound: infra.outbound,
         webhooks: infra.webhooks,
-        integrations: {
-          ring: infra.ring,
-          limits: createLimits(rt.engines.redis),
-          endpoints: infra.relayEndpoints,
-          timeoutMs: config.RELAY_TIMEOUT_MS,
-          maxBytes: config.RELAY_MAX_RESPONSE_BYTES,
-          usageStored: () => storedSoFar(rt.engines.redis, RELAY_USAGE_STREAM),
-        },
       }),
       ...built.modules.pins.activities,
       ...built.modules.agents.activities,
+      ...built.modules.integrations.activities,
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     workflowBundle: opts.workflowBundle,
@@ -229,7 +222,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     await services?.events.close();
     await services?.jobs.close();
     await services?.admin.close();
-    await (services?.integrations ?? rt.relayEndpoints).close();
+    await (services?.modules.integrations ?? rt.relayEndpoints).close();
     await worker?.shutdown();
     await closeEngines(rt.engines);
     await rt.devstack?.stop();

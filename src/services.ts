@@ -17,7 +17,7 @@ import { createAgentsModule, type AgentsModule } from './agents/agents.module';
 import { createActivityService, type ActivityService } from './activity/activity.service';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
 import { createPinsModule, type PinsModule } from './pins/pins.module';
-import { createIntegrations, type Integrations } from './integrations/integrations.module';
+import { createIntegrationsModule, type IntegrationsModule } from './integrations/integrations.module';
 import { createClientsModule, type ClientsModule } from './clients/clients.module';
 import type { Infra } from './infra';
 import { createLocationsModule, type LocationsModule } from './locations/locations.module';
@@ -39,7 +39,6 @@ export interface Services {
   media: MediaService;
   activity: ActivityService;
   admin: AdminServices;
-  integrations: Integrations;
   /** The areas already built as modules (each takes only what it uses). */
   modules: {
     pins: PinsModule;
@@ -48,6 +47,7 @@ export interface Services {
     auth: AuthModule;
     agents: AgentsModule;
     brands: BrandsModule;
+    integrations: IntegrationsModule;
     locations: LocationsModule;
   };
 }
@@ -68,15 +68,7 @@ export function createServices(infra: Infra): Services {
   });
   const brands = createBrandsModule(infra);
   const agents = createAgentsModule(infra);
-  const integrations = createIntegrations({
-    config,
-    redis: engines.redis,
-    temporal: engines.temporal,
-    notifier,
-    logger: opts.logger,
-    credentialsKey: infra.credentialsKey,
-    endpoints: infra.relayEndpoints,
-  });
+  const integrations = createIntegrationsModule(infra);
   const pins = createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential });
   return {
     ...opts,
@@ -86,24 +78,19 @@ export function createServices(infra: Infra): Services {
     idap: createIdapService(),
     admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
-    integrations,
-    modules: { pins, clients, users, auth, agents, brands, locations: createLocationsModule() },
+    modules: { pins, clients, users, auth, agents, brands, integrations, locations: createLocationsModule() },
   };
 }
 
 /** The modules a worker-only process runs activities from (the API process builds them with its services). */
 export function workerModules(infra: Infra) {
-  const integrations = createIntegrations({
-    ...infra,
-    redis: infra.engines.redis,
-    temporal: infra.engines.temporal,
-    endpoints: infra.relayEndpoints,
-  });
+  const integrations = createIntegrationsModule(infra);
   return {
     infra,
     modules: {
       pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }),
       agents: createAgentsModule(infra),
+      integrations,
     },
   };
 }

@@ -1,64 +1,74 @@
-import type { Client } from '@temporalio/client';
-import type Redis from 'ioredis';
+import type { Infra } from '../infra';
 import { previousCredentialsKeys, type Config } from '../lib/config';
 import { KeyRing } from '../lib/crypto';
-import { createLocks } from '../lib/locks';
-import type { Logger } from '../lib/logger';
-import type { Notifier } from '../notifications/notifier';
+import type { AreaModule } from '../lib/module';
+import { storedSoFar } from '../lib/stream-drain';
+import { createIntegrationActivities } from '../../activities/integrations';
+import { integrationsRoutes } from './integrations.routes';
 import { createIntegrationsService } from './integrations.service';
+import { createIntegrationWorkflows } from './integrations.workflows';
 import { createLimits } from './limits';
 import { createKeyCache } from './key-store';
-import type { RelayEndpoints } from './relay/endpoints';
 import { createRelay } from './relay/relay.service';
 import { createSpendNotifier } from './spend';
-import { createUsageRecorder } from './usage';
+import { createUsageRecorder, RELAY_USAGE_STREAM } from './usage';
 
 /** The key ring of stored provider credentials: CREDENTIALS_KEY, and the keys it replaced. */
 export const keyRingFor = (config: Config, credentialsKey: string) =>
   new KeyRing(credentialsKey, previousCredentialsKeys(config));
 
-/** The integrations area of a process: key management and the relays, sharing limits and endpoints. */
-export function createIntegrations(deps: {
-  config: Config;
-  redis: Redis;
-  temporal: Client;
-  notifier: Notifier;
-  logger: Logger;
-  credentialsKey: string;
-  endpoints: RelayEndpoints;
-}) {
-  const { config } = deps;
-  const ring = keyRingFor(config, deps.credentialsKey);
-  const limits = createLimits(deps.redis);
-  const keys = createKeyCache(deps.redis);
-  const { endpoints } = deps;
+export type IntegrationsDeps = Pick<
+  Infra,
+  'config' | 'engines' | 'logger' | 'notifier' | 'ring' | 'lock' | 'relayEndpoints' | 'brands'
+>;
+
+/**
+ * A brand's provider keys (sealed under the key ring, with their limits, spend and billing syncs) and the relays
+ * that call providers with them, sharing the limits, the key cache and the providers' endpoints.
+ */
+export function createIntegrationsModule(deps: IntegrationsDeps) {
+  const { config, engines, ring } = deps;
+  const limits = createLimits(engines.redis);
+  const keys = createKeyCache(engines.redis);
+  const endpoints = deps.relayEndpoints;
   const bounds = { timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES };
-  return {
-    service: createIntegrationsService({
-      redis: deps.redis,
-      ring,
-      keys,
-      limits,
-      lock: createLocks(deps.redis).run,
-      endpoints,
-      temporal: deps.temporal,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      ...bounds,
-    }),
-    relay: createRelay({
-      ring,
-      keys,
-      limits,
-      endpoints,
-      notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }),
-      recordCall: createUsageRecorder(deps.redis, deps.logger),
-      logger: deps.logger,
-      ...bounds,
-    }),
-    endpoints,
+  const service = createIntegrationsService({
+    redis: engines.redis,
+    ring,
     keys,
+    limits,
+    lock: deps.lock,
+    endpoints,
+    workflows: createIntegrationWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE),
+    ...bounds,
+  });
+  const relay = createRelay({
+    ring,
+    keys,
+    limits,
+    endpoints,
+    notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }),
+    recordCall: createUsageRecorder(engines.redis, deps.logger),
+    logger: deps.logger,
+    ...bounds,
+  });
+  return {
+    handlers: integrationsRoutes({ service, relay, brands: deps.brands.lookup }),
+    activities: createIntegrationActivities({
+      integrations: {
+        ring,
+        limits,
+        endpoints,
+        ...bounds,
+        usageStored: () => storedSoFar(engines.redis, RELAY_USAGE_STREAM),
+      },
+    }),
     close: () => endpoints.close(),
-  };
+    /** What other areas use: a brand's active provider credential (the signup page's map). */
+    service,
+    /** The key cache (its changed() makes every process read keys afresh). */
+    keys,
+  } satisfies AreaModule;
 }
 
-export type Integrations = ReturnType<typeof createIntegrations>;
+export type IntegrationsModule = ReturnType<typeof createIntegrationsModule>;

@@ -1,10 +1,12 @@
 import type { Request, Response } from 'express';
-import type { Services } from '../services';
 import { AppError, type FieldError } from '../lib/errors';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { requestBrandAccess } from '../brands/brand-access';
 import { actingBrand } from '../brands/acting-brand';
+import type { BrandLookup } from '../brands/brand-cache';
+import type { IntegrationsService } from './integrations.service';
+import type { Relay } from './relay/relay.service';
 import type { ProviderName, RelayMethod } from './providers';
 import type { Params, ProviderCall } from './relay/forward';
 
@@ -41,12 +43,19 @@ function relayCall(req: Request, provider: ProviderName): ProviderCall {
   };
 }
 
-export function integrationsRoutes(s: Services): OperationHandlers {
-  const svc = s.integrations.service;
-  const relay = s.integrations.relay;
+export interface IntegrationsRouteDeps {
+  service: IntegrationsService;
+  relay: Relay;
+  /** Resolves the brand a relay call acts for. */
+  brands: BrandLookup;
+}
+
+/** A brand's provider keys (their limits, spend and billing sync) and the relays that call providers with them. */
+export function integrationsRoutes(deps: IntegrationsRouteDeps): OperationHandlers {
+  const { service: svc, relay } = deps;
   const relayFor =
     (provider: ProviderName, call: (req: Request) => ProviderCall) => async (req: Request, res: Response) => {
-      const access = await actingBrand(req, s.modules.brands.service.lookup);
+      const access = await actingBrand(req, deps.brands);
       res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null));
     };
   return {

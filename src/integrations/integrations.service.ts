@@ -1,13 +1,10 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type Redis from 'ioredis';
-import { withinDeadline } from '../lib/engines/temporal';
 import type { KeyRing } from '../lib/crypto';
 import { AppError } from '../lib/errors';
 import { iso } from '../lib/ids';
 import { insertWithNewIntegerId } from '../lib/integer-ids';
 import type { RunLocked } from '../lib/locks';
-import type { Page } from '../lib/pagination';
+import { pageEnvelope, type Page } from '../lib/pagination';
 import type { BrandAccess } from '../brands/brand-access';
 import { IntegrationModel, type IntegrationDoc, type SpendPeriod } from './integration.model';
 import { activeCredential, unseal, type KeyCache, type KeyQuery } from './key-store';
@@ -24,9 +21,7 @@ import {
 import { callProvider, providerUnavailable, ProviderUnreachable, type ProviderCall } from './relay/forward';
 import type { RelayEndpoints } from './relay/endpoints';
 import { currentSpend, spendReport } from './spend';
-
-export const BILLING_SYNC_WORKFLOW = 'integrationBillingSyncWorkflow';
-export const billingSyncId = (integrationId: number) => `billing-sync-${integrationId}`;
+import { billingSyncId, type IntegrationWorkflows } from './integrations.workflows';
 
 /** The lightweight call `test` makes per provider, and whether the answer means the key was accepted. */
 const KEY_TESTS: Record<ProviderName, { call: ProviderCall; accepted: (status: number, body: unknown) => boolean }> = {
@@ -50,8 +45,7 @@ export interface IntegrationsDeps {
   limits: Limits;
   lock: RunLocked;
   endpoints: RelayEndpoints;
-  temporal: Client;
-  taskQueue: string;
+  workflows: IntegrationWorkflows;
   timeoutMs: number;
   maxBytes: number;
 }
@@ -166,12 +160,8 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
       );
       const shown = all.slice(page.skip, page.skip + page.page_size);
       const spend = await currentSpend(access.brand.client_id, shown);
-      return {
-        integrations: await Promise.all(shown.map((k) => view(k, spend.get(k._id)))),
-        total: all.length,
-        page: page.page,
-        page_size: page.page_size,
-      };
+      const integrations = await Promise.all(shown.map((k) => view(k, spend.get(k._id))));
+      return pageEnvelope('integrations', integrations, all.length, page);
     },
 
     get: async (access: BrandAccess, id: number) => view(await find(access, id)),
@@ -338,22 +328,9 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
       if (!PROVIDERS[key.provider_name as ProviderName].supports_billing_sync)
         throw AppError.conflict(`The ${key.provider_name} provider has no billing API to sync from`);
       const requested_at = new Date().toISOString();
-      const workflowId = billingSyncId(key._id);
-      try {
-        await withinDeadline(deps.temporal, () =>
-          deps.temporal.workflow.start(BILLING_SYNC_WORKFLOW, {
-            taskQueue: deps.taskQueue,
-            workflowId,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-            args: [{ client_id: key.client_id, integration_id: key._id }],
-          }),
-        );
-      } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError)
-          throw AppError.conflict('A billing sync is already running for this key');
-        throw err;
-      }
-      return { integration_id: key._id, sync_id: workflowId, status: 'queued' as const, requested_at };
+      if (!(await deps.workflows.syncBilling({ client_id: key.client_id, integration_id: key._id })))
+        throw AppError.conflict('A billing sync is already running for this key');
+      return { integration_id: key._id, sync_id: billingSyncId(key._id), status: 'queued' as const, requested_at };
     },
 
     /** For other areas: the decrypted credentials of a brand's primary active key (see key-store.ts). */
