@@ -1,6 +1,5 @@
-import type { Channels } from '../src/notifications/channels';
 import { createContentActivities } from './content';
-import { createNotificationActivities } from './notifications';
+import type { createNotificationActivities } from './notifications';
 import { createJobActivities, type JobDeps } from './jobs';
 import { createResearchActivities } from './research';
 import type { createAccessRequestActivities } from './access-requests';
@@ -12,7 +11,6 @@ import type { OutboundPolicy } from '../src/lib/outbound';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
-  channels: Channels;
   jobs: JobDeps;
   /** The activity log (outcomes of jobs) and the digests' settings lock. */
   activity: { recorder: ActivityRecorder };
@@ -29,7 +27,6 @@ export interface WebhookSigning {
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createNotificationActivities(deps),
     ...createJobActivities(deps),
     ...createResearchActivities(deps),
     ...createContentActivities(deps),
@@ -41,4 +38,5 @@ export function createActivities(deps: ActivityDeps) {
 export type Activities = ReturnType<typeof createActivities> &
   ReturnType<typeof createPinActivities> &
   ReturnType<typeof createAccessRequestActivities> &
-  ReturnType<typeof createIntegrationActivities>;
+  ReturnType<typeof createIntegrationActivities> &
+  ReturnType<typeof createNotificationActivities>;

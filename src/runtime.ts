@@ -12,6 +12,7 @@ import { createServices, workerModules, type Services } from './services';
 import { createInfra, type Infra } from './infra';
 import type { PinsModule } from './pins/pins.module';
 import type { AgentsModule } from './agents/agents.module';
+import type { NotificationsModule } from './notifications/notifications.module';
 import type { IntegrationsModule } from './integrations/integrations.module';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
@@ -129,7 +130,12 @@ export function infraOf(config: Config, rt: EngineRuntime, logger: Logger): Infr
 /** What a worker runs activities with: the process's shared pieces and its area modules. */
 export interface WorkerBuild {
   infra: Infra;
-  modules: { pins: PinsModule; agents: AgentsModule; integrations: IntegrationsModule };
+  modules: {
+    pins: PinsModule;
+    agents: AgentsModule;
+    integrations: IntegrationsModule;
+    notifications: NotificationsModule;
+  };
 }
 
 export async function workerFor(
@@ -150,7 +156,6 @@ export async function workerFor(
     payloadCodec: rt.payloadCodec,
     activities: {
       ...createActivities({
-        channels: infra.channels,
         activity: { recorder: infra.recorder },
         digests: { lock: infra.lock },
         jobs: {
@@ -168,6 +173,7 @@ export async function workerFor(
       }),
       ...built.modules.pins.activities,
       ...built.modules.agents.activities,
+      ...built.modules.notifications.activities,
       ...built.modules.integrations.activities,
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`

@@ -21,6 +21,7 @@ import { createIntegrationsModule, type IntegrationsModule } from './integration
 import { createClientsModule, type ClientsModule } from './clients/clients.module';
 import type { Infra } from './infra';
 import { createLocationsModule, type LocationsModule } from './locations/locations.module';
+import { createNotificationsModule, type NotificationsModule } from './notifications/notifications.module';
 
 /** Everything a request handler may use, built once per process from config and engines. */
 export interface Services {
@@ -49,6 +50,7 @@ export interface Services {
     brands: BrandsModule;
     integrations: IntegrationsModule;
     locations: LocationsModule;
+    notifications: NotificationsModule;
   };
 }
 
@@ -78,7 +80,17 @@ export function createServices(infra: Infra): Services {
     idap: createIdapService(),
     admin: createAdminServices(opts),
     activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
-    modules: { pins, clients, users, auth, agents, brands, integrations, locations: createLocationsModule() },
+    modules: {
+      pins,
+      clients,
+      users,
+      auth,
+      agents,
+      brands,
+      integrations,
+      locations: createLocationsModule(),
+      notifications: createNotificationsModule(infra),
+    },
   };
 }
 
@@ -91,6 +103,7 @@ export function workerModules(infra: Infra) {
       pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }),
       agents: createAgentsModule(infra),
       integrations,
+      notifications: createNotificationsModule(infra),
     },
   };
 }
