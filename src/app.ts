@@ -20,7 +20,6 @@ import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
 import { contentRoutes } from './content/content.routes';
 import { publicContentFastPath } from './content/public-fast-path';
-import { systemRoutes } from './system/system.routes';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { researchRoutes } from './research/research.routes';
 import { eventsRoutes } from './events/events.routes';
@@ -36,7 +35,6 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 export function operationHandlers(s: Services): OperationHandlers {
   return {
     ...contentRoutes(s),
-    ...systemRoutes(s),
     ...jobsRoutes(s),
     ...researchRoutes(s),
     ...eventsRoutes(s),

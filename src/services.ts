@@ -3,7 +3,6 @@ import type { Engines } from './lib/engines';
 import type { Logger } from './lib/logger';
 import { createAuthModule, type AuthModule } from './auth/auth.module';
 import { createContentServices, type ContentServices } from './content/content.service';
-import type { Channels } from './notifications/channels';
 import type { Notifier } from './notifications/notifier';
 import { createUsersModule, type UsersModule } from './users/users.module';
 import { createJobServices } from './jobs/job-services';
@@ -22,6 +21,7 @@ import { createClientsModule, type ClientsModule } from './clients/clients.modul
 import type { Infra } from './infra';
 import { createLocationsModule, type LocationsModule } from './locations/locations.module';
 import { createNotificationsModule, type NotificationsModule } from './notifications/notifications.module';
+import { createSystemModule, type SystemModule } from './system/system.module';
 
 /** Everything a request handler may use, built once per process from config and engines. */
 export interface Services {
@@ -30,7 +30,6 @@ export interface Services {
   logger: Logger;
   version: string;
   temporalUiUrl: string | null;
-  channels: Channels;
   notifier: Notifier;
   jobs: JobsService;
   research: ResearchService;
@@ -51,6 +50,7 @@ export interface Services {
     integrations: IntegrationsModule;
     locations: LocationsModule;
     notifications: NotificationsModule;
+    system: SystemModule;
   };
 }
 
@@ -90,6 +90,7 @@ export function createServices(infra: Infra): Services {
       integrations,
       locations: createLocationsModule(),
       notifications: createNotificationsModule(infra),
+      system: createSystemModule({ ...infra, credentialHealth: clients.service.credentialHealth }),
     },
   };
 }

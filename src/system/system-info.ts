@@ -1,9 +1,11 @@
-import type { Services } from '../services';
+import type { Infra } from '../infra';
 
 const startedAt = Date.now();
 
+export type SystemInfoSources = Pick<Infra, 'config' | 'engines' | 'version' | 'channels' | 'temporalUiUrl'>;
+
 /** Configuration and version facts an operator needs; never a secret or a credential-bearing URL. */
-export function systemInfo(s: Services) {
+export function systemInfo(s: SystemInfoSources) {
   const { config } = s;
   return {
     name: 'lead-service',

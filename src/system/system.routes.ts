@@ -1,39 +1,36 @@
-import type { Services } from '../services';
 import type { OperationHandlers } from '../lib/http/operations';
 import { AppError } from '../lib/errors';
-import { checkHealth } from './health';
-import { queueStats } from './queue-stats';
-import { systemInfo } from './system-info';
-import { codecJson } from '../lib/engines/payload-codec';
+import type { SystemService } from './system.service';
 
-export function systemRoutes(s: Services): OperationHandlers {
+export function systemRoutes(deps: { system: SystemService }): OperationHandlers {
+  const { system } = deps;
   return {
     async getHealth(_req, res) {
-      const health = await checkHealth(s.engines, s.version);
+      const health = await system.health();
       res.status(health.status === 'ok' ? 200 : 503).json(health);
     },
     getLiveness(_req, res) {
       res.json({ status: 'ok' });
     },
     async getReadiness(_req, res) {
-      const health = await checkHealth(s.engines, s.version);
+      const health = await system.health();
       if (health.status !== 'ok') throw AppError.unavailable('not ready');
       res.json({ status: 'ok' });
     },
     getSystemInfo(_req, res) {
-      res.json(systemInfo(s));
+      res.json(system.info());
     },
     async getQueueStats(_req, res) {
-      res.json(await queueStats(s.engines.temporal, [s.config.TEMPORAL_TASK_QUEUE]));
+      res.json(await system.queueStats());
     },
     async getCredentialHealth(_req, res) {
-      res.json(await s.modules.clients.service.credentialHealth());
+      res.json(await system.credentialHealth());
     },
     async decodeTemporalPayloads(req, res) {
-      res.json(await codecJson(s.engines.payloadCodec, 'decode', req.body));
+      res.json(await system.codec('decode', req.body));
     },
     async encodeTemporalPayloads(req, res) {
-      res.json(await codecJson(s.engines.payloadCodec, 'encode', req.body));
+      res.json(await system.codec('encode', req.body));
     },
   };
 }
