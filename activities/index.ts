@@ -3,7 +3,7 @@ import type { createNotificationActivities } from './notifications';
 import { createJobActivities, type JobDeps } from './jobs';
 import { createResearchActivities } from './research';
 import type { createAccessRequestActivities } from './access-requests';
-import { createDigestActivities, type DigestDeps } from './digests';
+import type { createDigestActivities } from './digests';
 import type { createPinActivities } from './pins';
 import type { ActivityRecorder } from '../src/activity/recorder';
 import type { createIntegrationActivities } from './integrations';
@@ -12,9 +12,8 @@ import type { OutboundPolicy } from '../src/lib/outbound';
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
   jobs: JobDeps;
-  /** The activity log (outcomes of jobs) and the digests' settings lock. */
+  /** The activity log (outcomes of jobs). */
   activity: { recorder: ActivityRecorder };
-  digests: DigestDeps;
   /** Which addresses caller-chosen URLs (webhooks, callbacks, deploy hooks) may reach: src/lib/outbound.ts. */
   outbound: OutboundPolicy;
   /** The secrets a client's deliveries (job webhooks, deploy hook) are signed with at this moment. */
@@ -30,7 +29,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createJobActivities(deps),
     ...createResearchActivities(deps),
     ...createContentActivities(deps),
-    ...createDigestActivities(deps),
   };
 }
 
@@ -39,4 +37,5 @@ export type Activities = ReturnType<typeof createActivities> &
   ReturnType<typeof createPinActivities> &
   ReturnType<typeof createAccessRequestActivities> &
   ReturnType<typeof createIntegrationActivities> &
-  ReturnType<typeof createNotificationActivities>;
+  ReturnType<typeof createNotificationActivities> &
+  ReturnType<typeof createDigestActivities>;

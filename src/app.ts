@@ -24,7 +24,6 @@ import { jobsRoutes } from './jobs/jobs.routes';
 import { researchRoutes } from './research/research.routes';
 import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
-import { activityRoutes } from './activity/activity.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
 
@@ -39,7 +38,6 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...researchRoutes(s),
     ...eventsRoutes(s),
     ...idapRoutes(s),
-    ...activityRoutes(s),
     ...adminRoutes(s),
     ...handlersOf(s.modules),
   };
@@ -131,7 +129,7 @@ export function createApp(s: Services): Express {
   const { routing, validation } = splitValidator(validator);
   app.use(routing);
   app.use(authenticate(s.modules.auth));
-  app.use(recordWrites(s.activity.recorder, s.logger)); // the activity log: every successful authenticated write
+  app.use(recordWrites(s.modules.activity.recorder, s.logger)); // the activity log: every successful authenticated write
   app.use(jsonBody(s.config.JSON_BODY_LIMIT_BYTES));
   app.use(validation);
   app.use(mountOperations(doc, operationHandlers(s)));

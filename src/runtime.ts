@@ -14,6 +14,7 @@ import type { PinsModule } from './pins/pins.module';
 import type { AgentsModule } from './agents/agents.module';
 import type { NotificationsModule } from './notifications/notifications.module';
 import type { IntegrationsModule } from './integrations/integrations.module';
+import type { ActivityModule } from './activity/activity.module';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
 import { createActivities } from '../activities';
@@ -23,7 +24,7 @@ import { createWriteGate } from './jobs/write-gate';
 import { startActivityDrain } from './activity/drain';
 import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
 import { relayUsageStream } from './integrations/usage';
-import { ensureDigestSchedule } from './activity/digest-schedule';
+import { ensureDigestSchedule } from './activity/activity.workflows';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 
@@ -134,6 +135,7 @@ export interface WorkerBuild {
     pins: PinsModule;
     agents: AgentsModule;
     integrations: IntegrationsModule;
+    activity: ActivityModule;
     notifications: NotificationsModule;
   };
 }
@@ -157,7 +159,6 @@ export async function workerFor(
     activities: {
       ...createActivities({
         activity: { recorder: infra.recorder },
-        digests: { lock: infra.lock },
         jobs: {
           maps: providers.maps,
           research: providers.research,
@@ -175,6 +176,7 @@ export async function workerFor(
       ...built.modules.agents.activities,
       ...built.modules.notifications.activities,
       ...built.modules.integrations.activities,
+      ...built.modules.activity.activities,
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     workflowBundle: opts.workflowBundle,

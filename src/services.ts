@@ -13,7 +13,7 @@ import { createIdapService, type IdapService } from './idap/idap.service';
 import type { MediaService } from './media/media.service';
 import { createBrandsModule, type BrandsModule } from './brands/brands.module';
 import { createAgentsModule, type AgentsModule } from './agents/agents.module';
-import { createActivityService, type ActivityService } from './activity/activity.service';
+import { createActivityModule, type ActivityModule } from './activity/activity.module';
 import { createAdminServices, type AdminServices } from './admin/admin.services';
 import { createPinsModule, type PinsModule } from './pins/pins.module';
 import { createIntegrationsModule, type IntegrationsModule } from './integrations/integrations.module';
@@ -37,7 +37,6 @@ export interface Services {
   content: ContentServices;
   idap: IdapService;
   media: MediaService;
-  activity: ActivityService;
   admin: AdminServices;
   /** The areas already built as modules (each takes only what it uses). */
   modules: {
@@ -48,6 +47,7 @@ export interface Services {
     agents: AgentsModule;
     brands: BrandsModule;
     integrations: IntegrationsModule;
+    activity: ActivityModule;
     locations: LocationsModule;
     notifications: NotificationsModule;
     system: SystemModule;
@@ -79,7 +79,6 @@ export function createServices(infra: Infra): Services {
     content,
     idap: createIdapService(),
     admin: createAdminServices(opts),
-    activity: createActivityService({ redis: engines.redis, logger: opts.logger }),
     modules: {
       pins,
       clients,
@@ -88,6 +87,7 @@ export function createServices(infra: Infra): Services {
       agents,
       brands,
       integrations,
+      activity: createActivityModule(infra),
       locations: createLocationsModule(),
       notifications: createNotificationsModule(infra),
       system: createSystemModule({ ...infra, credentialHealth: clients.service.credentialHealth }),
@@ -104,6 +104,7 @@ export function workerModules(infra: Infra) {
       pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }),
       agents: createAgentsModule(infra),
       integrations,
+      activity: createActivityModule(infra),
       notifications: createNotificationsModule(infra),
     },
   };

@@ -1,11 +1,9 @@
-import type { Services } from '../services';
 import type { OperationHandlers } from '../lib/http/operations';
+import { requireTenant } from '../lib/tenancy';
+import type { ActivityService } from './activity.service';
 import type { Cadence } from './digest-settings.model';
-import { changeCadence, digestSettingsView, loadDigestSettings } from './digest-settings.service';
-import { listShifts, shiftDetail, type ShiftQuery } from './shifts.service';
-import { shiftsCsv } from './csv';
+import type { ShiftQuery } from './shifts.service';
 import { DEFAULT_GAP_MINUTES } from './shifts';
-import { anomalyReport } from './anomalies';
 
 function shiftQuery(query: Record<string, unknown>): ShiftQuery {
   const q = query as Record<string, string | undefined>;
@@ -19,38 +17,31 @@ function shiftQuery(query: Record<string, unknown>): ShiftQuery {
   };
 }
 
-export function activityRoutes(s: Services): OperationHandlers {
-  const { activity } = s;
+/** A client's activity: its shifts (as JSON and CSV), its digest settings and its anomalies. */
+export function activityRoutes(deps: { activity: ActivityService }): OperationHandlers {
+  const { activity } = deps;
   return {
     async listShifts(req, res) {
-      const client = await activity.clientOf(req);
-      res.json(await listShifts(client._id, shiftQuery(req.query)));
+      res.json(await activity.shifts(requireTenant(req), shiftQuery(req.query)));
     },
     async getShiftDetail(req, res) {
-      const client = await activity.clientOf(req);
       const q = req.query as { actor_id: string; started_at: string; ended_at: string };
-      res.json(await shiftDetail(client._id, q));
+      res.json(await activity.shiftDetail(requireTenant(req), q));
     },
     async exportShifts(req, res) {
-      const client = await activity.clientOf(req);
-      const list = await listShifts(client._id, shiftQuery(req.query));
+      const { from, to, csv } = await activity.shiftsCsv(requireTenant(req), shiftQuery(req.query));
       // The dates are validated YYYY-MM-DD, so the name needs no escaping; quoted as the contract shows it.
-      res.setHeader('Content-Disposition', `attachment; filename="shifts-${list.from}-${list.to}.csv"`);
-      res.type('text/csv; charset=utf-8').send(shiftsCsv(list.shifts));
+      res.setHeader('Content-Disposition', `attachment; filename="shifts-${from}-${to}.csv"`);
+      res.type('text/csv; charset=utf-8').send(csv);
     },
     async getDigestSettings(req, res) {
-      const client = await activity.clientOf(req);
-      res.json(digestSettingsView(await loadDigestSettings(client._id, client.created_at)));
+      res.json(await activity.digestSettings(requireTenant(req)));
     },
     async updateDigestSettings(req, res) {
-      const client = await activity.clientOf(req);
-      res.json(
-        await changeCadence(activity.lock, client._id, client.created_at, (req.body as { cadence: Cadence }).cadence),
-      );
+      res.json(await activity.changeDigestCadence(requireTenant(req), (req.body as { cadence: Cadence }).cadence));
     },
     async listAnomalies(req, res) {
-      const client = await activity.clientOf(req);
-      res.json(await anomalyReport(client._id));
+      res.json(await activity.anomalies(requireTenant(req)));
     },
   };
 }

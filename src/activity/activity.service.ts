@@ -1,36 +1,63 @@
-import type Redis from 'ioredis';
-import type { Request } from 'express';
 import { AppError } from '../lib/errors';
-import type { Logger } from '../lib/logger';
-import { createLocks, type RunLocked } from '../lib/locks';
-import { requireTenant } from '../lib/tenancy';
+import type { RunLocked } from '../lib/locks';
 import { ClientModel } from '../clients/client.model';
-import { createActivityRecorder, type ActivityRecorder } from './recorder';
+import { anomalyReport } from './anomalies';
+import { shiftsCsv } from './csv';
+import type { Cadence } from './digest-settings.model';
+import { changeCadence, digestSettingsView, loadDigestSettings } from './digest-settings.service';
+import { listShifts, shiftDetail, type ShiftQuery } from './shifts.service';
 
-export interface ActivityService {
-  recorder: ActivityRecorder;
-  lock: RunLocked;
-  /** The client a shift/digest/anomaly request acts for (a super_admin's must exist: 422 otherwise). */
-  clientOf(req: Request): Promise<{ _id: string; name: string; created_at: Date }>;
-}
+/** The activity log as a client reads it: shifts (and their CSV), digest settings and anomalies. */
+export function createActivityService(deps: { lock: RunLocked }) {
+  /** The client a request acts for (a super_admin's choice must exist: 422 otherwise). */
+  async function clientOf(clientId: string): Promise<{ _id: string; name: string; created_at: Date }> {
+    const client = await ClientModel.findById(clientId, { name: 1, created_at: 1 }).lean<{
+      _id: string;
+      name: string;
+      created_at: Date;
+    }>();
+    if (!client) {
+      throw AppError.invalid('X-Selected-Client-Id names no client', [
+        { location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' },
+      ]);
+    }
+    return client;
+  }
 
-export function createActivityService(deps: { redis: Redis; logger: Logger }): ActivityService {
+  async function shifts(clientId: string, q: ShiftQuery) {
+    const client = await clientOf(clientId);
+    return listShifts(client._id, q);
+  }
+
   return {
-    recorder: createActivityRecorder(deps.redis, deps.logger),
-    lock: createLocks(deps.redis).run,
-    async clientOf(req) {
-      const clientId = requireTenant(req);
-      const client = await ClientModel.findById(clientId, { name: 1, created_at: 1 }).lean<{
-        _id: string;
-        name: string;
-        created_at: Date;
-      }>();
-      if (!client) {
-        throw AppError.invalid('X-Selected-Client-Id names no client', [
-          { location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' },
-        ]);
-      }
-      return client;
+    shifts,
+
+    async shiftDetail(clientId: string, q: { actor_id: string; started_at: string; ended_at: string }) {
+      const client = await clientOf(clientId);
+      return shiftDetail(client._id, q);
+    },
+
+    /** The shifts as CSV, with the window they cover. */
+    async shiftsCsv(clientId: string, q: ShiftQuery) {
+      const list = await shifts(clientId, q);
+      return { from: list.from, to: list.to, csv: shiftsCsv(list.shifts) };
+    },
+
+    async digestSettings(clientId: string) {
+      const client = await clientOf(clientId);
+      return digestSettingsView(await loadDigestSettings(client._id, client.created_at));
+    },
+
+    async changeDigestCadence(clientId: string, cadence: Cadence) {
+      const client = await clientOf(clientId);
+      return changeCadence(deps.lock, client._id, client.created_at, cadence);
+    },
+
+    async anomalies(clientId: string) {
+      const client = await clientOf(clientId);
+      return anomalyReport(client._id);
     },
   };
 }
+
+export type ActivityService = ReturnType<typeof createActivityService>;

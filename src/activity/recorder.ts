@@ -10,6 +10,7 @@ import {
   type ActorRole,
   type ShippedKind,
 } from './activity-event.model';
+import { bulkWriteErrors } from '../lib/bulk-writes';
 import { isDuplicateKeyError } from '../lib/errors';
 
 /** The Redis stream events wait in until the worker's drain stores them in MongoDB. */
@@ -78,9 +79,11 @@ export async function storeEvents(docs: ActivityEventDoc[]): Promise<void> {
   try {
     await ActivityEventModel.insertMany(docs, { ordered: false, lean: true });
   } catch (err) {
-    const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors;
-    const all = writeErrors?.length ? writeErrors : [err];
-    if (!all.every((e) => isDuplicateKeyError((e as { err?: unknown }).err ?? e))) throw err;
+    const failed = bulkWriteErrors(err);
+    const duplicates = failed.length
+      ? failed.every((e) => isDuplicateKeyError({ code: e.code, message: e.errmsg }))
+      : isDuplicateKeyError(err);
+    if (!duplicates) throw err;
   }
 }
 

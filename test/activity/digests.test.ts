@@ -5,7 +5,8 @@ import { outboxDriver } from '../../src/notifications/channels';
 import { createNotificationActivities } from '../../activities/notifications';
 import { createDigestActivities } from '../../activities/digests';
 import { createLocks } from '../../src/lib/locks';
-import { digestScheduleId, DIGEST_TICK_WORKFLOW } from '../../src/activity/digest-schedule';
+import { digestScheduleId } from '../../src/activity/activity.workflows';
+import { digestTickWorkflow } from '../../workflows/digests';
 import { digestPeriod } from '../../src/activity/digest-timing';
 import { DigestSettingsModel } from '../../src/activity/digest-settings.model';
 import { createClient, eventually, useTestApi } from '../support/harness';
@@ -19,7 +20,7 @@ const digestsOf = (clientId: string) =>
 const settings = (token: string, body?: unknown) =>
   ctx.api.call(body ? 'PATCH' : 'GET', '/api/v1/digest-settings', { token, body });
 const runTick = () =>
-  ctx.api.rt.engines.temporal.workflow.execute(DIGEST_TICK_WORKFLOW, {
+  ctx.api.rt.engines.temporal.workflow.execute(digestTickWorkflow, {
     taskQueue: ctx.api.config.TEMPORAL_TASK_QUEUE,
     workflowId: `tick-${randomUUID()}`,
   });
@@ -136,7 +137,7 @@ describe('the digest schedule', () => {
     });
     try {
       await worker.runUntil(async () => {
-        const first = await ctx.api.rt.engines.temporal.workflow.execute(DIGEST_TICK_WORKFLOW, {
+        const first = await ctx.api.rt.engines.temporal.workflow.execute(digestTickWorkflow, {
           taskQueue,
           workflowId: `tick-${randomUUID()}`,
         });

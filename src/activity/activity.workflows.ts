@@ -1,6 +1,7 @@
 import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
+import { digestTickWorkflow } from '../../workflows/digests';
 
-export const DIGEST_TICK_WORKFLOW = 'digestTickWorkflow';
+/** One digest schedule per task queue: every worker of the queue tries to create it, the first does. */
 export const digestScheduleId = (taskQueue: string) => `digest-tick-${taskQueue}`;
 
 /**
@@ -16,7 +17,7 @@ export async function ensureDigestSchedule(temporal: Client, taskQueue: string):
       spec: { intervals: [{ every: '1 hour' }] },
       action: {
         type: 'startWorkflow',
-        workflowType: DIGEST_TICK_WORKFLOW,
+        workflowType: digestTickWorkflow,
         taskQueue,
         workflowId: `${scheduleId}-run`,
         args: [],
