@@ -22,7 +22,6 @@ import { contentRoutes } from './content/content.routes';
 import { publicContentFastPath } from './content/public-fast-path';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { researchRoutes } from './research/research.routes';
-import { eventsRoutes } from './events/events.routes';
 import { idapRoutes } from './idap/idap.routes';
 import { recordWrites } from './activity/record-writes';
 import { adminRoutes } from './admin/admin.routes';
@@ -36,7 +35,6 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...contentRoutes(s),
     ...jobsRoutes(s),
     ...researchRoutes(s),
-    ...eventsRoutes(s),
     ...idapRoutes(s),
     ...adminRoutes(s),
     ...handlersOf(s.modules),

@@ -227,7 +227,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
         server.closeAllConnections();
       });
     }
-    await services?.events.close();
+    await services?.modules.events.close();
     await services?.jobs.close();
     await services?.admin.close();
     await (services?.modules.integrations ?? rt.relayEndpoints).close();

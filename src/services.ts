@@ -8,7 +8,6 @@ import { createUsersModule, type UsersModule } from './users/users.module';
 import { createJobServices } from './jobs/job-services';
 import type { JobsService } from './jobs/jobs.service';
 import type { ResearchService } from './research/research.service';
-import type { EventsService } from './events/events.service';
 import { createIdapService, type IdapService } from './idap/idap.service';
 import type { MediaService } from './media/media.service';
 import { createBrandsModule, type BrandsModule } from './brands/brands.module';
@@ -22,6 +21,7 @@ import type { Infra } from './infra';
 import { createLocationsModule, type LocationsModule } from './locations/locations.module';
 import { createNotificationsModule, type NotificationsModule } from './notifications/notifications.module';
 import { createSystemModule, type SystemModule } from './system/system.module';
+import { createEventsModule, type EventsModule } from './events/events.module';
 
 /** Everything a request handler may use, built once per process from config and engines. */
 export interface Services {
@@ -33,7 +33,6 @@ export interface Services {
   notifier: Notifier;
   jobs: JobsService;
   research: ResearchService;
-  events: EventsService;
   content: ContentServices;
   idap: IdapService;
   media: MediaService;
@@ -51,6 +50,7 @@ export interface Services {
     locations: LocationsModule;
     notifications: NotificationsModule;
     system: SystemModule;
+    events: EventsModule;
   };
 }
 
@@ -91,6 +91,7 @@ export function createServices(infra: Infra): Services {
       locations: createLocationsModule(),
       notifications: createNotificationsModule(infra),
       system: createSystemModule({ ...infra, credentialHealth: clients.service.credentialHealth }),
+      events: createEventsModule(infra),
     },
   };
 }

@@ -1,16 +1,47 @@
-import type { Services } from '../services';
+import type { Request, Response } from 'express';
 import type { OperationHandlers } from '../lib/http/operations';
 import { tenantScope } from '../lib/tenancy';
+import type { EventsService, StreamFrame, StreamSink } from './events.service';
 
-export function eventsRoutes(s: Services): OperationHandlers {
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+
+/** A frame in the text/event-stream format. */
+const frameText = (f: StreamFrame) =>
+  `${f.retryMs ? `retry: ${f.retryMs}\n` : ''}${f.id ? `id: ${f.id}\n` : ''}event: ${f.event}\n` +
+  `data: ${JSON.stringify(f.data)}\n\n`;
+
+/** The response as a stream's sink: server-sent events, written as they come. */
+function sseSink(req: Request, res: Response): StreamSink {
+  return {
+    open() {
+      if (res.destroyed || req.socket.destroyed) return false;
+      res.writeHead(200, SSE_HEADERS);
+      res.flushHeaders();
+      return true;
+    },
+    send: (frame) => void res.write(frameText(frame)),
+    end: () => void res.end(),
+    onClose: (fn) => void res.on('close', fn),
+    get closed() {
+      return res.destroyed;
+    },
+  };
+}
+
+export function eventsRoutes(deps: { events: EventsService }): OperationHandlers {
   return {
     async streamEvents(req, res) {
       const lastEventId =
         req.get('last-event-id') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : undefined);
-      await s.events.stream(req, res, tenantScope(req), lastEventId);
+      await deps.events.stream(tenantScope(req), lastEventId, sseSink(req, res));
     },
     async getEventStatus(req, res) {
-      res.json(await s.events.status(tenantScope(req)));
+      res.json(await deps.events.status(tenantScope(req)));
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import type Redis from 'ioredis';
 import type { Logger } from '../lib/logger';
 import { isStreamId, type EventBus, type JobEvent } from './event-bus';
@@ -12,8 +11,24 @@ export function compareIds(a: string, b: string): number {
   return am === bm ? (as === bs ? 0 : as < bs ? -1 : 1) : am < bm ? -1 : 1;
 }
 
-const frame = (event: string, data: unknown, id?: string) =>
-  `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/** One message of an event stream; `retryMs` asks the caller to wait that long before reconnecting. */
+export interface StreamFrame {
+  event: string;
+  data: unknown;
+  id?: string;
+  retryMs?: number;
+}
+
+/** Where a stream's frames go: the caller's connection, however it carries them. */
+export interface StreamSink {
+  /** Begins the answer; false when the caller has already gone (nothing is sent then). */
+  open(): boolean;
+  send(frame: StreamFrame): void;
+  end(): void;
+  /** Calls `fn` once the connection closes, from either side. */
+  onClose(fn: () => void): void;
+  readonly closed: boolean;
+}
 
 /**
  * Server-sent job events (DECISIONS.md §8): `connected` first, then the events missed since
@@ -33,23 +48,17 @@ export function createEventsService(deps: {
   const hub = createEventHub(deps.redis);
   const leases = createStreamLeases(deps.redis, { max: deps.maxStreamsPerClient });
 
-  async function stream(req: Request, res: Response, scope: string | null, lastEventId: string | undefined) {
+  /** Streams the events of `scope` (null: every client's) into `sink` until it closes. */
+  async function stream(scope: string | null, lastEventId: string | undefined, sink: StreamSink) {
     const lease = await leases.take(scope);
     // A caller that left while the lease was being taken will not close this stream: give the lease back now.
-    if (res.destroyed || req.socket.destroyed) return lease.release();
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    res.flushHeaders();
+    if (!sink.open()) return lease.release();
     let lastSent = '0-0';
     let held: JobEvent[] | null = [];
     const send = (e: JobEvent) => {
       if (compareIds(e.id, lastSent) <= 0) return;
       lastSent = e.id;
-      res.write(frame(e.event, e.data, e.id));
+      sink.send({ event: e.event, data: e.data, id: e.id });
     };
     let heartbeat: NodeJS.Timeout | undefined;
     let unsubscribe: (() => void) | null = null;
@@ -58,17 +67,19 @@ export function createEventsService(deps: {
       unsubscribe?.();
       lease.release();
     };
-    res.on('close', cleanup);
+    sink.onClose(cleanup);
     try {
       // `connected` carries the stream position the client starts from, so even a client that got no
       // job event yet reconnects with a Last-Event-ID and misses nothing.
       lastSent = lastEventId && isStreamId(lastEventId) ? lastEventId : await deps.bus.latestId(scope);
-      res.write(
-        `retry: 3000\n${frame('connected', { client_id: scope, connected_at: new Date().toISOString() }, lastSent)}`,
+      const connected = { client_id: scope, connected_at: new Date().toISOString() };
+      sink.send({ event: 'connected', data: connected, id: lastSent, retryMs: 3000 });
+      heartbeat = setInterval(
+        () => sink.send({ event: 'heartbeat', data: { at: new Date().toISOString() } }),
+        deps.heartbeatMs,
       );
-      heartbeat = setInterval(() => res.write(frame('heartbeat', { at: new Date().toISOString() })), deps.heartbeatMs);
       unsubscribe = await hub.subscribe(scope, (e) => (held ? held.push(e) : send(e)));
-      if (res.destroyed) return cleanup();
+      if (sink.closed) return cleanup();
       // What was published since that position (also between reading it and subscribing) comes first.
       for (const e of await deps.bus.replay(scope, lastSent)) send(e);
       for (const e of held) send(e);
@@ -76,7 +87,7 @@ export function createEventsService(deps: {
     } catch (err) {
       deps.logger.warn({ err }, 'event stream could not subscribe');
       cleanup();
-      res.end();
+      sink.end();
     }
   }
 
@@ -98,7 +109,7 @@ export function createEventsService(deps: {
     };
   }
 
-  return { stream, status, publish: deps.bus.publish, close: hub.close, localCount: hub.localCount };
+  return { stream, status, close: hub.close };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

@@ -2,13 +2,12 @@ import type { Config } from '../lib/config';
 import type { Engines } from '../lib/engines';
 import type { Logger } from '../lib/logger';
 import { eventBusFor } from '../events/event-bus';
-import { createEventsService } from '../events/events.service';
 import { createResearchService } from '../research/research.service';
 import { createJobControl } from './job-control';
 import { createJobLocks } from './job-lock';
 import { createJobsService } from './jobs.service';
 
-/** The jobs, research and events services of one API process. */
+/** The jobs and research services of one API process. */
 export function createJobServices(opts: { config: Config; engines: Engines; logger: Logger; credentialsKey: string }) {
   const { config, engines } = opts;
   const bus = eventBusFor(engines.redis, config);
@@ -28,13 +27,5 @@ export function createJobServices(opts: { config: Config; engines: Engines; logg
   return {
     jobs: createJobsService({ control }),
     research: createResearchService({ control }),
-    events: createEventsService({
-      redis: engines.redis,
-      bus,
-      heartbeatMs: config.SSE_HEARTBEAT_MS,
-      windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS,
-      maxStreamsPerClient: config.SSE_MAX_STREAMS_PER_CLIENT,
-      logger: opts.logger,
-    }),
   };
 }
