@@ -24,7 +24,6 @@ import { jobsRoutes } from './jobs/jobs.routes';
 import { researchRoutes } from './research/research.routes';
 import { idapRoutes } from './idap/idap.routes';
 import { recordWrites } from './activity/record-writes';
-import { adminRoutes } from './admin/admin.routes';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
@@ -36,7 +35,6 @@ export function operationHandlers(s: Services): OperationHandlers {
     ...jobsRoutes(s),
     ...researchRoutes(s),
     ...idapRoutes(s),
-    ...adminRoutes(s),
     ...handlersOf(s.modules),
   };
 }

@@ -229,7 +229,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     }
     await services?.modules.events.close();
     await services?.jobs.close();
-    await services?.admin.close();
+    await services?.modules.admin.close();
     await (services?.modules.integrations ?? rt.relayEndpoints).close();
     await worker?.shutdown();
     await closeEngines(rt.engines);

@@ -13,7 +13,7 @@ import type { MediaService } from './media/media.service';
 import { createBrandsModule, type BrandsModule } from './brands/brands.module';
 import { createAgentsModule, type AgentsModule } from './agents/agents.module';
 import { createActivityModule, type ActivityModule } from './activity/activity.module';
-import { createAdminServices, type AdminServices } from './admin/admin.services';
+import { createAdminModule, type AdminModule } from './admin/admin.module';
 import { createPinsModule, type PinsModule } from './pins/pins.module';
 import { createIntegrationsModule, type IntegrationsModule } from './integrations/integrations.module';
 import { createClientsModule, type ClientsModule } from './clients/clients.module';
@@ -36,7 +36,6 @@ export interface Services {
   content: ContentServices;
   idap: IdapService;
   media: MediaService;
-  admin: AdminServices;
   /** The areas already built as modules (each takes only what it uses). */
   modules: {
     pins: PinsModule;
@@ -47,6 +46,7 @@ export interface Services {
     brands: BrandsModule;
     integrations: IntegrationsModule;
     activity: ActivityModule;
+    admin: AdminModule;
     locations: LocationsModule;
     notifications: NotificationsModule;
     system: SystemModule;
@@ -78,7 +78,6 @@ export function createServices(infra: Infra): Services {
     notifier,
     content,
     idap: createIdapService(),
-    admin: createAdminServices(opts),
     modules: {
       pins,
       clients,
@@ -88,6 +87,7 @@ export function createServices(infra: Infra): Services {
       brands,
       integrations,
       activity: createActivityModule(infra),
+      admin: createAdminModule(infra),
       locations: createLocationsModule(),
       notifications: createNotificationsModule(infra),
       system: createSystemModule({ ...infra, credentialHealth: clients.service.credentialHealth }),

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './lib/config';
 import { closeEngines } from './lib/engines';
 import { createLogger, logTapOf } from './lib/logger';
-import { logStoreFor } from './admin/admin.services';
+import { logStoreFor } from './admin/admin.module';
 import { startEngines, workerFor } from './runtime';
 import { installTemporalLogger } from './worker/create-worker';
 import { touchWhileRunning } from './worker/health-file';

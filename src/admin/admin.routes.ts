@@ -1,10 +1,10 @@
 import type { Request } from 'express';
-import type { Services } from '../services';
 import type { OperationHandlers } from '../lib/http/operations';
 import { tenantScope } from '../lib/tenancy';
 import { windowFromRequest } from './kpi-window';
 import type { KpiScope } from './kpi-figures';
-import type { LogQuery } from './log-store';
+import type { LogQuery, LogStore } from './log-store';
+import type { AdminReports } from './reports.service';
 import { AppError } from '../lib/errors';
 
 const flag = (v: unknown) => v === true || v === 'true';
@@ -20,8 +20,9 @@ function reportRequest(req: Request) {
   return { scope, refresh: flag(q.refresh) };
 }
 
-export function adminRoutes(s: Services): OperationHandlers {
-  const reports = s.admin.reports;
+/** The admin reports (KPIs and analytics) and the log viewer. */
+export function adminRoutes(deps: { reports: AdminReports; logs: LogStore }): OperationHandlers {
+  const { reports } = deps;
   return {
     async getKpis(req, res) {
       res.json(await reports.kpis(reportRequest(req)));
@@ -44,7 +45,7 @@ export function adminRoutes(s: Services): OperationHandlers {
     async getLogs(req, res) {
       const q = req.query as Record<string, unknown>;
       const minutes = q.minutes === undefined ? 15 : Number(q.minutes);
-      const found = await s.admin.logs
+      const found = await deps.logs
         .query({
           container: q.container as string | undefined,
           level: q.level as LogQuery['level'],

@@ -1,7 +1,10 @@
 import path from 'node:path';
+import type { Infra } from '../infra';
 import type { Config } from '../lib/config';
 import type { Engines } from '../lib/engines';
-import { logTapOf, type Logger } from '../lib/logger';
+import { logTapOf } from '../lib/logger';
+import type { AreaModule } from '../lib/module';
+import { adminRoutes } from './admin.routes';
 import { createAnalyticsSources } from './analytics-sources';
 import { createAdminReports } from './reports.service';
 import { createLogStore } from './log-store';
@@ -14,11 +17,13 @@ export const logStoreFor = (config: Config, engines: Engines) =>
     retentionMinutes: config.LOG_STORE_RETENTION_MINUTES,
   });
 
+export type AdminDeps = Pick<Infra, 'config' | 'engines' | 'logger'>;
+
 /**
  * The admin area: reports (KPIs and analytics sources) and the log viewer. The API process's own
  * logs go to the log store (container `api`), and it follows the engines' log files.
  */
-export function createAdminServices(deps: { config: Config; engines: Engines; logger: Logger }) {
+export function createAdminModule(deps: AdminDeps) {
   const sources = createAnalyticsSources(deps.config);
   const logs = logStoreFor(deps.config, deps.engines);
   const tap = logTapOf(deps.logger);
@@ -29,15 +34,18 @@ export function createAdminServices(deps: { config: Config; engines: Engines; lo
     dir: deps.config.ENGINE_LOG_DIR ?? path.join(deps.config.dataDir, 'logs'),
   });
   return {
-    sources,
-    reports: createAdminReports({ redis: deps.engines.redis, logger: deps.logger, sources }),
-    logs,
+    handlers: adminRoutes({
+      reports: createAdminReports({ redis: deps.engines.redis, logger: deps.logger, sources }),
+      logs,
+    }),
     async close() {
       await engineLogs.stop();
       await tap?.detach();
       await sources.close();
     },
-  };
+    /** The analytics sources (tests read what the sandbox's sources were asked). */
+    sources,
+  } satisfies AreaModule;
 }
 
-export type AdminServices = ReturnType<typeof createAdminServices>;
+export type AdminModule = ReturnType<typeof createAdminModule>;
