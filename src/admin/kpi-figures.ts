@@ -6,6 +6,7 @@ import { PageModel } from '../content/page.model';
 import { AccessTokenModel } from '../auth/access-token.model';
 import { PinModel } from '../pins/pin.model';
 import { relayUsageTotals } from '../integrations/active-credential';
+import { tenantQuery } from '../lib/tenancy';
 import { windowRange, type KpiWindow } from './kpi-window';
 
 /**
@@ -35,10 +36,6 @@ export interface JobFigures {
   results: number;
 }
 
-/** The first $match of every tenant-owned aggregation: the tenant, or every tenant said out loud. */
-const tenantMatch = (clientId: string | null) => (clientId ? { client_id: clientId } : {});
-const tenantOptions = (clientId: string | null) => (clientId ? {} : { allTenants: true });
-
 function createdIn(scope: KpiScope, start = windowRange(scope.window).start, end = windowRange(scope.window).end) {
   return { created_at: { $gte: start, $lt: end } };
 }
@@ -51,8 +48,9 @@ async function jobFigures(
   type: 'maps-scrape' | 'research',
   range?: { start: Date; end: Date },
 ): Promise<JobFigures> {
+  const tenant = tenantQuery(scope.clientId);
   const match: Record<string, unknown> = {
-    ...tenantMatch(scope.clientId),
+    ...tenant.filter,
     type,
     ...createdIn(scope, range?.start, range?.end),
   };
@@ -62,7 +60,7 @@ async function jobFigures(
     JobModel.aggregate<{ _id: string; v: number }>([
       { $match: match },
       { $group: { _id: '$status', v: accumulator } },
-    ] as PipelineStage[]).option(tenantOptions(scope.clientId) as never);
+    ] as PipelineStage[]).option(tenant.options as never);
   const [counts, sums] = await Promise.all([grouped({ $sum: 1 }), grouped({ $sum: '$results_count' })]);
   const by_status: StatusCounts = Object.fromEntries(JOB_STATES[type].map((s) => [s, 0]));
   let submitted = 0;
@@ -94,9 +92,10 @@ export async function clientFigures(scope: KpiScope): Promise<{ clients: number;
 
 async function publishedIn(model: typeof PostModel | typeof PageModel, scope: KpiScope): Promise<number> {
   const { start, end } = windowRange(scope.window);
+  const tenant = tenantQuery(scope.clientId);
   return (model as typeof PostModel)
-    .countDocuments({ ...tenantMatch(scope.clientId), status: 'published', published_at: { $gte: start, $lt: end } })
-    .setOptions(tenantOptions(scope.clientId));
+    .countDocuments({ ...tenant.filter, status: 'published', published_at: { $gte: start, $lt: end } })
+    .setOptions(tenant.options);
 }
 
 /** Posts whose (latest) publication falls in the window and that are still published. */
@@ -107,18 +106,16 @@ export const pagesPublished = (scope: KpiScope) => publishedIn(PageModel, scope)
 
 /** Access tokens issued in the window: one per approved access request. */
 export async function agentsApproved(scope: KpiScope): Promise<number> {
-  return AccessTokenModel.countDocuments({ ...tenantMatch(scope.clientId), ...createdIn(scope) }).setOptions(
-    tenantOptions(scope.clientId),
-  );
+  const tenant = tenantQuery(scope.clientId);
+  return AccessTokenModel.countDocuments({ ...tenant.filter, ...createdIn(scope) }).setOptions(tenant.options);
 }
 
 /** Access tokens usable right now: neither revoked nor expired. */
 export async function activeAgents(scope: KpiScope, now = new Date()): Promise<number> {
-  return AccessTokenModel.countDocuments({
-    ...tenantMatch(scope.clientId),
-    revoked_at: null,
-    expires_at: { $gt: now },
-  }).setOptions(tenantOptions(scope.clientId));
+  const tenant = tenantQuery(scope.clientId);
+  return AccessTokenModel.countDocuments({ ...tenant.filter, revoked_at: null, expires_at: { $gt: now } }).setOptions(
+    tenant.options,
+  );
 }
 
 /** Pins claimed in the window (the pin's creation), in the scope's country when one is asked. */
@@ -126,7 +123,7 @@ export async function pinsCreated(scope: KpiScope): Promise<number> {
   const { start, end } = windowRange(scope.window);
   // The pin registry is global, not tenant-owned: the client filter is written out here.
   return PinModel.countDocuments({
-    ...tenantMatch(scope.clientId),
+    ...tenantQuery(scope.clientId).filter,
     ...(scope.country ? { country_code: scope.country } : {}),
     created_at: { $gte: start, $lt: end },
   });

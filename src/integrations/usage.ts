@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { insertNew } from '../jobs/resource-writes';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
+import { tenantQuery } from '../lib/tenancy';
 import type { DrainedStream } from '../lib/stream-drain';
 import { RelayUsageModel } from './integration.model';
 import { dayOf } from './periods';
@@ -105,13 +106,14 @@ export async function relayUsageTotals(
   clientId: string | null,
   window: { from: string; to: string },
 ): Promise<{ calls: number; spend: number }> {
-  const match = { ...(clientId ? { client_id: clientId } : {}), day: { $gte: window.from, $lte: window.to } };
+  const tenant = tenantQuery(clientId);
+  const match = { ...tenant.filter, day: { $gte: window.from, $lte: window.to } };
   // One accumulator per $group (FerretDB computes only the first of several).
   const total = async (field: string) => {
     const rows = await RelayUsageModel.aggregate<{ v: number }>([
       { $match: match },
       { $group: { _id: null, v: { $sum: field } } },
-    ]).option(clientId ? {} : ({ allTenants: true } as never));
+    ]).option(tenant.options as never);
     return rows[0]?.v ?? 0;
   };
   const [calls, spend] = await Promise.all([total('$calls'), total('$amount')]);
