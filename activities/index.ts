@@ -1,19 +1,15 @@
 import { createContentActivities } from './content';
 import type { createNotificationActivities } from './notifications';
-import { createJobActivities, type JobDeps } from './jobs';
-import { createResearchActivities } from './research';
+import type { createJobActivities } from './jobs';
+import type { createResearchActivities } from './research';
 import type { createAccessRequestActivities } from './access-requests';
 import type { createDigestActivities } from './digests';
 import type { createPinActivities } from './pins';
-import type { ActivityRecorder } from '../src/activity/recorder';
 import type { createIntegrationActivities } from './integrations';
 import type { OutboundPolicy } from '../src/lib/outbound';
 
 /** What activities need from the outside world; the worker passes real engines, tests may pass their own. */
 export interface ActivityDeps {
-  jobs: JobDeps;
-  /** The activity log (outcomes of jobs). */
-  activity: { recorder: ActivityRecorder };
   /** Which addresses caller-chosen URLs (webhooks, callbacks, deploy hooks) may reach: src/lib/outbound.ts. */
   outbound: OutboundPolicy;
   /** The secrets a client's deliveries (job webhooks, deploy hook) are signed with at this moment. */
@@ -26,8 +22,6 @@ export interface WebhookSigning {
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createJobActivities(deps),
-    ...createResearchActivities(deps),
     ...createContentActivities(deps),
   };
 }
@@ -38,4 +32,6 @@ export type Activities = ReturnType<typeof createActivities> &
   ReturnType<typeof createAccessRequestActivities> &
   ReturnType<typeof createIntegrationActivities> &
   ReturnType<typeof createNotificationActivities> &
-  ReturnType<typeof createDigestActivities>;
+  ReturnType<typeof createDigestActivities> &
+  ReturnType<typeof createJobActivities> &
+  ReturnType<typeof createResearchActivities>;

@@ -20,8 +20,6 @@ import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
 import { contentRoutes } from './content/content.routes';
 import { publicContentFastPath } from './content/public-fast-path';
-import { jobsRoutes } from './jobs/jobs.routes';
-import { researchRoutes } from './research/research.routes';
 import { idapRoutes } from './idap/idap.routes';
 import { recordWrites } from './activity/record-writes';
 
@@ -32,8 +30,6 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 export function operationHandlers(s: Services): OperationHandlers {
   return {
     ...contentRoutes(s),
-    ...jobsRoutes(s),
-    ...researchRoutes(s),
     ...idapRoutes(s),
     ...handlersOf(s.modules),
   };

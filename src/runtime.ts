@@ -13,14 +13,14 @@ import { createInfra, type Infra } from './infra';
 import type { PinsModule } from './pins/pins.module';
 import type { AgentsModule } from './agents/agents.module';
 import type { NotificationsModule } from './notifications/notifications.module';
+import type { JobsModule } from './jobs/jobs.module';
+import type { ResearchModule } from './research/research.module';
 import type { IntegrationsModule } from './integrations/integrations.module';
 import type { ActivityModule } from './activity/activity.module';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
 import { createActivities } from '../activities';
 import { resolveProviders, type Providers } from './providers';
-import { createJobLocks } from './jobs/job-lock';
-import { createWriteGate } from './jobs/write-gate';
 import { startActivityDrain } from './activity/drain';
 import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
 import { relayUsageStream } from './integrations/usage';
@@ -128,28 +128,40 @@ export function infraOf(config: Config, rt: EngineRuntime, logger: Logger): Infr
   });
 }
 
-/** What a worker runs activities with: the process's shared pieces and its area modules. */
+/**
+ * What a worker runs activities with: the process's shared pieces, the provider adapters (the worker stops them
+ * when it shuts down) and its area modules.
+ */
 export interface WorkerBuild {
   infra: Infra;
+  providers: Providers;
   modules: {
     pins: PinsModule;
     agents: AgentsModule;
     integrations: IntegrationsModule;
     activity: ActivityModule;
     notifications: NotificationsModule;
+    jobs: JobsModule;
+    research: ResearchModule;
   };
+}
+
+/** The provider adapters of a process that runs a worker (the sandbox server, where a provider URL is unset). */
+export async function providersFor(config: Config, logger: Logger): Promise<Providers> {
+  const providers = await resolveProviders(config);
+  if (providers.sandbox)
+    logger.info({ url: providers.sandbox.url }, 'sandbox provider server started (no provider URL configured)');
+  return providers;
 }
 
 export async function workerFor(
   config: Config,
   rt: EngineRuntime,
   opts: RuntimeOptions,
-  built: WorkerBuild = workerModules(infraOf(config, rt, opts.logger)),
+  given?: WorkerBuild,
 ): Promise<ServiceWorker> {
-  const { infra } = built;
-  const providers = await resolveProviders(config);
-  if (providers.sandbox)
-    opts.logger.info({ url: providers.sandbox.url }, 'sandbox provider server started (no provider URL configured)');
+  const built = given ?? workerModules(infraOf(config, rt, opts.logger), await providersFor(config, opts.logger));
+  const { infra, providers } = built;
   const running = await startWorker({
     address: rt.temporalAddress,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -158,17 +170,6 @@ export async function workerFor(
     payloadCodec: rt.payloadCodec,
     activities: {
       ...createActivities({
-        activity: { recorder: infra.recorder },
-        jobs: {
-          maps: providers.maps,
-          research: providers.research,
-          events: infra.events,
-          locks: createJobLocks(rt.engines.redis),
-          indexLock: infra.lock,
-          gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
-          media: infra.media,
-          outbound: infra.outbound,
-        },
         outbound: infra.outbound,
         webhooks: infra.webhooks,
       }),
@@ -177,6 +178,8 @@ export async function workerFor(
       ...built.modules.notifications.activities,
       ...built.modules.integrations.activities,
       ...built.modules.activity.activities,
+      ...built.modules.jobs.activities,
+      ...built.modules.research.activities,
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     workflowBundle: opts.workflowBundle,
@@ -219,6 +222,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
   // Long enough for every query the contract allows, percent-encoded (Node's default 16 KiB answers 431 first).
   const server = http.createServer({ maxHeaderSize: 64 * 1024 });
   let worker: ServiceWorker | undefined;
+  let providers: Providers | undefined;
   let services: Services | undefined;
   const stop = async () => {
     if (server.listening) {
@@ -228,10 +232,11 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
       });
     }
     await services?.modules.events.close();
-    await services?.jobs.close();
+    await services?.modules.jobs.close();
     await services?.modules.admin.close();
     await (services?.modules.integrations ?? rt.relayEndpoints).close();
-    await worker?.shutdown();
+    if (worker) await worker.shutdown();
+    else await providers?.stop(); // a start that failed before the worker took them over
     await closeEngines(rt.engines);
     await rt.devstack?.stop();
   };
@@ -252,9 +257,11 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     const url = `http://${config.HOST}:${port}`;
     if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
     const infra = infraOf(config, rt, opts.logger);
-    services = createServices(infra);
+    // The worker's providers come first: the job modules' activities, built with the services, use them.
+    providers = config.RUN_WORKER ? await providersFor(config, opts.logger) : undefined;
+    services = createServices(infra, providers);
     server.on('request', createApp(services));
-    worker = config.RUN_WORKER ? await workerFor(config, rt, opts, { infra, modules: services.modules }) : undefined;
+    worker = providers ? await workerFor(config, rt, opts, { infra, providers, modules: services.modules }) : undefined;
     return { ...rt, services, server, url, worker, admin, stop };
   } catch (err) {
     await stop(); // nothing started here outlives a failed start

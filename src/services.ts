@@ -5,9 +5,6 @@ import { createAuthModule, type AuthModule } from './auth/auth.module';
 import { createContentServices, type ContentServices } from './content/content.service';
 import type { Notifier } from './notifications/notifier';
 import { createUsersModule, type UsersModule } from './users/users.module';
-import { createJobServices } from './jobs/job-services';
-import type { JobsService } from './jobs/jobs.service';
-import type { ResearchService } from './research/research.service';
 import { createIdapService, type IdapService } from './idap/idap.service';
 import type { MediaService } from './media/media.service';
 import { createBrandsModule, type BrandsModule } from './brands/brands.module';
@@ -22,6 +19,10 @@ import { createLocationsModule, type LocationsModule } from './locations/locatio
 import { createNotificationsModule, type NotificationsModule } from './notifications/notifications.module';
 import { createSystemModule, type SystemModule } from './system/system.module';
 import { createEventsModule, type EventsModule } from './events/events.module';
+import type { Providers } from './providers';
+import { createJobCore } from './jobs/job-core';
+import { createJobsModule, type JobsModule } from './jobs/jobs.module';
+import { createResearchModule, type ResearchModule } from './research/research.module';
 
 /** Everything a request handler may use, built once per process from config and engines. */
 export interface Services {
@@ -31,8 +32,6 @@ export interface Services {
   version: string;
   temporalUiUrl: string | null;
   notifier: Notifier;
-  jobs: JobsService;
-  research: ResearchService;
   content: ContentServices;
   idap: IdapService;
   media: MediaService;
@@ -51,10 +50,13 @@ export interface Services {
     notifications: NotificationsModule;
     system: SystemModule;
     events: EventsModule;
+    jobs: JobsModule;
+    research: ResearchModule;
   };
 }
 
-export function createServices(infra: Infra): Services {
+/** `providers`: the provider adapters, where this process also runs a worker (its modules' activities use them). */
+export function createServices(infra: Infra, providers?: Providers): Services {
   const { config, engines, notifier } = infra;
   const opts = infra;
   const clients = createClientsModule(infra);
@@ -72,9 +74,9 @@ export function createServices(infra: Infra): Services {
   const agents = createAgentsModule(infra);
   const integrations = createIntegrationsModule(infra);
   const pins = createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential });
+  const jobCore = createJobCore({ ...infra, providers });
   return {
     ...opts,
-    ...createJobServices(opts),
     notifier,
     content,
     idap: createIdapService(),
@@ -92,21 +94,28 @@ export function createServices(infra: Infra): Services {
       notifications: createNotificationsModule(infra),
       system: createSystemModule({ ...infra, credentialHealth: clients.service.credentialHealth }),
       events: createEventsModule(infra),
+      jobs: createJobsModule({ ...infra, core: jobCore }),
+      research: createResearchModule({ ...infra, core: jobCore }),
     },
   };
 }
 
 /** The modules a worker-only process runs activities from (the API process builds them with its services). */
-export function workerModules(infra: Infra) {
+export function workerModules(infra: Infra, providers: Providers) {
   const integrations = createIntegrationsModule(infra);
+  // No API here: the job core accepts no jobs, so it sweeps none.
+  const jobCore = createJobCore({ ...infra, providers, sweep: false });
   return {
     infra,
+    providers,
     modules: {
       pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }),
       agents: createAgentsModule(infra),
       integrations,
       activity: createActivityModule(infra),
       notifications: createNotificationsModule(infra),
+      jobs: createJobsModule({ ...infra, core: jobCore }),
+      research: createResearchModule({ ...infra, core: jobCore }),
     },
   };
 }

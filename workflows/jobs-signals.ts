@@ -3,8 +3,8 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { JobEvent } from '../src/events/event-bus';
 import type { MapsJobParams } from '../src/jobs/maps-scrape';
 
-export const MAPS_SCRAPE_WORKFLOW = 'mapsScrapeWorkflow';
-export const RESEARCH_WORKFLOW = 'researchWorkflow';
+/** A job's run has the job's id as its workflow id: one run per job, found in the Temporal UI by that id. */
+export const jobWorkflowId = (jobId: string) => jobId;
 
 /** Retry and liveness settings of the job activities (tests shorten them). */
 export interface RetryTuning {

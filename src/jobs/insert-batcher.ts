@@ -1,4 +1,5 @@
 import type { Model } from 'mongoose';
+import { bulkWriteErrors } from '../lib/bulk-writes';
 
 /**
  * Group commit for new documents: inserts that arrive within the same few milliseconds go to the
@@ -22,9 +23,7 @@ export function createInsertBatcher(model: Model<any>, opts: { windowMs?: number
       batch.forEach((b) => b.resolve());
     } catch (err) {
       // Unordered: the others went in; only the documents named in writeErrors failed.
-      type WriteError = { index: number; err?: { index?: number } };
-      const raw = (err as { writeErrors?: WriteError | WriteError[] }).writeErrors;
-      const failed = new Set((Array.isArray(raw) ? raw : raw ? [raw] : []).map((e) => e.index ?? e.err?.index));
+      const failed = new Set(bulkWriteErrors(err).map((e) => e.index));
       batch.forEach((b, i) => (failed.size && !failed.has(i) ? b.resolve() : b.reject(err)));
     }
   }

@@ -1,36 +1,49 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { withinDeadline } from '../lib/engines/temporal';
+import { workflowEnded } from '../lib/engines/temporal';
 import { AppError } from '../lib/errors';
-import { assertSelectedClient } from '../clients/selected-client';
-import { JobModel, isFinal, type JobDoc, type JobType } from './job.model';
+import { findPage, type Page } from '../lib/pagination';
+import { tenantQuery } from '../lib/tenancy';
+import { JobModel, type JobDoc, type JobType } from './job.model';
 import type { JobLocks } from './job-lock';
 import { createJobStarter, type JobStarterDeps } from './job-starter';
+
+/** Who submits a job: the tenant it runs for, who asks, and whether a super_admin chose that tenant. */
+export interface Submitter {
+  clientId: string;
+  isSuperAdmin: boolean;
+  userId: string | null;
+}
 
 export interface JobControlDeps extends JobStarterDeps {
   locks: JobLocks;
 }
 
 /**
- * The API side of jobs: accepts them (see job-starter), and finds, cancels and signals them within
- * the caller's tenancy.
+ * The API side of jobs, shared by the jobs and research areas: accepts them (see job-starter), and
+ * finds, lists and changes them within the caller's tenancy.
  */
 export function createJobControl(deps: JobControlDeps) {
-  const handle = (jobId: string) => deps.temporal.workflow.getHandle(jobId);
   const starter = createJobStarter(deps);
 
   return {
     submit: starter.submit,
+    /** Starts the workflows of queued jobs that have none yet (runs on a timer; callable for tests and tools). */
     sweep: starter.sweep,
+    /** Stops the start sweep and waits for workflow starts in flight. */
     close: starter.close,
-
-    assertClient: assertSelectedClient,
 
     /** A job of this type within the tenancy (null scope: a super_admin seeing all clients), or 404. */
     async find(scope: string | null, jobId: string, type: JobType): Promise<JobDoc> {
-      const filter = scope ? { _id: jobId, client_id: scope, type } : { _id: jobId, type };
-      const doc = await JobModel.findOne(filter, null, scope ? {} : { allTenants: true }).lean<JobDoc>();
+      const tenant = tenantQuery(scope);
+      const doc = await JobModel.findOne({ _id: jobId, ...tenant.filter, type }, null, tenant.options).lean<JobDoc>();
       if (!doc) throw AppError.notFound(type === 'research' ? 'Research job not found' : 'Job not found');
       return doc;
+    },
+
+    /** Jobs of one type within a tenancy (null: all clients, for a super_admin), newest first. */
+    list(scope: string | null, type: JobType, status: string | undefined, page: Page) {
+      const tenant = tenantQuery(scope);
+      const filter = { type, ...tenant.filter, ...(status ? { status } : {}) };
+      return findPage<JobDoc>(JobModel, { filter, sort: { created_at: -1, _id: -1 }, options: tenant.options }, page);
     },
 
     /**
@@ -58,7 +71,7 @@ export function createJobControl(deps: JobControlDeps) {
           await tell(seq);
         } catch (err) {
           // A workflow that is already closed needs no telling; anything else undoes the change.
-          if (!(err instanceof WorkflowNotFoundError)) {
+          if (!workflowEnded(err)) {
             const back = Object.fromEntries(
               Object.keys(set).map((k) => [k, (current as Record<string, unknown>)[k] ?? null]),
             );
@@ -69,11 +82,6 @@ export function createJobControl(deps: JobControlDeps) {
         return { ...current, ...set, control_seq: seq } as JobDoc;
       });
     },
-
-    cancelWorkflow: async (jobId: string) => void (await withinDeadline(deps.temporal, () => handle(jobId).cancel())),
-    signal: <T>(jobId: string, name: string, arg: T) =>
-      withinDeadline(deps.temporal, () => handle(jobId).signal(name, arg)),
-    isFinal,
   };
 }
 

@@ -1,26 +1,20 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { EventBus, JobEvent } from '../events/event-bus';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
-import type { RetryTuning } from '../../workflows/jobs-signals';
 import { JobModel, type JobDoc, type JobType } from './job.model';
 import { eventData } from './job.views';
 import { createInsertBatcher } from './insert-batcher';
+import type { JobWorkflows } from './jobs.workflows';
 
 export interface JobStarterDeps {
-  temporal: Client;
-  taskQueue: string;
+  workflows: Pick<JobWorkflows, 'start'>;
   events: EventBus;
-  retry: RetryTuning;
   logger: Logger;
-  /** False to keep job results out of the search index. */
-  indexResults?: boolean;
   /** A queued job whose workflow is not known to run after this long is started (again). */
   sweepAfterMs?: number;
+  /** False where no API accepts jobs (a worker-only process): nothing there sweeps. */
+  sweep?: boolean;
 }
-
-const WORKFLOW = { 'maps-scrape': 'mapsScrapeWorkflow', research: 'researchWorkflow' } as const;
 
 /**
  * Accepting a job and starting its workflow. The job record in MongoDB is the durable promise: a
@@ -34,33 +28,9 @@ export function createJobStarter(deps: JobStarterDeps) {
   const inserts = createInsertBatcher(JobModel);
   const sweepAfterMs = deps.sweepAfterMs ?? 10_000;
 
-  async function start(doc: JobDoc, queued: JobEvent | null) {
-    try {
-      await deps.temporal.workflow.start(WORKFLOW[doc.type as JobType], {
-        workflowId: doc._id,
-        taskQueue: deps.taskQueue,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        memo: { client_id: doc.client_id, job_type: doc.type },
-        args: [
-          {
-            job_id: doc._id,
-            client_id: doc.client_id,
-            webhook_url: doc.webhook_url,
-            retry: deps.retry,
-            queued_event: queued,
-            index_results: deps.indexResults ?? true,
-            ...(doc.type === 'maps-scrape' ? { params: doc.params } : {}),
-          },
-        ],
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
-  }
-
   function startSoon(doc: JobDoc, queued: JobEvent | null) {
-    const p = start(doc, queued)
+    const p = deps.workflows
+      .start(doc, queued)
       .catch((err) => deps.logger.warn({ err, job_id: doc._id }, 'job workflow not started yet; the sweep will retry'))
       .finally(() => inFlight.delete(p));
     inFlight.add(p);
@@ -76,12 +46,17 @@ export function createJobStarter(deps: JobStarterDeps) {
       .limit(200)
       .lean<JobDoc[]>();
     for (const doc of stale)
-      await start(doc, null).catch((err) => deps.logger.warn({ err, job_id: doc._id }, 'sweep could not start job'));
+      await deps.workflows
+        .start(doc, null)
+        .catch((err) => deps.logger.warn({ err, job_id: doc._id }, 'sweep could not start job'));
     return stale.length;
   }
 
-  const timer = setInterval(() => void sweep().catch(() => undefined), Math.max(1000, sweepAfterMs));
-  timer.unref();
+  const timer =
+    deps.sweep === false
+      ? undefined
+      : setInterval(() => void sweep().catch(() => undefined), Math.max(1000, sweepAfterMs));
+  timer?.unref();
 
   return {
     /** Records and announces a job, then starts its workflow without making the caller wait for Temporal. */

@@ -1,12 +1,12 @@
+import { assertSelectedClient } from '../clients/selected-client';
 import { AppError } from '../lib/errors';
-import type { Page } from '../lib/pagination';
+import { pageEnvelope, type Page } from '../lib/pagination';
 import { countryExists, unknownRegions } from '../locations/dataset';
-import type { JobControl } from './job-control';
-import { JobModel, type JobDoc } from './job.model';
+import type { JobControl, Submitter } from './job-control';
 import { toJob } from './job.views';
+import type { JobWorkflows } from './jobs.workflows';
 import type { MapsJobParams } from './maps-scrape';
-import { resultsPage, streamResults, type ResultsFormat } from './results';
-import type { Response } from 'express';
+import { resultsDownload, resultsPage, type ResultsFormat } from './results';
 
 export const BUSINESS_COLUMNS = [
   'idap_ref',
@@ -23,39 +23,10 @@ export const BUSINESS_COLUMNS = [
   'reviews_count',
 ];
 
-export interface Submitter {
-  clientId: string;
-  isSuperAdmin: boolean;
-  userId: string | null;
-}
-
-/** Lists jobs of one type within a tenancy (null: all clients, for a super_admin), newest first. */
-export async function listJobs(scope: string | null, type: string, status: string | undefined, page: Page) {
-  const filter: Record<string, unknown> = {
-    type,
-    ...(scope ? { client_id: scope } : {}),
-    ...(status ? { status } : {}),
-  };
-  const opts = scope ? {} : { allTenants: true };
-  const [docs, total] = await Promise.all([
-    JobModel.find(filter, null, opts)
-      .sort({ created_at: -1, _id: -1 })
-      .skip(page.skip)
-      .limit(page.page_size)
-      .lean<JobDoc[]>(),
-    JobModel.countDocuments(filter, opts),
-  ]);
-  return { docs, total };
-}
-
-export function createJobsService(deps: { control: JobControl }) {
+/** Maps-scrape jobs: submitted for a country and its regions, listed, read, cancelled, and their results. */
+export function createJobsService(deps: { control: JobControl; workflows: Pick<JobWorkflows, 'cancel'> }) {
   const { control } = deps;
   return {
-    /** Stops the start sweep and waits for workflow starts in flight. */
-    close: control.close,
-    /** Starts the workflows of queued jobs that have none yet (runs on a timer; callable for tests and tools). */
-    sweep: control.sweep,
-
     async submit(who: Submitter, body: MapsJobParams & { webhook_url?: string }) {
       const { webhook_url, ...params } = body;
       if (!countryExists(params.country_code)) {
@@ -69,7 +40,7 @@ export function createJobsService(deps: { control: JobControl }) {
           { location: 'body', field: 'region_codes', message: `unknown: ${unknown.join(', ')}` },
         ]);
       }
-      await control.assertClient(who.clientId, who.isSuperAdmin);
+      await assertSelectedClient(who.clientId, who.isSuperAdmin);
       const doc = await control.submit('maps-scrape', who.clientId, params, {
         webhookUrl: webhook_url,
         createdBy: who.userId,
@@ -83,8 +54,8 @@ export function createJobsService(deps: { control: JobControl }) {
     },
 
     async list(scope: string | null, filter: { type?: string; status?: string }, page: Page) {
-      const { docs, total } = await listJobs(scope, 'maps-scrape', filter.status, page);
-      return { jobs: docs.map(toJob), total, page: page.page, page_size: page.page_size };
+      const { docs, total } = await control.list(scope, 'maps-scrape', filter.status, page);
+      return pageEnvelope('jobs', docs.map(toJob), total, page);
     },
 
     async get(scope: string | null, jobId: string) {
@@ -97,18 +68,19 @@ export function createJobsService(deps: { control: JobControl }) {
         doc,
         ['queued', 'processing'],
         () => ({ status: 'cancelled', completed_at: new Date(), message: 'Cancelled by user' }),
-        () => control.cancelWorkflow(jobId),
+        () => deps.workflows.cancel(jobId),
         (status) => `Job is already ${status}`,
       );
       return toJob(updated);
     },
 
-    async results(scope: string | null, jobId: string, format: ResultsFormat, page: Page, res: Response) {
+    /** A completed job's results: a page of them, or the whole set as a file (csv, jsonl). */
+    async results(scope: string | null, jobId: string, format: ResultsFormat, page: Page) {
       const doc = await control.find(scope, jobId, 'maps-scrape');
       if (doc.status !== 'completed') throw AppError.conflict(`Job is not completed (status: ${doc.status})`);
       if (format !== 'json')
-        return streamResults(res, doc, { format, filename: `job-${jobId}`, columns: BUSINESS_COLUMNS });
-      res.json({ job_id: jobId, status: 'completed', ...(await resultsPage(doc, page)) });
+        return { download: resultsDownload(doc, { format, filename: `job-${jobId}`, columns: BUSINESS_COLUMNS }) };
+      return { json: { job_id: jobId, status: 'completed', ...(await resultsPage(doc, page)) } };
     },
   };
 }

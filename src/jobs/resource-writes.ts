@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation, Model } from 'mongoose';
+import { bulkWriteErrors } from '../lib/bulk-writes';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from '../idap/resource.model';
 
 /**
@@ -75,11 +76,9 @@ function merged(writes: ResourceWrite[]): ResourceWrite[] {
 }
 
 const duplicateIndexes = (err: unknown): number[] | null => {
-  type WriteError = { code?: number; index: number; err?: { code?: number; index?: number } };
-  const raw = (err as { writeErrors?: WriteError | WriteError[] }).writeErrors; // one error or several
-  const errors = Array.isArray(raw) ? raw : raw ? [raw] : [];
-  if (!errors.length || !errors.every((e) => (e.code ?? e.err?.code) === 11000)) return null;
-  return errors.map((e) => e.index ?? e.err?.index ?? -1);
+  const errors = bulkWriteErrors(err);
+  if (!errors.length || !errors.every((e) => e.code === 11000)) return null;
+  return errors.map((e) => e.index);
 };
 
 /**

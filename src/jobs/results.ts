@@ -1,31 +1,39 @@
-import type { Response } from 'express';
 import { csvRecord } from '../lib/csv';
-import type { Page } from '../lib/pagination';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { JobItemModel, jobItemsOf, type JobDoc } from './job.model';
 
 export type ResultsFormat = 'json' | 'csv' | 'jsonl';
+
+/** A complete result set as a file: its name, its type and its text, produced as it is read. */
+export interface ResultsDownload {
+  filename: string;
+  contentType: string;
+  chunks: AsyncIterable<string>;
+}
 
 const filterOf = (doc: JobDoc) => ({ ...jobItemsOf(doc.client_id, doc._id, 'result'), found: true });
 
 /** One page of a job's results, in the order found. */
 export async function resultsPage(doc: JobDoc, page: Page) {
-  const [items, total] = await Promise.all([
-    JobItemModel.find(filterOf(doc))
-      .sort({ seq: 1 })
-      .skip(page.skip)
-      .limit(page.page_size)
-      .lean<{ data: Record<string, unknown> }[]>(),
-    JobItemModel.countDocuments(filterOf(doc)),
-  ]);
-  return { results: items.map((i) => i.data), total, page: page.page, page_size: page.page_size };
+  const { docs, total } = await findPage<{ data: Record<string, unknown> }>(
+    JobItemModel,
+    { filter: filterOf(doc), sort: { seq: 1 } },
+    page,
+  );
+  return pageEnvelope(
+    'results',
+    docs.map((i) => i.data),
+    total,
+    page,
+  );
 }
 
 /**
  * The complete result set as a download (CSV with a header row, by the service's one CSV writer, or JSON
- * Lines), streamed from a MongoDB cursor with back-pressure, so a large job never sits in memory.
+ * Lines), read from a MongoDB cursor as its reader takes it, so a large job never sits in memory. A reader that
+ * stops early closes the cursor.
  */
-export async function streamResults(
-  res: Response,
+export function resultsDownload(
   doc: JobDoc,
   opts: {
     format: 'csv' | 'jsonl';
@@ -33,28 +41,22 @@ export async function streamResults(
     columns: string[];
     row?: (d: Record<string, any>) => Record<string, unknown>;
   },
-) {
-  res.status(200);
-  res.setHeader(
-    'Content-Type',
-    opts.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-  );
-  res.setHeader('Content-Disposition', `attachment; filename="${opts.filename}.${opts.format}"`);
-  const write = async (chunk: string) => {
-    if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
-  };
-  if (opts.format === 'csv') await write(csvRecord(opts.columns));
-  const cursor = JobItemModel.find(filterOf(doc)).sort({ seq: 1 }).lean<{ data: Record<string, any> }>().cursor();
-  try {
-    for await (const item of cursor) {
-      if (res.destroyed) break;
-      const data = opts.row ? opts.row(item.data) : item.data;
-      await write(
-        opts.format === 'csv' ? csvRecord(opts.columns.map((c) => data[c])) : `${JSON.stringify(item.data)}\n`,
-      );
+): ResultsDownload {
+  async function* chunks() {
+    if (opts.format === 'csv') yield csvRecord(opts.columns);
+    const cursor = JobItemModel.find(filterOf(doc)).sort({ seq: 1 }).lean<{ data: Record<string, any> }>().cursor();
+    try {
+      for await (const item of cursor) {
+        const data = opts.row ? opts.row(item.data) : item.data;
+        yield opts.format === 'csv' ? csvRecord(opts.columns.map((c) => data[c])) : `${JSON.stringify(item.data)}\n`;
+      }
+    } finally {
+      await cursor.close();
     }
-  } finally {
-    await cursor.close();
   }
-  res.end();
+  return {
+    filename: `${opts.filename}.${opts.format}`,
+    contentType: opts.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+    chunks: chunks(),
+  };
 }

@@ -1,34 +1,35 @@
-import type { Services } from '../services';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
-import { assertSubmittedUrl, outboundPolicy } from '../lib/outbound';
+import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
 import { tenantScope } from '../lib/tenancy';
-import { formatOf, submitterOf } from '../jobs/jobs.routes';
+import { formatOf, sendResults, submitterOf } from '../jobs/job-http';
+import type { ResearchService } from './research.service';
 
-export function researchRoutes(s: Services): OperationHandlers {
+export function researchRoutes(deps: { research: ResearchService; outbound: OutboundPolicy }): OperationHandlers {
+  const { research } = deps;
   const id = (req: Parameters<OperationHandlers[string]>[0]) => pathParam(req, 'research_id');
   return {
     async submitResearchJob(req, res) {
-      assertSubmittedUrl(req.body.webhook_url, 'webhook_url', outboundPolicy(s.config));
-      res.json(await s.research.submit(submitterOf(req), req.body));
+      assertSubmittedUrl(req.body.webhook_url, 'webhook_url', deps.outbound);
+      res.json(await research.submit(submitterOf(req), req.body));
     },
     async listResearchJobs(req, res) {
-      res.json(await s.research.list(tenantScope(req), req.query.status as string | undefined, pageOf(req)));
+      res.json(await research.list(tenantScope(req), req.query.status as string | undefined, pageOf(req)));
     },
     async getResearchStatus(req, res) {
-      res.json(await s.research.get(tenantScope(req), id(req)));
+      res.json(await research.get(tenantScope(req), id(req)));
     },
     async getResearchResults(req, res) {
-      await s.research.results(tenantScope(req), id(req), formatOf(req), pageOf(req), res);
+      await sendResults(res, await research.results(tenantScope(req), id(req), formatOf(req), pageOf(req)));
     },
     async pauseResearchJob(req, res) {
-      res.json(await s.research.pause(tenantScope(req), id(req)));
+      res.json(await research.pause(tenantScope(req), id(req)));
     },
     async resumeResearchJob(req, res) {
-      res.json(await s.research.resume(tenantScope(req), id(req)));
+      res.json(await research.resume(tenantScope(req), id(req)));
     },
     async cancelResearchJob(req, res) {
-      res.json(await s.research.cancel(tenantScope(req), id(req)));
+      res.json(await research.cancel(tenantScope(req), id(req)));
     },
   };
 }

@@ -1,12 +1,12 @@
-import type { Response } from 'express';
+import { assertSelectedClient } from '../clients/selected-client';
 import { AppError } from '../lib/errors';
-import type { Page } from '../lib/pagination';
-import type { JobControl } from '../jobs/job-control';
-import { listJobs, type Submitter } from '../jobs/jobs.service';
+import { pageEnvelope, type Page } from '../lib/pagination';
+import type { JobControl, Submitter } from '../jobs/job-control';
 import type { JobDoc } from '../jobs/job.model';
 import { toResearchJob } from '../jobs/job.views';
-import { resultsPage, streamResults, type ResultsFormat } from '../jobs/results';
-import { pauseSignal, resumeSignal } from '../../workflows/jobs-signals';
+import type { JobWorkflows } from '../jobs/jobs.workflows';
+import { resultsDownload, resultsPage, type ResultsFormat } from '../jobs/results';
+import type { ResearchWorkflows } from './research.workflows';
 
 export const COMPANY_COLUMNS = [
   'idap_ref',
@@ -42,14 +42,19 @@ type ResearchBody = {
   webhook_url?: string;
 };
 
-export function createResearchService(deps: { control: JobControl }) {
-  const { control } = deps;
+/** Company-research jobs: submitted (for companies named or a maps-scrape job's finds), paused, resumed, cancelled. */
+export function createResearchService(deps: {
+  control: JobControl;
+  jobRuns: Pick<JobWorkflows, 'cancel'>;
+  workflows: ResearchWorkflows;
+}) {
+  const { control, workflows } = deps;
   const find = (scope: string | null, id: string) => control.find(scope, id, 'research');
 
   return {
     async submit(who: Submitter, body: ResearchBody) {
       const { webhook_url, ...params } = body;
-      await control.assertClient(who.clientId, who.isSuperAdmin);
+      await assertSelectedClient(who.clientId, who.isSuperAdmin);
       if (params.source_job_id) {
         const source = await control.find(who.clientId, params.source_job_id, 'maps-scrape');
         if (source.status !== 'completed')
@@ -63,8 +68,8 @@ export function createResearchService(deps: { control: JobControl }) {
     },
 
     async list(scope: string | null, status: string | undefined, page: Page) {
-      const { docs, total } = await listJobs(scope, 'research', status, page);
-      return { research_jobs: docs.map(toResearchJob), total, page: page.page, page_size: page.page_size };
+      const { docs, total } = await control.list(scope, 'research', status, page);
+      return pageEnvelope('research_jobs', docs.map(toResearchJob), total, page);
     },
 
     get: async (scope: string | null, id: string) => toResearchJob(await find(scope, id)),
@@ -76,7 +81,7 @@ export function createResearchService(deps: { control: JobControl }) {
         doc,
         ['running'],
         () => ({ status: 'paused', paused_at: new Date(), message: 'Paused' }),
-        (seq) => control.signal(id, pauseSignal.name, { seq }),
+        (seq) => workflows.pause(id, seq),
         (status) => `Research job is not running (status: ${status})`,
       );
       return toResearchJob(updated);
@@ -88,7 +93,7 @@ export function createResearchService(deps: { control: JobControl }) {
         await find(scope, id),
         ['paused'],
         (cur) => ({ status: 'running', ...unpause(cur), message: 'Resumed' }),
-        (seq) => control.signal(id, resumeSignal.name, { seq }),
+        (seq) => workflows.resume(id, seq),
         (status) => `Research job is not paused (status: ${status})`,
       );
       return toResearchJob(updated);
@@ -99,23 +104,26 @@ export function createResearchService(deps: { control: JobControl }) {
         await find(scope, id),
         ['queued', 'running', 'paused'],
         (cur) => ({ status: 'cancelled', completed_at: new Date(), ...unpause(cur), message: 'Cancelled by user' }),
-        () => control.cancelWorkflow(id),
+        () => deps.jobRuns.cancel(id),
         (status) => `Research job is already ${status}`,
       );
       return toResearchJob(updated);
     },
 
-    async results(scope: string | null, id: string, format: ResultsFormat, page: Page, res: Response) {
+    /** A completed research job's results: a page of them, or the whole set as a file (csv, jsonl). */
+    async results(scope: string | null, id: string, format: ResultsFormat, page: Page) {
       const doc: JobDoc = await find(scope, id);
       if (doc.status !== 'completed') throw AppError.conflict(`Research job is not completed (status: ${doc.status})`);
-      if (format !== 'json')
-        return streamResults(res, doc, {
+      if (format !== 'json') {
+        const download = resultsDownload(doc, {
           format,
           filename: `research-${id}`,
           columns: COMPANY_COLUMNS,
           row: flatContacts,
         });
-      res.json({ research_id: id, status: 'completed', ...(await resultsPage(doc, page)) });
+        return { download };
+      }
+      return { json: { research_id: id, status: 'completed', ...(await resultsPage(doc, page)) } };
     },
   };
 }

@@ -188,10 +188,10 @@ describe('maps-scrape jobs', () => {
       created_at: new Date(Date.now() - 60_000),
       updated_at: new Date(Date.now() - 60_000),
     });
-    expect(await api.rt.services.jobs.sweep()).toBe(1);
+    expect(await api.rt.services.modules.jobs.sweep()).toBe(1);
     const job = await waitForStatus(api, acme.triple, jobPath(id), ['completed', 'failed']);
     expect(job).toMatchObject({ status: 'completed', results_count: 3 });
-    expect(await api.rt.services.jobs.sweep()).toBe(0);
+    expect(await api.rt.services.modules.jobs.sweep()).toBe(0);
   });
 
   it('rejects invalid parameters with 422', async () => {

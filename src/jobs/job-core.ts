@@ -1,0 +1,49 @@
+import type { Infra } from '../infra';
+import type { Providers } from '../providers';
+import type { JobDeps } from '../../activities/jobs';
+import { createJobControl } from './job-control';
+import { createJobLocks } from './job-lock';
+import { createJobWorkflows } from './jobs.workflows';
+import { createWriteGate } from './write-gate';
+
+export type JobCoreDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'events' | 'lock' | 'media' | 'outbound'> & {
+  /** The provider adapters, where this process runs the job activities (a worker); absent in an API-only one. */
+  providers?: Pick<Providers, 'maps' | 'research'>;
+  /** False in a worker-only process: it accepts no jobs, so it sweeps none. */
+  sweep?: boolean;
+};
+
+/**
+ * What the jobs and research areas share, built once per process: the job records and their lock, each job's
+ * run (start, cancel), accepting jobs (with the sweep that starts what a failed start left queued) and, where a
+ * worker runs, what every job activity works with (one write gate for both kinds of job).
+ */
+export function createJobCore(deps: JobCoreDeps) {
+  const { config, engines } = deps;
+  const locks = createJobLocks(engines.redis);
+  const workflows = createJobWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE, {
+    retry: {
+      initial_ms: config.JOB_RETRY_INITIAL_MS,
+      max_attempts: config.JOB_RETRY_MAX_ATTEMPTS,
+      heartbeat_timeout_ms: config.JOB_HEARTBEAT_TIMEOUT_MS,
+    },
+    indexResults: config.JOB_INDEX_RESULTS,
+  });
+  const work: JobDeps | undefined = deps.providers && {
+    maps: deps.providers.maps,
+    research: deps.providers.research,
+    events: deps.events,
+    locks,
+    indexLock: deps.lock,
+    gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
+    media: deps.media,
+    outbound: deps.outbound,
+  };
+  return {
+    control: createJobControl({ workflows, locks, events: deps.events, logger: deps.logger, sweep: deps.sweep }),
+    workflows,
+    work,
+  };
+}
+
+export type JobCore = ReturnType<typeof createJobCore>;
