@@ -32,8 +32,10 @@ async function startTestServer(launcher: string, attempts = 3): Promise<TestWork
 /**
  * Temporal's time-skipping test server for one test file: while a test awaits a workflow (or calls
  * `env.sleep`), the server jumps to the next timer, so a 24-hour deadline passes in milliseconds.
+ * `perTest` gives every test a server of its own: time is the server's, so a run one test leaves behind (a
+ * child it abandoned, a task nobody polls any more) would otherwise hold back or move the clock of the next.
  */
-export function useTimeSkipping(): TimeSkipping {
+export function useTimeSkipping(opts: { perTest?: boolean } = {}): TimeSkipping {
   const ctx = {
     env: undefined as unknown as TestWorkflowEnvironment,
     async worker(activities: object) {
@@ -47,11 +49,12 @@ export function useTimeSkipping(): TimeSkipping {
       return { worker, taskQueue };
     },
   };
-  beforeAll(async () => {
+  const [before, after] = opts.perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
     const launcher = await temporalTestServer(CACHE_DIR, (m) => process.stdout.write(`[test-server] ${m}\n`));
     ctx.env = await startTestServer(launcher);
   }, 300_000);
-  afterAll(async () => {
+  after(async () => {
     await ctx.env?.teardown();
   });
   return ctx;
