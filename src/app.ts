@@ -20,7 +20,6 @@ import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
 import { contentRoutes } from './content/content.routes';
 import { publicContentFastPath } from './content/public-fast-path';
-import { idapRoutes } from './idap/idap.routes';
 import { recordWrites } from './activity/record-writes';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
@@ -30,7 +29,6 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 export function operationHandlers(s: Services): OperationHandlers {
   return {
     ...contentRoutes(s),
-    ...idapRoutes(s),
     ...handlersOf(s.modules),
   };
 }

@@ -5,7 +5,6 @@ import { createAuthModule, type AuthModule } from './auth/auth.module';
 import { createContentServices, type ContentServices } from './content/content.service';
 import type { Notifier } from './notifications/notifier';
 import { createUsersModule, type UsersModule } from './users/users.module';
-import { createIdapService, type IdapService } from './idap/idap.service';
 import type { MediaService } from './media/media.service';
 import { createBrandsModule, type BrandsModule } from './brands/brands.module';
 import { createAgentsModule, type AgentsModule } from './agents/agents.module';
@@ -23,6 +22,8 @@ import type { Providers } from './providers';
 import { createJobCore } from './jobs/job-core';
 import { createJobsModule, type JobsModule } from './jobs/jobs.module';
 import { createResearchModule, type ResearchModule } from './research/research.module';
+import { createMediaModule, type MediaModule } from './media/media.module';
+import { createIdapModule, type IdapModule } from './idap/idap.module';
 
 /** Everything a request handler may use, built once per process from config and engines. */
 export interface Services {
@@ -33,7 +34,6 @@ export interface Services {
   temporalUiUrl: string | null;
   notifier: Notifier;
   content: ContentServices;
-  idap: IdapService;
   media: MediaService;
   /** The areas already built as modules (each takes only what it uses). */
   modules: {
@@ -52,6 +52,8 @@ export interface Services {
     events: EventsModule;
     jobs: JobsModule;
     research: ResearchModule;
+    media: MediaModule;
+    idap: IdapModule;
   };
 }
 
@@ -79,7 +81,6 @@ export function createServices(infra: Infra, providers?: Providers): Services {
     ...opts,
     notifier,
     content,
-    idap: createIdapService(),
     modules: {
       pins,
       clients,
@@ -96,6 +97,8 @@ export function createServices(infra: Infra, providers?: Providers): Services {
       events: createEventsModule(infra),
       jobs: createJobsModule({ ...infra, core: jobCore }),
       research: createResearchModule({ ...infra, core: jobCore }),
+      media: createMediaModule(infra),
+      idap: createIdapModule(),
     },
   };
 }

@@ -1,15 +1,14 @@
-import type { Services } from '../services';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { requireTenant } from '../lib/tenancy';
-import { serveMedia } from '../media/media.http';
-import { mediaNotSearchable } from './idap.service';
+import type { IdapService } from './idap.service';
 import { csv } from './refs';
 import { renderMarkdown, renderYaml } from './render';
 
-export function idapRoutes(s: Services): OperationHandlers {
+export function idapRoutes(deps: { idap: IdapService }): OperationHandlers {
+  const { idap } = deps;
   return {
     async batchGetResources(req, res) {
-      res.json(await s.idap.batch(requireTenant(req), req.body));
+      res.json(await idap.batch(requireTenant(req), req.body));
     },
 
     async searchResources(req, res) {
@@ -20,19 +19,10 @@ export function idapRoutes(s: Services): OperationHandlers {
         flags?: string;
         format?: string;
       };
-      const result = await s.idap.search(requireTenant(req), pathParam(req, 'resource_type'), query);
+      const result = await idap.search(requireTenant(req), pathParam(req, 'resource_type'), query);
       if (query.format === 'yaml') return void res.type('application/yaml').send(renderYaml(result));
       if (query.format === 'md') return void res.type('text/markdown').send(renderMarkdown(result, csv(query.fields)));
       res.json(result);
-    },
-
-    searchMedia(req) {
-      requireTenant(req);
-      throw mediaNotSearchable();
-    },
-
-    async getMedia(req, res) {
-      await serveMedia(s.media, requireTenant(req), pathParam(req, 'media_id'), req, res);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../lib/errors';
+import { mediaNotSearchable } from '../media/media.service';
 import type { ResourceType } from './resource.model';
 import { batchGet, type BatchRequest } from './batch';
 import { csv } from './refs';
@@ -22,9 +22,6 @@ export function flagFilter(flags: string | undefined): { require: string[]; excl
   if (!require.includes('rejected') && !exclude.includes('rejected')) exclude.push('rejected');
   return { require, exclude };
 }
-
-export const mediaNotSearchable = () =>
-  AppError.badRequest('media is not searchable; use GET /api/v1/idap/media/{media_id}');
 
 export function createIdapService() {
   return {

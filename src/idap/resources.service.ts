@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
+import { bulkWriteErrors } from '../lib/bulk-writes';
 import { isDuplicateKeyError } from '../lib/errors';
 import type { RunLocked } from '../lib/locks';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from './resource.model';
@@ -193,15 +194,12 @@ async function bulkUpsert(
     await model.bulkWrite(ops as never, { ordered: false });
   } catch (err) {
     if (!allDuplicates(err)) throw err;
-    await model.bulkWrite(writeErrors(err).map((e) => ops[e.index]) as never, { ordered: false });
+    await model.bulkWrite(bulkWriteErrors(err).map((e) => ops[e.index]) as never, { ordered: false });
   }
 }
 
-const writeErrors = (err: unknown) =>
-  (err as { writeErrors?: { index: number; code?: number; err?: { code?: number } }[] }).writeErrors ?? [];
-
 /** A bulk write whose only failures are duplicate keys. */
 function allDuplicates(err: unknown): boolean {
-  const failed = writeErrors(err);
-  return failed.length > 0 && failed.every((e) => isDuplicateKeyError(e) || isDuplicateKeyError(e.err));
+  const failed = bulkWriteErrors(err);
+  return failed.length > 0 && failed.every((e) => isDuplicateKeyError({ code: e.code, message: e.errmsg }));
 }

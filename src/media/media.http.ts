@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { transliterate } from 'transliteration';
+import { notModified } from '../lib/http/conditional-get';
 import type { MediaService, Rendition } from './media.service';
 
 const EXTENSIONS: Record<string, string> = {
@@ -33,17 +34,6 @@ export function safeFilename(r: Rendition): string {
   return `${base || r.media_id}.${ext}`;
 }
 
-/** RFC 9110 §13.1: If-None-Match decides when present; else If-Modified-Since at one-second precision. */
-export function notModified(req: Request, r: Rendition): boolean {
-  const inm = req.get('if-none-match');
-  if (inm) {
-    const tags = inm.split(',').map((t) => t.trim().replace(/^W\//, ''));
-    return tags.includes('*') || tags.includes(r.etag);
-  }
-  const ims = Date.parse(req.get('if-modified-since') ?? '');
-  return !Number.isNaN(ims) && Math.floor(r.last_modified.getTime() / 1000) * 1000 <= ims;
-}
-
 /**
  * Streams a tenant's media with its validators; 304 without a body when the caller's copy is current. What is
  * not a raster image is an attachment, and a sandbox CSP keeps even a browser that renders it from running it.
@@ -58,7 +48,7 @@ export async function serveMedia(
   const q = req.query as { thumb?: boolean; download?: boolean };
   const r = await media.rendition(clientId, mediaId, Boolean(q.thumb));
   res.set({ ETag: r.etag, 'Last-Modified': r.last_modified.toUTCString(), 'Cache-Control': 'private, max-age=86400' });
-  if (notModified(req, r)) return void res.status(304).end();
+  if (notModified(req, res)) return void res.status(304).end();
   const stream = await media.open(r);
   if (q.download || !INLINE_TYPES.has(mediaType(r.content_type))) res.attachment(safeFilename(r));
   res.status(200).set({

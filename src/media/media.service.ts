@@ -21,6 +21,10 @@ export interface Rendition {
 }
 
 const notFound = () => AppError.notFound(MEDIA_NOT_FOUND);
+
+/** Media is read by id only (its search operation exists in the contract, and always says so). */
+export const mediaNotSearchable = () =>
+  AppError.badRequest('media is not searchable; use GET /api/v1/idap/media/{media_id}');
 const etagOf = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`;
 
 async function readAll(stream: Readable): Promise<Buffer> {
