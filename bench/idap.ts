@@ -228,6 +228,7 @@ async function main() {
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'production',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
     PORT: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     DATA_DIR: dataDir,

@@ -46,6 +46,7 @@ export async function withBenchApi(name: string, env: Record<string, string>, ru
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'production',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
     PORT: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     DATA_DIR: dataDir,

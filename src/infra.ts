@@ -14,7 +14,7 @@ import type { Caller } from './lib/tenancy';
 import { outboundPolicy, type OutboundPolicy } from './lib/outbound';
 import { createMediaService, type MediaService } from './media/media.service';
 import { createMediaStorage, type MediaStorage } from './media/storage';
-import { createChannels, type Channels } from './notifications/channels';
+import { createChannels, outboxOnlyWarnings, type Channels } from './notifications/channels';
 import { createNotifier, type Notifier } from './notifications/notifier';
 import { version } from '../package.json';
 
@@ -65,6 +65,8 @@ export function createInfra(src: InfraSources): Infra {
   const ring = keyRingFor(config, src.credentialsKey);
   const lock = createLocks(engines.redis).run;
   const storage = createMediaStorage(config);
+  const channels = createChannels(config);
+  for (const warning of outboxOnlyWarnings(config, channels)) src.logger.warn(warning);
   return {
     ...src,
     version,
@@ -72,7 +74,7 @@ export function createInfra(src: InfraSources): Infra {
     lock,
     credentials: createTokenCache<Caller>(engines.redis),
     notifier: createNotifier(engines.temporal, config.TEMPORAL_TASK_QUEUE),
-    channels: createChannels(config),
+    channels,
     storage,
     media: createMediaService({ storage }),
     recorder: createActivityRecorder(engines.redis, src.logger),

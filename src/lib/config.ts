@@ -1,4 +1,6 @@
 import path from 'node:path';
+import fs from 'node:fs';
+import ConnectionString from 'mongodb-connection-string-url';
 import { z } from 'zod';
 import { CACHE_DIR } from './devstack/cache-dir';
 
@@ -12,6 +14,23 @@ const bool = z
 const port = z.coerce.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const positiveInt = z.coerce.number().int().positive('must be a positive integer');
 const url = z.string().url('must be a URL');
+/** Any URI the MongoDB driver accepts: one host or several (a replica set), mongodb:// or mongodb+srv://. */
+const mongoUri = z.string().refine(
+  (value) => {
+    try {
+      return new ConnectionString(value).hosts.length > 0;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a MongoDB connection string (mongodb://host1,host2/?replicaSet=rs0 or mongodb+srv://...)' },
+);
+/** A PEM given inline, or the path of a file holding one. */
+const pem = z
+  .string()
+  .refine((value) => value.trimStart().startsWith('-----BEGIN') || fs.existsSync(value), {
+    message: 'must be PEM text or the path of a readable PEM file',
+  });
 const sourceUrl = z.union([z.literal('none'), url], { message: 'must be a URL or none' });
 
 const schema = z.object({
@@ -27,7 +46,7 @@ const schema = z.object({
   CACHE_DIR: z.string().default(CACHE_DIR),
   DEVSTACK: z.enum(['auto', 'off']).default('auto'),
 
-  MONGODB_URI: url.optional(),
+  MONGODB_URI: mongoUri.optional(),
   MONGODB_DB: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1..60 letters, digits, _ or -')
@@ -41,6 +60,15 @@ const schema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('lead-service'),
   TEMPORAL_UI_URL: url.optional(),
+  /** mTLS to a Temporal cluster (Temporal Cloud's certificates, a self-hosted TLS frontend): both or neither. */
+  TEMPORAL_TLS_CERT: pem.optional(),
+  TEMPORAL_TLS_KEY: pem.optional(),
+  /** The CA that signed the cluster's server certificate, when not one the system trusts. */
+  TEMPORAL_TLS_CA: pem.optional(),
+  /** The name the server certificate is for, when it differs from the address's host. */
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  /** Temporal Cloud's API key authentication (TLS is then on). */
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
   RUN_WORKER: bool.optional(),
 
   CREDENTIALS_KEY: z
@@ -231,9 +259,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
-  if (raw.NODE_ENV === 'production' && !raw.CREDENTIALS_KEY) {
-    throw new ConfigError('Invalid configuration:\n  CREDENTIALS_KEY: required in production');
-  }
+  const problems = [
+    raw.NODE_ENV === 'production' && !raw.CREDENTIALS_KEY && 'CREDENTIALS_KEY: required in production',
+    // Links in e-mails and SMS, the signup page and the codec endpoint must name the public address.
+    raw.NODE_ENV === 'production' && !raw.PUBLIC_BASE_URL && 'PUBLIC_BASE_URL: required in production',
+    !raw.TEMPORAL_TLS_CERT !== !raw.TEMPORAL_TLS_KEY && 'TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: set both or neither',
+  ].filter(Boolean);
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const localDefault = { mongo: !raw.MONGODB_URI, redis: !raw.REDIS_URL, temporal: !raw.TEMPORAL_ADDRESS };
   return {
     ...raw,

@@ -131,3 +131,15 @@ export function createChannels(config: Config): Channels {
       config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM ? twilioDriver(config) : outboxDriver,
   };
 }
+
+/**
+ * What to say at start-up about channels that would only reach the outbox in production: a deployment without a
+ * SendGrid key or Twilio credentials sends no approval, reset or signup message to anyone, and must say so loudly.
+ */
+export function outboxOnlyWarnings(config: Config, channels: Channels): string[] {
+  if (config.NODE_ENV !== 'production') return [];
+  const setting = { email: 'SENDGRID_API_KEY', sms: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM' };
+  return (['email', 'sms'] as const)
+    .filter((channel) => channels[channel] === outboxDriver)
+    .map((channel) => `${channel} goes ONLY to the outbox (nobody receives it): set ${setting[channel]}`);
+}

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/lib/config';
+import { writeConcernFor } from '../../src/lib/engines/mongo';
 
 describe('configuration', () => {
   it('uses the local default when no engine URL is set', () => {
@@ -47,5 +49,54 @@ describe('configuration', () => {
     const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Architecture'));
     expect(variables.length).toBeGreaterThan(30);
     expect(variables.filter((v) => !table.includes(`\`${v}\``))).toEqual([]);
+  });
+
+  it('accepts every MongoDB URI the driver accepts, replica sets included, and refuses what it does not', () => {
+    for (const uri of [
+      'mongodb://db:27017',
+      'mongodb://h1:27017,h2:27017,h3:27017/?replicaSet=rs0',
+      'mongodb://user:p%40ss@h1,h2/admin?replicaSet=rs0&w=majority',
+      'mongodb+srv://user:pass@cluster0.example.mongodb.net/?retryWrites=true',
+    ]) {
+      expect(loadConfig({ MONGODB_URI: uri }).MONGODB_URI).toBe(uri);
+    }
+    for (const uri of ['db:27017', 'http://db:27017', 'mongodb://']) {
+      expect(() => loadConfig({ MONGODB_URI: uri })).toThrow(/MONGODB_URI: must be a MongoDB connection string/);
+    }
+  });
+
+  it('takes Temporal TLS material as PEM text or a file path, both halves or neither', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-'));
+    const certFile = path.join(dir, 'client.pem');
+    fs.writeFileSync(certFile, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const inlineKey = '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n';
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233',
+      TEMPORAL_TLS_CERT: certFile,
+      TEMPORAL_TLS_KEY: inlineKey,
+    });
+    expect([config.TEMPORAL_TLS_CERT, config.TEMPORAL_TLS_KEY]).toEqual([certFile, inlineKey]);
+    expect(() => loadConfig({ TEMPORAL_TLS_CERT: certFile })).toThrow(
+      /TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: set both or neither/,
+    );
+    expect(() => loadConfig({ TEMPORAL_TLS_CERT: path.join(dir, 'missing.pem'), TEMPORAL_TLS_KEY: inlineKey })).toThrow(
+      /TEMPORAL_TLS_CERT: must be PEM text or the path of a readable PEM file/,
+    );
+    expect(loadConfig({ TEMPORAL_API_KEY: 'tmprl-key' }).TEMPORAL_API_KEY).toBe('tmprl-key');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('requires the public address in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', CREDENTIALS_KEY: 'a'.repeat(64) })).toThrow(
+      /PUBLIC_BASE_URL: required in production/,
+    );
+  });
+
+  it('waits for a majority on a replica set, unless the URI says otherwise', () => {
+    const majority = { writeConcern: { w: 'majority', journal: true } };
+    expect(writeConcernFor('mongodb://h1,h2,h3/?replicaSet=rs0')).toEqual(majority);
+    expect(writeConcernFor('mongodb+srv://u:p@cluster0.example.mongodb.net/')).toEqual(majority);
+    expect(writeConcernFor('mongodb://h1,h2/?replicaSet=rs0&w=1')).toEqual({});
+    expect(writeConcernFor('mongodb://db:27017')).toEqual({});
   });
 });

@@ -24,7 +24,14 @@ describe('internal error messages in answers', () => {
     expect(shown({ NODE_ENV: 'development', HOST: '0.0.0.0' })).toBe(false);
     expect(shown({ NODE_ENV: 'test', HOST: '10.1.2.3' })).toBe(false);
     expect(shown({ NODE_ENV: 'development', HOST: '::' })).toBe(false);
-    expect(shown({ NODE_ENV: 'production', HOST: '127.0.0.1', CREDENTIALS_KEY: 'a'.repeat(64) })).toBe(false);
+    expect(
+      shown({
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        CREDENTIALS_KEY: 'a'.repeat(64),
+        PUBLIC_BASE_URL: 'https://leads.example',
+      }),
+    ).toBe(false);
     expect(shown({ NODE_ENV: 'development' })).toBe(true); // HOST defaults to 127.0.0.1
     for (const HOST of ['127.0.0.1', 'localhost', '::1', '[::1]', '127.0.0.2'])
       expect(shown({ NODE_ENV: 'test', HOST })).toBe(true);

@@ -260,10 +260,13 @@ describe('the OUTBOUND_ALLOW_PRIVATE default', () => {
   it('refuses private addresses in production and allows them in development and test unless set', () => {
     const allowed = (env: Record<string, string>) => outboundPolicy(loadConfig(env)).allowPrivate;
     const key = 'a'.repeat(64);
-    expect(allowed({ NODE_ENV: 'production', CREDENTIALS_KEY: key })).toBe(false);
+    const site = 'https://leads.example';
+    expect(allowed({ NODE_ENV: 'production', CREDENTIALS_KEY: key, PUBLIC_BASE_URL: site })).toBe(false);
     expect(allowed({ NODE_ENV: 'development' })).toBe(true);
     expect(allowed({ NODE_ENV: 'test' })).toBe(true);
     expect(allowed({ NODE_ENV: 'test', OUTBOUND_ALLOW_PRIVATE: 'false' })).toBe(false);
-    expect(allowed({ NODE_ENV: 'production', CREDENTIALS_KEY: key, OUTBOUND_ALLOW_PRIVATE: 'true' })).toBe(true);
+    expect(
+      allowed({ NODE_ENV: 'production', CREDENTIALS_KEY: key, PUBLIC_BASE_URL: site, OUTBOUND_ALLOW_PRIVATE: 'true' }),
+    ).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import ConnectionString from 'mongodb-connection-string-url';
 
 /**
  * One Mongoose connection per process. Commands are not buffered: while MongoDB is down a request
@@ -7,7 +8,7 @@ import mongoose from 'mongoose';
 export async function connectMongo(uri: string, dbName: string): Promise<typeof mongoose> {
   mongoose.set('bufferCommands', false);
   mongoose.set('strictQuery', true);
-  await mongoose.connect(uri, { dbName, serverSelectionTimeoutMS: 3000, autoIndex: false });
+  await mongoose.connect(uri, { dbName, serverSelectionTimeoutMS: 3000, autoIndex: false, ...writeConcernFor(uri) });
   // Indexes are part of correctness here (unique slugs, e-mails): build them before serving.
   await Promise.all(Object.values(mongoose.connection.models).map((m) => m.createIndexes()));
   return mongoose;
@@ -17,4 +18,16 @@ export async function pingMongo(): Promise<void> {
   const db = mongoose.connection.db;
   if (!db) throw new Error('not connected');
   await db.admin().command({ ping: 1 });
+}
+
+/**
+ * On a replica set (a `replicaSet` in the URI, or an SRV record, which is how hosted clusters are reached) a write
+ * is acknowledged only once a majority of members hold it, so an acknowledged write survives a failover; a URI
+ * that sets `w` itself decides. A single server has no majority to wait for.
+ */
+export function writeConcernFor(uri: string): { writeConcern?: { w: 'majority'; journal: true } } {
+  const parsed = new ConnectionString(uri);
+  if (parsed.searchParams.has('w')) return {};
+  const replicated = parsed.searchParams.has('replicaSet') || parsed.isSRV;
+  return replicated ? { writeConcern: { w: 'majority', journal: true } } : {};
 }
