@@ -30,7 +30,7 @@ async function seed(s: Awaited<ReturnType<typeof startApi>>['services']) {
     admin_email: 'bench@bench.example',
   });
   const cid = client.client_id;
-  const { authoring } = s.content;
+  const { authoring } = s.modules.content;
   for (let i = 0; i < 12; i++) {
     await authoring.createAuthor(cid, {
       full_name: `Author ${i}`,

@@ -18,8 +18,6 @@ import { handlersOf, pagesOf } from './lib/module';
 import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import type { Services } from './services';
 import { authenticate } from './auth/authenticate';
-import { contentRoutes } from './content/content.routes';
-import { publicContentFastPath } from './content/public-fast-path';
 import { recordWrites } from './activity/record-writes';
 
 /** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
@@ -28,7 +26,6 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 export function operationHandlers(s: Services): OperationHandlers {
   return {
-    ...contentRoutes(s),
     ...handlersOf(s.modules),
   };
 }
@@ -100,7 +97,7 @@ export function createApp(s: Services): Express {
   for (const [path, page] of Object.entries(pagesOf(s.modules))) app.get(path, page);
 
   app.use(TEMPORAL_CODEC_PATH, temporalUiCors(s.temporalUiUrl));
-  app.use(publicContentFastPath(s.content)); // cached public content reads, before parsing and validation
+  app.use(s.modules.content.fastPath); // cached public content reads, before parsing and validation
   app.use(cookieParser());
   app.use(multiSegmentPaths(doc));
   const validator = OpenApiValidator.middleware({

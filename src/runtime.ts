@@ -15,11 +15,11 @@ import type { AgentsModule } from './agents/agents.module';
 import type { NotificationsModule } from './notifications/notifications.module';
 import type { JobsModule } from './jobs/jobs.module';
 import type { ResearchModule } from './research/research.module';
+import type { ContentModule } from './content/content.module';
 import type { IntegrationsModule } from './integrations/integrations.module';
 import type { ActivityModule } from './activity/activity.module';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
-import { createActivities } from '../activities';
 import { resolveProviders, type Providers } from './providers';
 import { startActivityDrain } from './activity/drain';
 import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
@@ -143,6 +143,7 @@ export interface WorkerBuild {
     notifications: NotificationsModule;
     jobs: JobsModule;
     research: ResearchModule;
+    content: ContentModule;
   };
 }
 
@@ -161,7 +162,7 @@ export async function workerFor(
   given?: WorkerBuild,
 ): Promise<ServiceWorker> {
   const built = given ?? workerModules(infraOf(config, rt, opts.logger), await providersFor(config, opts.logger));
-  const { infra, providers } = built;
+  const { providers } = built;
   const running = await startWorker({
     address: rt.temporalAddress,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -169,10 +170,6 @@ export async function workerFor(
     concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },
     payloadCodec: rt.payloadCodec,
     activities: {
-      ...createActivities({
-        outbound: infra.outbound,
-        webhooks: infra.webhooks,
-      }),
       ...built.modules.pins.activities,
       ...built.modules.agents.activities,
       ...built.modules.notifications.activities,
@@ -180,6 +177,7 @@ export async function workerFor(
       ...built.modules.activity.activities,
       ...built.modules.jobs.activities,
       ...built.modules.research.activities,
+      ...built.modules.content.activities,
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     workflowBundle: opts.workflowBundle,

@@ -2,7 +2,6 @@ import type { Config } from './lib/config';
 import type { Engines } from './lib/engines';
 import type { Logger } from './lib/logger';
 import { createAuthModule, type AuthModule } from './auth/auth.module';
-import { createContentServices, type ContentServices } from './content/content.service';
 import type { Notifier } from './notifications/notifier';
 import { createUsersModule, type UsersModule } from './users/users.module';
 import type { MediaService } from './media/media.service';
@@ -24,6 +23,7 @@ import { createJobsModule, type JobsModule } from './jobs/jobs.module';
 import { createResearchModule, type ResearchModule } from './research/research.module';
 import { createMediaModule, type MediaModule } from './media/media.module';
 import { createIdapModule, type IdapModule } from './idap/idap.module';
+import { createContentModule, type ContentModule } from './content/content.module';
 
 /** Everything a request handler may use, built once per process from config and engines. */
 export interface Services {
@@ -33,7 +33,6 @@ export interface Services {
   version: string;
   temporalUiUrl: string | null;
   notifier: Notifier;
-  content: ContentServices;
   media: MediaService;
   /** The areas already built as modules (each takes only what it uses). */
   modules: {
@@ -54,24 +53,17 @@ export interface Services {
     research: ResearchModule;
     media: MediaModule;
     idap: IdapModule;
+    content: ContentModule;
   };
 }
 
 /** `providers`: the provider adapters, where this process also runs a worker (its modules' activities use them). */
 export function createServices(infra: Infra, providers?: Providers): Services {
-  const { config, engines, notifier } = infra;
+  const { notifier } = infra;
   const opts = infra;
   const clients = createClientsModule(infra);
   const users = createUsersModule(infra);
   const auth = createAuthModule({ ...infra, clients: clients.service, users: users.service });
-  const content = createContentServices({
-    clients: clients.service,
-    redis: engines.redis,
-    temporal: engines.temporal,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    logger: opts.logger,
-    validateResponses: config.VALIDATE_RESPONSES,
-  });
   const brands = createBrandsModule(infra);
   const agents = createAgentsModule(infra);
   const integrations = createIntegrationsModule(infra);
@@ -80,7 +72,6 @@ export function createServices(infra: Infra, providers?: Providers): Services {
   return {
     ...opts,
     notifier,
-    content,
     modules: {
       pins,
       clients,
@@ -99,6 +90,7 @@ export function createServices(infra: Infra, providers?: Providers): Services {
       research: createResearchModule({ ...infra, core: jobCore }),
       media: createMediaModule(infra),
       idap: createIdapModule(),
+      content: createContentModule({ ...infra, clientByDomain: clients.service.byContentDomain }),
     },
   };
 }
@@ -108,6 +100,7 @@ export function workerModules(infra: Infra, providers: Providers) {
   const integrations = createIntegrationsModule(infra);
   // No API here: the job core accepts no jobs, so it sweeps none.
   const jobCore = createJobCore({ ...infra, providers, sweep: false });
+  const clients = createClientsModule(infra);
   return {
     infra,
     providers,
@@ -119,6 +112,7 @@ export function workerModules(infra: Infra, providers: Providers) {
       notifications: createNotificationsModule(infra),
       jobs: createJobsModule({ ...infra, core: jobCore }),
       research: createResearchModule({ ...infra, core: jobCore }),
+      content: createContentModule({ ...infra, clientByDomain: clients.service.byContentDomain }),
     },
   };
 }

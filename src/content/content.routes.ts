@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
-import type { Services } from '../services';
 import { AppError } from '../lib/errors';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, requireTenant } from '../lib/tenancy';
 import { assertSelectedClient } from '../clients/selected-client';
-import type { PostFilters } from './public.service';
-import { readKey, withViewCount } from './public-http';
+import type { AuthoringService } from './authoring.service';
+import type { PostFilters, PublicContentService } from './public.service';
+import { readKey, withViewCount, type PublicResponder } from './public-http';
 
 const domainOf = (req: Request) => req.get('x-content-domain');
 
@@ -17,8 +17,14 @@ async function tenantOf(req: Request): Promise<string> {
   return clientId;
 }
 
-export function contentRoutes(s: Services): OperationHandlers {
-  const { authoring, public: pub, responder } = s.content;
+export interface ContentRouteDeps {
+  authoring: AuthoringService;
+  pub: PublicContentService;
+  responder: PublicResponder;
+}
+
+export function contentRoutes(deps: ContentRouteDeps): OperationHandlers {
+  const { authoring, pub, responder } = deps;
 
   /** A cached public read: resolve the site, serve from the cache or `load`, 404 when load finds nothing. */
   const publicRead =

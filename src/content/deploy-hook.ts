@@ -1,8 +1,5 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { ClientModel } from '../clients/client.model';
-import { withinDeadline } from '../lib/engines/temporal';
-
-export const DEPLOY_HOOK_WORKFLOW = 'contentDeployHookWorkflow';
+import { deployHookWorkflowId, type ContentWorkflows } from './content.workflows';
 
 /** What the deploy hook receives (JSON, POST) when a post or page is published. */
 export interface DeployHookPayload {
@@ -27,7 +24,7 @@ export interface DeployHookCall {
  * backoff). The workflow id is derived from the record and its revision, so publishing the same
  * revision again (a retried request, a double click) never calls the hook twice.
  */
-export function createDeployHooks(temporal: Client, taskQueue: string) {
+export function createDeployHooks(workflows: Pick<ContentWorkflows, 'callDeployHook'>) {
   return {
     async published(payload: DeployHookPayload): Promise<string | null> {
       const client = await ClientModel.findById(payload.client_id, { deploy_hook_url: 1 }).lean<{
@@ -35,21 +32,8 @@ export function createDeployHooks(temporal: Client, taskQueue: string) {
       }>();
       const url = client?.deploy_hook_url;
       if (!url) return null;
-      const workflowId = `content-deploy-${payload.type}-${payload.id}-r${payload.revision}`;
-      const call: DeployHookCall = { url, delivery_id: workflowId, payload };
-      try {
-        await withinDeadline(temporal, () =>
-          temporal.workflow.start(DEPLOY_HOOK_WORKFLOW, {
-            taskQueue,
-            workflowId,
-            args: [call],
-            workflowIdReusePolicy: 'REJECT_DUPLICATE',
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-        );
-      } catch (err) {
-        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      }
+      const workflowId = deployHookWorkflowId(payload);
+      await workflows.callDeployHook({ url, delivery_id: workflowId, payload });
       return workflowId;
     },
   };

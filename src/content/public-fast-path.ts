@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ContentServices } from './content.service';
-import { readKey, withViewCount } from './public-http';
+import type { ContentCache } from './content-cache';
+import type { PublicContentService } from './public.service';
+import { readKey, withViewCount, type PublicResponder } from './public-http';
 
 /** The public read URLs (slugs as the contract's ContentSlug pattern allows them). */
 const PUBLIC_READ =
@@ -15,8 +16,12 @@ const IF_NONE_MATCH_MAX = 1000;
  * stored for the same URL by the validated route (see readKey), for a domain resolved moments ago;
  * anything else (a miss, an unknown domain, a Redis failure) goes down the normal path unchanged.
  */
-export function publicContentFastPath(content: ContentServices): RequestHandler {
-  const { cache, public: pub, responder } = content;
+export function publicContentFastPath(deps: {
+  cache: ContentCache;
+  pub: PublicContentService;
+  responder: PublicResponder;
+}): RequestHandler {
+  const { cache, pub, responder } = deps;
 
   async function serveHit(
     req: Request,

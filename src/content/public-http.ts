@@ -1,18 +1,9 @@
 import type { Request, Response } from 'express';
+import { notModified } from '../lib/http/conditional-get';
 import { etagOf, type CachedResponse, type ContentCache } from './content-cache';
 
 /** Browsers and CDNs may reuse a public response for 30 s, then revalidate it with its ETag. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=60';
-
-const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-
-/** If-None-Match against an ETag with the weak comparison HTTP uses for GET (RFC 9110 §13.1.2). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const wanted = opaque(etag);
-  return ifNoneMatch.split(',').some((t) => opaque(t) === wanted);
-}
 
 /**
  * The cache key of a public read: its URL as sent (path and query). Only responses to requests the
@@ -42,7 +33,7 @@ export function createPublicResponder(cache: ContentCache, opts: { validateRespo
     /** Sends `body` (default: the entry's) under the entry's ETag, or 304 when the caller already has it. */
     send(req: Request, res: Response, entry: CachedResponse, body = entry.body): void {
       res.set({ ETag: entry.etag, 'Cache-Control': PUBLIC_CACHE_CONTROL, Vary: 'X-Content-Domain' });
-      if (etagMatches(req.get('if-none-match'), entry.etag)) {
+      if (notModified(req, res)) {
         res.status(304).end();
         return;
       }

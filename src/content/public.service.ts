@@ -1,6 +1,6 @@
 import type { Model } from 'mongoose';
 import { AppError } from '../lib/errors';
-import type { Page } from '../lib/pagination';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import type { ClientsService } from '../clients/clients.service';
 import { AuthorModel, type AuthorDoc } from './author.model';
 import { toPage, toPost, toPostSummary, toPublicAuthor, toTaxonomy } from './content.views';
@@ -22,22 +22,14 @@ export const DOMAIN_MEMO_MS = 5_000;
 const DOMAIN_MEMO_MAX = 10_000;
 const PUBLISHED = 'published';
 
-async function pageOfDocs<T>(
-  model: Model<any>,
-  filter: object,
-  sort: Record<string, 1 | -1>,
-  page: Page,
-  projection?: object,
-) {
-  const [docs, total] = await Promise.all([
-    model.find(filter, projection).sort(sort).skip(page.skip).limit(page.page_size).lean<T[]>(),
-    model.countDocuments(filter),
-  ]);
-  return { docs, total, page: page.page, page_size: page.page_size };
-}
-
-/** Reads for a client's public site: published posts and pages, active authors, tags and categories. Nothing here crosses tenants. */
-export function createPublicContentService(deps: { clients: ClientsService; views: PostViews }) {
+/**
+ * Reads for a client's public site: published posts and pages, active authors, tags and categories. Nothing here
+ * crosses tenants. `clientByDomain` is the clients area's lookup of the client serving a content domain.
+ */
+export function createPublicContentService(deps: {
+  clientByDomain: ClientsService['byContentDomain'];
+  views: PostViews;
+}) {
   const memo = new Map<string, { clientId: string | null; until: number }>();
 
   /** The client a domain resolved to within the last DOMAIN_MEMO_MS; undefined when that is not known without a lookup. */
@@ -56,7 +48,7 @@ export function createPublicContentService(deps: { clients: ClientsService; view
     const now = Date.now();
     let entry = memo.get(key);
     if (!entry || entry.until < now) {
-      const client = await deps.clients.byContentDomain(key);
+      const client = await deps.clientByDomain(key);
       if (memo.size >= DOMAIN_MEMO_MAX) memo.clear();
       entry = { clientId: client?._id ?? null, until: now + DOMAIN_MEMO_MS };
       memo.set(key, entry);
@@ -92,24 +84,29 @@ export function createPublicContentService(deps: { clients: ClientsService; view
     rememberedClient,
 
     async listAuthors(clientId: string, page: Page) {
-      const r = await pageOfDocs<AuthorDoc>(
+      const { docs, total } = await findPage<AuthorDoc>(
         AuthorModel,
-        { client_id: clientId, is_active: true },
-        { full_name: 1, _id: 1 },
+        { filter: { client_id: clientId, is_active: true }, sort: { full_name: 1, _id: 1 } },
         page,
       );
-      return { authors: r.docs.map(toPublicAuthor), total: r.total, page: r.page, page_size: r.page_size };
+      return pageEnvelope('authors', docs.map(toPublicAuthor), total, page);
     },
 
     async listPosts(clientId: string, filters: PostFilters, page: Page) {
       const filter = await postFilter(clientId, filters);
-      if (!filter) return { posts: [], total: 0, page: page.page, page_size: page.page_size };
-      const r = await pageOfDocs<PostDoc>(PostModel, filter, { published_at: -1, _id: 1 }, page, {
-        body: 0,
-        body_html: 0,
-      });
-      const refs = await loadPostRefs(clientId, r.docs, { related: false, publishedOnly: true });
-      return { posts: r.docs.map((d) => toPostSummary(d, refs)), total: r.total, page: r.page, page_size: r.page_size };
+      if (!filter) return pageEnvelope('posts', [], 0, page);
+      const { docs, total } = await findPage<PostDoc>(
+        PostModel,
+        { filter, sort: { published_at: -1, _id: 1 }, projection: { body: 0, body_html: 0 } },
+        page,
+      );
+      const refs = await loadPostRefs(clientId, docs, { related: false, publishedOnly: true });
+      return pageEnvelope(
+        'posts',
+        docs.map((d) => toPostSummary(d, refs)),
+        total,
+        page,
+      );
     },
 
     async getPost(clientId: string, slug: string, opts: { html: boolean }) {
@@ -126,13 +123,12 @@ export function createPublicContentService(deps: { clients: ClientsService; view
     viewCounted: (clientId: string, slug: string) => deps.views.counted(clientId, slug),
 
     async listPages(clientId: string, page: Page) {
-      const r = await pageOfDocs<PageDoc>(
+      const { docs, total } = await findPage<PageDoc>(
         PageModel,
-        { client_id: clientId, status: PUBLISHED },
-        { sort_order: 1, title: 1, _id: 1 },
+        { filter: { client_id: clientId, status: PUBLISHED }, sort: { sort_order: 1, title: 1, _id: 1 } },
         page,
       );
-      return { pages: r.docs.map(toPage), total: r.total, page: r.page, page_size: r.page_size };
+      return pageEnvelope('pages', docs.map(toPage), total, page);
     },
 
     async getPage(clientId: string, slug: string) {
@@ -141,13 +137,12 @@ export function createPublicContentService(deps: { clients: ClientsService; view
     },
 
     async listTaxonomy(kind: 'tags' | 'categories', clientId: string, page: Page) {
-      const r = await pageOfDocs<TaxonomyDoc>(
+      const { docs, total } = await findPage<TaxonomyDoc>(
         kind === 'tags' ? TagModel : CategoryModel,
-        { client_id: clientId },
-        { name: 1, _id: 1 },
+        { filter: { client_id: clientId }, sort: { name: 1, _id: 1 } },
         page,
       );
-      return { [kind]: r.docs.map(toTaxonomy), total: r.total, page: r.page, page_size: r.page_size };
+      return pageEnvelope(kind, docs.map(toTaxonomy), total, page);
     },
   };
 }

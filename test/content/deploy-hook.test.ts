@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDeployHooks } from '../../src/content/deploy-hook';
+import { createContentWorkflows } from '../../src/content/content.workflows';
 import { createTemporalClient, REQUEST_CALL_DEADLINE_MS } from '../../src/lib/engines/temporal';
 import { unavailableEngine } from '../../src/lib/http/engine-errors';
 import { eventually, startTestApi, type TestApi } from '../support/harness';
@@ -141,7 +142,7 @@ describe('the deploy hook on publish', () => {
     });
     const unreachable = createTemporalClient(`127.0.0.1:${await freePort()}`, 'default', api.rt.payloadCodec);
     try {
-      const hooks = createDeployHooks(unreachable, api.config.TEMPORAL_TASK_QUEUE);
+      const hooks = createDeployHooks(createContentWorkflows(unreachable, api.config.TEMPORAL_TASK_QUEUE));
       const started = Date.now();
       const failure = await hooks
         .published({

@@ -10,7 +10,6 @@ import {
   type RichTextNode,
 } from '../../src/content/rich-text';
 import { slugFrom } from '../../src/content/slug';
-import { etagMatches } from '../../src/content/public-http';
 
 const p = (...content: RichTextNode[]): RichTextNode => ({ type: 'paragraph', content });
 const t = (text: string, marks?: RichTextNode['marks']): RichTextNode => ({
@@ -138,14 +137,5 @@ describe('slugs and ETags', () => {
     expect(long.length).toBeLessThanOrEqual(120);
     expect(long).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
     expect(long.endsWith('segment')).toBe(true);
-  });
-
-  it('matches If-None-Match weakly, in lists and with *', () => {
-    expect(etagMatches('W/"abc"', 'W/"abc"')).toBe(true);
-    expect(etagMatches('"abc"', 'W/"abc"')).toBe(true);
-    expect(etagMatches('"x", W/"abc"', 'W/"abc"')).toBe(true);
-    expect(etagMatches('*', 'W/"abc"')).toBe(true);
-    expect(etagMatches('W/"abd"', 'W/"abc"')).toBe(false);
-    expect(etagMatches(undefined, 'W/"abc"')).toBe(false);
   });
 });

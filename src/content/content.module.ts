@@ -1,0 +1,44 @@
+import type { Infra } from '../infra';
+import type { AreaModule } from '../lib/module';
+import type { ClientsService } from '../clients/clients.service';
+import { createContentActivities } from '../../activities/content';
+import { createAuthoringService } from './authoring.service';
+import { createContentCache } from './content-cache';
+import { contentRoutes } from './content.routes';
+import { createContentWorkflows } from './content.workflows';
+import { createDeployHooks } from './deploy-hook';
+import { createPostViews } from './post-views';
+import { publicContentFastPath } from './public-fast-path';
+import { createPublicResponder } from './public-http';
+import { createPublicContentService } from './public.service';
+
+export type ContentDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'outbound' | 'webhooks'> & {
+  /** The client serving a content domain (the clients area), for the public reads' X-Content-Domain. */
+  clientByDomain: ClientsService['byContentDomain'];
+};
+
+/**
+ * Clients' site content: authoring through the dashboard (authors, tags, categories, posts, pages, publishing
+ * with the deploy hook's workflow), and the public reads chosen by X-Content-Domain through a Redis cache.
+ */
+export function createContentModule(deps: ContentDeps) {
+  const { config, engines } = deps;
+  const cache = createContentCache(engines.redis, deps.logger);
+  const workflows = createContentWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE);
+  const authoring = createAuthoringService({ cache, hooks: createDeployHooks(workflows) });
+  const pub = createPublicContentService({
+    clientByDomain: deps.clientByDomain,
+    views: createPostViews({ redis: engines.redis, logger: deps.logger }),
+  });
+  const responder = createPublicResponder(cache, { validateResponses: config.VALIDATE_RESPONSES });
+  return {
+    handlers: contentRoutes({ authoring, pub, responder }),
+    activities: createContentActivities(deps),
+    /** Answers cached public reads before body parsing and validation (the app mounts it first). */
+    fastPath: publicContentFastPath({ cache, pub, responder }),
+    /** Writing content without a request (the benchmarks seed sites through it). */
+    authoring,
+  } satisfies AreaModule;
+}
+
+export type ContentModule = ReturnType<typeof createContentModule>;

@@ -1,0 +1,30 @@
+import type { Client } from '@temporalio/client';
+import { startWorkflow } from '../lib/engines/temporal';
+import { contentDeployHookWorkflow } from '../../workflows/content';
+import type { DeployHookCall, DeployHookPayload } from './deploy-hook';
+
+/** The deploy hook call of one published revision: publishing it again names the same call. */
+export const deployHookWorkflowId = (p: DeployHookPayload) => `content-deploy-${p.type}-${p.id}-r${p.revision}`;
+
+/** The content area's workflow calls, by workflow function. */
+export function createContentWorkflows(temporal: Client, taskQueue: string) {
+  return {
+    /** Calls the deploy hook through a durable run; a call already made or running for this revision is left. */
+    async callDeployHook(call: DeployHookCall): Promise<void> {
+      await startWorkflow(
+        temporal,
+        contentDeployHookWorkflow,
+        {
+          taskQueue,
+          workflowId: call.delivery_id,
+          args: [call],
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        },
+        { once: true },
+      );
+    },
+  };
+}
+
+export type ContentWorkflows = ReturnType<typeof createContentWorkflows>;
