@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../lib/errors';
+import { notModified } from '../lib/http/conditional-get';
 import { pathParam, type OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, requireTenant, tenantScope } from '../lib/tenancy';
@@ -62,12 +63,9 @@ export function brandsRoutes(deps: { brands: BrandsService }): OperationHandlers
       if (!found) throw AppError.notFound('Logo not found');
       const etag = `"${file.replace(/\.webp$/, '')}"`;
       res.set({ ETag: etag, 'Cache-Control': IMMUTABLE, 'Last-Modified': found.head.lastModified.toUTCString() });
-      const tags =
-        req
-          .get('if-none-match')
-          ?.split(',')
-          .map((t) => t.trim().replace(/^W\//, '')) ?? [];
-      if (tags.includes(etag) || tags.includes('*')) return void res.status(304).end(); // `*`: any stored version (RFC 9110)
+      // 304 only for a matching If-None-Match (the content's hash, or `*`), as the contract says: If-Modified-Since
+      // alone is not consulted.
+      if (req.get('if-none-match') && notModified(req, res)) return void res.status(304).end();
       const stream = await found.stream();
       if (!stream) throw AppError.notFound('Logo not found');
       res.status(200).set({ 'Content-Type': 'image/webp', 'Content-Length': String(found.head.size) });
