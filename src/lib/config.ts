@@ -26,11 +26,9 @@ const mongoUri = z.string().refine(
   { message: 'must be a MongoDB connection string (mongodb://host1,host2/?replicaSet=rs0 or mongodb+srv://...)' },
 );
 /** A PEM given inline, or the path of a file holding one. */
-const pem = z
-  .string()
-  .refine((value) => value.trimStart().startsWith('-----BEGIN') || fs.existsSync(value), {
-    message: 'must be PEM text or the path of a readable PEM file',
-  });
+const pem = z.string().refine((value) => value.trimStart().startsWith('-----BEGIN') || fs.existsSync(value), {
+  message: 'must be PEM text or the path of a readable PEM file',
+});
 const sourceUrl = z.union([z.literal('none'), url], { message: 'must be a URL or none' });
 
 const schema = z.object({
