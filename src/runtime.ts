@@ -181,7 +181,8 @@ export async function workerFor(
     },
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     // Tests pass the run's bundle; a production image carries one made at build time (WORKFLOW_BUNDLE_PATH).
-    workflowBundle: opts.workflowBundle ?? (config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined),
+    workflowBundle:
+      opts.workflowBundle ?? (config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined),
   }).catch(async (err) => {
     await providers.stop();
     throw err;
