@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { previousCredentialsKeys, type Config } from './lib/config';
 import { startDevstack, DEFAULT_PORTS, type Devstack } from './lib/devstack';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
+import { temporalConnectionOf, type TemporalConnection } from './lib/engines/temporal';
 import type { Logger } from './lib/logger';
 import { createServices, workerModules, type Services } from './services';
 import { createInfra, type Infra } from './infra';
@@ -40,6 +41,8 @@ export interface EngineRuntime {
   engines: Engines;
   devstack?: Devstack;
   temporalAddress: string;
+  /** The address with its TLS and API key, for the API's client and the worker alike. */
+  temporal: TemporalConnection;
   temporalUiUrl: string | null;
   credentialsKey: string;
   /** Encrypts workflow payloads for the API's client and the worker alike. */
@@ -72,6 +75,7 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     });
   }
   const temporalAddress = config.TEMPORAL_ADDRESS ?? devstack!.temporal!.url;
+  const temporal = temporalConnectionOf(config, temporalAddress);
   const credentialsKey = config.CREDENTIALS_KEY ?? localCredentialsKey(config.dataDir);
   const payloadCodec = new EncryptionCodec(credentialsKey, previousCredentialsKeys(config));
   const engines = await connectEngines({
@@ -79,7 +83,7 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     mongoDb: config.MONGODB_DB,
     redisUrl: config.REDIS_URL ?? devstack!.redis!.url,
     redisKeyPrefix: config.REDIS_KEY_PREFIX,
-    temporalAddress,
+    temporal,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
     payloadCodec,
     kinds: {
@@ -92,6 +96,7 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     engines,
     devstack,
     temporalAddress,
+    temporal,
     temporalUiUrl: config.TEMPORAL_UI_URL ?? devstack?.temporal?.uiUrl ?? null,
     credentialsKey,
     payloadCodec,
@@ -164,7 +169,7 @@ export async function workerFor(
   const built = given ?? workerModules(infraOf(config, rt, opts.logger), await providersFor(config, opts.logger));
   const { providers } = built;
   const running = await startWorker({
-    address: rt.temporalAddress,
+    connection: rt.temporal,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },

@@ -8,13 +8,15 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
+import type { TemporalConnection } from '../lib/engines/temporal';
 import type { Logger } from '../lib/logger';
 
 // No extension: the bundler finds index.ts from src/ and index.js from dist/.
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows');
 
 export interface WorkerOptions {
-  address: string;
+  /** Where Temporal is, with TLS and an API key for a real cluster (the API's client uses the same). */
+  connection: TemporalConnection;
   namespace: string;
   taskQueue: string;
   /** Every activity the workflows call, from the process's area modules. */
@@ -51,7 +53,7 @@ export function installTemporalLogger(logger: Logger): void {
 
 /** The one way a worker is built: by `npm run worker`, inside `npm start`, and in tests. */
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
-  const connection = await NativeConnection.connect({ address: opts.address });
+  const connection = await NativeConnection.connect(opts.connection);
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

@@ -140,7 +140,11 @@ describe('the deploy hook on publish', () => {
     const site = await createSite(api, admin, 'Stranded', 'stranded.example', {
       deploy_hook_url: `${hook.base}/stranded`,
     });
-    const unreachable = createTemporalClient(`127.0.0.1:${await freePort()}`, 'default', api.rt.payloadCodec);
+    const unreachable = createTemporalClient(
+      { address: `127.0.0.1:${await freePort()}` },
+      'default',
+      api.rt.payloadCodec,
+    );
     try {
       const hooks = createDeployHooks(createContentWorkflows(unreachable, api.config.TEMPORAL_TASK_QUEUE));
       const started = Date.now();

@@ -7,7 +7,7 @@ const codec = new EncryptionCodec(randomBytes(32).toString('hex'));
 
 describe('Temporal client', () => {
   it('fails a call whose retry is waiting when the connection closes, instead of throwing from the retry timer', async () => {
-    const client = createTemporalClient(`127.0.0.1:${await freePort()}`, 'default', codec);
+    const client = createTemporalClient({ address: `127.0.0.1:${await freePort()}` }, 'default', codec);
     const call = client.workflowService.getSystemInfo({}).then(
       () => 'answered',
       (err: Error) => err.message,
@@ -18,7 +18,7 @@ describe('Temporal client', () => {
   });
 
   it('fails a call made after the connection closed', async () => {
-    const client = createTemporalClient(`127.0.0.1:${await freePort()}`, 'default', codec);
+    const client = createTemporalClient({ address: `127.0.0.1:${await freePort()}` }, 'default', codec);
     await client.connection.close();
     await expect(client.workflowService.getSystemInfo({})).rejects.toThrow(/^1 CANCELLED: Temporal connection closed/);
   });

@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import type mongoose from 'mongoose';
 import { connectMongo } from './mongo';
 import { connectRedis, createRedis } from './redis';
-import { createTemporalClient } from './temporal';
+import { createTemporalClient, type TemporalConnection } from './temporal';
 
 /** The engines one process talks to; every area gets them through this object, never through globals. */
 export interface Engines {
@@ -21,7 +21,7 @@ export interface EngineUrls {
   mongoDb: string;
   redisUrl: string;
   redisKeyPrefix: string;
-  temporalAddress: string;
+  temporal: TemporalConnection;
   temporalNamespace: string;
   /** Encrypts workflow payloads; the worker is built with the same one. */
   payloadCodec: PayloadCodec;
@@ -31,7 +31,7 @@ export interface EngineUrls {
 export async function connectEngines(urls: EngineUrls): Promise<Engines> {
   const redis = createRedis(urls.redisUrl, urls.redisKeyPrefix);
   const [mongooseInstance] = await Promise.all([connectMongo(urls.mongoUri, urls.mongoDb), connectRedis(redis)]);
-  const temporal = createTemporalClient(urls.temporalAddress, urls.temporalNamespace, urls.payloadCodec);
+  const temporal = createTemporalClient(urls.temporal, urls.temporalNamespace, urls.payloadCodec);
   return { mongoose: mongooseInstance, redis, temporal, payloadCodec: urls.payloadCodec, kinds: urls.kinds };
 }
 

@@ -6,10 +6,13 @@ import {
   WorkflowNotFoundError,
   defaultGrpcRetryOptions,
   makeGrpcRetryInterceptor,
+  type TLSConfig,
   type WorkflowHandle,
   type WorkflowStartOptions,
 } from '@temporalio/client';
 import { ApplicationFailure, type PayloadCodec, type Workflow } from '@temporalio/common';
+import fs from 'node:fs';
+import type { Config } from '../config';
 import { AppError } from '../errors';
 
 /**
@@ -63,13 +66,52 @@ export const retryWithinDeadline: Interceptor = (options, nextCall) => {
   })(options, nextCall);
 };
 
+/** How the client and the worker reach Temporal: the address, and TLS and an API key for a real cluster. */
+export interface TemporalConnection {
+  address: string;
+  tls?: TLSConfig;
+  apiKey?: string;
+}
+
+type TemporalTlsSettings = Pick<
+  Config,
+  'TEMPORAL_TLS_CERT' | 'TEMPORAL_TLS_KEY' | 'TEMPORAL_TLS_CA' | 'TEMPORAL_TLS_SERVER_NAME' | 'TEMPORAL_API_KEY'
+>;
+
+/** PEM given inline, or read from the file it names. */
+const pemOf = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : Buffer.from(value.trimStart().startsWith('-----BEGIN') ? value : fs.readFileSync(value));
+
+/**
+ * The connection the settings describe, for the API's client and the worker alike: mTLS with the client's
+ * certificate pair (Temporal Cloud, a TLS frontend), a CA and server name where they differ from the defaults,
+ * or an API key (which implies TLS). Without any of them, plaintext (the local dev server).
+ */
+export function temporalConnectionOf(settings: TemporalTlsSettings, address: string): TemporalConnection {
+  const { TEMPORAL_TLS_CERT: cert, TEMPORAL_TLS_KEY: key, TEMPORAL_TLS_CA: ca } = settings;
+  const serverName = settings.TEMPORAL_TLS_SERVER_NAME;
+  if (!cert && !ca && !serverName && !settings.TEMPORAL_API_KEY) return { address };
+  const tls: TLSConfig = {
+    ...(cert && key ? { clientCertPair: { crt: pemOf(cert)!, key: pemOf(key)! } } : {}),
+    ...(ca ? { serverRootCACertificate: pemOf(ca) } : {}),
+    ...(serverName ? { serverNameOverride: serverName } : {}),
+  };
+  return { address, tls, ...(settings.TEMPORAL_API_KEY ? { apiKey: settings.TEMPORAL_API_KEY } : {}) };
+}
+
 /**
  * A Temporal client on a lazy connection: the API starts even while Temporal is down, and reconnects later.
  * `payloadCodec` encrypts what it sends and decrypts what it reads (the worker uses the same one).
  */
-export function createTemporalClient(address: string, namespace: string, payloadCodec: PayloadCodec): Client {
+export function createTemporalClient(
+  target: TemporalConnection,
+  namespace: string,
+  payloadCodec: PayloadCodec,
+): Client {
   const interceptors = [retryWithinDeadline, closedChannelGuard];
-  const connection = Connection.lazy({ address, connectTimeout: 3000, interceptors });
+  const connection = Connection.lazy({ ...target, connectTimeout: 3000, interceptors });
   return new Client({ connection, namespace, dataConverter: { payloadCodecs: [payloadCodec] } });
 }
 
