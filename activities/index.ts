@@ -21,3 +21,12 @@ export type Activities = ReturnType<typeof createPinActivities> &
   ReturnType<typeof createJobActivities> &
   ReturnType<typeof createResearchActivities> &
   ReturnType<typeof createContentActivities>;
+
+/**
+ * Every activity the workflows call, from the area modules that own them: the worker registers exactly these.
+ * (Modules without activities add nothing.)
+ */
+export function createActivities(modules: object): Activities {
+  const areas = Object.values(modules) as { activities?: object }[];
+  return Object.assign({}, ...areas.map((m) => m.activities ?? {})) as Activities;
+}

@@ -17,7 +17,7 @@ async function main() {
     'auth',
     { ACCESS_REQUEST_RATE_PER_HOUR: '0', BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password },
     async (api) => {
-      const s = api.services;
+      const s = api;
       const client = await s.modules.clients.service.create({
         name: 'Bench Agents',
         content_domains: [],

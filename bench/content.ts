@@ -23,7 +23,7 @@ const paragraph = (i: number) => ({
   ],
 });
 
-async function seed(s: Awaited<ReturnType<typeof startApi>>['services']) {
+async function seed(s: Awaited<ReturnType<typeof startApi>>) {
   const client = await s.modules.clients.service.create({
     name: 'Bench Bakery',
     content_domains: [DOMAIN],
@@ -55,7 +55,7 @@ async function seed(s: Awaited<ReturnType<typeof startApi>>['services']) {
 
 async function main() {
   await withBenchApi('content', {}, async (api) => {
-    await seed(api.services);
+    await seed(api);
     const routes = [
       { name: 'GET /content/posts', path: '/api/v1/content/posts' },
       { name: 'GET /content/posts/{slug}', path: '/api/v1/content/posts/post-7' },

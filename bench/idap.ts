@@ -244,7 +244,7 @@ async function main() {
   try {
     const kind = api.engines.kinds.documents;
     const n = Number(process.env.BENCH_RESOURCES ?? (/ferretdb/i.test(kind) ? 2_000 : 100_000));
-    const client = await api.services.modules.clients.service.create({
+    const client = await api.modules.clients.service.create({
       name: 'Bench Leads',
       content_domains: [],
       admin_email: 'bench@bench.example',

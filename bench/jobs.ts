@@ -218,7 +218,7 @@ async function main() {
     const items = await JobItemModel.countDocuments({ client_id: burst.id });
 
     // Baseline 1: starting no-op workflows the same two ways (a task queue nobody polls; terminated after).
-    const temporal = api.services.engines.temporal;
+    const temporal = api.engines.temporal;
     const noop = () =>
       timed(() =>
         temporal.workflow.start('benchNoopWorkflow', {
@@ -240,7 +240,7 @@ async function main() {
 
     // Baseline 2: the same documents, bulk-inserted by the driver into a scratch collection.
     const docs = await ResourceModel.find({ client_id: burst.id }).lean<Record<string, unknown>[]>();
-    const scratch = api.services.engines.mongoose.connection.db!.collection('bench_raw_insert');
+    const scratch = api.engines.mongoose.connection.db!.collection('bench_raw_insert');
     const [, rawMs] = await timed(async () => {
       for (let i = 0; i < docs.length; i += 1000) await scratch.insertMany(docs.slice(i, i + 1000), { ordered: false });
     });
@@ -287,7 +287,7 @@ async function main() {
     );
     process.stdout.write(
       `\n${JOBS} jobs at once (${failed} failed): last job.completed after ${pipelineSeconds.toFixed(1)} s; ` +
-        `${written} resources and ${items} job results written; engines: ${Object.values(api.services.engines.kinds).join(', ')}; ` +
+        `${written} resources and ${items} job results written; engines: ${Object.values(api.engines.kinds).join(', ')}; ` +
         `search indexing of results: ${config.JOB_INDEX_RESULTS ? 'on' : 'off (JOB_INDEX_RESULTS=true includes it)'}\n`,
     );
     process.stdout.write(

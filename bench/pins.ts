@@ -84,7 +84,7 @@ async function timed(label: string, run: () => Promise<unknown>, rounds = ROUNDS
 
 async function main() {
   await withBenchApi('pins', {}, async (api) => {
-    const client = await api.services.modules.clients.service.create({
+    const client = await api.modules.clients.service.create({
       name: 'Bench Pins',
       content_domains: [],
       admin_email: 'bench@pins.example',
@@ -99,9 +99,7 @@ async function main() {
     );
 
     // The API's own engine: the HTTP rows and the engine rows share its in-memory index.
-    const engine = pinSearchFor(api.services.config, api.services.engines.redis) as ReturnType<
-      typeof createBuiltinEngine
-    >;
+    const engine = pinSearchFor(api.infra.config, api.engines.redis) as ReturnType<typeof createBuiltinEngine>;
     const query = () => builtinMongoQuery(parseSearchRequest(BODY));
     const loading = Date.now();
     const answer = await engine.search(BODY);

@@ -25,7 +25,7 @@ async function main() {
   const providerBase = `${sandbox.url}/parcel-tracking/v4`;
   try {
     await withBenchApi('relay', { RELAY_PARCEL_TRACKING_URL: providerBase }, async (api) => {
-      const s = api.services;
+      const s = api;
       const client = await s.modules.clients.service.create({
         name: 'Bench Relay',
         content_domains: [],

@@ -72,7 +72,7 @@ async function median(runs: number, work: () => Promise<unknown>): Promise<numbe
 
 async function main() {
   await withBenchApi('shifts', {}, async (api) => {
-    const client = await api.services.modules.clients.service.create({
+    const client = await api.modules.clients.service.create({
       name: 'Bench Shifts',
       content_domains: [],
       admin_email: 'bench@shifts.test',

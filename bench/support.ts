@@ -63,7 +63,7 @@ export async function withBenchApi(name: string, env: Record<string, string>, ru
   try {
     await run(api);
   } finally {
-    await api.services.engines.mongoose.connection.dropDatabase().catch(() => undefined);
+    await api.engines.mongoose.connection.dropDatabase().catch(() => undefined);
     await api.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -16,7 +16,8 @@ import { memoisePathToRegexp } from './lib/http/path-regexp-cache';
 import { requestContext } from './lib/request-context';
 import { handlersOf, pagesOf } from './lib/module';
 import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
-import type { Services } from './services';
+import type { Infra } from './infra';
+import type { Modules } from './services';
 import { authenticate } from './auth/authenticate';
 import { recordWrites } from './activity/record-writes';
 
@@ -24,10 +25,13 @@ import { recordWrites } from './activity/record-writes';
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-export function operationHandlers(s: Services): OperationHandlers {
-  return {
-    ...handlersOf(s.modules),
-  };
+/** Every contract operation's handler, from the area modules (the router mounts them by operationId). */
+export const operationHandlers = (modules: Modules): OperationHandlers => handlersOf(modules);
+
+/** The paths the contract does not describe: the API docs and the pages the modules serve. */
+function outsideTheContract(pagePaths: string[]): RegExp {
+  const names = ['docs', 'openapi\\.yaml', ...pagePaths.map((p) => p.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))];
+  return new RegExp(`^/(${names.join('|')})(/|$)`);
 }
 
 /**
@@ -64,12 +68,13 @@ function temporalUiCors(uiUrl: string | null): express.RequestHandler {
   };
 }
 
-export function createApp(s: Services): Express {
+export function createApp(infra: Pick<Infra, 'config' | 'logger' | 'temporalUiUrl'>, modules: Modules): Express {
+  const { config, logger } = infra;
   memoisePathToRegexp();
   const { doc, text } = loadOpenApi();
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', s.config.TRUST_PROXY); // req.ip, which every per-address limit counts, is the client's
+  app.set('trust proxy', config.TRUST_PROXY); // req.ip, which every per-address limit counts, is the client's
 
   app.use((req, res, next) => {
     const given = req.get('x-request-id');
@@ -81,7 +86,7 @@ export function createApp(s: Services): Express {
   });
   app.use(
     pinoHttp({
-      logger: s.logger,
+      logger,
       genReqId: (req) => (req as express.Request).requestId!,
       serializers: {
         req: (req) => ({ method: req.method, url: String(req.url).replace(SECRET_QUERY, '$1[redacted]') }),
@@ -94,19 +99,20 @@ export function createApp(s: Services): Express {
 
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
-  for (const [path, page] of Object.entries(pagesOf(s.modules))) app.get(path, page);
+  const pages = pagesOf(modules);
+  for (const [path, page] of Object.entries(pages)) app.get(path, page);
 
-  app.use(TEMPORAL_CODEC_PATH, temporalUiCors(s.temporalUiUrl));
-  app.use(s.modules.content.fastPath); // cached public content reads, before parsing and validation
+  app.use(TEMPORAL_CODEC_PATH, temporalUiCors(infra.temporalUiUrl));
+  app.use(modules.content.fastPath); // cached public content reads, before parsing and validation
   app.use(cookieParser());
   app.use(multiSegmentPaths(doc));
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(doc) as never,
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false },
-    validateResponses: s.config.VALIDATE_RESPONSES ? { removeAdditional: false } : false,
+    validateResponses: config.VALIDATE_RESPONSES ? { removeAdditional: false } : false,
     validateSecurity: false, // authenticate() applies the contract's security, roles and scopes
     ignoreUndocumented: false,
-    ignorePaths: /^\/(docs|openapi\.yaml|reset-password|signup)(\/|$)/,
+    ignorePaths: outsideTheContract(Object.keys(pages)),
     validateFormats: true,
     formats: { uri: fullFormats.uri }, // a uri is ASCII (RFC 3986), as clients' validators expect; other formats stay lenient (admin@localhost is an e-mail)
     useRequestUrl: true, // match req.url, which multiSegmentPaths() may have folded
@@ -115,14 +121,14 @@ export function createApp(s: Services): Express {
   // role and scope (403), and only then is the body parsed (400/413) and the request validated (422).
   const { routing, validation } = splitValidator(validator);
   app.use(routing);
-  app.use(authenticate(s.modules.auth));
-  app.use(recordWrites(s.modules.activity.recorder, s.logger)); // the activity log: every successful authenticated write
-  app.use(jsonBody(s.config.JSON_BODY_LIMIT_BYTES));
+  app.use(authenticate(modules.auth));
+  app.use(recordWrites(modules.activity.recorder, logger)); // the activity log: every successful authenticated write
+  app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
   app.use(validation);
-  app.use(mountOperations(doc, operationHandlers(s)));
+  app.use(mountOperations(doc, operationHandlers(modules)));
   app.use(() => {
     throw AppError.notFound('No such route');
   });
-  app.use(errorHandler(s.logger, s.config.exposeErrorDetails));
+  app.use(errorHandler(logger, config.exposeErrorDetails));
   return app;
 }

@@ -14,7 +14,7 @@ async function main() {
   const devstackPorts = process.env.DATA_DIR ? undefined : DEFAULT_PORTS;
   const rt = await startApi(config, { logger, devstackPorts, progress: (m) => say(`  … ${m}`) });
   say('');
-  say(`lead-service ${rt.services.version} is running`);
+  say(`lead-service ${rt.infra.version} is running`);
   say(`  API         ${rt.url}/api/v1`);
   say(`  API docs    ${rt.url}/docs`);
   if (rt.temporalUiUrl) say(`  Temporal UI ${rt.temporalUiUrl}`);

@@ -9,16 +9,10 @@ import { startDevstack, DEFAULT_PORTS, type Devstack } from './lib/devstack';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
 import { temporalConnectionOf, type TemporalConnection } from './lib/engines/temporal';
 import type { Logger } from './lib/logger';
-import { createServices, workerModules, type Services } from './services';
+import { createModules, type Modules } from './services';
 import { createInfra, type Infra } from './infra';
-import type { PinsModule } from './pins/pins.module';
-import type { AgentsModule } from './agents/agents.module';
-import type { NotificationsModule } from './notifications/notifications.module';
-import type { JobsModule } from './jobs/jobs.module';
-import type { ResearchModule } from './research/research.module';
-import type { ContentModule } from './content/content.module';
-import type { IntegrationsModule } from './integrations/integrations.module';
-import type { ActivityModule } from './activity/activity.module';
+import { closeModules } from './lib/module';
+import { createActivities } from '../activities';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
 import { resolveProviders, type Providers } from './providers';
@@ -135,21 +129,12 @@ export function infraOf(config: Config, rt: EngineRuntime, logger: Logger): Infr
 
 /**
  * What a worker runs activities with: the process's shared pieces, the provider adapters (the worker stops them
- * when it shuts down) and its area modules.
+ * when it shuts down) and the area modules (their activities).
  */
 export interface WorkerBuild {
   infra: Infra;
   providers: Providers;
-  modules: {
-    pins: PinsModule;
-    agents: AgentsModule;
-    integrations: IntegrationsModule;
-    activity: ActivityModule;
-    notifications: NotificationsModule;
-    jobs: JobsModule;
-    research: ResearchModule;
-    content: ContentModule;
-  };
+  modules: Modules;
 }
 
 /** The provider adapters of a process that runs a worker (the sandbox server, where a provider URL is unset). */
@@ -160,13 +145,20 @@ export async function providersFor(config: Config, logger: Logger): Promise<Prov
   return providers;
 }
 
+/** A worker-only process's build: no HTTP, so its modules accept no jobs and keep no API logs. */
+async function workerBuild(config: Config, rt: EngineRuntime, logger: Logger): Promise<WorkerBuild> {
+  const infra = infraOf(config, rt, logger);
+  const providers = await providersFor(config, logger);
+  return { infra, providers, modules: createModules(infra, { providers, serves: false }) };
+}
+
 export async function workerFor(
   config: Config,
   rt: EngineRuntime,
   opts: RuntimeOptions,
   given?: WorkerBuild,
 ): Promise<ServiceWorker> {
-  const built = given ?? workerModules(infraOf(config, rt, opts.logger), await providersFor(config, opts.logger));
+  const built = given ?? (await workerBuild(config, rt, opts.logger));
   const { providers } = built;
   const running = await startWorker({
     connection: rt.temporal,
@@ -174,16 +166,7 @@ export async function workerFor(
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },
     payloadCodec: rt.payloadCodec,
-    activities: {
-      ...built.modules.pins.activities,
-      ...built.modules.agents.activities,
-      ...built.modules.notifications.activities,
-      ...built.modules.integrations.activities,
-      ...built.modules.activity.activities,
-      ...built.modules.jobs.activities,
-      ...built.modules.research.activities,
-      ...built.modules.content.activities,
-    },
+    activities: createActivities(built.modules),
     logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
     // Tests pass the run's bundle; a production image carries one made at build time (WORKFLOW_BUNDLE_PATH).
     workflowBundle:
@@ -208,12 +191,14 @@ export async function workerFor(
       await drain.stop();
       await running.shutdown();
       await providers.stop();
+      if (!given) await closeModules(built.modules); // the API process closes the modules it shares
     },
   };
 }
 
 export interface ApiRuntime extends EngineRuntime {
-  services: Services;
+  infra: Infra;
+  modules: Modules;
   server: http.Server;
   url: string;
   worker?: ServiceWorker;
@@ -228,7 +213,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
   const server = http.createServer({ maxHeaderSize: 64 * 1024 });
   let worker: ServiceWorker | undefined;
   let providers: Providers | undefined;
-  let services: Services | undefined;
+  let modules: Modules | undefined;
   const stop = async () => {
     if (server.listening) {
       await new Promise<void>((resolve) => {
@@ -236,10 +221,8 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
         server.closeAllConnections();
       });
     }
-    await services?.modules.events.close();
-    await services?.modules.jobs.close();
-    await services?.modules.admin.close();
-    await (services?.modules.integrations ?? rt.relayEndpoints).close();
+    if (modules) await closeModules(modules);
+    else await rt.relayEndpoints.close(); // a start that failed before the modules took them over
     if (worker) await worker.shutdown();
     else await providers?.stop(); // a start that failed before the worker took them over
     await closeEngines(rt.engines);
@@ -264,10 +247,10 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     const infra = infraOf(config, rt, opts.logger);
     // The worker's providers come first: the job modules' activities, built with the services, use them.
     providers = config.RUN_WORKER ? await providersFor(config, opts.logger) : undefined;
-    services = createServices(infra, providers);
-    server.on('request', createApp(services));
-    worker = providers ? await workerFor(config, rt, opts, { infra, providers, modules: services.modules }) : undefined;
-    return { ...rt, services, server, url, worker, admin, stop };
+    modules = createModules(infra, { providers, serves: true });
+    server.on('request', createApp(infra, modules));
+    worker = providers ? await workerFor(config, rt, opts, { infra, providers, modules }) : undefined;
+    return { ...rt, infra, modules, server, url, worker, admin, stop };
   } catch (err) {
     await stop(); // nothing started here outlives a failed start
     throw err;

@@ -17,29 +17,31 @@ export const logStoreFor = (config: Config, engines: Engines) =>
     retentionMinutes: config.LOG_STORE_RETENTION_MINUTES,
   });
 
-export type AdminDeps = Pick<Infra, 'config' | 'engines' | 'logger'>;
+export type AdminDeps = Pick<Infra, 'config' | 'engines' | 'logger'> & {
+  /** An API process keeps its own logs in the store (container `api`) and follows the engines' log files. */
+  captureLogs: boolean;
+};
 
-/**
- * The admin area: reports (KPIs and analytics sources) and the log viewer. The API process's own
- * logs go to the log store (container `api`), and it follows the engines' log files.
- */
+/** The admin area: reports (KPIs and analytics sources) and the log viewer. */
 export function createAdminModule(deps: AdminDeps) {
   const sources = createAnalyticsSources(deps.config);
   const logs = logStoreFor(deps.config, deps.engines);
-  const tap = logTapOf(deps.logger);
+  const tap = deps.captureLogs ? logTapOf(deps.logger) : undefined;
   tap?.attach(logs, 'api');
-  const engineLogs = followEngineLogs({
-    redis: deps.engines.redis,
-    sink: logs,
-    dir: deps.config.ENGINE_LOG_DIR ?? path.join(deps.config.dataDir, 'logs'),
-  });
+  const engineLogs = deps.captureLogs
+    ? followEngineLogs({
+        redis: deps.engines.redis,
+        sink: logs,
+        dir: deps.config.ENGINE_LOG_DIR ?? path.join(deps.config.dataDir, 'logs'),
+      })
+    : undefined;
   return {
     handlers: adminRoutes({
       reports: createAdminReports({ redis: deps.engines.redis, logger: deps.logger, sources }),
       logs,
     }),
     async close() {
-      await engineLogs.stop();
+      await engineLogs?.stop();
       await tap?.detach();
       await sources.close();
     },

@@ -16,7 +16,7 @@ const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString(
 const report = (api: TestApi, token: string, name: string, query = '', headers: Record<string, string> = {}) =>
   api.call('GET', `/api/v1/dashboard/admin/${name}${query}`, { token, headers });
 const sandboxCalls = async (api: TestApi, source: string) =>
-  (await api.rt.services.modules.admin.sources.sandbox())?.analytics[source] ?? 0;
+  (await api.rt.modules.admin.sources.sandbox())?.analytics[source] ?? 0;
 
 describe('admin analytics reports, every source answering', () => {
   const lines: string[] = [];

@@ -72,7 +72,7 @@ describe('login, sessions and credentials', () => {
       body: { name: 'Domain Two', content_domains: ['ONE.example'], admin_email: 'two@example.test' },
     });
     expect(clash.status).toBe(409);
-    expect((await ctx.api.rt.services.modules.clients.service.byContentDomain('one.example'))?.name).toBe('Domain One');
+    expect((await ctx.api.rt.modules.clients.service.byContentDomain('one.example'))?.name).toBe('Domain One');
   });
 
   it('answers 404 with {detail} for an unknown route or record', async () => {

@@ -20,7 +20,7 @@ const statusOf = (p: Promise<unknown>) =>
 
 describe('the brand an agent operation acts for', () => {
   const ctx = useTestApi();
-  const actingBrand = (req: Request) => actingBrandWith(req, ctx.api.rt.services.modules.brands.service.lookup);
+  const actingBrand = (req: Request) => actingBrandWith(req, ctx.api.rt.modules.brands.service.lookup);
   let clientId: string;
   beforeAll(async () => {
     clientId = (await createClient(ctx.api, ctx.admin, 'Acting')).client_id;

@@ -18,7 +18,7 @@ describe('brand logos on S3', () => {
   });
 
   it('a replaced logo leaves one object in the bucket, served from it; deleting it leaves none', async () => {
-    expect(api.rt.services.media.storage.kind).toBe('s3');
+    expect(api.rt.infra.media.storage.kind).toBe('s3');
     const admin = await api.login();
     const client = await createClient(api, admin, 'S3 Logos');
     const brand = await api.call('POST', '/api/v1/brands', {

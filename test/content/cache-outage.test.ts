@@ -31,7 +31,7 @@ describe('public reads while Redis is down', () => {
     await as.publish('posts', first.id);
     expect((await publicGet(api, 'outage.example', 'posts')).body.total).toBe(1);
 
-    const { logger } = api.rt.services;
+    const { logger } = api.rt.infra;
     const warn = jest.spyOn(logger, 'warn');
     const error = jest.spyOn(logger, 'error');
     await redis.stop();

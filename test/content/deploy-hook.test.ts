@@ -83,7 +83,7 @@ describe('the deploy hook on publish', () => {
     await eventually(async () =>
       calls('/hooked').filter((c) => c.body.type === 'page').length === 2 ? true : undefined,
     );
-    const temporal = api.rt.services.engines.temporal;
+    const temporal = api.rt.engines.temporal;
     await temporal.workflow.getHandle(`content-deploy-page-${page.id}-r2`).result();
     expect(calls('/hooked').filter((c) => c.body.type === 'post')).toHaveLength(1);
     expect(
@@ -104,7 +104,7 @@ describe('the deploy hook on publish', () => {
     const as = author(api, site.triple);
     const post = await as.create('posts', { slug: 'flaky', title: 'Flaky', body: doc('x') });
     await as.publish('posts', post.id);
-    const temporal = api.rt.services.engines.temporal;
+    const temporal = api.rt.engines.temporal;
     expect(await temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).result()).toEqual({ status: 200 });
     expect(calls('/flaky')).toHaveLength(3);
 
@@ -126,7 +126,7 @@ describe('the deploy hook on publish', () => {
     const post = await as.create('posts', { slug: 'quiet', title: 'Quiet', body: doc('x') });
     await as.publish('posts', post.id);
     await expect(
-      api.rt.services.engines.temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).describe(),
+      api.rt.engines.temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).describe(),
     ).rejects.toThrow(/not found/i);
     expect(calls('/quiet')).toHaveLength(0);
     const bad = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {

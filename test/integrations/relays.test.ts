@@ -228,7 +228,7 @@ describe('provider relays', () => {
       expect((await relay('maps/geocode/json', { params: { address: 'x' } }, who(country))).status).toBe(200);
       expect([country, (await received(ctx.api, '/maps/api/'))[0].query.key]).toEqual([country, key]);
     }
-    const { activeCredential } = ctx.api.rt.services.modules.integrations.service;
+    const { activeCredential } = ctx.api.rt.modules.integrations.service;
     const q = { client_id: cast.clientA.client_id, brand_id: brandId, provider: 'maps' as const };
     expect(await activeCredential({ ...q, country_code: 'NL' })).toEqual({ api_key: 'dutch-maps-key' });
     expect(await activeCredential(q)).toEqual({ api_key: 'global-maps-key' });
@@ -253,7 +253,7 @@ describe('provider relays', () => {
       credentials_sealed: new KeyRing(OLD_KEY).encrypt(JSON.stringify(credentials)),
       credentials_masked: maskCredentials(credentials),
     });
-    await ctx.api.rt.services.modules.integrations.keys.changed(); // written behind the service's back
+    await ctx.api.rt.modules.integrations.keys.changed(); // written behind the service's back
     const res = await relay(
       'maps/geocode/json',
       { params: { address: 'x' } },
@@ -289,7 +289,7 @@ describe('provider relays', () => {
       credentials_sealed: new KeyRing(randomBytes(32).toString('hex')).encrypt(JSON.stringify(credentials)),
       credentials_masked: maskCredentials(credentials),
     });
-    await ctx.api.rt.services.modules.integrations.keys.changed();
+    await ctx.api.rt.modules.integrations.keys.changed();
     const res = await relay(
       'maps/geocode/json',
       { params: { address: 'x' } },

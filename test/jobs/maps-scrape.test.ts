@@ -165,7 +165,7 @@ describe('maps-scrape jobs', () => {
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe('Job is already cancelled');
     // Cancelled while running, or before its first step read the job: the run ends cancelled either way.
-    const handle = api.rt.services.engines.temporal.workflow.getHandle(res.body.job_id);
+    const handle = api.rt.engines.temporal.workflow.getHandle(res.body.job_id);
     await expect(handle.result()).rejects.toThrow();
     expect((await handle.describe()).status.name).toBe('CANCELLED');
     expect((await api.call('POST', jobPath(jobId, 'cancel'), { token: acme.triple })).status).toBe(409);
@@ -188,10 +188,10 @@ describe('maps-scrape jobs', () => {
       created_at: new Date(Date.now() - 60_000),
       updated_at: new Date(Date.now() - 60_000),
     });
-    expect(await api.rt.services.modules.jobs.sweep()).toBe(1);
+    expect(await api.rt.modules.jobs.sweep()).toBe(1);
     const job = await waitForStatus(api, acme.triple, jobPath(id), ['completed', 'failed']);
     expect(job).toMatchObject({ status: 'completed', results_count: 3 });
-    expect(await api.rt.services.modules.jobs.sweep()).toBe(0);
+    expect(await api.rt.modules.jobs.sweep()).toBe(0);
   });
 
   it('rejects invalid parameters with 422', async () => {

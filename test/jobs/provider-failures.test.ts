@@ -14,7 +14,7 @@ const sandbox = () => api.rt.worker!.providers.sandbox!;
 const base = { country_code: 'NL', region_codes: ['NL-FL'], max_locations: 2 };
 
 async function eventsOf(jobId: string) {
-  const rows = await api.rt.services.engines.redis.xrange(`events:client:${acme.client_id}`, '-', '+');
+  const rows = await api.rt.engines.redis.xrange(`events:client:${acme.client_id}`, '-', '+');
   return rows.map(([, f]) => ({ event: f[1], data: JSON.parse(f[3]) })).filter((e) => e.data.job_id === jobId);
 }
 
@@ -45,7 +45,7 @@ describe('provider failures', () => {
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/maps provider: request rejected \(403\)/);
     expect(sandbox().faults.stats.requests.maps).toBe(1); // not retried
-    const handle = api.rt.services.engines.temporal.workflow.getHandle(job.job_id);
+    const handle = api.rt.engines.temporal.workflow.getHandle(job.job_id);
     const failure = await handle.result().catch((e) => e);
     expect(failure.cause.message).toMatch(/request rejected \(403\)/); // the reason shows in the Temporal UI too
     expect((await handle.describe()).status.name).toBe('FAILED');

@@ -29,7 +29,7 @@ async function start(tag: string, n: number) {
 const status = async (id: string) => (await api.call('GET', researchPath(id), { token: acme.triple })).body;
 const act = (id: string, what: 'pause' | 'resume' | 'cancel') =>
   api.call('POST', researchPath(id, what), { token: acme.triple });
-const handle = (id: string) => api.rt.services.engines.temporal.workflow.getHandle(id);
+const handle = (id: string) => api.rt.engines.temporal.workflow.getHandle(id);
 const pendingActivities = async (id: string) => (await handle(id).describe()).raw.pendingActivities?.length ?? 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -91,7 +91,7 @@ describe('research pause, resume and cancel', () => {
     expect(
       await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'domains', source_job_ids: id }),
     ).toBe(job.progress.done);
-    const events = (await api.rt.services.engines.redis.xrange(`events:client:${acme.client_id}`, '-', '+'))
+    const events = (await api.rt.engines.redis.xrange(`events:client:${acme.client_id}`, '-', '+'))
       .map(([, f]) => ({ event: f[1], data: JSON.parse(f[3]) }))
       .filter((e) => e.data.job_id === id);
     expect(events.map((e) => e.event)).toEqual(['job.queued', 'job.started', 'job.failed']);

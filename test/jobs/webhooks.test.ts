@@ -67,7 +67,7 @@ describe('job webhooks', () => {
     const ok = at('/maps').filter((d) => d.answered === 200);
     expect(ok.map((d) => d.body.event).sort()).toEqual(['job.completed', 'job.queued', 'job.started']);
     expect(at('/maps').filter((d) => d.answered !== 200)).toHaveLength(2); // retried after 503 and 500
-    const stream = await api.rt.services.engines.redis.xrange(`events:client:${acme.client_id}`, '-', '+');
+    const stream = await api.rt.engines.redis.xrange(`events:client:${acme.client_id}`, '-', '+');
     for (const d of at('/maps')) {
       expect(verifyDelivery(secret, d.headers, d.raw)).toBe('ok'); // Standard Webhooks (test/security/webhook-signing)
       expect(d.headers['x-lead-event']).toBe(d.body.event);

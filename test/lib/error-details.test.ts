@@ -6,9 +6,7 @@ const SECRET = 'connect ECONNRESET mongodb://svc:hunter2@db-7.internal:27017';
 /** A 500 whose underlying error carries SECRET: the events status handler fails as a broken engine call would. */
 async function internalError(ctx: { api: TestApi; admin: string }) {
   const client = await createClient(ctx.api, ctx.admin, `Errors ${Math.random().toString(36).slice(2, 8)}`);
-  const status = jest
-    .spyOn(ctx.api.rt.services.modules.events.service, 'status')
-    .mockRejectedValueOnce(new Error(SECRET));
+  const status = jest.spyOn(ctx.api.rt.modules.events.service, 'status').mockRejectedValueOnce(new Error(SECRET));
   try {
     return await ctx.api.call('GET', '/api/v1/events/status', { token: client.triple });
   } finally {

@@ -15,7 +15,7 @@ export function media(api: TestApi) {
     fetch(`${api.url}/api/v1/idap/media/${id}${query}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
   return {
     store: (clientId: string, body: Buffer, type: string, name?: string) =>
-      api.rt.services.media.storeMedia(clientId, body, type, name),
+      api.rt.infra.media.storeMedia(clientId, body, type, name),
     get,
     bytes: async (res: Response) => Buffer.from(await res.arrayBuffer()),
   };

@@ -63,7 +63,7 @@ describe('media on S3', () => {
   });
 
   it('serves media stored in the bucket, with its thumbnail made once and kept there', async () => {
-    expect(api.rt.services.media.storage.kind).toBe('s3');
+    expect(api.rt.infra.media.storage.kind).toBe('s3');
     const admin = await api.login();
     const tenant = await createClient(api, admin, 'S3 Tenant');
     const m = media(api);
@@ -80,9 +80,7 @@ describe('media on S3', () => {
     const thumb = await m.get(tenant.triple, media_id, '?thumb=true');
     const meta = await sharp(await m.bytes(thumb)).metadata();
     expect([meta.width, meta.height]).toEqual([300, 400]);
-    expect(await api.rt.services.media.storage.exists(`media/${tenant.client_id}/${media_id}.thumb400.webp`)).toBe(
-      true,
-    );
+    expect(await api.rt.infra.media.storage.exists(`media/${tenant.client_id}/${media_id}.thumb400.webp`)).toBe(true);
     const other = await createClient(api, admin, 'S3 Other');
     expect((await m.get(other.triple, media_id)).status).toBe(404);
   });

@@ -35,7 +35,7 @@ async function receiver(answer: (path: string) => Answer = () => ({ status: 200 
 
 /** The Temporal failure type a workflow ended with (the innermost cause that names one). */
 async function failureOf(api: TestApi, workflowId: string): Promise<{ type?: string; message: string }> {
-  const handle = api.rt.services.engines.temporal.workflow.getHandle(workflowId);
+  const handle = api.rt.engines.temporal.workflow.getHandle(workflowId);
   // The workflow may not have started yet (not found): asked again until it has, then its end awaited.
   const ended = await eventually(
     () =>
