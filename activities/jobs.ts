@@ -28,7 +28,7 @@ export interface JobDeps {
   /** What the search index's maintenance takes turns with, across worker processes (indexResources). */
   indexLock: RunLocked;
   gate: WriteGate;
-  /** Where business photos go (DECISIONS.md §6); storing the same bytes again finds the first copy. */
+  /** Where business photos go (docs/decisions.md §6); storing the same bytes again finds the first copy. */
   media: {
     storeMedia(
       clientId: string,

@@ -22,7 +22,7 @@ export interface KpiScope {
   country: string | null;
 }
 
-/** The states of each job type (DECISIONS §4), every one reported, zero included. */
+/** The states of each job type (docs/decisions.md §4), every one reported, zero included. */
 const JOB_STATES = {
   'maps-scrape': ['queued', 'processing', 'completed', 'failed', 'cancelled'],
   research: ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'],

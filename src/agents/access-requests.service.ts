@@ -59,7 +59,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
   }
 
   /**
-   * Who decides (DECISIONS.md §6): the client's admin_email, which may grant any of its brands, and its active
+   * Who decides (docs/decisions.md §6): the client's admin_email, which may grant any of its brands, and its active
    * brand_admin users, who may grant only brands they administer. An address that is both decides as the client.
    */
   async function recipients(clientId: string, adminEmail: string): Promise<Recipient[]> {

@@ -10,7 +10,7 @@ const brandHeaderMissing = (why: string) =>
   AppError.invalid(`X-Brand-Id is required ${why}`, [{ location: 'header', field: 'X-Brand-Id', message: 'required' }]);
 
 /**
- * The brand an agent operation acts for (DECISIONS.md §6): an agent token's only brand, or for a
+ * The brand an agent operation acts for (docs/decisions.md §6): an agent token's only brand, or for a
  * multi-brand token the one named by X-Brand-Id, which must be one of its brands (403 otherwise);
  * a dashboard caller or credential triple names it with X-Brand-Id and must belong to it (404
  * otherwise, as everywhere). An inactive brand acts for nobody (403). `find` is the services' brand cache.

@@ -6,7 +6,7 @@ export const BRAND_ROLES = ['owner', 'admin', 'member'] as const;
 export type BrandRole = (typeof BRAND_ROLES)[number];
 
 /**
- * A brand of a client. Its id is an integer (DECISIONS.md §9), allocated by src/brands/brand-ids.ts;
+ * A brand of a client. Its id is an integer (docs/decisions.md §9), allocated by src/brands/brand-ids.ts;
  * slugs are unique within a client (so a clash never reveals another tenant's brand).
  */
 const brandSchema = new Schema(

@@ -31,7 +31,7 @@ export interface StreamSink {
 }
 
 /**
- * Server-sent job events (DECISIONS.md §8): `connected` first, then the events missed since
+ * Server-sent job events (docs/decisions.md §8): `connected` first, then the events missed since
  * Last-Event-ID (replayed from the Redis stream), then live events as the hub delivers them, and a
  * heartbeat every SSE_HEARTBEAT_MS. Live events that arrive during the replay are held back and
  * sent after it, without repeating what the replay already sent. A client holds at most

@@ -6,7 +6,7 @@ export const SPEND_PERIODS = ['daily', 'weekly', 'monthly'] as const;
 export type SpendPeriod = (typeof SPEND_PERIODS)[number];
 
 /**
- * A brand's key for a provider. Its id is an integer (DECISIONS.md §9). The credentials are stored
+ * A brand's key for a provider. Its id is an integer (docs/decisions.md §9). The credentials are stored
  * only sealed (AES-256-GCM under the key id in the value, src/lib/crypto.ts KeyRing) with a masked
  * preview beside them; the plaintext is never stored or returned.
  */

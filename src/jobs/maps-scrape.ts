@@ -37,7 +37,7 @@ export interface ScrapeDeps {
    * known place was stored completely by an earlier location, so it is skipped.
    */
   rewriteKnown?: boolean;
-  /** Stores a business's photos as media (DECISIONS.md §6); answers their idap://media refs. */
+  /** Stores a business's photos as media (docs/decisions.md §6); answers their idap://media refs. */
   storePhotos?: (clientId: string, urls: string[]) => Promise<string[]>;
 }
 

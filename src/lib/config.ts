@@ -6,7 +6,7 @@ import { CACHE_DIR } from './devstack/cache-dir';
 
 /**
  * Every setting the service reads from the environment, validated once at start-up.
- * An unset engine URL means "use the devstack" (DECISIONS.md §1); a configured URL always wins.
+ * An unset engine URL means "use the devstack" (docs/decisions.md §1); a configured URL always wins.
  */
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })

@@ -17,7 +17,7 @@ async function highestStoredId(model: Model<any>): Promise<number> {
 }
 
 /**
- * Inserts a record under a fresh integer id (brands, integration keys: DECISIONS.md §9). Ids come
+ * Inserts a record under a fresh integer id (brands, integration keys: docs/decisions.md §9). Ids come
  * from one Redis INCR per counter, so concurrent creates on any number of API processes get distinct
  * ids without a conditional update (which FerretDB does not make atomic); the insert of `_id` is the
  * final arbiter: should the counter be behind the stored ids (Redis lost it), the duplicate is caught,

@@ -15,7 +15,7 @@ export interface StoredObject {
   lastModified: Date;
 }
 
-/** Where media bytes live: S3 in production, the data directory locally (DECISIONS.md §1). */
+/** Where media bytes live: S3 in production, the data directory locally (docs/decisions.md §1). */
 export interface MediaStorage {
   readonly kind: 'local' | 's3';
   put(key: string, body: Buffer, contentType: string): Promise<void>;

@@ -123,7 +123,7 @@ export interface Channels {
   sms: ChannelDriver;
 }
 
-/** SendGrid and Twilio when their keys are configured; the outbox otherwise (DECISIONS.md §1, §7). */
+/** SendGrid and Twilio when their keys are configured; the outbox otherwise (docs/decisions.md §1, §7). */
 export function createChannels(config: Config): Channels {
   return {
     email: config.SENDGRID_API_KEY ? sendgridDriver(config) : outboxDriver,

@@ -9,7 +9,7 @@ import { createRelayProviders, type ReceivedRequest } from './relay-providers';
 import sharp from 'sharp';
 
 /**
- * The sandbox provider server (DECISIONS.md §1): an in-process HTTP server on 127.0.0.1 that answers
+ * The sandbox provider server (docs/decisions.md §1): an in-process HTTP server on 127.0.0.1 that answers
  * in the providers' own wire formats with deterministic data, used when no provider URL is configured.
  *
  *   GET  /maps/api/place/textsearch/json   classic Places Text Search (query, location, radius, region, pagetoken)

@@ -19,7 +19,7 @@ describe('public content reads', () => {
   });
   afterAll(() => api.stop());
 
-  it('answers 422 without X-Content-Domain (DECISIONS.md §3) and 404 for a domain no client serves', async () => {
+  it('answers 422 without X-Content-Domain (docs/decisions.md §3) and 404 for a domain no client serves', async () => {
     for (const path of ['authors', 'posts', 'posts/x', 'pages', 'pages/x', 'categories', 'tags']) {
       const missing = await publicGet(api, null, path);
       expect({ path, status: missing.status }).toEqual({ path, status: 422 });

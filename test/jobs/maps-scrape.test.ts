@@ -63,7 +63,7 @@ describe('maps-scrape jobs', () => {
     expect(domains).toBe(new Set(withSite.map((p) => new URL(p.website!).hostname)).size);
     const sample = businesses.find((b: any) => b.data.website) as any;
     expect(sample.related.some((r: string) => r.startsWith('idap://domains/'))).toBe(true);
-    // Photos are stored as media (DECISIONS.md §6) and listed as idap://media refs.
+    // Photos are stored as media (docs/decisions.md §6) and listed as idap://media refs.
     const withPhotos = businesses.find((b: any) => b.data.photo_urls.length) as any;
     const place = expected.find((p) => p.place_id === withPhotos.data.place_id)!;
     expect(withPhotos.data.photos).toHaveLength(place.photos.length);

@@ -109,7 +109,7 @@ async function startMemoryServer(opts: EngineOptions, port: number): Promise<Sta
   };
 }
 
-/** `redis-server` from PATH, else Debian's package where apt can install it (DECISIONS.md §1). */
+/** `redis-server` from PATH, else Debian's package where apt can install it (docs/decisions.md §1). */
 async function redisServerBinary(progress: Progress): Promise<string> {
   try {
     await ensureSystemPackages([REDIS_SERVER], progress);

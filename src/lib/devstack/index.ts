@@ -26,7 +26,7 @@ export interface Devstack {
 export const DEFAULT_PORTS = { mongo: 27117, redis: 6380, temporal: 7233, temporalUi: 8233 };
 
 /**
- * Starts the local engines that no URL was configured for (DECISIONS.md §1), all state in one data directory.
+ * Starts the local engines that no URL was configured for (docs/decisions.md §1), all state in one data directory.
  * The three start side by side; if one cannot start, the others are stopped again and the error names it.
  */
 export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {

@@ -39,7 +39,7 @@ function validationStatus(req: Request): number {
   return op?.['x-validation-status'] ?? 422;
 }
 
-/** Turns any failure into the contract's error body {detail} with the right status (DECISIONS.md §3). */
+/** Turns any failure into the contract's error body {detail} with the right status (docs/decisions.md §3). */
 export function toAppError(err: unknown, req: Request, exposeInternals: boolean): AppError {
   if (err instanceof AppError) return err;
   const bodyError = err as { type?: string; limit?: number };

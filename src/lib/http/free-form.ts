@@ -5,7 +5,7 @@ export interface FreeFormLimits {
   maxDepth?: number;
   /** Keys and array items in the whole value. */
   maxEntries?: number;
-  /** Status of a violation: 422 everywhere, 400 for content authoring (DECISIONS.md §3). */
+  /** Status of a violation: 422 everywhere, 400 for content authoring (docs/decisions.md §3). */
   status?: 400 | 422;
 }
 
