@@ -1,5 +1,4 @@
 import { ConfigError, loadConfig } from './lib/config';
-import { DEFAULT_PORTS } from './lib/devstack';
 import { createLogger } from './lib/logger';
 import { startApi } from './runtime';
 import { installTemporalLogger } from './worker/create-worker';
@@ -11,8 +10,8 @@ async function main() {
   installTemporalLogger(logger.child({ container: 'worker' })); // the SDK's lines are the worker's
   const say = (line: string) => process.stdout.write(`${line}\n`);
   // The default data directory keeps the documented ports; any other gets its own (no clash side by side).
-  const devstackPorts = process.env.DATA_DIR ? undefined : DEFAULT_PORTS;
-  const rt = await startApi(config, { logger, devstackPorts, progress: (m) => say(`  … ${m}`) });
+  const defaultPorts = !process.env.DATA_DIR;
+  const rt = await startApi(config, { logger, defaultPorts, progress: (m) => say(`  … ${m}`) });
   say('');
   say(`lead-service ${rt.infra.version} is running`);
   say(`  API         ${rt.url}/api/v1`);

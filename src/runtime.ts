@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createApp } from './app';
 import { previousCredentialsKeys, type Config } from './lib/config';
-import { startDevstack, DEFAULT_PORTS, type Devstack } from './lib/devstack';
+import { startLocalEngines, type LocalEngines } from './lib/engines/local-engines';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
 import { temporalConnectionOf, type TemporalConnection } from './lib/engines/temporal';
 import type { Logger } from './lib/logger';
@@ -25,15 +25,15 @@ import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-code
 
 export interface RuntimeOptions {
   logger: Logger;
-  /** Stable devstack ports for `npm start`; left out in tests. */
-  devstackPorts?: typeof DEFAULT_PORTS;
+  /** The devstack's documented ports (`npm start` on the default data directory); left out in tests. */
+  defaultPorts?: boolean;
   workflowBundle?: WorkerOptions['workflowBundle'];
   progress?: (message: string) => void;
 }
 
 export interface EngineRuntime {
   engines: Engines;
-  devstack?: Devstack;
+  devstack?: LocalEngines;
   temporalAddress: string;
   /** The address with its TLS and API key, for the API's client and the worker alike. */
   temporal: TemporalConnection;
@@ -55,15 +55,15 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     throw new Error('DEVSTACK=off needs MONGODB_URI, REDIS_URL and TEMPORAL_ADDRESS');
   }
   const progress = opts.progress ?? ((m: string) => opts.logger.info(m));
-  let devstack: Devstack | undefined;
+  let devstack: LocalEngines | undefined;
   if (missing.length) {
     progress(`devstack: starting local ${missing.join(', ')} in ${config.dataDir}`);
-    devstack = await startDevstack({
+    devstack = await startLocalEngines({
       dataDir: config.dataDir,
       cacheDir: config.CACHE_DIR,
       namespace: config.TEMPORAL_NAMESPACE,
       need,
-      ports: opts.devstackPorts,
+      defaultPorts: opts.defaultPorts ?? false,
       progress,
       uiCodecEndpoint: config.PORT ? `${config.publicBaseUrl}${TEMPORAL_CODEC_PATH}` : undefined,
     });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import ConnectionString from 'mongodb-connection-string-url';
 import { z } from 'zod';
-import { CACHE_DIR } from './devstack/cache-dir';
+import { CACHE_DIR } from './cache-dir';
 
 /**
  * Every setting the service reads from the environment, validated once at start-up.

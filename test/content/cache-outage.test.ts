@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startRedis, type StartedEngine } from '../../src/lib/devstack/engines';
 import { startTestApi, type TestApi } from '../support/harness';
 import { author, createSite, doc, publicGet } from './content-helpers';
-import { BIN_DIR } from '../../src/lib/devstack/cache-dir';
+import { BIN_DIR } from '../../src/lib/cache-dir';
 
 /** Its own redis-server, so stopping it disturbs no other test file. */
 describe('public reads while Redis is down', () => {

@@ -1,6 +1,6 @@
 import { startMongo, startRedis, startTemporal, type StartedEngine } from '../../src/lib/devstack/engines';
 import { portsForDir } from '../../src/lib/devstack/ports';
-import { BIN_DIR } from '../../src/lib/devstack/cache-dir';
+import { BIN_DIR } from '../../src/lib/cache-dir';
 
 export type EngineName = 'mongodb' | 'redis' | 'temporal';
 

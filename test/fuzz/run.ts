@@ -25,7 +25,7 @@ import { createClient, startTestApi } from '../support/harness';
 import { fuzzConfig } from './config';
 import { seedRecords } from './seed';
 import { agentContextOperations, unbuiltOperations } from './unbuilt';
-import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
+import { CACHE_DIR } from '../../src/lib/cache-dir';
 import { loadOpenApi } from '../../src/lib/http/openapi-spec';
 import { withContentKeywords } from './content-keywords';
 

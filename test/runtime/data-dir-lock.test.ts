@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startDevstack } from '../../src/lib/devstack';
-import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
+import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 const sleeper = (cwd?: string) => spawn('sleep', ['60'], { stdio: 'ignore', cwd });
 const isAlive = (pid: number) => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { startDevstack } from '../../src/lib/devstack';
 import { portsForDir } from '../../src/lib/devstack/ports';
-import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
+import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 const redisOnly = (dataDir: string) =>
   startDevstack({

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { startDevstack, type Devstack } from '../../src/lib/devstack';
 import { prepareMachine, testMachineReady } from '../../src/lib/devstack/prepare';
 import { bundleWorkflows } from '../../src/worker/create-worker';
-import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
+import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 /**
  * Prepares a fresh machine first when it lacks something the tests need (`npm run devstack -- prepare`: Debian

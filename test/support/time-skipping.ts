@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { temporalTestServer } from '../../src/lib/devstack/temporal-test-server';
-import { CACHE_DIR } from '../../src/lib/devstack/cache-dir';
+import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 export interface TimeSkipping {
   env: TestWorkflowEnvironment;

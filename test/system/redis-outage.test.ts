@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startRedis, type StartedEngine } from '../../src/lib/devstack/engines';
 import { eventually, startTestApi, type TestApi } from '../support/harness';
-import { BIN_DIR } from '../../src/lib/devstack/cache-dir';
+import { BIN_DIR } from '../../src/lib/cache-dir';
 
 /** This file runs its own redis-server so it can stop and restart it without disturbing other files. */
 describe('a Redis outage', () => {

@@ -1,5 +1,5 @@
 import { TEMPORAL_BUILD, goBuild, onPath, type Progress } from './binaries';
-import { BIN_DIR, CACHE_DIR } from './cache-dir';
+import { BIN_DIR, CACHE_DIR } from '../cache-dir';
 import { FERRETDB_BUILD } from './ferretdb-build';
 import {
   CHROMIUM,
