@@ -19,5 +19,3 @@ export function createActivityModule(deps: ActivityDeps) {
     recorder: deps.recorder,
   } satisfies AreaModule;
 }
-
-export type ActivityModule = ReturnType<typeof createActivityModule>;

@@ -49,5 +49,3 @@ export function createAdminModule(deps: AdminDeps) {
     sources,
   } satisfies AreaModule;
 }
-
-export type AdminModule = ReturnType<typeof createAdminModule>;

@@ -131,6 +131,3 @@ export async function pinsCreated(scope: KpiScope): Promise<number> {
 
 /** Relay calls and their spend over the window's days (the integrations area's one reader of relay usage). */
 export const relayFigures = (scope: KpiScope) => relayUsageTotals(scope.clientId, scope.window);
-
-/** Figures answered null for want of records: none now that pins and relays record theirs. */
-export const UNTRACKED_FIGURES: string[] = [];

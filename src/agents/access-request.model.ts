@@ -2,7 +2,6 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 import { baseSchemaOptions } from '../lib/ids';
 
 export const ACCESS_REQUEST_STATES = ['pending', 'approved', 'denied', 'expired'] as const;
-export type AccessRequestState = (typeof ACCESS_REQUEST_STATES)[number];
 
 /**
  * An agent's request for an access token. Its secrets are kept as SHA-256 hashes; the token issued

@@ -31,5 +31,3 @@ export function createAgentsModule(deps: AgentsDeps) {
     requests,
   } satisfies AreaModule;
 }
-
-export type AgentsModule = ReturnType<typeof createAgentsModule>;

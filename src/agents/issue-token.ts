@@ -1,4 +1,4 @@
-import { sha256, type SecretBox } from '../lib/crypto';
+import { sha256 } from '../lib/crypto';
 import { isDuplicateKeyError } from '../lib/errors';
 import { AccessTokenModel } from '../auth/access-token.model';
 import { tokenPrefix } from './token-format';
@@ -30,5 +30,3 @@ export async function storeToken(grant: TokenGrant, plaintext: string, expiresAt
     if (!isDuplicateKeyError(err)) throw err;
   }
 }
-
-export const sealToken = (box: SecretBox, plaintext: string) => box.encrypt(plaintext);

@@ -30,5 +30,3 @@ export function createAuthModule(deps: AuthModuleDeps) {
     resolve: auth.resolve,
   } satisfies AreaModule;
 }
-
-export type AuthModule = ReturnType<typeof createAuthModule>;

@@ -25,5 +25,3 @@ export function createBrandsModule(deps: BrandsDeps) {
     service: brands,
   } satisfies AreaModule;
 }
-
-export type BrandsModule = ReturnType<typeof createBrandsModule>;

@@ -19,5 +19,3 @@ export function createClientsModule(deps: ClientsDeps) {
     service: clients,
   } satisfies AreaModule;
 }
-
-export type ClientsModule = ReturnType<typeof createClientsModule>;

@@ -40,5 +40,3 @@ export function createContentModule(deps: ContentDeps) {
     authoring,
   } satisfies AreaModule;
 }
-
-export type ContentModule = ReturnType<typeof createContentModule>;

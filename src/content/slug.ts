@@ -1,8 +1,6 @@
 import { slugify } from 'transliteration';
 import { AppError } from '../lib/errors';
 
-/** What a slug may look like: lower-case ASCII words joined by single hyphens (the contract uses the same pattern). */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_MAX = 120;
 
 /**

@@ -103,5 +103,3 @@ export function createEventHub(redis: Redis) {
     },
   };
 }
-
-export type EventHub = ReturnType<typeof createEventHub>;

@@ -26,5 +26,3 @@ export function createEventsModule(deps: EventsDeps) {
     close: events.close,
   } satisfies AreaModule;
 }
-
-export type EventsModule = ReturnType<typeof createEventsModule>;

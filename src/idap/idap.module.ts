@@ -9,5 +9,3 @@ import { createIdapService } from './idap.service';
 export function createIdapModule() {
   return { handlers: idapRoutes({ idap: createIdapService() }) } satisfies AreaModule;
 }
-
-export type IdapModule = ReturnType<typeof createIdapModule>;

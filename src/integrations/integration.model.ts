@@ -73,5 +73,4 @@ relayUsageSchema.index({ client_id: 1, day: 1 });
 relayUsageSchema.index({ day: 1 });
 relayUsageSchema.plugin(tenantOwned);
 
-export type RelayUsageDoc = InferSchemaType<typeof relayUsageSchema>;
 export const RelayUsageModel = model('RelayUsage', relayUsageSchema, 'relay_usage');

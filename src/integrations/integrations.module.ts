@@ -70,5 +70,3 @@ export function createIntegrationsModule(deps: IntegrationsDeps) {
     keys,
   } satisfies AreaModule;
 }
-
-export type IntegrationsModule = ReturnType<typeof createIntegrationsModule>;

@@ -101,5 +101,3 @@ export function createJobStarter(deps: JobStarterDeps) {
     },
   };
 }
-
-export type JobStarter = ReturnType<typeof createJobStarter>;

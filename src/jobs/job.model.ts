@@ -75,7 +75,6 @@ const jobItemSchema = new Schema(
 jobItemSchema.index({ client_id: 1, job_id: 1, kind: 1, seq: 1 });
 jobItemSchema.plugin(tenantOwned);
 
-export type JobItemDoc = InferSchemaType<typeof jobItemSchema> & { _id: string };
 export const JobItemModel = model('JobItem', jobItemSchema, 'job_items');
 export const jobItemId = (jobId: string, kind: 'input' | 'result', key: string | number) => `${jobId}:${kind}:${key}`;
 

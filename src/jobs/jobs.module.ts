@@ -29,5 +29,3 @@ export function createJobsModule(deps: JobsDeps) {
     close: core.control.close,
   } satisfies AreaModule;
 }
-
-export type JobsModule = ReturnType<typeof createJobsModule>;

@@ -57,5 +57,3 @@ export function fixedWindowLimit(redis: Redis, name: string, window: FixedWindow
     },
   };
 }
-
-export type FixedWindowLimit = ReturnType<typeof fixedWindowLimit>;

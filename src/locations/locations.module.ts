@@ -5,5 +5,3 @@ import { locationsRoutes } from './locations.routes';
 export function createLocationsModule() {
   return { handlers: locationsRoutes() } satisfies AreaModule;
 }
-
-export type LocationsModule = ReturnType<typeof createLocationsModule>;

@@ -11,5 +11,3 @@ export type MediaDeps = Pick<Infra, 'media'>;
 export function createMediaModule(deps: MediaDeps) {
   return { handlers: mediaRoutes({ media: deps.media }) } satisfies AreaModule;
 }
-
-export type MediaModule = ReturnType<typeof createMediaModule>;

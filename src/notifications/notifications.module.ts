@@ -16,5 +16,3 @@ export function createNotificationsModule(deps: NotificationsDeps) {
     activities: createNotificationActivities(deps),
   } satisfies AreaModule;
 }
-
-export type NotificationsModule = ReturnType<typeof createNotificationsModule>;

@@ -51,5 +51,3 @@ export function createPinsModule(deps: PinsDeps) {
     }),
   } satisfies AreaModule;
 }
-
-export type PinsModule = ReturnType<typeof createPinsModule>;

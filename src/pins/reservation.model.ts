@@ -2,7 +2,6 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 import { baseSchemaOptions } from '../lib/ids';
 
 export const RESERVATION_STATES = ['held', 'completed', 'expired'] as const;
-export type ReservationState = (typeof RESERVATION_STATES)[number];
 
 /**
  * A name held by confirm-pin until the end user completes the claim or the hold expires. The _id is the

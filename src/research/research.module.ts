@@ -27,5 +27,3 @@ export function createResearchModule(deps: ResearchDeps) {
     activities: core.work && createResearchActivities({ jobs: core.work }),
   } satisfies AreaModule;
 }
-
-export type ResearchModule = ReturnType<typeof createResearchModule>;

@@ -37,15 +37,6 @@ export function webTraffic(day: string, country: string | null) {
   };
 }
 
-export const MOBILE_CHARTS = [
-  'customers_new',
-  'trials_new',
-  'actives_new',
-  'actives',
-  'churned_actives',
-  'revenue',
-] as const;
-
 export function mobileChart(chart: string, day: string): number {
   const s = new Seed('mobile-subscriptions', chart, day);
   if (chart === 'actives') return 500 + s.int(0, 100);

@@ -8,5 +8,3 @@ export type SystemDeps = SystemServiceDeps;
 export function createSystemModule(deps: SystemDeps) {
   return { handlers: systemRoutes({ system: createSystemService(deps) }) } satisfies AreaModule;
 }
-
-export type SystemModule = ReturnType<typeof createSystemModule>;

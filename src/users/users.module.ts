@@ -25,5 +25,3 @@ export function createUsersModule(deps: UsersDeps) {
     service: users,
   } satisfies AreaModule;
 }
-
-export type UsersModule = ReturnType<typeof createUsersModule>;

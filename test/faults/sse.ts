@@ -71,5 +71,3 @@ export function startSubscriber(getBase: () => string, token: string) {
     },
   };
 }
-
-export type Subscriber = ReturnType<typeof startSubscriber>;

@@ -30,8 +30,3 @@ export function mountOperations(doc: OpenApiDocument, handlers: OperationHandler
 export function pathParam(req: Request, name: string): string {
   return String(req.params[name]);
 }
-
-/** Sends a JSON body with a status; handlers return through this so every response is explicit. */
-export function reply(res: Response, status: number, body: unknown): void {
-  res.status(status).json(body);
-}

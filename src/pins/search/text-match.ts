@@ -66,13 +66,10 @@ export interface TextScore {
   typos: number;
 }
 
-/** How well `doc` answers the query words; null when it does not match at all. */
-export function scoreText(queryWords: string[], doc: unknown, strategy: 'last' | 'all'): TextScore | null {
-  if (queryWords.length === 0) return { matchedWords: 0, typos: 0 };
-  return scoreWords(queryWords, documentWords(doc), strategy);
-}
-
-/** scoreText on a document's words computed beforehand (the in-memory index keeps them). */
+/**
+ * How well a document answers the query words, given the document's words (documentWords; the in-memory index
+ * keeps them); null when it does not match at all.
+ */
 export function scoreWords(queryWords: string[], words: Set<string>, strategy: 'last' | 'all'): TextScore | null {
   if (queryWords.length === 0) return { matchedWords: 0, typos: 0 };
   let typos = 0;
