@@ -1,4 +1,10 @@
-import { MongoBulkWriteError, MongoNetworkError, MongoServerSelectionError, type BulkWriteResult } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  type BulkWriteResult,
+} from 'mongodb';
 import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { unavailableEngine } from '../../src/lib/http/engine-errors';
 
@@ -33,6 +39,19 @@ describe('unavailableEngine', () => {
     const cleared = new PoolClearedError(pool as never);
     expect(cleared.name).toBe('MongoPoolClearedError');
     expect(unavailableEngine(cleared)).toBe('mongodb');
+  });
+
+  it('names mongodb for a query the server gave up on: its time limit, or FerretDB cancelling it as it stops', () => {
+    // As the fault matrix met it: FerretDB answered a find while its backend went away.
+    const cancelled = new MongoServerError({
+      message: '[msg_find.go:344 handler.handleMaxTimeMSError] [query_iterator.go:79] context canceled after delay',
+      code: 1,
+    });
+    expect(unavailableEngine(cancelled)).toBe('mongodb');
+    expect(unavailableEngine(new MongoServerError({ message: 'operation exceeded time limit', code: 50 }))).toBe(
+      'mongodb',
+    );
+    expect(unavailableEngine(new MongoServerError({ message: 'Document failed validation', code: 121 }))).toBeNull();
   });
 
   it('names temporal for an update call that ran out of its deadline', () => {

@@ -14,16 +14,36 @@ const hasWrapped = (err: unknown): err is { errorResponse: unknown } =>
   (err as { name?: string }).name === 'MongoBulkWriteError' &&
   'errorResponse' in err;
 
+/** The names of the driver's (and Mongoose's) errors that say the server cannot be reached. */
+const MONGO_UNAVAILABLE_KINDS = [
+  'ServerSelection',
+  'Network',
+  'NetworkTimeout',
+  'NotConnected',
+  'TopologyClosed',
+  'PoolCleared',
+  'PoolClearedOnNetwork',
+  'PoolClosed',
+  'WaitQueueTimeout',
+];
+const MONGO_UNAVAILABLE = new RegExp(`^Mongo(ose)?(${MONGO_UNAVAILABLE_KINDS.join('|')})Error$`);
+
+/**
+ * A server that answered but could not do the work: a command that ran out of its time limit (MaxTimeMSExpired,
+ * ExceededTimeLimit), or FerretDB cancelling its queries while it shuts down or its backend is gone.
+ */
+const serverGaveUp = (code: unknown, message: string) =>
+  code === 50 || code === 262 || /context canceled/.test(message);
+
 function directlyUnavailable(err: unknown): Engine | null {
   if (typeof err !== 'object' || err === null) return null;
   const e = err as { name?: string; message?: string; code?: unknown; cause?: { code?: unknown } };
   const name = e.name ?? '';
   const message = e.message ?? '';
   if (
-    /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared|PoolClearedOnNetwork|PoolClosed|WaitQueueTimeout)Error$/.test(
-      name,
-    ) ||
-    /before initial connection is complete|Client must be connected|connection .* closed/i.test(message)
+    MONGO_UNAVAILABLE.test(name) ||
+    /before initial connection is complete|Client must be connected|connection .* closed/i.test(message) ||
+    (name === 'MongoServerError' && serverGaveUp(e.code, message))
   ) {
     return 'mongodb';
   }
