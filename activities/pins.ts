@@ -10,7 +10,10 @@ import type { OutboundPolicy } from '../src/lib/outbound';
 import type { ActivityRecorder } from '../src/activity/recorder';
 import type { PinClaim, PinCreatedCallbackInput, PinReservationInput } from '../workflows/pin-reservation-api';
 
-/** A claimed pin's subscription starts active for a year; it lapses when `expires_at` passes unrenewed (docs/pins-signup.md). */
+/**
+ * A claimed pin's subscription starts active for a year; it lapses when `expires_at` passes unrenewed
+ * (docs/pins-signup.md).
+ */
 const SUBSCRIPTION_DAYS = 365;
 export const RESERVATION_HEADER = 'X-Pin-Reservation-Id';
 
@@ -62,7 +65,8 @@ export function createPinActivities(deps: {
         }
         pin = existing;
       }
-      await indexPin(pin, deps.pins.search, deps.pins.redis); // Meilisearch's failures are AppErrors: the activity retries
+      // Meilisearch's failures are AppErrors: the activity retries.
+      await indexPin(pin, deps.pins.search, deps.pins.redis);
       await ReservationModel.updateOne({ _id: r.pin_id, reservation_id: r.reservation_id }, { state: 'completed' });
       await deps.activity.recorder.record({
         clientId: r.client_id,

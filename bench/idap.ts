@@ -31,31 +31,38 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const CHUNK = 5000;
 
-const A =
-  'Golden Royal Green Blue Old New Happy Little Grand Silver Red Black White Sunny Corner Village Urban Rustic Fresh Modern Classic Crystal Lucky Bright Cozy Noble Quiet Wild Iron Stone'.split(
-    ' ',
-  );
-const B =
-  'Bakery Cafe Kitchen Garden House Market Studio Works Table Bistro Tavern Deli Grill Pantry Mill Forge Salon Gallery Clinic Books Florist Tailor Barber Pharmacy Hardware Butcher Dairy Brewery Pizzeria Diner'.split(
-    ' ',
-  );
+/** The words of lines of space-separated words. */
+const words = (...lines: string[]) => lines.join(' ').split(' ');
+
+const A = words(
+  'Golden Royal Green Blue Old New Happy Little Grand Silver Red Black White Sunny Corner Village',
+  'Urban Rustic Fresh Modern Classic Crystal Lucky Bright Cozy Noble Quiet Wild Iron Stone',
+);
+const B = words(
+  'Bakery Cafe Kitchen Garden House Market Studio Works Table Bistro Tavern Deli Grill Pantry Mill',
+  'Forge Salon Gallery Clinic Books Florist Tailor Barber Pharmacy Hardware Butcher Dairy Brewery Pizzeria Diner',
+);
+const SURNAME_STARTS = words('van de mc o al da le von');
+const SURNAME_ENDS = words(
+  'berg smith stone field brook wood hill ford ley ton well more dale gate wick burn shaw croft holm lund vik rup',
+  'sen ssen dorf',
+);
 const SURNAMES = Array.from(
   { length: 200 },
-  (_, i) =>
-    `${['van', 'de', 'mc', 'o', 'al', 'da', 'le', 'von'][i % 8]}${['berg', 'smith', 'stone', 'field', 'brook', 'wood', 'hill', 'ford', 'ley', 'ton', 'well', 'more', 'dale', 'gate', 'wick', 'burn', 'shaw', 'croft', 'holm', 'lund', 'vik', 'rup', 'sen', 'ssen', 'dorf'][i % 25]}`,
+  (_, i) => `${SURNAME_STARTS[i % SURNAME_STARTS.length]}${SURNAME_ENDS[i % SURNAME_ENDS.length]}`,
 );
-const CATEGORIES =
-  'Bakery Cafe Restaurant Bar Hotel Pharmacy Dentist Florist Butcher Hairdresser Gym Bookshop Garage Plumber Electrician Lawyer Accountant Architect Optician Veterinarian'.split(
-    ' ',
-  );
-const STREETS =
-  'High Church Station Market Mill Park Bridge Castle Queen King Oak Elm Cedar Willow Harbour River Garden School Chapel Victoria'.split(
-    ' ',
-  );
-const CITIES =
-  'Amsterdam Utrecht Rotterdam Leiden Delft Haarlem Arnhem Zwolle Breda Tilburg Groningen Maastricht Eindhoven Nijmegen Alkmaar Gouda Hoorn Deventer Enschede Almere'.split(
-    ' ',
-  );
+const CATEGORIES = words(
+  'Bakery Cafe Restaurant Bar Hotel Pharmacy Dentist Florist Butcher Hairdresser Gym Bookshop Garage Plumber',
+  'Electrician Lawyer Accountant Architect Optician Veterinarian',
+);
+const STREETS = words(
+  'High Church Station Market Mill Park Bridge Castle Queen King Oak Elm Cedar Willow Harbour River Garden School',
+  'Chapel Victoria',
+);
+const CITIES = words(
+  'Amsterdam Utrecht Rotterdam Leiden Delft Haarlem Arnhem Zwolle Breda Tilburg Groningen Maastricht Eindhoven',
+  'Nijmegen Alkmaar Gouda Hoorn Deventer Enschede Almere',
+);
 
 function business(i: number) {
   return {
@@ -255,8 +262,10 @@ async function main() {
     let t0 = Date.now();
     const seeded = await seed(cid, n);
     const seedMs = Date.now() - t0;
+    const seedSeconds = seedMs / 1000;
     process.stdout.write(
-      `  ${n} businesses, ${seeded.postings} postings, ${seeded.vocabulary} terms in ${(seedMs / 1000).toFixed(1)} s (${Math.round(n / (seedMs / 1000))} businesses/s)\n`,
+      `  ${n} businesses, ${seeded.postings} postings, ${seeded.vocabulary} terms in ${seedSeconds.toFixed(1)} s ` +
+        `(${Math.round(n / seedSeconds)} businesses/s)\n`,
     );
     t0 = Date.now();
     const others: ResourceType[] = ['domains', 'phones', 'emails'];

@@ -21,7 +21,10 @@ import type { Modules } from './services';
 import { authenticate } from './auth/authenticate';
 import { recordWrites } from './activity/record-writes';
 
-/** Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it): their values never reach a log line. */
+/**
+ * Query parameters that carry secrets (or, for `search`, may: a log search for a secret must not log it):
+ * their values never reach a log line.
+ */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -114,7 +117,9 @@ export function createApp(infra: Pick<Infra, 'config' | 'logger' | 'temporalUiUr
     ignoreUndocumented: false,
     ignorePaths: outsideTheContract(Object.keys(pages)),
     validateFormats: true,
-    formats: { uri: fullFormats.uri }, // a uri is ASCII (RFC 3986), as clients' validators expect; other formats stay lenient (admin@localhost is an e-mail)
+    // A uri is ASCII (RFC 3986), as clients' validators expect; other formats stay lenient
+    // (admin@localhost is an e-mail).
+    formats: { uri: fullFormats.uri },
     useRequestUrl: true, // match req.url, which multiSegmentPaths() may have folded
   }) as unknown as express.RequestHandler[];
   // The gates in the order the contract promises: the operation is found (404/405), credentials (401),

@@ -167,7 +167,8 @@ export async function workerFor(
     concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },
     payloadCodec: rt.payloadCodec,
     activities: createActivities(built.modules),
-    logger: opts.logger.child({ container: 'worker' }), // its lines show as the worker's in the log viewer, also inside `npm start`
+    // Its lines show as the worker's in the log viewer, also inside `npm start`.
+    logger: opts.logger.child({ container: 'worker' }),
     // Tests pass the run's bundle; a production image carries one made at build time (WORKFLOW_BUNDLE_PATH).
     workflowBundle:
       opts.workflowBundle ?? (config.WORKFLOW_BUNDLE_PATH ? { codePath: config.WORKFLOW_BUNDLE_PATH } : undefined),

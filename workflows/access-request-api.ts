@@ -40,6 +40,9 @@ export interface AccessRequestInput {
   request_id: string;
   /** How long the request waits for a decision (24 hours; tests shorten it). */
   ttl_ms: number;
-  /** The approval e-mails, delivered by child workflows so a provider outage delays them without blocking the decision. */
+  /**
+   * The approval e-mails, delivered by child workflows so a provider outage delays them without blocking the
+   * decision.
+   */
   emails: Omit<OutboundMessage, 'id'>[];
 }

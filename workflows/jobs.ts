@@ -46,7 +46,10 @@ export function jobActivities(t: RetryTuning = {}) {
   };
 }
 
-/** The message of the innermost cause: "maps provider: request rejected (403)..." rather than "Activity task failed". */
+/**
+ * The message of the innermost cause: "maps provider: request rejected (403)..." rather than "Activity task
+ * failed".
+ */
 export function failureReason(err: unknown): string {
   let e = err as { message?: string; cause?: unknown } | undefined;
   let message = e?.message ?? String(err);
@@ -67,7 +70,10 @@ export async function notifyWebhook(input: JobInputBase, event: JobEvent | null 
   });
 }
 
-/** The first run's start: job.queued and job.started to the webhook; null when the job was cancelled before it began. */
+/**
+ * The first run's start: job.queued and job.started to the webhook; null when the job was cancelled before it
+ * began.
+ */
 export async function beginJob(
   input: JobInputBase,
   start: () => Promise<{ proceed: boolean; total: number; event: JobEvent | null }>,

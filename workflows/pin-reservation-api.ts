@@ -1,4 +1,5 @@
-// The pin-reservation workflow's name, updates, signal and types, shared by the workflow and the API that starts and updates it.
+// The pin-reservation workflow's name, updates, signal and types, shared by the workflow and the API that starts
+// and updates it.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /** One id per name: Temporal then lets only one reservation of a name run at a time. */
@@ -41,7 +42,10 @@ export interface PinReservationInput {
 
 export type ReservationOutcome = 'completed' | 'expired' | 'released' | 'failed';
 
-/** Failure types the API maps to answers: a closed (expired or released) reservation, a token of another reservation. */
+/**
+ * Failure types the API maps to answers: a closed (expired or released) reservation, a token of another
+ * reservation.
+ */
 export const RESERVATION_CLOSED = 'ReservationClosed';
 export const WRONG_RESERVATION = 'WrongReservation';
 export const ALREADY_COMPLETING = 'AlreadyCompleting';

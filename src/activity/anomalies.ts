@@ -103,7 +103,9 @@ export function findAnomalies(events: Parameters<typeof dailySeries>[0], now: Da
         z_score: round(z),
         direction: z > 0 ? 'above' : 'below',
         severity,
-        message: `${observed} ${words}${actor_id ? ' by this actor' : ''} on ${day} against a usual ${round(mean, 1)} (±${round(stddev, 1)})`,
+        message:
+          `${observed} ${words}${actor_id ? ' by this actor' : ''} on ${day}` +
+          ` against a usual ${round(mean, 1)} (±${round(stddev, 1)})`,
       });
     }
   }

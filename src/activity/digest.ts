@@ -63,7 +63,9 @@ function render(
     `<h2>Shifts (${shifts.length})</h2><ul>`,
   ];
   for (const s of shifts) {
-    const line = `${s.actor_name ?? s.actor_id} (${s.role}): ${s.started_at} to ${s.ended_at}, ${s.duration_minutes} min, ${s.event_count} events, ${s.shipped_count} shipped`;
+    const line =
+      `${s.actor_name ?? s.actor_id} (${s.role}): ${s.started_at} to ${s.ended_at}, ` +
+      `${s.duration_minutes} min, ${s.event_count} events, ${s.shipped_count} shipped`;
     text.push(`- ${line}`);
     html.push(`<li>${escapeHtml(line)}</li>`);
   }
@@ -119,7 +121,8 @@ export async function prepareDigest(d: DueDigest, now = new Date()): Promise<Out
   for (const e of events as (ShiftEvent & { label: string | null })[])
     if (e.shipped) shipped[e.shipped].push({ label: e.label ?? '(untitled)', at: e.at });
   const { anomalies } = await anomalyReport(d.client_id, now);
-  const label = `${d.cadence} digest, ${period.start.toISOString().slice(0, 16)}Z to ${period.end.toISOString().slice(0, 16)}Z`;
+  const minute = (at: Date) => `${at.toISOString().slice(0, 16)}Z`;
+  const label = `${d.cadence} digest, ${minute(period.start)} to ${minute(period.end)}`;
   const body = render(client.name, label, shifts, shipped, anomalies);
   const to = await recipients(d.client_id, client.admin_email);
   return to.map((address) => ({

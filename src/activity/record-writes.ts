@@ -87,7 +87,8 @@ export function recordWrites(recorder: ActivityRecorder, logger: Logger) {
       const body = parseJsonBody(res, args[0]);
       const selected = caller.role === 'super_admin' ? req.get(SELECTED_CLIENT_HEADER) : undefined;
       const clientId = selected || caller.clientId || (typeof body?.client_id === 'string' ? body.client_id : null);
-      if (!clientId) return end.apply(this, args as never); // a platform action of a super_admin: no client to log it for
+      // A platform action of a super_admin: no client to log it for.
+      if (!clientId) return end.apply(this, args as never);
       const event: ActivityInput = {
         clientId,
         actor,

@@ -9,7 +9,10 @@ import { AppError } from '../lib/errors';
 
 const flag = (v: unknown) => v === true || v === 'true';
 
-/** Who the report is for (tenancy's rule: a brand_admin their client, a super_admin all or the selected one), and its window. */
+/**
+ * Who the report is for (tenancy's rule: a brand_admin their client, a super_admin all or the selected one),
+ * and its window.
+ */
 function reportRequest(req: Request) {
   const q = req.query as Record<string, unknown>;
   const scope: KpiScope = {

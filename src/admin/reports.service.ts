@@ -150,7 +150,8 @@ export function createAdminReports(deps: { redis: Redis; logger: Logger; sources
         r,
         async () => {
           const s = await fromSource('campaigns', r.scope, deps.sources.campaigns, (src) => src.fetch(r.scope.window));
-          // The campaign source has no country dimension: a country is accepted but not applied (country: null says so).
+          // The campaign source has no country dimension: a country is accepted but not applied
+          // (country: null says so).
           return {
             ...header(r.scope.window),
             source_status: s.source_status,

@@ -21,7 +21,10 @@ const accessRequestSchema = new Schema(
     /** What a request by e-mail says about the agent user it will become. */
     profile: { type: Schema.Types.Mixed, default: () => ({}) },
     poll_token_hash: { type: String, required: true },
-    /** Requests made before approvers were recorded: one approval token, which decides as the client's administrator. */
+    /**
+     * Requests made before approvers were recorded: one approval token, which decides as the client's
+     * administrator.
+     */
     approval_token_hash: { type: String, default: null },
     /** Each address the approval e-mail went to, with its own approval token (hashed) and what it may grant. */
     approvers: {

@@ -106,8 +106,9 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         approvers: approvers.map(({ token, ...r }) => ({ ...r, token_hash: sha256(token) })),
       })
     ).toObject() as AccessRequestDoc;
+    const requestUrl = `${deps.publicBaseUrl()}/api/v1/auth/pat/request/${requestId}`;
     const link = (verdict: string, token: string) =>
-      `${deps.publicBaseUrl()}/api/v1/auth/pat/request/${requestId}/${verdict}?approval_token=${encodeURIComponent(token)}`;
+      `${requestUrl}/${verdict}?approval_token=${encodeURIComponent(token)}`;
     const emails = client
       ? approvers.map((a) => ({
           channel: 'email' as const,

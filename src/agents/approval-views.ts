@@ -61,7 +61,10 @@ export function approvalEmail({ request, clientName, approver, approveUrl, denyU
   return { subject, text, html };
 }
 
-/** Headers of every approval page: its URL carries the approval token, so it is never cached or sent on as a referrer. */
+/**
+ * Headers of every approval page: its URL carries the approval token, so it is never cached or sent on as a
+ * referrer.
+ */
 export const APPROVAL_PAGE_HEADERS = tokenPageHeaders([
   "default-src 'none'",
   "style-src 'unsafe-inline'",
@@ -69,6 +72,10 @@ export const APPROVAL_PAGE_HEADERS = tokenPageHeaders([
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ]);
+
+const PAGE_STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}' +
+  'button{font-size:1.1rem;padding:.6rem 1.2rem}';
 
 /** A small page of the approval flow: a title, lines of text, and optionally one form button. */
 export function decisionPage(title: string, lines: string[], button?: { label: string; action: string }): string {
@@ -78,7 +85,7 @@ export function decisionPage(title: string, lines: string[], button?: { label: s
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${h(title)}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font-size:1.1rem;padding:.6rem 1.2rem}</style>
+<style>${PAGE_STYLE}</style>
 </head><body><h1>${h(title)}</h1>${lines.map((l) => `<p>${h(l)}</p>`).join('')}${form}</body></html>`;
 }
 
@@ -95,15 +102,22 @@ export interface DecisionPreview {
   reason: string | null;
 }
 
-/** The confirmation page an approve or deny link opens: what the decision would do, and the one button that makes it. */
+/**
+ * The confirmation page an approve or deny link opens: what the decision would do, and the one button that
+ * makes it.
+ */
 export function confirmationPage(p: DecisionPreview, action: string): string {
   const approve = p.verdict === 'approved';
   const title = approve ? `Approve access for ${p.project_name}?` : `Deny access for ${p.project_name}?`;
+  const scopes = p.requested_scopes.join(', ');
+  const brands = p.brand_ids.length
+    ? `brands ${p.brand_ids.join(', ')}`
+    : 'no brand (the client has no active brand yet)';
   const lines = [
     `Requested by ${p.owner_email ?? 'an unnamed agent owner'}.`,
     approve
-      ? `It would be granted ${p.requested_scopes.join(', ')} for ${p.ttl_hours} hours, in ${p.brand_ids.length ? `brands ${p.brand_ids.join(', ')}` : 'no brand (the client has no active brand yet)'}.`
-      : `It asked for ${p.requested_scopes.join(', ')}; the agent will see that it was denied.`,
+      ? `It would be granted ${scopes} for ${p.ttl_hours} hours, in ${brands}.`
+      : `It asked for ${scopes}; the agent will see that it was denied.`,
   ];
   if (!p.can_decide) return decisionPage(title, [...lines, p.reason ?? 'This link cannot decide.']);
   return decisionPage(title, [...lines, `The request expires undecided at ${p.expires_at}.`], {

@@ -8,7 +8,10 @@ export type BrandNeed = 'member' | 'admin';
 
 export interface BrandAccess {
   brand: BrandDoc;
-  /** The caller's role in the brand; a super_admin, the client's credential triple and agents acting for it count as admin. */
+  /**
+   * The caller's role in the brand; a super_admin, the client's credential triple and agents acting for it
+   * count as admin.
+   */
   role: BrandRole;
 }
 

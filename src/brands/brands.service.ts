@@ -29,7 +29,10 @@ const logoKey = (brandId: number, sha256: string) => `brand-logos/${brandId}/${s
 export function createBrandsService(deps: BrandsDeps) {
   const logoUrl: LogoUrl = (key) =>
     key ? `${deps.publicBaseUrl()}${LOGO_PATH}/${key.slice('brand-logos/'.length)}` : null;
-  /** Read-modify-write steps on one brand take turns (FerretDB does not apply concurrent updates of a document atomically). */
+  /**
+   * Read-modify-write steps on one brand take turns (FerretDB does not apply concurrent updates of a document
+   * atomically).
+   */
   const locked = <T>(brandId: number, work: () => Promise<T>) => deps.lock(`brand:${brandId}`, work);
 
   async function reload(brand: BrandDoc): Promise<BrandDoc> {

@@ -1,7 +1,10 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { baseSchemaOptions, newId } from '../lib/ids';
 
-/** A tenant. The API key and secret are kept only as hashes; the pair is also sealed with CREDENTIALS_KEY for scheduled work. */
+/**
+ * A tenant. The API key and secret are kept only as hashes; the pair is also sealed with CREDENTIALS_KEY for
+ * scheduled work.
+ */
 const clientSchema = new Schema(
   {
     _id: { type: String, default: newId },

@@ -193,7 +193,8 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
     async createPost(clientId: string, input: PostInput) {
       const body = validateRichText(input.body);
       const slug = slugOrDerived(input.slug, input.title, 'title');
-      // Fail on a taken slug before creating the authors and tags the post names (the unique index still decides races).
+      // Fail on a taken slug before creating the authors and tags the post names (the unique index still
+      // decides races).
       if (await PostModel.exists({ client_id: clientId, slug })) throw slugTaken('post', slug);
       await checkRefs(clientId, 'category_ids', CategoryModel, input.category_ids);
       await checkRefs(clientId, 'related_post_ids', PostModel, input.related_post_ids);

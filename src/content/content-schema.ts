@@ -22,7 +22,10 @@ export function contentSchema(fields: SchemaDefinition): Schema {
   return schema;
 }
 
-/** Records that are published: a draft → published state, and a revision that every change raises (deploy-hook ids use it). */
+/**
+ * Records that are published: a draft → published state, and a revision that every change raises (deploy-hook
+ * ids use it).
+ */
 export const publishableFields = {
   status: { type: String, enum: ['draft', 'published'], default: 'draft' },
   published_at: { type: Date, default: null },

@@ -10,7 +10,10 @@ import { readKey, withViewCount, type PublicResponder } from './public-http';
 
 const domainOf = (req: Request) => req.get('x-content-domain');
 
-/** The client an authoring call writes to; a super_admin must name an existing one (422 otherwise, like a missing one). */
+/**
+ * The client an authoring call writes to; a super_admin must name an existing one (422 otherwise, like a
+ * missing one).
+ */
 async function tenantOf(req: Request): Promise<string> {
   const clientId = requireTenant(req);
   await assertSelectedClient(clientId, callerOf(req).role === 'super_admin');

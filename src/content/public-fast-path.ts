@@ -3,9 +3,12 @@ import type { ContentCache } from './content-cache';
 import type { PublicContentService } from './public.service';
 import { readKey, withViewCount, type PublicResponder } from './public-http';
 
-/** The public read URLs (slugs as the contract's ContentSlug pattern allows them). */
-const PUBLIC_READ =
-  /^\/api\/v1\/content\/(?:authors|posts|pages|categories|tags|pages\/[a-z0-9]+(?:-[a-z0-9]+)*|posts\/([a-z0-9]+(?:-[a-z0-9]+)*))$/;
+/** A slug as the contract's ContentSlug pattern allows it. */
+const SLUG = '[a-z0-9]+(?:-[a-z0-9]+)*';
+/** The public read URLs; the one group is a post's slug. */
+const PUBLIC_READ = new RegExp(
+  `^/api/v1/content/(?:authors|posts|pages|categories|tags|pages/${SLUG}|posts/(${SLUG}))$`,
+);
 
 /** The contract's bound on If-None-Match: a longer one must reach the validator (and its 422). */
 const IF_NONE_MATCH_MAX = 1000;

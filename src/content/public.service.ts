@@ -32,7 +32,10 @@ export function createPublicContentService(deps: {
 }) {
   const memo = new Map<string, { clientId: string | null; until: number }>();
 
-  /** The client a domain resolved to within the last DOMAIN_MEMO_MS; undefined when that is not known without a lookup. */
+  /**
+   * The client a domain resolved to within the last DOMAIN_MEMO_MS; undefined when that is not known without a
+   * lookup.
+   */
   function rememberedClient(domain: string | undefined): string | null | undefined {
     const entry = domain ? memo.get(domain.trim().toLowerCase()) : undefined;
     return entry && entry.until >= Date.now() ? entry.clientId : undefined;
@@ -115,7 +118,10 @@ export function createPublicContentService(deps: {
       return toPost(doc, await loadPostRefs(clientId, [doc], { related: true, publishedOnly: true }), opts);
     },
 
-    /** Counts one read of a published post, waiting for it to be stored (see post-views.ts); null when there is no such post. */
+    /**
+     * Counts one read of a published post, waiting for it to be stored (see post-views.ts); null when there is
+     * no such post.
+     */
     countView: (clientId: string, slug: string) => deps.views.count(clientId, slug),
     /** The live view counter a cached single-post read increments (see post-views.ts). */
     liveViewCounter: (clientId: string, slug: string) => deps.views.liveCounter(clientId, slug),

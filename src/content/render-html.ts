@@ -9,7 +9,10 @@ import type { RichTextMark, RichTextNode } from './rich-text';
 const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
 const IMAGE_SCHEMES = new Set(['http:', 'https:']);
 
-/** A URL that is safe in href/src, or null: absolute with an allowed scheme, or relative (/path, #anchor, ./x, //host). */
+/**
+ * A URL that is safe in href/src, or null: absolute with an allowed scheme, or relative (/path, #anchor, ./x,
+ * //host).
+ */
 export function safeUrl(value: unknown, schemes: Set<string>): string | null {
   if (typeof value !== 'string') return null;
   // Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"), so test without them.

@@ -106,7 +106,10 @@ export function readingTime(text: string): number {
   return Math.max(1, Math.ceil(countWords(text) / WORDS_PER_MINUTE));
 }
 
-/** The text an excerpt is taken from: the paragraphs (headings, captions and code left out), or all text without any. */
+/**
+ * The text an excerpt is taken from: the paragraphs (headings, captions and code left out), or all text without
+ * any.
+ */
 export function excerptSource(doc: RichTextNode): string {
   const paragraphs: string[] = [];
   const visit = (node: RichTextNode) => {

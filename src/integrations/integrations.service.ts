@@ -33,7 +33,8 @@ const KEY_TESTS: Record<ProviderName, { call: ProviderCall; accepted: (status: n
     call: { method: 'GET', path: '/couriers' },
     accepted: (status) => status >= 200 && status < 300,
   },
-  messaging: { call: { method: 'GET', path: '.json' }, accepted: (status) => status >= 200 && status < 300 }, // the account itself
+  // The account itself.
+  messaging: { call: { method: 'GET', path: '.json' }, accepted: (status) => status >= 200 && status < 300 },
 };
 
 type Body = Record<string, any>;

@@ -12,7 +12,10 @@ export interface KeyQuery {
   country_code?: string | null;
 }
 
-/** A key may serve a call for `country`: a key without a country serves any call, one with a country only calls for it. */
+/**
+ * A key may serve a call for `country`: a key without a country serves any call, one with a country only calls
+ * for it.
+ */
 const servesCountry = (k: IntegrationDoc, country: string | null | undefined) =>
   k.country_code === null || (!!country && k.country_code === country);
 
@@ -72,7 +75,10 @@ export function createKeyCache(redis: Redis) {
 
 export type KeyCache = ReturnType<typeof createKeyCache>;
 
-/** The stored credentials of a key; throws when they cannot be decrypted (a key that is not configured, or tampering). */
+/**
+ * The stored credentials of a key; throws when they cannot be decrypted (a key that is not configured, or
+ * tampering).
+ */
 export function unseal(ring: KeyRing, key: Pick<IntegrationDoc, 'credentials_sealed'>): Credentials {
   return JSON.parse(ring.decrypt(key.credentials_sealed)) as Credentials;
 }

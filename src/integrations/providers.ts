@@ -75,8 +75,8 @@ export const PROVIDERS: Record<ProviderName, ProviderTemplate> = {
         required: false,
         description:
           "A separate key for the signup page's map, restricted at the maps platform to the signup page's origin " +
-          '(HTTP referrer) and to the Maps JavaScript API. It is the only maps key ever sent to a browser; without it the ' +
-          'signup page works without the map.',
+          '(HTTP referrer) and to the Maps JavaScript API. It is the only maps key ever sent to a browser; ' +
+          'without it the signup page works without the map.',
       },
     ],
     supports_test: true,
@@ -163,7 +163,10 @@ export type Credentials = Record<string, string | number | boolean>;
 
 const MAX_TEXT = 1000;
 
-/** Credentials checked against the template: every required field, nothing unknown, each of its type (422 naming the field). */
+/**
+ * Credentials checked against the template: every required field, nothing unknown, each of its type (422 naming
+ * the field).
+ */
 export function validateCredentials(t: ProviderTemplate, given: Record<string, unknown>): Credentials {
   const errors: FieldError[] = [];
   const err = (name: string, message: string) =>

@@ -114,10 +114,13 @@ export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; 
         const client = await ClientModel.findOne({ _id: key.client_id }).lean<{ admin_email: string }>();
         to = client ? [client.admin_email] : [];
       }
+      const spent = fromMicros(spentMicros).toFixed(2);
+      const limit = Number(key.spend_limit_amount).toFixed(2);
+      const lastDay = dayOf(new Date(end.getTime() - DAY_MS));
       const text =
         `The ${key.provider_name} key "${key.key_label}" (integration ${key._id}, brand ${key.brand_id}) has spent ` +
-        `${fromMicros(spentMicros).toFixed(2)} of its ${period} limit of ${Number(key.spend_limit_amount).toFixed(2)} ` +
-        `(period ${dayOf(start)} to ${dayOf(new Date(end.getTime() - DAY_MS))}, UTC). Calls continue; raise the limit or switch the action to block to stop them.\n\n` +
+        `${spent} of its ${period} limit of ${limit} (period ${dayOf(start)} to ${lastDay}, UTC). ` +
+        'Calls continue; raise the limit or switch the action to block to stop them.\n\n' +
         `Spend: ${deps.publicBaseUrl()}/api/v1/brands/${key.brand_id}/integrations/${key._id}/spend`;
       for (const address of to) {
         await deps.notifier.send(`spend-limit-${key._id}-${dayOf(start)}-${sha256(address).slice(0, 16)}`, {

@@ -105,7 +105,10 @@ const schema = z.object({
   PIN_CALLBACK_RETRY_INITIAL_MS: positiveInt.default(5_000),
   /** How long signup completion waits for the pin to be written before answering `creating`. */
   PIN_COMPLETE_WAIT_MS: z.coerce.number().int().min(0, 'must be 0 or more').default(3_000),
-  /** confirm-pin calls one caller (an agent token) may make in an hour, and signup links one recipient may get in a day. */
+  /**
+   * confirm-pin calls one caller (an agent token) may make in an hour, and signup links one recipient may get in
+   * a day.
+   */
   CONFIRM_PIN_PER_CALLER_PER_HOUR: positiveInt.default(30),
   CONFIRM_PIN_PER_RECIPIENT_PER_DAY: positiveInt.default(3),
   /** How long confirm-pin waits for the channel provider to take the signup link (a rejected number is 422). */

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 
-const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+/** A Lua script that runs `command` only while the lock still holds this holder's token (ARGV[1]). */
+const ifHolder = (command: string) =>
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return ${command} else return 0 end`;
+const UNLOCK = ifHolder(`redis.call('DEL', KEYS[1])`);
+const RENEW = ifHolder(`redis.call('PEXPIRE', KEYS[1], ARGV[2])`);
 const LEASE_MS = 15_000;
 
 /** Runs `work` while holding the named lock. */

@@ -64,8 +64,22 @@ export function tenantQuery(scope: string | null): { filter: { client_id?: strin
   return scope ? { filter: { client_id: scope }, options: {} } : { filter: {}, options: { allTenants: true } };
 }
 
-const GUARDED_QUERIES =
-  /^(find|findOne|countDocuments|distinct|updateOne|updateMany|deleteOne|deleteMany|findOneAndUpdate|findOneAndDelete|findOneAndReplace|replaceOne)$/;
+/** The query operations whose filter must name a tenant. */
+const GUARDED_OPERATIONS = [
+  'find',
+  'findOne',
+  'countDocuments',
+  'distinct',
+  'updateOne',
+  'updateMany',
+  'deleteOne',
+  'deleteMany',
+  'findOneAndUpdate',
+  'findOneAndDelete',
+  'findOneAndReplace',
+  'replaceOne',
+];
+const GUARDED_QUERIES = new RegExp(`^(${GUARDED_OPERATIONS.join('|')})$`);
 
 /**
  * Makes a tenant-owned schema refuse any query whose filter lacks client_id, so no code path can

@@ -123,8 +123,17 @@ function emailsIn(text: string): string[] {
 
 const PHONE = /\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){1,4}/g;
 const LINKEDIN = /https?:\/\/(?:[a-z]{2,3}\.)?linkedin\.com\/(in|company)\/([A-Za-z0-9_%-]+)/gi;
-const REGISTRY =
-  /(?:registration\s+(?:no\.?|number)|company\s+(?:no\.?|number|registration)|chamber\s+of\s+commerce(?:\s+(?:no\.?|number))?|kvk(?:-nummer|\s+no\.?|\s+number)?|crn|handelsregister|hrb|siren|registry\s+(?:no\.?|number))\s*[:#]?\s*([A-Z]{0,3}[ -]?\d[\d .-]{3,16}\d)/i;
+/** The words that introduce a company's registration number, in the languages of the sites researched. */
+const REGISTRY_LABELS = [
+  /registration\s+(?:no\.?|number)/,
+  /company\s+(?:no\.?|number|registration)/,
+  /chamber\s+of\s+commerce(?:\s+(?:no\.?|number))?/,
+  /kvk(?:-nummer|\s+no\.?|\s+number)?/,
+  /crn|handelsregister|hrb|siren/,
+  /registry\s+(?:no\.?|number)/,
+];
+const REGISTRY_NUMBER = /\s*[:#]?\s*([A-Z]{0,3}[ -]?\d[\d .-]{3,16}\d)/;
+const REGISTRY = new RegExp(`(?:${REGISTRY_LABELS.map((r) => r.source).join('|')})${REGISTRY_NUMBER.source}`, 'i');
 const LEGAL_FORM =
   /©\s*(?:\d{4}\s+)?([A-Z][^©<>|]{1,80}?\s(?:B\.V\.|N\.V\.|GmbH|Ltd\.?|LLC|Inc\.?|S\.A\.|SAS|AG|AB|BV|NV))/;
 const FOLLOW = /(team|about|contact|people|leadership|management|impressum|imprint|over-ons|kontakt)/i;

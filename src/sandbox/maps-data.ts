@@ -84,7 +84,11 @@ function place(
   return {
     place_id: `ChIJ${seed.id(23)}`,
     name,
-    formatted_address: `${seed.int(1, 250)} ${seed.pick(STREETS)}, ${seed.int(1000, 9999)} ${city}, ${region.toUpperCase()}`,
+    formatted_address: [
+      `${seed.int(1, 250)} ${seed.pick(STREETS)}`,
+      `${seed.int(1000, 9999)} ${city}`,
+      region.toUpperCase(),
+    ].join(', '),
     geometry: {
       location: {
         lat: +(lat + seed.int(-200, 200) / 10_000).toFixed(6),

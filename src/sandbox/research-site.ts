@@ -109,15 +109,18 @@ ${body}
 export function renderPage(domain: string, path: string): string | null {
   if (/nosite/i.test(domain)) return null;
   const site = siteFor(domain);
-  const footer = `<footer><p>&copy; ${site.legalName}. Registration number: ${site.registrationNumber} (Chamber of Commerce).</p>
+  const registration = `Registration number: ${site.registrationNumber} (Chamber of Commerce)`;
+  const footer = `<footer><p>&copy; ${site.legalName}. ${registration}.</p>
 <p><a href="${site.linkedinCompany}">Follow us on LinkedIn</a></p></footer>`;
+  const mailto = (email: string) => `<a href="mailto:${email}">${email}</a>`;
+  const tel = (phone: string) => `<a href="tel:${phone.replace(/ /g, '')}">${phone}</a>`;
   switch (path.replace(/\/+$/, '') || '/') {
     case '/':
       return page(
         `${site.name} — Welcome`,
         `<h1>${site.name}</h1>
 <p>We are ${site.name}, serving customers since ${2000 + (site.registrationNumber.charCodeAt(0) % 20)}.</p>
-<p>Write to <a href="mailto:${site.emails[0]}">${site.emails[0]}</a> or call <a href="tel:${site.phones[0].replace(/ /g, '')}">${site.phones[0]}</a>.</p>
+<p>Write to ${mailto(site.emails[0])} or call ${tel(site.phones[0])}.</p>
 ${footer}`,
       );
     case '/team':
@@ -127,7 +130,7 @@ ${footer}`,
 ${site.people
   .map(
     (p) => `<div itemscope itemtype="https://schema.org/Person"><h3 itemprop="name">${p.name}</h3>
-<p itemprop="jobTitle">${p.title}</p><a href="mailto:${p.email}">${p.email}</a> <a href="${p.linkedin}">LinkedIn</a></div>`,
+<p itemprop="jobTitle">${p.title}</p>${mailto(p.email)} <a href="${p.linkedin}">LinkedIn</a></div>`,
   )
   .join('\n')}
 ${footer}`,
@@ -150,8 +153,8 @@ ${footer}`,
       return page(
         `${site.name} — Contact`,
         `<h1>Contact</h1>
-<p>Sales: <a href="mailto:${site.emails[1]}">${site.emails[1]}</a>, phone ${site.phones[1]}.</p>
-<p>Office: <a href="tel:${site.phones[0].replace(/ /g, '')}">${site.phones[0]}</a></p>
+<p>Sales: ${mailto(site.emails[1])}, phone ${site.phones[1]}.</p>
+<p>Office: ${tel(site.phones[0])}</p>
 ${footer}`,
       );
     default:

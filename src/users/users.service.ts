@@ -147,7 +147,8 @@ export function createUsersService(deps: {
       );
       const doc = await UserModel.findByIdAndUpdate(userId, patch, { new: true }).lean<UserDoc>();
       await deps.invalidateCredentials(); // role, client, permissions and is_active live in cached callers
-      // Memberships are of one client's brands: a user moved elsewhere keeps none of them (nor regains them on moving back).
+      // Memberships are of one client's brands: a user moved elsewhere keeps none of them (nor regains them on
+      // moving back).
       if (current.client_id && doc!.client_id !== current.client_id) {
         await BrandMemberModel.deleteMany({ user_id: userId, client_id: current.client_id });
       }
@@ -194,7 +195,9 @@ export function createUsersService(deps: {
         to: user.email,
         subject: 'Reset your dashboard password',
         text: `Open this link to choose a new password (valid until ${expires.toISOString()}):\n${link}`,
-        html: `<p>Open <a href="${link}">this link</a> to choose a new password (valid until ${expires.toISOString()}).</p>`,
+        html:
+          `<p>Open <a href="${link}">this link</a> to choose a new password ` +
+          `(valid until ${expires.toISOString()}).</p>`,
       });
       return { user_id: userId, reset_expires_at: expires.toISOString(), delivery_id: delivery.workflowId };
     },

@@ -52,7 +52,8 @@ function providerRequest(baseUrl: string, provider: ProviderName, credentials: C
     const account = encodeURIComponent(String(credentials.account_sid));
     url = new URL(`${baseUrl}/2010-04-01/Accounts/${account}${call.path}`);
     appendAll(url.searchParams, call.params);
-    headers.authorization = `Basic ${Buffer.from(`${credentials.account_sid}:${credentials.auth_token}`).toString('base64')}`;
+    const basic = Buffer.from(`${credentials.account_sid}:${credentials.auth_token}`).toString('base64');
+    headers.authorization = `Basic ${basic}`;
   }
   let body: string | undefined;
   if (call.json && call.method !== 'GET') {

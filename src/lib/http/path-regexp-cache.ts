@@ -19,7 +19,9 @@ export function memoisePathToRegexp(): void {
     // Called for every declared path on every request: the key is built from the options path-to-regexp
     // reads (the validator also passes `strict`), without serialising an object each time.
     const o = (options ?? {}) as NonNullable<typeof options> & { strict?: boolean };
-    const key = `${path}\u0000${o.sensitive ? 1 : 0}${o.strict ? 1 : 0}${o.end === false ? 0 : 1}${o.trailing === false ? 0 : 1}${o.delimiter ?? ''}`;
+    const key =
+      `${path}\u0000${o.sensitive ? 1 : 0}${o.strict ? 1 : 0}` +
+      `${o.end === false ? 0 : 1}${o.trailing === false ? 0 : 1}${o.delimiter ?? ''}`;
     let compiled = cache.get(key);
     if (!compiled) {
       compiled = original(path, options);

@@ -26,7 +26,8 @@ export function builtinMongoQuery(req: Pick<SearchRequest, 'filter'>, now = new 
  * box and are made exact in process.
  */
 export async function searchThroughMongo(req: SearchRequest, started: bigint): Promise<SearchResponse> {
-  // The driver, not Mongoose: a pushed-down filter may hold a regex or number for any path, which Mongoose would cast by the schema.
+  // The driver, not Mongoose: a pushed-down filter may hold a regex or number for any path, which Mongoose would
+  // cast by the schema.
   const pins = await PinModel.collection.find(builtinMongoQuery(req)).toArray();
   const source = pins.map((pin): SourceDoc => ({ doc: toSearchDocument(pin as never) }));
   return answerSearch(req, source, started);

@@ -16,5 +16,8 @@ export interface PinSearchEngine {
   remove(pinIds: string[]): Promise<void>;
 }
 
-/** Meilisearch caps the hits a search can reach (pagination.maxTotalHits, 1000 by default); so does the built-in engine. */
+/**
+ * Meilisearch caps the hits a search can reach (pagination.maxTotalHits, 1000 by default); so does the built-in
+ * engine.
+ */
 export const MAX_TOTAL_HITS = 1000;

@@ -18,6 +18,11 @@ import { searchError } from './search-error';
  */
 export type Comparator = '=' | '!=' | '>' | '>=' | '<' | '<=';
 
+/** Meilisearch's words for a condition that is not one (followed by ` at \`<the rest of the filter>\`.`). */
+const EXPECTING_OPERATION =
+  'Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, ' +
+  '`IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `_geoRadius`, or `_geoBoundingBox`';
+
 export type FilterNode =
   | { kind: 'and'; children: FilterNode[] }
   | { kind: 'or'; children: FilterNode[] }
@@ -99,7 +104,8 @@ class Parser {
     const node = this.or();
     if (this.peek().kind !== 'end')
       this.fail(
-        `Found unexpected characters at the end of the filter: \`${this.input.slice(this.peek().at)}\`. You probably forgot an \`OR\` or an \`AND\` rule.`,
+        `Found unexpected characters at the end of the filter: \`${this.input.slice(this.peek().at)}\`. ` +
+          'You probably forgot an `OR` or an `AND` rule.',
       );
     return node;
   }
@@ -163,7 +169,10 @@ class Parser {
     }
     if (t.kind === 'word' && /^_geo(Point|Distance)?$/.test(t.text)) {
       this.fail(
-        `\`${t.text}\` is a reserved keyword and thus can't be used as a filter expression. Use the \`_geoRadius(latitude, longitude, distance)\` or \`_geoBoundingBox([latitude, longitude], [latitude, longitude])\` built-in rules to filter on \`_geo\` coordinates.`,
+        `\`${t.text}\` is a reserved keyword and thus can't be used as a filter expression. ` +
+          'Use the `_geoRadius(latitude, longitude, distance)` or ' +
+          '`_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules ' +
+          'to filter on `_geo` coordinates.',
       );
     }
     return this.condition();
@@ -178,11 +187,7 @@ class Parser {
   private condition(): FilterNode {
     const fieldToken = this.peek();
     if (fieldToken.kind !== 'word' && fieldToken.kind !== 'string') {
-      this.fail(
-        'Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, `IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `_geoRadius`, or `_geoBoundingBox` at `' +
-          this.input.slice(fieldToken.at) +
-          '`.',
-      );
+      this.fail(`${EXPECTING_OPERATION} at \`${this.input.slice(fieldToken.at)}\`.`);
     }
     const field = this.value('an attribute name').text;
     const t = this.peek();
@@ -220,9 +225,7 @@ class Parser {
         return { kind: 'range', field, from, to: this.value('the end of the range').text };
       }
     }
-    return this.fail(
-      `Was expecting an operation \`=\`, \`!=\`, \`>=\`, \`>\`, \`<=\`, \`<\`, \`IN\`, \`NOT IN\`, \`TO\`, \`EXISTS\`, \`NOT EXISTS\`, \`IS NULL\`, \`IS NOT NULL\`, \`IS EMPTY\`, \`IS NOT EMPTY\`, \`_geoRadius\`, or \`_geoBoundingBox\` at \`${this.input.slice(fieldToken.at)}\`.`,
-    );
+    return this.fail(`${EXPECTING_OPERATION} at \`${this.input.slice(fieldToken.at)}\`.`);
   }
 
   private inList(field: string): FilterNode {

@@ -14,7 +14,10 @@ export type PinSearchConfig = Pick<
 
 const engines = new Map<string, PinSearchEngine>();
 
-/** The pin search engine the configuration names: Meilisearch with MEILISEARCH_URL, else the built-in one (one per process and setting). */
+/**
+ * The pin search engine the configuration names: Meilisearch with MEILISEARCH_URL, else the built-in one (one per
+ * process and setting).
+ */
 export function pinSearchFor(config: PinSearchConfig, redis: Redis): PinSearchEngine {
   const key = config.MEILISEARCH_URL
     ? `${config.MEILISEARCH_URL}|${config.MEILISEARCH_INDEX}`

@@ -9,7 +9,10 @@ import { documentWords } from './text-match';
 const numberOf = (token: string): number | null =>
   token.trim() !== '' && Number.isFinite(Number(token)) ? Number(token) : null;
 
-/** The keys a stored value is found under, matching filter-eval's equality (strings without case, numbers numerically). */
+/**
+ * The keys a stored value is found under, matching filter-eval's equality (strings without case, numbers
+ * numerically).
+ */
 function valueKey(v: unknown): string | null {
   if (typeof v === 'string') return `s:${v.toLowerCase()}`;
   if (typeof v === 'number') return `n:${v}`;

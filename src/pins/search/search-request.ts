@@ -28,7 +28,10 @@ const SUPPORTED = new Set([
   'hitsPerPage',
   'matchingStrategy',
 ]);
-/** Meilisearch search parameters the built-in engine does not implement (highlighting, ranking scores, vectors, ...). */
+/**
+ * Meilisearch search parameters the built-in engine does not implement (highlighting, ranking scores, vectors,
+ * ...).
+ */
 const MEILISEARCH_ONLY = new Set([
   'attributesToHighlight',
   'highlightPreTag',
@@ -50,6 +53,7 @@ const MEILISEARCH_ONLY = new Set([
 
 const filterableList = () => FILTERABLE_ATTRIBUTES.slice().sort().join(', ');
 const sortableList = () => SORTABLE_ATTRIBUTES.slice().sort().join(', ');
+const quoted = (name: string) => `\`${name}\``;
 
 function nonNegativeInt(
   body: Record<string, unknown>,
@@ -97,7 +101,8 @@ function parseSort(rules: string[]): SortRule[] {
     if (direction !== 'asc' && direction !== 'desc') {
       throw searchError(
         'invalid_search_sort',
-        `Invalid value at \`.sort[${i}]\`: Invalid syntax for the sort parameter: expected expression ending by \`:asc\` or \`:desc\`, found \`${rule}\`.`,
+        `Invalid value at \`.sort[${i}]\`: Invalid syntax for the sort parameter: ` +
+          `expected expression ending by \`:asc\` or \`:desc\`, found \`${rule}\`.`,
       );
     }
     const desc = direction === 'desc';
@@ -106,14 +111,17 @@ function parseSort(rules: string[]): SortRule[] {
       if (!point)
         throw searchError(
           'invalid_search_sort',
-          `Invalid value at \`.sort[${i}]\`: the \`_geoPoint\` parameter expects two numbers, a latitude (-90..90) and a longitude (-180..180): \`${rule}\`.`,
+          `Invalid value at \`.sort[${i}]\`: the \`_geoPoint\` parameter expects two numbers, ` +
+            `a latitude (-90..90) and a longitude (-180..180): \`${rule}\`.`,
         );
       return { kind: 'geo' as const, ...point, desc };
     }
     if (target === '_geo' || target === '_geoDistance' || target === '_geoRadius' || target === '_geoBoundingBox') {
       throw searchError(
         'invalid_search_sort',
-        `Invalid value at \`.sort[${i}]\`: \`${target}\` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.`,
+        `Invalid value at \`.sort[${i}]\`: \`${target}\` is a reserved keyword ` +
+          "and thus can't be used as a sort expression. " +
+          'Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.',
       );
     }
     if (!SORTABLE_ATTRIBUTES.includes(target)) {
@@ -136,7 +144,7 @@ export function parseSearchRequest(body: Record<string, unknown>): SearchRequest
     if (!SUPPORTED.has(key))
       throw searchError(
         'bad_request',
-        `Unknown field \`${key}\`: expected one of ${[...SUPPORTED, ...MEILISEARCH_ONLY].map((k) => `\`${k}\``).join(', ')}`,
+        `Unknown field \`${key}\`: expected one of ${[...SUPPORTED, ...MEILISEARCH_ONLY].map(quoted).join(', ')}`,
       );
   }
   if (body.q !== undefined && body.q !== null && typeof body.q !== 'string')
@@ -157,7 +165,8 @@ export function parseSearchRequest(body: Record<string, unknown>): SearchRequest
     if (!coveredBy(FILTERABLE_ATTRIBUTES, facet) || facet === '_geo') {
       throw searchError(
         'invalid_search_facets',
-        `Invalid facet distribution, attribute \`${facet}\` is not filterable. The available filterable attributes are \`${filterableList()}\`.`,
+        `Invalid facet distribution, attribute \`${facet}\` is not filterable. ` +
+          `The available filterable attributes are \`${filterableList()}\`.`,
       );
     }
   }

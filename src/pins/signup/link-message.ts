@@ -11,14 +11,15 @@ export function signupLinkMessage(input: {
   expires_at: Date;
 }): Omit<OutboundMessage, 'id'> {
   const until = input.expires_at.toISOString().replace('T', ' ').slice(0, 16);
-  const text = `Your pin ${input.country_code}:${input.name} is reserved until ${until} UTC. Complete it here: ${input.link}`;
+  const pin = `${input.country_code}:${input.name}`;
+  const text = `Your pin ${pin} is reserved until ${until} UTC. Complete it here: ${input.link}`;
   if (input.channel === 'sms') return { channel: 'sms', to: input.to, text };
   return {
     channel: 'email',
     to: input.to,
-    subject: `Complete your pin ${input.country_code}:${input.name}`,
+    subject: `Complete your pin ${pin}`,
     text,
-    html: `<p>Your pin <strong>${h(input.country_code)}:${h(input.name)}</strong> is reserved for you until ${h(until)} UTC.</p>
+    html: `<p>Your pin <strong>${h(pin)}</strong> is reserved for you until ${h(until)} UTC.</p>
 <p><a href="${h(input.link)}">Complete your pin</a></p>
 <p>If you did not ask for this, ignore this message: the reservation lapses by itself.</p>`,
   };

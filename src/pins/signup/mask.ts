@@ -2,7 +2,8 @@ const DOT = '•••';
 
 /**
  * Where the link went, recognisable to its owner but useless to anyone else: a phone number keeps its
- * country prefix, first digit and last two (`+31 6 ••• ••• 78`), an e-mail address its first letter and domain.
+ * country prefix, first digit and last two (`+31 6 ••• ••• 78`), an e-mail address its first letter and
+ * domain.
  */
 export function maskIdentifier(identifier: string): string {
   const at = identifier.lastIndexOf('@');

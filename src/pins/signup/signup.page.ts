@@ -16,17 +16,28 @@ const ADDRESS_FIELDS: [string, string, boolean][] = [
   ['address_contact_name', 'Contact name', false],
 ];
 
-const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;max-width:34rem;margin:0 auto;padding:1rem;line-height:1.4}
-h1{font-size:1.4rem;overflow-wrap:anywhere}fieldset{border:1px solid #ccc;border-radius:.5rem;margin:1rem 0;padding:.75rem}
-label{display:block;margin:.4rem 0}input,button{font:inherit;padding:.6rem;width:100%;margin-top:.2rem}button{cursor:pointer}
-.row{display:flex;gap:.5rem}.row>*{flex:1;min-width:0}#map{height:16rem;border-radius:.5rem;margin:.5rem 0}
-ul{padding-left:1.2rem}.muted{color:#555;font-size:.9rem}[role=status]{font-weight:600;overflow-wrap:anywhere}`;
+const STYLE = [
+  '*{box-sizing:border-box}',
+  'body{font-family:system-ui,sans-serif;max-width:34rem;margin:0 auto;padding:1rem;line-height:1.4}',
+  'h1{font-size:1.4rem;overflow-wrap:anywhere}',
+  'fieldset{border:1px solid #ccc;border-radius:.5rem;margin:1rem 0;padding:.75rem}',
+  'label{display:block;margin:.4rem 0}',
+  'input,button{font:inherit;padding:.6rem;width:100%;margin-top:.2rem}',
+  'button{cursor:pointer}',
+  '.row{display:flex;gap:.5rem}',
+  '.row>*{flex:1;min-width:0}',
+  '#map{height:16rem;border-radius:.5rem;margin:.5rem 0}',
+  'ul{padding-left:1.2rem}',
+  '.muted{color:#555;font-size:.9rem}',
+  '[role=status]{font-weight:600;overflow-wrap:anywhere}',
+].join('\n');
 
 function shell(nonce: string, title: string, body: string, script = ''): string {
+  const scriptTag = script ? `<script nonce="${nonce}">${script}</script>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${h(title)}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<style nonce="${nonce}">${STYLE}</style></head><body>${body}${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
+<style nonce="${nonce}">${STYLE}</style></head><body>${body}${scriptTag}</body></html>`;
 }
 
 function headers(res: Response, nonce: string, withMap: boolean) {
@@ -48,21 +59,24 @@ function headers(res: Response, nonce: string, withMap: boolean) {
 /** The claim page; the script reads the token from the URL and calls the signup API (check-name, complete). */
 function claimPage(nonce: string, claim: Awaited<ReturnType<SignupService['resolve']>>): string {
   const key = claim.maps_byok_key_or_null;
-  const fields = ADDRESS_FIELDS.map(
-    ([f, label, required]) =>
-      `<label>${h(label)}${required ? ' *' : ''}<input name="${f}" id="${f}"${required ? ' required' : ''} maxlength="200"></label>`,
-  ).join('');
+  const fields = ADDRESS_FIELDS.map(([f, label, required]) => {
+    const input = `<input name="${f}" id="${f}"${required ? ' required' : ''} maxlength="200">`;
+    return `<label>${h(label)}${required ? ' *' : ''}${input}</label>`;
+  }).join('');
+  const otherName = '<input id="other-name" aria-label="Another name" maxlength="64" autocapitalize="characters">';
+  const coordinate = (id: string, label: string) =>
+    `<label>${label}<input id="${id}" inputmode="decimal" required></label>`;
   const body = `<h1>Claim <span id="pin-name">${h(claim.country_code)}:${h(claim.name)}</span></h1>
 <p>The name <strong>${h(claim.name)}</strong> in <strong>${h(claim.country_code)}</strong> is reserved for you.
 The link was sent to <span id="identifier">${h(claim.identifier_masked)}</span>.</p>
 <fieldset><legend>Try another name</legend>
-<div class="row"><input id="other-name" aria-label="Another name" maxlength="64" autocapitalize="characters"><button id="check" type="button">Check</button></div>
+<div class="row">${otherName}<button id="check" type="button">Check</button></div>
 <p id="check-result" role="status"></p><ul id="suggestions"></ul>
 <p class="muted">To claim a different name, ask for a new link for it.</p></fieldset>
 <form id="claim"><fieldset><legend>Where is it?</legend>
 ${key ? `<div id="map" data-key="${h(key)}"></div>` : ''}
 <button id="locate" type="button">Use my location</button>
-<div class="row"><label>Latitude<input id="lat" inputmode="decimal" required></label><label>Longitude<input id="lng" inputmode="decimal" required></label></div>
+<div class="row">${coordinate('lat', 'Latitude')}${coordinate('lng', 'Longitude')}</div>
 ${fields}</fieldset>
 <button id="complete" type="submit">Claim ${h(claim.name)}</button></form>
 <p id="result" role="status"></p>`;
@@ -75,11 +89,14 @@ $('check').addEventListener('click', async () => {
   const name = $('other-name').value.trim();
   $('suggestions').replaceChildren();
   if (!name) return;
-  const r = await fetch('/api/v1/signup/check-name?token=' + encodeURIComponent(token) + '&name=' + encodeURIComponent(name));
+  const r = await fetch('/api/v1/signup/check-name?token=' + encodeURIComponent(token) +
+    '&name=' + encodeURIComponent(name));
   const b = await r.json().catch(() => ({}));
   if (!r.ok) { $('check-result').textContent = b.detail || 'Could not check this name'; return; }
   $('check-result').textContent = b.is_available ? name.toUpperCase() + ' is free' : name.toUpperCase() + ' is taken';
-  for (const s of b.suggestions) { const li = document.createElement('li'); li.textContent = s; $('suggestions').append(li); }
+  for (const s of b.suggestions) {
+    const li = document.createElement('li'); li.textContent = s; $('suggestions').append(li);
+  }
 });
 $('locate').addEventListener('click', () => {
   if (!navigator.geolocation) { $('result').textContent = 'Location is not available: type the coordinates'; return; }
@@ -89,15 +106,21 @@ $('locate').addEventListener('click', () => {
 $('claim').addEventListener('submit', async (e) => {
   e.preventDefault();
   const lat = Number($('lat').value), lng = Number($('lng').value);
-  if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) { $('result').textContent = 'Enter a valid latitude and longitude'; return; }
+  if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) {
+    $('result').textContent = 'Enter a valid latitude and longitude'; return;
+  }
   const structured_address = {};
-  for (const f of ${JSON.stringify(ADDRESS_FIELDS.map(([f]) => f))}) { const v = $(f).value.trim(); if (v) structured_address[f] = v; }
+  for (const f of ${JSON.stringify(ADDRESS_FIELDS.map(([f]) => f))}) {
+    const v = $(f).value.trim(); if (v) structured_address[f] = v;
+  }
   $('complete').disabled = true;
   const r = await fetch('/api/v1/signup/complete', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token, name: claim.name, country_code: claim.country_code, lat, lng, structured_address }) });
+    body: JSON.stringify({ token, name: claim.name, country_code: claim.country_code, lat, lng,
+      structured_address }) });
   const b = await r.json().catch(() => ({}));
   $('complete').disabled = r.ok;
-  $('result').textContent = !r.ok ? (b.detail || 'The claim failed') : b.state === 'done' ? 'Your pin ' + b.pin_id + ' is live.' : 'Your pin ' + b.pin_id + ' is being created.';
+  $('result').textContent = !r.ok ? (b.detail || 'The claim failed')
+    : b.state === 'done' ? 'Your pin ' + b.pin_id + ' is live.' : 'Your pin ' + b.pin_id + ' is being created.';
 });
 ${
   key

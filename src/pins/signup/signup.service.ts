@@ -71,7 +71,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createSignupService(deps: SignupDeps) {
   const mapsKeyOf = brandMapsKey(deps.mapsCredential);
 
-  /** The reservation a valid token stands for; a token whose reservation is gone or has lapsed is 401 like an expired one. */
+  /**
+   * The reservation a valid token stands for; a token whose reservation is gone or has lapsed is 401 like an
+   * expired one.
+   */
   async function reservationOf(token: string, opts: { allowCompleted: boolean }): Promise<ReservationDoc> {
     const claims = deps.tokens.verify(token);
     const doc = await ReservationModel.findById(claims.pin_id).lean<ReservationDoc>();
@@ -168,7 +171,8 @@ export function createSignupService(deps: SignupDeps) {
         callback: deps.callback,
       };
       if (!(await deps.workflows.hold(args))) throw await notAvailable(country, name);
-      // A refused confirm frees the name before it answers: the workflow closes (briefly awaited), the document says so.
+      // A refused confirm frees the name before it answers: the workflow closes (briefly awaited), the document
+      // says so.
       const release = async () => {
         await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(
           () => undefined,
