@@ -5,10 +5,16 @@
  *
  *   npm run bench:auth            (BENCH_SECONDS=10 BENCH_CONNECTIONS=50 by default)
  */
-import { BrandModel } from '../src/brands/brand.model';
-import { createAccessDecisions } from '../src/agents/access-decisions';
-import { AccessRequestModel } from '../src/agents/access-request.model';
-import { bareServer, CONNECTIONS, load, machine, printTable, SECONDS, withBenchApi } from './support';
+import {
+  approvedAgentToken,
+  bareServer,
+  benchClient,
+  load,
+  machine,
+  measuring,
+  printTable,
+  withBenchApi,
+} from './support';
 
 const ADMIN = { email: 'bench-admin@agents.example', password: 'bench-password-123' };
 
@@ -17,31 +23,8 @@ async function main() {
     'auth',
     { ACCESS_REQUEST_RATE_PER_HOUR: '0', BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password },
     async (api) => {
-      const s = api;
-      const client = await s.modules.clients.service.create({
-        name: 'Bench Agents',
-        content_domains: [],
-        admin_email: 'bench@agents.example',
-      });
-      await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
-      // An approved request, decided directly (the approval flow itself is not what is measured).
-      const receipt = await s.modules.agents.requests.request(
-        {
-          client_id: client.client_id,
-          owner_email: 'dev@agents.example',
-          project_name: 'bench',
-          requested_scopes: ['jobs:read'],
-        },
-        'bench',
-      );
-      await createAccessDecisions({ credentialsKey: api.credentialsKey }).decide(
-        receipt.request_id,
-        'approved',
-        crypto.randomUUID(),
-      );
-      await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() }); // nothing else to wait for
-      const agent = (await s.modules.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
-      const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
+      const { client, triple } = await benchClient(api, 'Bench Agents', 'bench@agents.example', { brand: true });
+      const agent = await approvedAgentToken(api, client.client_id, 'dev@agents.example');
       const session = await fetch(`${api.url}/api/v1/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -63,7 +46,7 @@ async function main() {
       try {
         const rows: string[][] = [];
         for (const [i, c] of cases.entries()) {
-          process.stdout.write(`measuring ${c.name} (${CONNECTIONS} connections, ${SECONDS} s each)...\n`);
+          measuring(c.name);
           const ours = await load(api.url + c.path, { authorization: `Bearer ${c.token}` });
           const base = await load(`${bare.url}/${i}`);
           const ratio = ours.rps / base.rps;

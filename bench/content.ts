@@ -9,7 +9,7 @@
  * in a worker thread so that the load generator does not share the servers' event loop.
  */
 import type { startApi } from '../src/runtime';
-import { bareServer, CONNECTIONS, load, machine, printTable, SECONDS, withBenchApi } from './support';
+import { bareServer, load, machine, measuring, printTable, withBenchApi } from './support';
 
 const DOMAIN = 'bench.example';
 
@@ -72,7 +72,7 @@ async function main() {
     try {
       const rows: string[][] = [];
       for (const route of routes) {
-        process.stdout.write(`measuring ${route.name} (${CONNECTIONS} connections, ${SECONDS} s each)...\n`);
+        measuring(route.name);
         const ours = await load(api.url + route.path, { 'x-content-domain': DOMAIN });
         const base = await load(bare.url + route.path);
         rows.push([

@@ -11,14 +11,7 @@
  * that pin _id (a value, a `$in` list or a string range) from an index and scans for everything else,
  * which the index's layout avoids (see docs/idap.md).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
-import { loadConfig } from '../src/lib/config';
-import { createLogger } from '../src/lib/logger';
-import { startApi } from '../src/runtime';
 import { idapRef, resourceId, type ResourceType } from '../src/idap/resource.model';
 import { postingsOf, fieldLengths, termsOf } from '../src/idap/postings';
 import { upsertResources } from '../src/idap/resources.service';
@@ -26,6 +19,7 @@ import { createLocks } from '../src/lib/locks';
 import { POSTINGS_CUTOFF } from '../src/idap/search';
 import { dfId, idPrefixRange, postingId, statsId } from '../src/idap/search-index.model';
 import { tokenize } from '../src/idap/text';
+import { benchClient, machine, printTable, withBenchApi } from './support';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -231,33 +225,11 @@ async function measure(op: (i: number) => Promise<unknown>): Promise<Figures> {
 }
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-idap-'));
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    DATA_DIR: dataDir,
-    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY ?? randomBytes(32).toString('hex'),
-    RUN_WORKER: 'false',
-    MONGODB_DB: `bench_${randomBytes(3).toString('hex')}`,
-  });
-  process.stdout.write('starting engines and API...\n');
-  const api = await startApi(config, {
-    logger: createLogger(config.LOG_LEVEL),
-    progress: (m) => process.stdout.write(`  ${m}\n`),
-  });
-  try {
+  await withBenchApi('idap', {}, async (api) => {
     const kind = api.engines.kinds.documents;
     const n = Number(process.env.BENCH_RESOURCES ?? (/ferretdb/i.test(kind) ? 2_000 : 100_000));
-    const client = await api.modules.clients.service.create({
-      name: 'Bench Leads',
-      content_domains: [],
-      admin_email: 'bench@bench.example',
-    });
+    const { client, triple: token } = await benchClient(api, 'Bench Leads', 'bench@bench.example');
     const cid = client.client_id;
-    const token = `${cid}:${client.api_key}:${client.api_secret}`;
     process.stdout.write(`seeding ${n} businesses into ${kind}...\n`);
     let t0 = Date.now();
     const seeded = await seed(cid, n);
@@ -339,22 +311,14 @@ async function main() {
         String(a.n),
       ]);
     }
-    const head = ['operation', 'req/s', 'p50 / p99 ms', 'raw req/s', 'raw p50 / p99 ms', 'ratio p50 / p99', 'requests'];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
-    process.stdout.write(`\n${line(head)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${rows.map(line).join('\n')}\n`);
-    process.stdout.write(
-      `\n${n} businesses; targets: search p99 < 50 ms, batch within 1.5x the raw queries. documents: ${kind}; ` +
-        `${os.cpus().length} CPUs, load average ${os
-          .loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')}\n`,
+    printTable(
+      ['operation', 'req/s', 'p50 / p99 ms', 'raw req/s', 'raw p50 / p99 ms', 'ratio p50 / p99', 'requests'],
+      rows,
     );
-  } finally {
-    await mongoose.connection.dropDatabase().catch(() => undefined);
-    await api.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+    process.stdout.write(
+      `\n${n} businesses; targets: search p99 < 50 ms, batch within 1.5x the raw queries. ${machine(api)}\n`,
+    );
+  });
 }
 
 main().catch((err) => {

@@ -8,7 +8,8 @@
  *     the very same documents with the MongoDB driver; and, to separate storage from orchestration,
  *     the pipeline's idempotent write path alone (writeResources) on the same documents.
  *
- *   npm run bench:jobs   (BENCH_JOBS=200, BENCH_PACED=40, BENCH_IN_FLIGHT=4, BENCH_MAX_LOCATIONS=2, BENCH_MAX_RESULTS=40)
+ *   npm run bench:jobs   (BENCH_JOBS=200, BENCH_PACED=40, BENCH_IN_FLIGHT=4, BENCH_MAX_LOCATIONS=2,
+ *                         BENCH_MAX_RESULTS=40)
  *
  * The API runs as `npm start` runs it on the local default (devstack engines, the sandbox provider
  * server), with LOG_LEVEL=warn; the worker runs in its own process (`npm run worker`), as in
@@ -16,17 +17,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { loadConfig } from '../src/lib/config';
-import { createLogger } from '../src/lib/logger';
-import { startApi } from '../src/runtime';
 import { ResourceModel } from '../src/idap/resource.model';
 import { JobItemModel, JobModel } from '../src/jobs/job.model';
 import { resourceWrite, writeResources } from '../src/jobs/resource-writes';
 import type { ResourceType } from '../src/idap/resource.model';
+import { benchConfig, startBenchApi, verdict } from './support';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 200);
 const MAX_LOCATIONS = Number(process.env.BENCH_MAX_LOCATIONS ?? 2);
@@ -99,30 +97,19 @@ function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> 
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('ERROR') }); // retried activities are part of the run, not news
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-jobs-'));
   const admin = { email: 'bench@bench.example', password: 'bench-password-123' };
-  const config = loadConfig({
-    ...process.env,
+  // Development: the local default, whose provider adapters are the sandbox server's.
+  const { config, dataDir } = benchConfig('jobs', {
     NODE_ENV: 'development',
-    PORT: '0',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    DATA_DIR: dataDir,
-    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY ?? randomBytes(32).toString('hex'),
-    RUN_WORKER: 'false',
     BOOTSTRAP_ADMIN_EMAIL: admin.email,
     BOOTSTRAP_ADMIN_PASSWORD: admin.password,
-    MONGODB_DB: `bench_${randomBytes(3).toString('hex')}`,
     TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`,
     SSE_HEARTBEAT_MS: '60000',
     // Search indexing is a follow-up workflow per job that starts after its job.completed; left out
     // by default so that the figures are the job pipeline's (JOB_INDEX_RESULTS=true includes it).
     JOB_INDEX_RESULTS: process.env.JOB_INDEX_RESULTS ?? 'false',
   });
-  process.stdout.write('starting engines, API and worker...\n');
-  const api = await startApi(config, {
-    logger: createLogger(config.LOG_LEVEL),
-    progress: (m) => process.stdout.write(`  ${m}\n`),
-  });
+  const api = await startBenchApi(config, 'engines, API and worker');
   let worker: ChildProcess | undefined;
   let stopped: Promise<void> | undefined;
   const stop = () =>
@@ -287,12 +274,15 @@ async function main() {
     );
     process.stdout.write(
       `\n${JOBS} jobs at once (${failed} failed): last job.completed after ${pipelineSeconds.toFixed(1)} s; ` +
-        `${written} resources and ${items} job results written; engines: ${Object.values(api.engines.kinds).join(', ')}; ` +
+        `${written} resources and ${items} job results written; ` +
+        `engines: ${Object.values(api.engines.kinds).join(', ')}; ` +
         `search indexing of results: ${config.JOB_INDEX_RESULTS ? 'on' : 'off (JOB_INDEX_RESULTS=true includes it)'}\n`,
     );
     process.stdout.write(
-      `targets: submit p99 < 50 ms (burst ${pct(submits, 99) < 50 ? 'met' : 'missed'}, ${IN_FLIGHT} in flight ${pct(steady, 99) < 50 ? 'met' : 'missed'}); ` +
-        `ingest >= 0.5x raw (end to end ${ingestRate / rawRate >= 0.5 ? 'met' : 'missed'}, write path ${pathRate / rawRate >= 0.5 ? 'met' : 'missed'})\n`,
+      'targets: submit p99 < 50 ms ' +
+        `(burst ${verdict(pct(submits, 99) < 50)}, ${IN_FLIGHT} in flight ${verdict(pct(steady, 99) < 50)}); ` +
+        'ingest >= 0.5x raw ' +
+        `(end to end ${verdict(ingestRate / rawRate >= 0.5)}, write path ${verdict(pathRate / rawRate >= 0.5)})\n`,
     );
   } finally {
     await stop();

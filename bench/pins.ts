@@ -9,12 +9,11 @@
  *                          one raw query at 100,000 pins scans the collection for tens of seconds)
  */
 import { randomUUID } from 'node:crypto';
-import { BrandModel } from '../src/brands/brand.model';
 import { PinModel } from '../src/pins/pin.model';
 import { pinSearchFor } from '../src/pins/search';
 import { builtinMongoQuery, type createBuiltinEngine } from '../src/pins/search/builtin-engine';
 import { parseSearchRequest } from '../src/pins/search/search-request';
-import { machine, printTable, withBenchApi } from './support';
+import { benchClient, machine, printTable, withBenchApi } from './support';
 
 const PINS = Number(process.env.BENCH_PINS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
@@ -84,13 +83,7 @@ async function timed(label: string, run: () => Promise<unknown>, rounds = ROUNDS
 
 async function main() {
   await withBenchApi('pins', {}, async (api) => {
-    const client = await api.modules.clients.service.create({
-      name: 'Bench Pins',
-      content_domains: [],
-      admin_email: 'bench@pins.example',
-    });
-    await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
-    const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
+    const { client, triple } = await benchClient(api, 'Bench Pins', 'bench@pins.example', { brand: true });
     process.stdout.write(`seeding ${PINS} pins...\n`);
     const seeded = Date.now();
     await seed(client.client_id);
@@ -106,8 +99,9 @@ async function main() {
     const firstSearchMs = Date.now() - loading;
     const load = engine.memory?.lastLoad;
     if (!load) throw new Error('the built-in engine did not answer from its in-memory index (is Redis reachable?)');
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     process.stdout.write(
-      `in-memory index loaded: ${load.pins} pins in ${(load.ms / 1000).toFixed(1)} s (first search ${(firstSearchMs / 1000).toFixed(1)} s)\n`,
+      `in-memory index loaded: ${load.pins} pins in ${seconds(load.ms)} (first search ${seconds(firstSearchMs)})\n`,
     );
     const ours = await timed('in-memory engine', () => engine.search(BODY));
     const http = await timed('POST /agent/search-pins', async () => {
@@ -148,8 +142,9 @@ async function main() {
       ],
     );
     process.stdout.write(
-      `\n${PINS} pins; body ${JSON.stringify(BODY)}\nthe pushed-down query fetches ${fetched} pins; the answer: ${answer.estimatedTotalHits} hits\n` +
-        `in-memory index load: ${load.pins} pins in ${(load.ms / 1000).toFixed(1)} s (once per API process, on its first search)\n` +
+      `\n${PINS} pins; body ${JSON.stringify(BODY)}\n` +
+        `the pushed-down query fetches ${fetched} pins; the answer: ${answer.estimatedTotalHits} hits\n` +
+        `in-memory index load: ${load.pins} pins in ${seconds(load.ms)} (once per API process, on its first search)\n` +
         `targets: engine within 1.5x of raw; p99 under 50 ms on MongoDB; ${machine(api)}\n`,
     );
   });

@@ -1,21 +1,29 @@
 /**
- * The parcel-tracking relay called with an agent access token (authentication, acting brand, key choice, limits in Redis, decryption,
- * forwarding, the usage record) side by side with calling the same sandbox provider directly with the
- * key: requests per second and p50/p99, at one connection (what the relay adds to a call) and under
+ * The parcel-tracking relay called with an agent access token (authentication, acting brand, key choice, limits
+ * in Redis, decryption, forwarding, the usage record) side by side with calling the same sandbox provider directly
+ * with the key: requests per second and p50/p99, at one connection (what the relay adds to a call) and under
  * load (throughput). Target: the relay adds under 5 ms at p50 and keeps at least 0.7x of the direct
  * throughput.
  *
  *   npm run bench:relay            (BENCH_SECONDS=10 BENCH_CONNECTIONS=50 by default)
  */
-import { BrandModel } from '../src/brands/brand.model';
-import { createAccessDecisions } from '../src/agents/access-decisions';
-import { AccessRequestModel } from '../src/agents/access-request.model';
 import { startSandbox } from '../src/sandbox/server';
 import { RelayUsageModel } from '../src/integrations/integration.model';
 import { relayUsageStream } from '../src/integrations/usage';
 import { startStreamDrain } from '../src/lib/stream-drain';
 import { createLogger } from '../src/lib/logger';
-import { CONNECTIONS, load, machine, printTable, SECONDS, withBenchApi, type Figures } from './support';
+import {
+  approvedAgentToken,
+  benchClient,
+  CONNECTIONS,
+  load,
+  machine,
+  printTable,
+  SECONDS,
+  verdict,
+  withBenchApi,
+  type Figures,
+} from './support';
 
 const PATH = '/trackings/3SABCD1234567';
 const KEY = 'bench-parcel-key-0001';
@@ -25,14 +33,7 @@ async function main() {
   const providerBase = `${sandbox.url}/parcel-tracking/v4`;
   try {
     await withBenchApi('relay', { RELAY_PARCEL_TRACKING_URL: providerBase }, async (api) => {
-      const s = api;
-      const client = await s.modules.clients.service.create({
-        name: 'Bench Relay',
-        content_domains: [],
-        admin_email: 'bench@relay.example',
-      });
-      await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
-      const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
+      const { client, triple } = await benchClient(api, 'Bench Relay', 'bench@relay.example', { brand: true });
       const created = await fetch(`${api.url}/api/v1/brands/1/integrations`, {
         method: 'POST',
         headers: { authorization: `Bearer ${triple}`, 'content-type': 'application/json' },
@@ -45,23 +46,8 @@ async function main() {
       });
       if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
 
-      // The relays' caller: an agent access token acting for its brand (approved directly; the flow is not measured).
-      const receipt = await s.modules.agents.requests.request(
-        {
-          client_id: client.client_id,
-          owner_email: 'dev@relay.example',
-          project_name: 'bench',
-          requested_scopes: ['jobs:read'],
-        },
-        'bench',
-      );
-      await createAccessDecisions({ credentialsKey: api.credentialsKey }).decide(
-        receipt.request_id,
-        'approved',
-        crypto.randomUUID(),
-      );
-      await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() });
-      const agent = (await s.modules.agents.requests.status(receipt.request_id, receipt.poll_token)).access_token!;
+      // The relays' caller: an agent access token acting for its brand.
+      const agent = await approvedAgentToken(api, client.client_id, 'dev@relay.example');
       const relayUrl = `${api.url}/api/v1/agent/proxy/parcel-tracking`;
       const relayHeaders = { authorization: `Bearer ${agent}`, 'content-type': 'application/json' };
       const relayBody = JSON.stringify({ method: 'GET', path: PATH });
@@ -101,8 +87,10 @@ async function main() {
         rows,
       );
       process.stdout.write(
-        `\ntarget: adds under 5 ms at p50 (1 connection: ${single.added.toFixed(1)} ms, ${single.added < 5 ? 'met' : 'NOT met'}); ` +
-          `at least 0.7x of direct throughput (${loaded.ratio.toFixed(2)}x, ${loaded.ratio >= 0.7 ? 'met' : 'NOT met'})\n` +
+        `\ntarget: adds under 5 ms at p50 ` +
+          `(1 connection: ${single.added.toFixed(1)} ms, ${verdict(single.added < 5, 'NOT met')}); ` +
+          'at least 0.7x of direct throughput ' +
+          `(${loaded.ratio.toFixed(2)}x, ${verdict(loaded.ratio >= 0.7, 'NOT met')})\n` +
           `usage records stored in relay_usage once drained: ${stored}\n${machine(api)}\n`,
       );
     });

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { ActivityEventModel, eventIdRange } from '../src/activity/activity-event.model';
 import { toEventDoc, type ActivityActor } from '../src/activity/recorder';
 import { EDGE_REACH_MS } from '../src/activity/shifts';
-import { machine, printTable, withBenchApi } from './support';
+import { benchClient, machine, printTable, withBenchApi } from './support';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -37,7 +37,8 @@ async function seed(clientId: string) {
     for (const [a, actor] of actors.entries()) {
       let t = new Date(`${FROM}T00:00:00Z`).getTime() + day * DAY + (6 + (a % 8)) * 3600_000;
       for (let i = 0; i < perActorDay && written < EVENTS; i++, written++) {
-        t += i % 80 === 79 ? 45 * 60_000 : 5_000 + ((i * 7919 + a * 104729) % 115_000); // a long pause now and then ends a shift
+        // A long pause now and then ends a shift.
+        t += i % 80 === 79 ? 45 * 60_000 : 5_000 + ((i * 7919 + a * 104729) % 115_000);
         batch.push(
           toEventDoc({
             clientId,
@@ -72,12 +73,7 @@ async function median(runs: number, work: () => Promise<unknown>): Promise<numbe
 
 async function main() {
   await withBenchApi('shifts', {}, async (api) => {
-    const client = await api.modules.clients.service.create({
-      name: 'Bench Shifts',
-      content_domains: [],
-      admin_email: 'bench@shifts.test',
-    });
-    const triple = `${client.client_id}:${client.api_key}:${client.api_secret}`;
+    const { client, triple } = await benchClient(api, 'Bench Shifts', 'bench@shifts.test');
     process.stdout.write(`seeding ${EVENTS} events over ${FROM}..${TO} for one client...\n`);
     const count = await seed(client.client_id);
     const query = `?from=${FROM}&to=${TO}`;

@@ -4,7 +4,8 @@
  * and event-stream subscribers (some held open, some opened and closed) - printing throughput, p50/p99
  * per kind, errors, and the service's RSS sampled over time.
  *
- *   npm run bench:soak   (SOAK_SECONDS=300, SOAK_READS_PER_S=10, SOAK_CONTENT_PER_S=10, SOAK_JOBS_PER_MIN=12, SOAK_SSE_HELD=5)
+ *   npm run bench:soak   (SOAK_SECONDS=300, SOAK_READS_PER_S=10, SOAK_CONTENT_PER_S=10, SOAK_JOBS_PER_MIN=12,
+ *                         SOAK_SSE_HELD=5)
  *
  * Target: 0 errors, and RSS flat: the last minute's mean within 10% of the second minute's (the
  * baseline, measured in the same run; for runs under 3 minutes, the second and last fifth).
@@ -16,7 +17,7 @@ import { freePort } from '../src/lib/devstack/ports';
 import { footprint, startService } from '../test/faults/service';
 import { startSubscriber } from '../test/faults/sse';
 import { createTenant, request, type Answer } from '../test/faults/workload';
-import { printTable } from './support';
+import { loadAverage, printTable, verdict } from './support';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const READS_PER_S = Number(process.env.SOAK_READS_PER_S ?? 10);
@@ -31,6 +32,8 @@ const errors: Record<Kind, string[]> = { 'auth read': [], 'content read': [], 'j
 const pct = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How many entries the lists of every kind hold together. */
+const count = (byKind: Record<Kind, unknown[]>) => Object.values(byKind).reduce((n, l) => n + l.length, 0);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function record(kind: Kind, answer: Answer, ok: number) {
@@ -108,14 +111,16 @@ async function main() {
     const started = Date.now();
     const end = started + SECONDS * 1000;
     say(
-      `soaking for ${SECONDS} s: ${READS_PER_S} auth reads/s, ${CONTENT_PER_S} content reads/s, ${JOBS_PER_MIN} jobs/min, ${SSE_HELD} streams held, 1 stream opened and closed every 2 s`,
+      `soaking for ${SECONDS} s: ${READS_PER_S} auth reads/s, ${CONTENT_PER_S} content reads/s, ` +
+        `${JOBS_PER_MIN} jobs/min, ${SSE_HELD} streams held, 1 stream opened and closed every 2 s`,
     );
     const sampler = setInterval(() => {
       const f = footprint(service.pid);
       rss.push({ t: Math.round((Date.now() - started) / 1000), ...f });
       if (rss.length % 6 === 0)
         say(
-          `  t=${rss.at(-1)!.t}s rss=${f.rss_mb} MB fds=${f.fds} requests ok=${Object.values(latencies).reduce((n, l) => n + l.length, 0)} errors=${Object.values(errors).reduce((n, l) => n + l.length, 0)}`,
+          `  t=${rss.at(-1)!.t}s rss=${f.rss_mb} MB fds=${f.fds} ` +
+            `requests ok=${count(latencies)} errors=${count(errors)}`,
         );
     }, 5000);
     const jobIds: string[] = [];
@@ -180,7 +185,8 @@ async function main() {
     for (const k of Object.keys(errors) as Kind[])
       for (const e of [...new Set(errors[k])].slice(0, 5)) say(`  ${k} error: ${e}`);
     say(
-      `\njobs submitted ${jobIds.length}, not completed ${unfinished}; held streams received ${streamed.join(', ')} job events (${jobIds.length * 3} expected each)`,
+      `\njobs submitted ${jobIds.length}, not completed ${unfinished}; ` +
+        `held streams received ${streamed.join(', ')} job events (${jobIds.length * 3} expected each)`,
     );
 
     const window = SECONDS >= 180 ? 60 : Math.max(5, SECONDS / 5);
@@ -196,16 +202,15 @@ async function main() {
     );
     say(`RSS samples (t s: MB): ${rss.map((r) => `${r.t}:${r.rss_mb}`).join(' ')}`);
     say(`open file descriptors: first ${rss[0]?.fds}, last ${rss.at(-1)?.fds}`);
-    const totalErrors = Object.values(errors).reduce((a, e) => a + e.length, 0) + unfinished;
+    const totalErrors = count(errors) + unfinished;
     const flat = last <= baseline * 1.1;
     say(
-      `\ntarget: 0 errors (${totalErrors === 0 ? 'met' : `NOT met: ${totalErrors}`}), RSS flat within 10% (${flat ? 'met' : 'NOT met'})`,
+      `\ntarget: 0 errors (${verdict(totalErrors === 0, `NOT met: ${totalErrors}`)}), ` +
+        `RSS flat within 10% (${verdict(flat, 'NOT met')})`,
     );
     say(
-      `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}, node ${process.version}`,
+      `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load average ${loadAverage()}, ` +
+        `node ${process.version}`,
     );
     process.exitCode = totalErrors === 0 && flat ? 0 : 1;
   } finally {

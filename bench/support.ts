@@ -8,9 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import express from 'express';
-import { loadConfig } from '../src/lib/config';
+import { loadConfig, type Config } from '../src/lib/config';
 import { createLogger } from '../src/lib/logger';
 import { startApi, type ApiRuntime } from '../src/runtime';
+import { BrandModel } from '../src/brands/brand.model';
+import { createAccessDecisions } from '../src/agents/access-decisions';
+import { AccessRequestModel } from '../src/agents/access-request.model';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -21,6 +24,10 @@ export interface Figures {
   p99: number;
   errors: number;
 }
+
+/** Says which load is measured next, at CONNECTIONS for SECONDS. */
+export const measuring = (name: string) =>
+  process.stdout.write(`measuring ${name} (${CONNECTIONS} connections, ${SECONDS} s each)...\n`);
 
 /** autocannon in a worker thread, so the load generator does not share the servers' event loop. */
 export async function load(
@@ -40,8 +47,11 @@ export async function load(
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 
-/** The API with the devstack (or configured engines), LOG_LEVEL=warn so access logs are not measured; `run` gets it, then all is removed. */
-export async function withBenchApi(name: string, env: Record<string, string>, run: (api: ApiRuntime) => Promise<void>) {
+/**
+ * A benchmark's settings: the API as `npm start` runs it, with LOG_LEVEL=warn so access logs are not measured, no
+ * worker in the process, and a data directory and database of its own; `env` adds to them or overrides them.
+ */
+export function benchConfig(name: string, env: Record<string, string> = {}): { config: Config; dataDir: string } {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
   const config = loadConfig({
     ...process.env,
@@ -55,11 +65,22 @@ export async function withBenchApi(name: string, env: Record<string, string>, ru
     MONGODB_DB: `bench_${randomBytes(3).toString('hex')}`,
     ...env,
   });
-  process.stdout.write('starting engines and API...\n');
-  const api = await startApi(config, {
+  return { config, dataDir };
+}
+
+/** Starts the API on a benchmark's settings with the devstack (or the configured engines), saying so. */
+export function startBenchApi(config: Config, what = 'engines and API'): Promise<ApiRuntime> {
+  process.stdout.write(`starting ${what}...\n`);
+  return startApi(config, {
     logger: createLogger(config.LOG_LEVEL),
     progress: (m) => process.stdout.write(`  ${m}\n`),
   });
+}
+
+/** The API on a benchmark's settings (benchConfig); `run` gets it, then all is removed. */
+export async function withBenchApi(name: string, env: Record<string, string>, run: (api: ApiRuntime) => Promise<void>) {
+  const { config, dataDir } = benchConfig(name, env);
+  const api = await startBenchApi(config);
   try {
     await run(api);
   } finally {
@@ -84,8 +105,42 @@ export function printTable(head: string[], rows: string[][]) {
   process.stdout.write(`\n${line(head)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${rows.map(line).join('\n')}\n`);
 }
 
-export const machine = (api: ApiRuntime) =>
-  `documents: ${api.engines.kinds.documents}, cache: ${api.engines.kinds.cache}; ${os.cpus().length} CPUs, load average ${os
+/** The machine's load, for the line under a benchmark's figures. */
+export const loadAverage = () =>
+  os
     .loadavg()
     .map((l) => l.toFixed(1))
-    .join(' ')}`;
+    .join(' ');
+
+export const machine = (api: ApiRuntime) =>
+  `documents: ${api.engines.kinds.documents}, cache: ${api.engines.kinds.cache}; ` +
+  `${os.cpus().length} CPUs, load average ${loadAverage()}`;
+
+/** A target's outcome as the benchmarks print it. */
+export const verdict = (met: boolean, missed = 'missed') => (met ? 'met' : missed);
+
+/** A client to measure with (and its brand 1, when asked for), and its credential triple. */
+export async function benchClient(api: ApiRuntime, name: string, email: string, opts: { brand?: boolean } = {}) {
+  const client = await api.modules.clients.service.create({ name, content_domains: [], admin_email: email });
+  if (opts.brand) await BrandModel.create({ _id: 1, client_id: client.client_id, brand_name: 'Bench', slug: 'bench' });
+  return { client, triple: `${client.client_id}:${client.api_key}:${client.api_secret}` };
+}
+
+/**
+ * An agent access token for the client (scope jobs:read), its request approved directly: the approval flow is not
+ * what the benchmarks measure. The request is then expired, so nothing else waits on it.
+ */
+export async function approvedAgentToken(api: ApiRuntime, clientId: string, ownerEmail: string): Promise<string> {
+  const requests = api.modules.agents.requests;
+  const receipt = await requests.request(
+    { client_id: clientId, owner_email: ownerEmail, project_name: 'bench', requested_scopes: ['jobs:read'] },
+    'bench',
+  );
+  await createAccessDecisions({ credentialsKey: api.credentialsKey }).decide(
+    receipt.request_id,
+    'approved',
+    crypto.randomUUID(),
+  );
+  await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() });
+  return (await requests.status(receipt.request_id, receipt.poll_token)).access_token!;
+}
