@@ -10,13 +10,23 @@ import {
   sleep,
   startChild,
   workflowInfo,
+  type RetryPolicy,
 } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
 import type { Activities } from '../activities';
 import type { JobEvent } from '../src/events/event-bus';
 import type { JobInputBase, JobOutcome, MapsScrapeInput, RetryTuning } from './jobs-signals';
 
 /** How long a job cancelled before it began waits for its run's cancel request. */
 const CANCEL_REQUEST_GRACE = '1 minute';
+
+/** Retries whose interval doubles from the tuning's first one (1 s unless tuned) up to `maximumInterval`. */
+const doublingRetry = (t: RetryTuning = {}, maximumInterval: Duration, maximumAttempts: number): RetryPolicy => ({
+  initialInterval: t.initial_ms ?? 1000,
+  backoffCoefficient: 2,
+  maximumInterval,
+  maximumAttempts,
+});
 
 /**
  * The job activities with the job's retry policy: 429/5xx are retried with backoff, other 4xx fail at
@@ -25,12 +35,7 @@ const CANCEL_REQUEST_GRACE = '1 minute';
  * activities inside the workflow task, which saves the server several round trips per job.
  */
 export function jobActivities(t: RetryTuning = {}) {
-  const retry = {
-    initialInterval: t.initial_ms ?? 1000,
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute' as const,
-    maximumAttempts: t.max_attempts ?? 8,
-  };
+  const retry = doublingRetry(t, '1 minute', t.max_attempts ?? 8);
   const remote = proxyActivities<Activities>({
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: t.heartbeat_timeout_ms ?? 60_000,
@@ -99,20 +104,13 @@ async function indexResults(input: JobInputBase) {
 }
 
 /** Indexes a job's resources for search (see indexResults). */
-export async function jobIndexWorkflow(input: {
-  job_id: string;
-  client_id: string;
-  retry?: RetryTuning;
-}): Promise<{ indexed: number }> {
+export async function jobIndexWorkflow(
+  input: Pick<JobInputBase, 'job_id' | 'client_id' | 'retry'>,
+): Promise<{ indexed: number }> {
   const { indexJobResults } = proxyActivities<Activities>({
     startToCloseTimeout: '30 minutes',
     heartbeatTimeout: '2 minutes',
-    retry: {
-      initialInterval: input.retry?.initial_ms ?? 1000,
-      backoffCoefficient: 2,
-      maximumInterval: '5 minutes',
-      maximumAttempts: 20,
-    },
+    retry: doublingRetry(input.retry, '5 minutes', 20),
   });
   return indexJobResults({ job_id: input.job_id, client_id: input.client_id });
 }
@@ -205,12 +203,7 @@ export async function jobWebhookWorkflow(input: {
 }): Promise<{ status: number }> {
   const { deliverJobWebhook } = proxyActivities<Activities>({
     startToCloseTimeout: '30 seconds',
-    retry: {
-      initialInterval: input.retry?.initial_ms ?? 1000,
-      backoffCoefficient: 2,
-      maximumInterval: '10 minutes',
-      maximumAttempts: 20,
-    },
+    retry: doublingRetry(input.retry, '10 minutes', 20),
   });
   return deliverJobWebhook({ url: input.url, client_id: input.client_id, event: input.event });
 }

@@ -1,6 +1,7 @@
 // The pin-reservation workflow's name, updates, signal and types, shared by the workflow and the API that starts
 // and updates it.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Schemas } from '../src/lib/contract-types';
 
 /** One id per name: Temporal then lets only one reservation of a name run at a time. */
 export const pinReservationWorkflowId = (pinId: string) => `pin-reservation-${pinId}`;
@@ -62,15 +63,7 @@ export const extendHoldUpdate = defineUpdate<{ expires_at: string }, [number]>('
 /** Ends the hold without a pin (the signup link could not be delivered); carries the reservation id. */
 export const releaseSignal = defineSignal<[string]>('release');
 
-export interface PinCreatedNotification {
-  event: 'pin_created';
-  pin_id: string;
-  reservation_id: string;
-  name: string;
-  country_code: string;
-  brand_id: number;
-  created_at: string;
-}
+export type PinCreatedNotification = Schemas['PinCreatedNotification'];
 
 export interface PinCreatedCallbackInput {
   url: string;

@@ -1,3 +1,4 @@
+import type { Schemas } from '../lib/contract-types';
 import type { ShippedKind } from './activity-event.model';
 import { eventsBetween } from './shifts.service';
 import { utcDay } from './shifts';
@@ -8,18 +9,7 @@ export const BASELINE_DAYS = 30;
 export const MIN_DEVIATION = 1;
 const DAY_MS = 24 * 3600_000;
 
-export interface Anomaly {
-  metric: string;
-  actor_id: string | null;
-  day: string;
-  observed: number;
-  baseline_mean: number;
-  baseline_stddev: number;
-  z_score: number;
-  direction: 'above' | 'below';
-  severity: 'low' | 'medium' | 'high';
-  message: string;
-}
+export type Anomaly = Schemas['Anomaly'];
 
 const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** places;
 const severityOf = (absZ: number): Anomaly['severity'] | null =>

@@ -1,14 +1,9 @@
 import type Redis from 'ioredis';
 import type { Logger } from '../lib/logger';
 import { startStreamDrain, type DrainOptions, type StreamDrain } from '../lib/stream-drain';
-import { ACTIVITY_STREAM, parseStreamedEvent, storeEvents } from './recorder';
+import { activityStream } from './recorder';
 
 /** Moves recorded activity from its Redis stream into MongoDB (see src/lib/stream-drain.ts). */
 export function startActivityDrain(redis: Redis, logger: Logger, opts: DrainOptions = {}): StreamDrain {
-  return startStreamDrain(
-    redis,
-    logger,
-    { stream: ACTIVITY_STREAM, group: 'activity-drain', parse: parseStreamedEvent, store: storeEvents },
-    opts,
-  );
+  return startStreamDrain(redis, logger, activityStream, opts);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Logger } from '../lib/logger';
+import { appendOrStore, parseTimed, type DrainedStream } from '../lib/stream-drain';
 import type { Caller } from '../lib/tenancy';
 import {
   ActivityEventModel,
@@ -14,7 +15,7 @@ import { bulkWriteErrors } from '../lib/bulk-writes';
 import { isDuplicateKeyError } from '../lib/errors';
 
 /** The Redis stream events wait in until the worker's drain stores them in MongoDB. */
-export const ACTIVITY_STREAM = 'activity:events';
+const ACTIVITY_STREAM = 'activity:events';
 
 export interface ActivityActor {
   id: string;
@@ -95,26 +96,22 @@ export interface ActivityRecorder {
   record(input: ActivityInput): Promise<void>;
 }
 
+/** The drain's view of the activity stream (src/lib/stream-drain.ts), run by every worker. */
+export const activityStream: DrainedStream<ActivityEventDoc> = {
+  stream: ACTIVITY_STREAM,
+  group: 'activity-drain',
+  parse: parseTimed,
+  store: storeEvents,
+};
+
 export function createActivityRecorder(redis: Redis, logger: Logger): ActivityRecorder {
   return {
     async record(input) {
       const doc = toEventDoc(input);
-      try {
-        await redis.xadd(ACTIVITY_STREAM, '*', 'e', JSON.stringify(doc));
-        return;
-      } catch (err) {
-        logger.warn(
-          { err: (err as Error).message, action: doc.action },
-          'activity: Redis did not take the event; writing it to MongoDB',
-        );
-      }
-      await storeEvents([doc]);
+      await appendOrStore(redis, logger, activityStream, doc, {
+        fields: { action: doc.action },
+        message: 'activity: Redis did not take the event; writing it to MongoDB',
+      });
     },
   };
-}
-
-/** An event as it travels through the stream (JSON: the time as a string). */
-export function parseStreamedEvent(json: string): ActivityEventDoc {
-  const doc = JSON.parse(json) as ActivityEventDoc & { at: string };
-  return { ...doc, at: new Date(doc.at) };
 }

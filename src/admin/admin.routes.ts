@@ -23,28 +23,26 @@ function reportRequest(req: Request) {
   return { scope, refresh: flag(q.refresh) };
 }
 
+/** The report each report operation answers. */
+const REPORT_OPERATIONS: Record<string, keyof AdminReports> = {
+  getKpis: 'kpis',
+  getProductAnalyticsMetrics: 'productAnalytics',
+  getWebAnalytics: 'webAnalytics',
+  getMobileSubscriptions: 'mobileSubscriptions',
+  getCampaignsReport: 'campaigns',
+  getSocialReport: 'social',
+};
+
 /** The admin reports (KPIs and analytics) and the log viewer. */
 export function adminRoutes(deps: { reports: AdminReports; logs: LogStore }): OperationHandlers {
-  const { reports } = deps;
+  const reportHandlers: OperationHandlers = Object.fromEntries(
+    Object.entries(REPORT_OPERATIONS).map(([operationId, report]) => [
+      operationId,
+      async (req, res) => void res.json(await deps.reports[report](reportRequest(req))),
+    ]),
+  );
   return {
-    async getKpis(req, res) {
-      res.json(await reports.kpis(reportRequest(req)));
-    },
-    async getProductAnalyticsMetrics(req, res) {
-      res.json(await reports.productAnalytics(reportRequest(req)));
-    },
-    async getWebAnalytics(req, res) {
-      res.json(await reports.webAnalytics(reportRequest(req)));
-    },
-    async getMobileSubscriptions(req, res) {
-      res.json(await reports.mobileSubscriptions(reportRequest(req)));
-    },
-    async getCampaignsReport(req, res) {
-      res.json(await reports.campaigns(reportRequest(req)));
-    },
-    async getSocialReport(req, res) {
-      res.json(await reports.social(reportRequest(req)));
-    },
+    ...reportHandlers,
     async getLogs(req, res) {
       const q = req.query as Record<string, unknown>;
       const minutes = q.minutes === undefined ? 15 : Number(q.minutes);

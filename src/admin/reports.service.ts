@@ -1,6 +1,5 @@
 import type Redis from 'ioredis';
 import type { Logger } from '../lib/logger';
-import type { KpiWindow } from './kpi-window';
 import { computeKpis, scopeKey } from './kpis.service';
 import { createReportCache } from './report-cache';
 import type { AnalyticsSources } from './analytics-sources';
@@ -72,106 +71,94 @@ export function createAdminReports(deps: { redis: Redis; logger: Logger; sources
     return { ...value, cached: hit };
   }
 
-  const header = (w: KpiWindow) => ({ window: w, generated_at: new Date().toISOString() });
+  /**
+   * The cached report of one external source: `fetch` asks the source for the scope's figures and `answer` shapes
+   * them (null when the source gave none) after the window (unless `windowless`), the time and the source's
+   * status. An answer of an unavailable source is not kept.
+   */
+  function sourceReport<S, F, T extends object>(
+    report: keyof typeof CACHE_SECONDS,
+    name: string,
+    get: () => Promise<S | null>,
+    how: {
+      fetch: (source: S, scope: KpiScope) => Promise<F>;
+      answer: (figures: F | null, scope: KpiScope) => T;
+      windowless?: boolean;
+    },
+  ) {
+    return (r: Request) =>
+      cached(
+        report,
+        r,
+        async () => {
+          const s = await fromSource(name, r.scope, get, (src) => how.fetch(src, r.scope));
+          return {
+            ...(how.windowless ? {} : { window: r.scope.window }),
+            generated_at: new Date().toISOString(),
+            source_status: s.source_status,
+            ...how.answer(s.figures, r.scope),
+          };
+        },
+        keepUnlessUnavailable,
+      );
+  }
+
+  const webAnalyticsZero = {
+    visitors: 0,
+    sessions: 0,
+    page_views: 0,
+    bounce_rate: 0,
+    avg_session_seconds: 0,
+    top_pages: [],
+    top_sources: [],
+  };
+  const mobileSubscriptionsZero = {
+    installs: 0,
+    trials_started: 0,
+    new_subscriptions: 0,
+    active_subscriptions: 0,
+    churned_subscriptions: 0,
+    revenue: { amount: 0, currency: 'USD' },
+  };
 
   return {
     kpis: (r: Request) => cached('kpis', r, () => computeKpis(r.scope)),
 
-    productAnalytics: (r: Request) =>
-      cached(
-        'product_analytics',
-        r,
-        async () => {
-          const s = await fromSource('product-analytics', r.scope, deps.sources.productAnalytics, (src) =>
-            src.fetch(r.scope.window, r.scope.country),
-          );
-          return {
-            ...header(r.scope.window),
-            source_status: s.source_status,
-            country: r.scope.country,
-            total_events: s.figures?.total_events ?? 0,
-            categories: s.figures?.categories ?? [],
-          };
-        },
-        keepUnlessUnavailable,
-      ),
+    productAnalytics: sourceReport('product_analytics', 'product-analytics', deps.sources.productAnalytics, {
+      fetch: (src, scope) => src.fetch(scope.window, scope.country),
+      answer: (figures, scope) => ({
+        country: scope.country,
+        total_events: figures?.total_events ?? 0,
+        categories: figures?.categories ?? [],
+      }),
+    }),
 
-    webAnalytics: (r: Request) =>
-      cached(
-        'web_analytics',
-        r,
-        async () => {
-          const s = await fromSource('web-analytics', r.scope, deps.sources.webAnalytics, (src) =>
-            src.fetch(r.scope.window, r.scope.country),
-          );
-          const zero = {
-            visitors: 0,
-            sessions: 0,
-            page_views: 0,
-            bounce_rate: 0,
-            avg_session_seconds: 0,
-            top_pages: [],
-            top_sources: [],
-          };
-          return {
-            ...header(r.scope.window),
-            source_status: s.source_status,
-            country: r.scope.country,
-            ...(s.figures ?? zero),
-          };
-        },
-        keepUnlessUnavailable,
-      ),
+    webAnalytics: sourceReport('web_analytics', 'web-analytics', deps.sources.webAnalytics, {
+      fetch: (src, scope) => src.fetch(scope.window, scope.country),
+      answer: (figures, scope) => ({ country: scope.country, ...(figures ?? webAnalyticsZero) }),
+    }),
 
-    mobileSubscriptions: (r: Request) =>
-      cached(
-        'mobile_subscriptions',
-        r,
-        async () => {
-          const s = await fromSource('mobile-subscriptions', r.scope, deps.sources.mobileSubscriptions, (src) =>
-            src.fetch(r.scope.window),
-          );
-          const zero = {
-            installs: 0,
-            trials_started: 0,
-            new_subscriptions: 0,
-            active_subscriptions: 0,
-            churned_subscriptions: 0,
-            revenue: { amount: 0, currency: 'USD' },
-          };
-          return { ...header(r.scope.window), source_status: s.source_status, ...(s.figures ?? zero) };
-        },
-        keepUnlessUnavailable,
-      ),
+    mobileSubscriptions: sourceReport(
+      'mobile_subscriptions',
+      'mobile-subscriptions',
+      deps.sources.mobileSubscriptions,
+      {
+        fetch: (src, scope) => src.fetch(scope.window),
+        answer: (figures) => figures ?? mobileSubscriptionsZero,
+      },
+    ),
 
-    campaigns: (r: Request) =>
-      cached(
-        'campaigns',
-        r,
-        async () => {
-          const s = await fromSource('campaigns', r.scope, deps.sources.campaigns, (src) => src.fetch(r.scope.window));
-          // The campaign source has no country dimension: a country is accepted but not applied
-          // (country: null says so).
-          return {
-            ...header(r.scope.window),
-            source_status: s.source_status,
-            country: null,
-            campaigns: s.figures ?? [],
-          };
-        },
-        keepUnlessUnavailable,
-      ),
+    campaigns: sourceReport('campaigns', 'campaigns', deps.sources.campaigns, {
+      fetch: (src, scope) => src.fetch(scope.window),
+      // The source has no country dimension: a country is accepted but not applied (country: null says so).
+      answer: (figures) => ({ country: null, campaigns: figures ?? [] }),
+    }),
 
-    social: (r: Request) =>
-      cached(
-        'social',
-        r,
-        async () => {
-          const s = await fromSource('social', r.scope, deps.sources.social, (src) => src.fetch());
-          return { generated_at: new Date().toISOString(), source_status: s.source_status, accounts: s.figures ?? [] };
-        },
-        keepUnlessUnavailable,
-      ),
+    social: sourceReport('social', 'social', deps.sources.social, {
+      fetch: (src) => src.fetch(),
+      answer: (figures) => ({ accounts: figures ?? [] }),
+      windowless: true,
+    }),
   };
 }
 

@@ -15,8 +15,9 @@ export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | '
  */
 export function createAgentsModule(deps: AgentsDeps) {
   const { config, engines } = deps;
+  const workflows = createAccessRequestWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE);
   const requests = createAccessRequests({
-    workflows: createAccessRequestWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE),
+    workflows,
     redis: engines.redis,
     credentialsKey: deps.credentialsKey,
     publicBaseUrl: () => config.publicBaseUrl,

@@ -10,6 +10,7 @@ import type { AccessRequests } from './access-requests.service';
 import type { Tokens } from './tokens.service';
 
 const flag = (req: Request, name: string) => String(req.query[name]) === 'true';
+const brandOf = (req: Request) => Number(pathParam(req, 'brand_id'));
 
 /**
  * An agent's access: its request, the approver's links and decision, the agent's poll for the token, and the
@@ -86,28 +87,13 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
       res.json(await tokens.revoke(tenantScope(req), pathParam(req, 'token_id')));
     },
     async listAgentUsers(req, res) {
-      res.json(
-        await tokens.agentUsers(
-          callerOf(req),
-          Number(pathParam(req, 'brand_id')),
-          flag(req, 'include_inactive'),
-          pageOf(req),
-        ),
-      );
+      res.json(await tokens.agentUsers(callerOf(req), brandOf(req), flag(req, 'include_inactive'), pageOf(req)));
     },
     async revokeAgentUser(req, res) {
-      res.json(
-        await tokens.revokeAgentUser(
-          callerOf(req),
-          Number(pathParam(req, 'brand_id')),
-          pathParam(req, 'agent_user_id'),
-        ),
-      );
+      res.json(await tokens.revokeAgentUser(callerOf(req), brandOf(req), pathParam(req, 'agent_user_id')));
     },
     async regenerateAgentToken(req, res) {
-      res.json(
-        await tokens.regenerate(callerOf(req), Number(pathParam(req, 'brand_id')), pathParam(req, 'agent_user_id')),
-      );
+      res.json(await tokens.regenerate(callerOf(req), brandOf(req), pathParam(req, 'agent_user_id')));
     },
   };
 }

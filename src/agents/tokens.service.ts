@@ -1,4 +1,5 @@
 import { AppError } from '../lib/errors';
+import { orNull } from '../lib/api-views';
 import { iso, newId } from '../lib/ids';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { tenantQuery, type Caller } from '../lib/tenancy';
@@ -47,21 +48,18 @@ export function toAccessToken(t: TokenDoc, lastUsed: Date | null) {
 }
 
 function toAgentUser(a: AgentUserDoc, lastUsed: Date | null) {
+  const { brand_id, token_id, project_name, scopes, allowed_models, is_active } = a;
   return {
     agent_user_id: a._id,
-    brand_id: a.brand_id,
-    token_id: a.token_id,
-    name: a.name ?? null,
-    description: a.description ?? null,
-    photo: a.photo ?? null,
-    project_name: a.project_name,
+    brand_id,
+    token_id,
+    ...orNull(a, 'name', 'description', 'photo'),
+    project_name,
     owner_email: a.owner_email ?? null,
-    scopes: a.scopes,
-    monthly_budget_usd: a.monthly_budget_usd ?? null,
-    rate_limit_rpm: a.rate_limit_rpm ?? null,
-    rate_limit_rpd: a.rate_limit_rpd ?? null,
-    allowed_models: a.allowed_models,
-    is_active: a.is_active,
+    scopes,
+    ...orNull(a, 'monthly_budget_usd', 'rate_limit_rpm', 'rate_limit_rpd'),
+    allowed_models,
+    is_active,
     created_at: iso(a.created_at),
     last_used_at: iso(lastUsed),
     revoked_at: iso(a.revoked_at),

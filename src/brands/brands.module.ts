@@ -11,11 +11,11 @@ export type BrandsDeps = Pick<Infra, 'config' | 'engines' | 'storage' | 'lock' |
  * the agent operations read.
  */
 export function createBrandsModule(deps: BrandsDeps) {
-  const { config } = deps;
+  const { config, storage, lock } = deps;
   const brands = createBrandsService({
     redis: deps.engines.redis,
-    storage: deps.storage,
-    lock: deps.lock,
+    storage,
+    lock,
     publicBaseUrl: () => config.publicBaseUrl,
     cache: deps.brands,
   });

@@ -1,4 +1,5 @@
 import type { Model } from 'mongoose';
+import type { JsonBody } from '../lib/contract-types';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { AuthorModel, type AuthorDoc } from './author.model';
@@ -30,25 +31,7 @@ export interface TaxonomyInput {
   slug?: string;
   description?: string | null;
 }
-export interface PostInput {
-  slug?: string;
-  title: string;
-  body: unknown;
-  excerpt?: string | null;
-  cover_image_url?: string | null;
-  featured_image_alt?: string | null;
-  tldr_summary?: string | null;
-  seo_title?: string | null;
-  seo_description?: string | null;
-  og_image_url?: string | null;
-  author_name?: string;
-  author_id?: string;
-  tags?: string[];
-  tag_ids?: string[];
-  category_ids?: string[];
-  related_post_ids?: string[];
-  is_featured?: boolean;
-}
+export type PostInput = JsonBody<'createPost'>;
 export interface PageInput {
   slug?: string;
   title?: string;

@@ -1,3 +1,4 @@
+import { orNull } from '../lib/api-views';
 import { iso } from '../lib/ids';
 import type { AuthorDoc } from './author.model';
 import type { PageDoc } from './page.model';
@@ -11,13 +12,10 @@ export function toAuthor(doc: AuthorDoc) {
     id: doc._id,
     full_name: doc.full_name,
     slug: doc.slug,
-    avatar_url: doc.avatar_url ?? null,
-    bio: doc.bio ?? null,
-    email: doc.email ?? null,
+    ...orNull(doc, 'avatar_url', 'bio', 'email'),
     role: doc.role,
     agent_type: doc.agent_type,
-    country: doc.country ?? null,
-    city: doc.city ?? null,
+    ...orNull(doc, 'country', 'city'),
     is_active: doc.is_active,
     created_at: iso(doc.created_at),
     updated_at: iso(doc.updated_at),
@@ -53,8 +51,7 @@ const authorRef = (doc: AuthorDoc) => ({
   id: doc._id,
   full_name: doc.full_name,
   slug: doc.slug,
-  avatar_url: doc.avatar_url ?? null,
-  bio: doc.bio ?? null,
+  ...orNull(doc, 'avatar_url', 'bio'),
 });
 
 /** The records a post refers to, loaded in batches for a whole list (see loadPostRefs). */
@@ -71,8 +68,7 @@ export const toRelatedPost = (doc: PostDoc) => ({
   id: doc._id,
   slug: doc.slug,
   title: doc.title,
-  excerpt: doc.excerpt ?? null,
-  cover_image_url: doc.cover_image_url ?? null,
+  ...orNull(doc, 'excerpt', 'cover_image_url'),
   status: doc.status,
   published_at: iso(doc.published_at),
 });
@@ -84,10 +80,7 @@ export function toPostSummary(doc: PostDoc, refs: PostRefs) {
     id: doc._id,
     slug: doc.slug,
     title: doc.title,
-    excerpt: doc.excerpt ?? null,
-    tldr_summary: doc.tldr_summary ?? null,
-    cover_image_url: doc.cover_image_url ?? null,
-    featured_image_alt: doc.featured_image_alt ?? null,
+    ...orNull(doc, 'excerpt', 'tldr_summary', 'cover_image_url', 'featured_image_alt'),
     status: doc.status,
     published_at: iso(doc.published_at),
     author: author ? authorRef(author) : null,
@@ -96,9 +89,7 @@ export function toPostSummary(doc: PostDoc, refs: PostRefs) {
     reading_time: doc.reading_time,
     view_count: doc.view_count,
     is_featured: doc.is_featured,
-    seo_title: doc.seo_title ?? null,
-    seo_description: doc.seo_description ?? null,
-    og_image_url: doc.og_image_url ?? null,
+    ...orNull(doc, 'seo_title', 'seo_description', 'og_image_url'),
     created_at: iso(doc.created_at),
     updated_at: iso(doc.updated_at),
   };
@@ -125,9 +116,7 @@ export function toPage(doc: PageDoc) {
     status: doc.status,
     published_at: iso(doc.published_at),
     sort_order: doc.sort_order,
-    seo_title: doc.seo_title ?? null,
-    seo_description: doc.seo_description ?? null,
-    og_image_url: doc.og_image_url ?? null,
+    ...orNull(doc, 'seo_title', 'seo_description', 'og_image_url'),
     created_at: iso(doc.created_at),
     updated_at: iso(doc.updated_at),
   };

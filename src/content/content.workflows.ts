@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { startWorkflow } from '../lib/engines/temporal';
 import { contentDeployHookWorkflow } from '../../workflows/content';
 import type { DeployHookCall, DeployHookPayload } from './deploy-hook';
@@ -8,21 +8,18 @@ export const deployHookWorkflowId = (p: DeployHookPayload) => `content-deploy-${
 
 /** The content area's workflow calls, by workflow function. */
 export function createContentWorkflows(temporal: Client, taskQueue: string) {
+  // A call made before (or still running) is never made again: its id is taken for good.
+  const deployHookRun = (call: DeployHookCall): WorkflowStartOptions<typeof contentDeployHookWorkflow> => ({
+    taskQueue,
+    workflowId: call.delivery_id,
+    args: [call],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
   return {
     /** Calls the deploy hook through a durable run; a call already made or running for this revision is left. */
     async callDeployHook(call: DeployHookCall): Promise<void> {
-      await startWorkflow(
-        temporal,
-        contentDeployHookWorkflow,
-        {
-          taskQueue,
-          workflowId: call.delivery_id,
-          args: [call],
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          workflowIdConflictPolicy: 'USE_EXISTING',
-        },
-        { once: true },
-      );
+      await startWorkflow(temporal, contentDeployHookWorkflow, deployHookRun(call), { once: true });
     },
   };
 }

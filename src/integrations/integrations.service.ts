@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import type { KeyRing } from '../lib/crypto';
 import { AppError } from '../lib/errors';
+import { orNull } from '../lib/api-views';
 import { iso } from '../lib/ids';
 import { insertWithNewIntegerId } from '../lib/integer-ids';
 import type { RunLocked } from '../lib/locks';
@@ -74,15 +75,11 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
       provider_name: k.provider_name,
       key_label: k.key_label,
       credentials_masked: k.credentials_masked as Record<string, string>,
-      daily_limit: k.daily_limit ?? null,
-      minute_limit: k.minute_limit ?? null,
+      ...orNull(k, 'daily_limit', 'minute_limit'),
       ...usage,
       is_primary: k.is_primary,
       is_active: k.is_active,
-      country_code: k.country_code ?? null,
-      spend_limit_amount: k.spend_limit_amount ?? null,
-      spend_limit_period: k.spend_limit_period ?? null,
-      spend_limit_action: k.spend_limit_action ?? null,
+      ...orNull(k, 'country_code', 'spend_limit_amount', 'spend_limit_period', 'spend_limit_action'),
       share_with_pool: k.share_with_pool,
       spend_current_period: spend ?? (await currentSpend(k.client_id, [k])).get(k._id) ?? 0,
       currency: templateOf(k.provider_name)?.currency ?? 'USD',

@@ -3,7 +3,7 @@ import { insertNew } from '../jobs/resource-writes';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
 import { tenantQuery } from '../lib/tenancy';
-import type { DrainedStream } from '../lib/stream-drain';
+import { appendOrStore, parseTimed, type DrainedStream } from '../lib/stream-drain';
 import { RelayUsageModel } from './integration.model';
 import { dayOf } from './periods';
 
@@ -42,10 +42,7 @@ export const recordRelayCalls = (records: RelayCallRecord[]) => storeUsage(recor
 export const relayUsageStream: DrainedStream<UsageDoc> = {
   stream: RELAY_USAGE_STREAM,
   group: 'relay-usage-drain',
-  parse: (json) => {
-    const doc = JSON.parse(json) as UsageDoc & { at: string };
-    return { ...doc, at: new Date(doc.at) };
-  },
+  parse: parseTimed,
   store: storeUsage,
 };
 
@@ -58,16 +55,10 @@ export const relayUsageStream: DrainedStream<UsageDoc> = {
 export function createUsageRecorder(redis: Redis, logger: Logger) {
   return async function recordRelayCall(r: RelayCallRecord): Promise<void> {
     const doc = usageDoc(r);
-    try {
-      await redis.xadd(RELAY_USAGE_STREAM, '*', 'e', JSON.stringify(doc));
-      return;
-    } catch (err) {
-      logger.warn(
-        { err: (err as Error).message, integration_id: doc.integration_id },
-        'relay usage: Redis did not take the call; writing it to MongoDB',
-      );
-    }
-    await storeUsage([doc]);
+    await appendOrStore(redis, logger, relayUsageStream, doc, {
+      fields: { integration_id: doc.integration_id },
+      message: 'relay usage: Redis did not take the call; writing it to MongoDB',
+    });
   };
 }
 

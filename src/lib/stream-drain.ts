@@ -13,6 +13,12 @@ export interface DrainedStream<T> {
   store(docs: T[]): Promise<void>;
 }
 
+/** A record whose time `at` travelled as JSON (a string), parsed with `at` a Date again. */
+export function parseTimed<T extends { at: Date }>(json: string): T {
+  const doc = JSON.parse(json) as Omit<T, 'at'> & { at: string };
+  return { ...doc, at: new Date(doc.at) } as T;
+}
+
 export interface DrainOptions {
   batch?: number;
   blockMs?: number;
@@ -145,6 +151,27 @@ export function startStreamDrain<T>(
       await running;
     },
   };
+}
+
+/**
+ * Appends one record to a drained stream, durably before it returns: to the Redis stream (append-only file),
+ * or, when Redis does not take it, stored in MongoDB directly, with a warning (`fields` and `message`).
+ * Throws only if neither took it.
+ */
+export async function appendOrStore<T>(
+  redis: Redis,
+  logger: Logger,
+  spec: Pick<DrainedStream<T>, 'stream' | 'store'>,
+  doc: T,
+  warning: { fields: Record<string, unknown>; message: string },
+): Promise<void> {
+  try {
+    await redis.xadd(spec.stream, '*', 'e', JSON.stringify(doc));
+    return;
+  } catch (err) {
+    logger.warn({ err: (err as Error).message, ...warning.fields }, warning.message);
+  }
+  await spec.store([doc]);
 }
 
 /** Several drains run and flushed as one (a worker drains every stream). */

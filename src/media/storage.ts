@@ -34,12 +34,33 @@ function checkKey(key: string): string {
   return key;
 }
 
+/** `lookup`'s answer, or null when it failed because the object is not there (`missing` says which failures). */
+async function unlessMissing<T>(missing: (err: unknown) => boolean, lookup: () => Promise<T>): Promise<T | null> {
+  try {
+    return await lookup();
+  } catch (err) {
+    if (missing(err)) return null;
+    throw err;
+  }
+}
+
+/** What every storage answers the same way: an object exists when `head` finds it. */
+abstract class StorageBase {
+  abstract head(key: string): Promise<StoredObject | null>;
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.head(key)) !== null;
+  }
+}
+
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ENOENT';
 
 /** Files under a root directory; a write lands under a temporary name and is renamed into place. */
-export class LocalStorage implements MediaStorage {
+export class LocalStorage extends StorageBase implements MediaStorage {
   readonly kind = 'local' as const;
-  constructor(private readonly root: string) {}
+  constructor(private readonly root: string) {
+    super();
+  }
 
   private file(key: string) {
     return path.join(this.root, checkKey(key));
@@ -53,28 +74,15 @@ export class LocalStorage implements MediaStorage {
     await fs.promises.rename(tmp, file);
   }
 
-  async get(key: string): Promise<Readable | null> {
-    try {
-      const handle = await fs.promises.open(this.file(key), 'r');
-      return handle.createReadStream();
-    } catch (err) {
-      if (isMissing(err)) return null;
-      throw err;
-    }
+  get(key: string): Promise<Readable | null> {
+    return unlessMissing(isMissing, async () => (await fs.promises.open(this.file(key), 'r')).createReadStream());
   }
 
-  async head(key: string): Promise<StoredObject | null> {
-    try {
+  head(key: string): Promise<StoredObject | null> {
+    return unlessMissing(isMissing, async () => {
       const st = await fs.promises.stat(this.file(key));
       return { size: st.size, lastModified: st.mtime };
-    } catch (err) {
-      if (isMissing(err)) return null;
-      throw err;
-    }
-  }
-
-  async exists(key: string): Promise<boolean> {
-    return (await this.head(key)) !== null;
+    });
   }
 
   async delete(key: string): Promise<void> {
@@ -88,12 +96,14 @@ const isNotFound = (err: unknown) => {
 };
 
 /** Objects in one S3 bucket (or any S3-compatible server: MinIO, s3rver). */
-export class S3Storage implements MediaStorage {
+export class S3Storage extends StorageBase implements MediaStorage {
   readonly kind = 's3' as const;
   constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
-  ) {}
+  ) {
+    super();
+  }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     await this.client.send(
@@ -107,28 +117,18 @@ export class S3Storage implements MediaStorage {
     );
   }
 
-  async get(key: string): Promise<Readable | null> {
-    try {
+  get(key: string): Promise<Readable | null> {
+    return unlessMissing(isNotFound, async () => {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
       return out.Body as Readable;
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
+    });
   }
 
-  async head(key: string): Promise<StoredObject | null> {
-    try {
+  head(key: string): Promise<StoredObject | null> {
+    return unlessMissing(isNotFound, async () => {
       const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
       return { size: out.ContentLength ?? 0, lastModified: out.LastModified ?? new Date(0) };
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
-  }
-
-  async exists(key: string): Promise<boolean> {
-    return (await this.head(key)) !== null;
+    });
   }
 
   async delete(key: string): Promise<void> {

@@ -50,6 +50,17 @@ export function createResearchService(deps: {
 }) {
   const { control, workflows } = deps;
   const find = (scope: string | null, id: string) => control.find(scope, id, 'research');
+  /** A change of the job's state (see JobControl.transition), answered as the job it leaves. */
+  const move = async (
+    scope: string | null,
+    id: string,
+    m: {
+      from: string[];
+      change: (current: JobDoc) => Record<string, unknown>;
+      tell: (seq: number) => Promise<void>;
+      refusal: (status: string) => string;
+    },
+  ) => toResearchJob(await control.transition(await find(scope, id), m.from, m.change, m.tell, m.refusal));
 
   return {
     async submit(who: Submitter, body: ResearchBody) {
@@ -75,40 +86,35 @@ export function createResearchService(deps: {
     get: async (scope: string | null, id: string) => toResearchJob(await find(scope, id)),
 
     /** running → paused: the workflow finishes the companies in hand, then waits without an activity. */
-    async pause(scope: string | null, id: string) {
-      const doc = await find(scope, id);
-      const updated = await control.transition(
-        doc,
-        ['running'],
-        () => ({ status: 'paused', paused_at: new Date(), message: 'Paused' }),
-        (seq) => workflows.pause(id, seq),
-        (status) => `Research job is not running (status: ${status})`,
-      );
-      return toResearchJob(updated);
-    },
+    pause: (scope: string | null, id: string) =>
+      move(scope, id, {
+        from: ['running'],
+        change: () => ({ status: 'paused', paused_at: new Date(), message: 'Paused' }),
+        tell: (seq) => workflows.pause(id, seq),
+        refusal: (status) => `Research job is not running (status: ${status})`,
+      }),
 
     /** paused → running: the workflow continues with the next company. */
-    async resume(scope: string | null, id: string) {
-      const updated = await control.transition(
-        await find(scope, id),
-        ['paused'],
-        (cur) => ({ status: 'running', ...unpause(cur), message: 'Resumed' }),
-        (seq) => workflows.resume(id, seq),
-        (status) => `Research job is not paused (status: ${status})`,
-      );
-      return toResearchJob(updated);
-    },
+    resume: (scope: string | null, id: string) =>
+      move(scope, id, {
+        from: ['paused'],
+        change: (cur) => ({ status: 'running', ...unpause(cur), message: 'Resumed' }),
+        tell: (seq) => workflows.resume(id, seq),
+        refusal: (status) => `Research job is not paused (status: ${status})`,
+      }),
 
-    async cancel(scope: string | null, id: string) {
-      const updated = await control.transition(
-        await find(scope, id),
-        ['queued', 'running', 'paused'],
-        (cur) => ({ status: 'cancelled', completed_at: new Date(), ...unpause(cur), message: 'Cancelled by user' }),
-        () => deps.jobRuns.cancel(id),
-        (status) => `Research job is already ${status}`,
-      );
-      return toResearchJob(updated);
-    },
+    cancel: (scope: string | null, id: string) =>
+      move(scope, id, {
+        from: ['queued', 'running', 'paused'],
+        change: (cur) => ({
+          status: 'cancelled',
+          completed_at: new Date(),
+          ...unpause(cur),
+          message: 'Cancelled by user',
+        }),
+        tell: () => deps.jobRuns.cancel(id),
+        refusal: (status) => `Research job is already ${status}`,
+      }),
 
     /** A completed research job's results: a page of them, or the whole set as a file (csv, jsonl). */
     async results(scope: string | null, id: string, format: ResultsFormat, page: Page) {

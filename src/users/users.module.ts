@@ -11,12 +11,12 @@ export type UsersDeps = Pick<Infra, 'config' | 'notifier' | 'credentials'>;
  * follows to the reset-password page. A change that may take access away invalidates the credential cache.
  */
 export function createUsersModule(deps: UsersDeps) {
-  const { config } = deps;
+  const { config, notifier, credentials } = deps;
   const users = createUsersService({
-    notifier: deps.notifier,
+    notifier,
     publicBaseUrl: config.publicBaseUrl,
     resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
-    invalidateCredentials: deps.credentials.invalidate,
+    invalidateCredentials: credentials.invalidate,
   });
   return {
     handlers: usersRoutes({ users }),

@@ -129,22 +129,23 @@ class Parser {
     return this.next();
   }
 
-  private or(): FilterNode {
-    const children = [this.and()];
-    while (this.isWord('OR')) {
+  /** operand ("OR"|"AND" operand)*, as `kind`; a single operand stands alone. */
+  private joined(kind: 'or' | 'and', operand: () => FilterNode): FilterNode {
+    const keyword = kind.toUpperCase();
+    const children = [operand()];
+    while (this.isWord(keyword)) {
       this.next();
-      children.push(this.and());
+      children.push(operand());
     }
-    return children.length === 1 ? children[0] : { kind: 'or', children };
+    return children.length === 1 ? children[0] : { kind, children };
+  }
+
+  private or(): FilterNode {
+    return this.joined('or', () => this.and());
   }
 
   private and(): FilterNode {
-    const children = [this.not()];
-    while (this.isWord('AND')) {
-      this.next();
-      children.push(this.not());
-    }
-    return children.length === 1 ? children[0] : { kind: 'and', children };
+    return this.joined('and', () => this.not());
   }
 
   private not(): FilterNode {

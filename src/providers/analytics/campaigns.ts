@@ -1,3 +1,4 @@
+import type { Schemas } from '../../lib/contract-types';
 import { ProviderError } from '../errors';
 import { callJson, num, ratio, type SourceEndpoint } from './source';
 
@@ -26,18 +27,7 @@ const STATUS: Record<number, string> = {
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface CampaignFigures {
-  campaign_id: string;
-  name: string;
-  status: string;
-  sent: number;
-  delivered: number;
-  opened: number;
-  replied: number;
-  bounced: number;
-  open_rate: number;
-  reply_rate: number;
-}
+export type CampaignFigures = Schemas['CampaignsReport']['campaigns'][number];
 
 /** Per-campaign performance of the window; rates are of delivered messages (sent minus bounced). */
 export function createCampaignsSource(ep: SourceEndpoint) {
