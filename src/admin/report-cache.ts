@@ -59,7 +59,14 @@ export function createReportCache(
         const hit = await read<T>(key);
         if (hit !== undefined) return { value: hit, cached: true };
       }
-      if ((await redis.set(leaseKey(key), token, 'PX', leaseMs, 'NX')) === 'OK') break;
+      if ((await redis.set(leaseKey(key), token, 'PX', leaseMs, 'NX')) === 'OK') {
+        // The lease may be free because another process has just stored its answer and let go:
+        // read once more under the lease before computing again.
+        const stored = refresh ? undefined : await read<T>(key);
+        if (stored === undefined) break;
+        await redis.eval(UNLOCK, 1, leaseKey(key), token).catch(() => undefined);
+        return { value: stored, cached: true };
+      }
       // Another process computes it: wait for its answer rather than computing it again.
       if (Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, pollMs));
