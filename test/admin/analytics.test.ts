@@ -1,14 +1,6 @@
 import { Writable } from 'node:stream';
-import {
-  CAMPAIGNS,
-  EVENT_CATEGORIES,
-  campaignDay,
-  daysBetween,
-  mobileChart,
-  productEvents,
-  socialFollowers,
-  webTraffic,
-} from '../../src/sandbox/analytics-data';
+// What the sandbox's analytics providers answer: the figures every report is checked against.
+import * as sandboxData from '../../src/sandbox/analytics-data';
 import { createClient, useTestApi, type TestApi } from '../support/harness';
 
 const DAY = 86_400_000;
@@ -26,14 +18,14 @@ describe('admin analytics reports, every source answering', () => {
   const ctx = useTestApi({ LOG_LEVEL: 'debug' }, { logDestination: capture });
   const from = day(-9);
   const to = day(0);
-  const days = daysBetween(from, to);
+  const days = sandboxData.daysBetween(from, to);
 
   it('reads product-analytics events by category from the provider, for a window and a country', async () => {
     const res = await report(ctx.api, ctx.admin, 'product-analytics-metrics', `?from=${from}&to=${to}&country=NL`);
     expect(res.status).toBe(200);
-    const expected = EVENT_CATEGORIES.map((c) => ({
+    const expected = sandboxData.EVENT_CATEGORIES.map((c) => ({
       category: c,
-      count: days.reduce((n, d) => n + productEvents(d, 'NL')[c], 0),
+      count: days.reduce((n, d) => n + sandboxData.productEvents(d, 'NL')[c], 0),
     }));
     expect(res.body).toMatchObject({
       source_status: 'ok',
@@ -50,7 +42,7 @@ describe('admin analytics reports, every source answering', () => {
   it('reads web traffic, top pages and sources', async () => {
     const res = await report(ctx.api, ctx.admin, 'web-analytics', `?from=${from}&to=${to}`);
     expect(res.status).toBe(200);
-    const t = days.map((d) => webTraffic(d, null));
+    const t = days.map((d) => sandboxData.webTraffic(d, null));
     const sessions = t.reduce((n, x) => n + x.sessions, 0);
     expect(res.body).toMatchObject({
       source_status: 'ok',
@@ -70,13 +62,13 @@ describe('admin analytics reports, every source answering', () => {
   it('reads installs, subscriptions and revenue from the daily charts', async () => {
     const res = await report(ctx.api, ctx.admin, 'mobile-subscriptions', `?from=${from}&to=${to}`);
     expect(res.status).toBe(200);
-    const sum = (chart: string) => days.reduce((n, d) => n + mobileChart(chart, d), 0);
+    const sum = (chart: string) => days.reduce((n, d) => n + sandboxData.mobileChart(chart, d), 0);
     expect(res.body).toMatchObject({
       source_status: 'ok',
       installs: sum('customers_new'),
       trials_started: sum('trials_new'),
       new_subscriptions: sum('actives_new'),
-      active_subscriptions: mobileChart('actives', to),
+      active_subscriptions: sandboxData.mobileChart('actives', to),
       churned_subscriptions: sum('churned_actives'),
       revenue: { amount: Math.round(sum('revenue') * 100) / 100, currency: 'USD' },
     });
@@ -86,9 +78,9 @@ describe('admin analytics reports, every source answering', () => {
     const res = await report(ctx.api, ctx.admin, 'campaigns', `?from=${from}&to=${to}`);
     expect(res.status).toBe(200);
     expect(res.body.source_status).toBe('ok');
-    const first = CAMPAIGNS[0];
+    const first = sandboxData.CAMPAIGNS[0];
     const t = days
-      .map((d) => campaignDay(first.id, d))
+      .map((d) => sandboxData.campaignDay(first.id, d))
       .reduce((a, b) => ({
         sent: a.sent + b.sent,
         bounced: a.bounced + b.bounced,
@@ -106,7 +98,7 @@ describe('admin analytics reports, every source answering', () => {
       replied: t.replied,
     });
     expect(got.open_rate).toBeCloseTo(t.opened / (t.sent - t.bounced), 3);
-    expect(res.body.campaigns).toHaveLength(CAMPAIGNS.length);
+    expect(res.body.campaigns).toHaveLength(sandboxData.CAMPAIGNS.length);
   });
 
   it('reads followers of every configured social account', async () => {
@@ -117,8 +109,8 @@ describe('admin analytics reports, every source answering', () => {
       ['instagram', 'twitter', 'linkedin'].map((network) => ({
         network,
         handle: network === 'linkedin' ? 'lead-service' : '@leadservice',
-        followers: socialFollowers(network).followersCount,
-        engagement_rate: socialFollowers(network).engagementRate ?? null,
+        followers: sandboxData.socialFollowers(network).followersCount,
+        engagement_rate: sandboxData.socialFollowers(network).engagementRate ?? null,
         error: null,
       })),
     );
@@ -214,6 +206,6 @@ describe('admin analytics reports, one source failing and one unconfigured', () 
       engagement_rate: null,
       error: 'Rate limited by the network; try later',
     });
-    expect(res.body.accounts[0].followers).toBe(socialFollowers('instagram').followersCount);
+    expect(res.body.accounts[0].followers).toBe(sandboxData.socialFollowers('instagram').followersCount);
   });
 });

@@ -1,6 +1,6 @@
 import { createClient, useTestApi } from '../support/harness';
 import { startSecondApi } from '../support/second-api';
-import { SETTINGS_DEFAULTS } from '../../src/brands/brand.views';
+import { INFORMATION_FIELDS, SETTINGS_DEFAULTS } from '../../src/brands/brand.views';
 
 describe('brands, settings and information', () => {
   const ctx = useTestApi();
@@ -174,19 +174,14 @@ describe('brands, settings and information', () => {
       token: client.triple,
       body: { brand_name: 'C', slug: 'c' },
     });
-    const fields = [
-      'website',
-      'description',
-      'industry',
-      'street1',
-      'street2',
-      'city',
-      'state',
-      'postcode',
-      'tax_id',
-      'vat_id',
-    ];
-    const value = (f: string) => (f === 'website' ? 'https://c.example' : `${f} value`);
+    // Every information field, each with a value of its format.
+    const formatted: Record<string, string> = {
+      website: 'https://c.example',
+      country: 'NL',
+      support_email: 'help@c.example',
+    };
+    const fields = INFORMATION_FIELDS;
+    const value = (f: string) => formatted[f] ?? `${f} value`;
     const settings = {
       default_rate_limit: 7,
       default_campaign_quota_daily: 8,

@@ -27,6 +27,23 @@ async function stream(token: string, headers: Record<string, string> = {}, query
   open.push(s);
   return s;
 }
+/** `run` with a Redis connection of its own (another process's) and, on it, an event bus; then disconnected. */
+async function asAnotherProcess(run: (bus: ReturnType<typeof createEventBus>, redis: Redis) => Promise<void>) {
+  const other = new Redis(process.env.REDIS_URL!, { keyPrefix: api.config.REDIS_KEY_PREFIX });
+  try {
+    await run(createEventBus(other, { retention: 100, windowSeconds: 60 }), other);
+  } finally {
+    other.disconnect();
+  }
+}
+/** A research job's event. */
+const researchEvent = (job_id: string, status: string, client_id: string) => ({
+  job_id,
+  job_type: 'research' as const,
+  status,
+  client_id,
+  occurred_at: new Date().toISOString(),
+});
 const small = (query: string) => ({ query, country_code: 'LU', max_locations: 1, max_results: 3 });
 const forJob = (id: string, event: string) => (f: { event: string; data: any }) =>
   f.event === event && f.data?.job_id === id;
@@ -127,35 +144,17 @@ describe('event stream', () => {
 
   it('fans out events published by another process through Redis', async () => {
     const s = await stream(acme.triple);
-    const other = new Redis(process.env.REDIS_URL!, { keyPrefix: api.config.REDIS_KEY_PREFIX });
-    try {
-      const bus = createEventBus(other, { retention: 100, windowSeconds: 60 });
-      const data = {
-        job_id: '11111111-1111-4111-8111-111111111111',
-        job_type: 'research' as const,
-        status: 'running',
-        client_id: acme.client_id,
-        occurred_at: new Date().toISOString(),
-      };
+    await asAnotherProcess(async (bus) => {
+      const data = researchEvent('11111111-1111-4111-8111-111111111111', 'running', acme.client_id);
       const published = await bus.publish('job.started', data);
       const got = await s.next(forJob(data.job_id, 'job.started'));
       expect(got).toEqual({ id: published.id, event: 'job.started', data });
-    } finally {
-      other.disconnect();
-    }
+    });
   });
 
   it('publishes a job event once: a repeat (a retried activity) answers the first id and appends nothing', async () => {
-    const other = new Redis(process.env.REDIS_URL!, { keyPrefix: api.config.REDIS_KEY_PREFIX });
-    try {
-      const bus = createEventBus(other, { retention: 100, windowSeconds: 60 });
-      const data = {
-        job_id: '22222222-2222-4222-8222-222222222222',
-        job_type: 'research' as const,
-        status: 'completed',
-        client_id: globex.client_id,
-        occurred_at: new Date().toISOString(),
-      };
+    await asAnotherProcess(async (bus, other) => {
+      const data = researchEvent('22222222-2222-4222-8222-222222222222', 'completed', globex.client_id);
       const first = await bus.publish('job.completed', data);
       const again = await bus.publish('job.completed', { ...data, occurred_at: new Date().toISOString() });
       const failed = await bus.publish('job.failed', data);
@@ -172,9 +171,7 @@ describe('event stream', () => {
         ([, f]) => JSON.parse(f[3]).job_id === data.job_id,
       );
       expect(everyone.map(([, f]) => f[1])).toEqual(['job.completed', 'job.failed']);
-    } finally {
-      other.disconnect();
-    }
+    });
   });
 
   it('counts open streams across instances on /events/status and cleans up on disconnect', async () => {

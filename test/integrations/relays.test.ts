@@ -236,29 +236,43 @@ describe('provider relays', () => {
     expect(await activeCredential({ ...q, client_id: cast.clientB.client_id })).toBeNull(); // another tenant's brand id
   });
 
-  it('key rotation: a credential sealed under the previous key still decrypts; new ones use the current key', async () => {
+  /**
+   * A maps key of a new brand, its credentials sealed under `sealingKey` behind the service's back, and a geocode
+   * call through the relay that uses it.
+   */
+  async function sealedMapsKey(sealingKey: string, key: { id: number; label: string; brand: string; api_key: string }) {
     const brand = await ctx.api.call('POST', '/api/v1/brands', {
       token: cast.parties.owner.token,
-      body: { brand_name: 'Rotated', slug: 'rotated' },
+      body: { brand_name: key.brand, slug: key.brand.toLowerCase().replace(/ /g, '-') },
     });
     const brandId = brand.body.brand_id as number;
-    const credentials = { api_key: 'sealed-under-old-key-4242' };
+    const credentials = { api_key: key.api_key };
     await IntegrationModel.create({
-      _id: 900_001,
+      _id: key.id,
       client_id: cast.clientA.client_id,
       brand_id: brandId,
       provider_name: 'maps',
-      key_label: 'old',
+      key_label: key.label,
       is_primary: true,
-      credentials_sealed: new KeyRing(OLD_KEY).encrypt(JSON.stringify(credentials)),
+      credentials_sealed: new KeyRing(sealingKey).encrypt(JSON.stringify(credentials)),
       credentials_masked: maskCredentials(credentials),
     });
-    await ctx.api.rt.modules.integrations.keys.changed(); // written behind the service's back
+    await ctx.api.rt.modules.integrations.keys.changed();
     const res = await relay(
       'maps/geocode/json',
       { params: { address: 'x' } },
       { token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId) } },
     );
+    return { brandId, credentials, res };
+  }
+
+  it('key rotation: a credential sealed under the previous key still decrypts; new ones use the current key', async () => {
+    const { brandId, credentials, res } = await sealedMapsKey(OLD_KEY, {
+      id: 900_001,
+      label: 'old',
+      brand: 'Rotated',
+      api_key: 'sealed-under-old-key-4242',
+    });
     expect(res.status).toBe(200);
     expect((await received(ctx.api, '/maps/api/'))[0].query.key).toBe(credentials.api_key);
     const fresh = await createKey(ctx.api, cast.parties.owner.token, brandId, {
@@ -273,28 +287,12 @@ describe('provider relays', () => {
   });
 
   it('a credential sealed under a key that is not configured answers 503 with a masked detail', async () => {
-    const brand = await ctx.api.call('POST', '/api/v1/brands', {
-      token: cast.parties.owner.token,
-      body: { brand_name: 'Wrong key', slug: 'wrong-key' },
+    const { brandId, res } = await sealedMapsKey(randomBytes(32).toString('hex'), {
+      id: 900_002,
+      label: 'lost',
+      brand: 'Wrong key',
+      api_key: 'sealed-under-unknown-key',
     });
-    const brandId = brand.body.brand_id as number;
-    const credentials = { api_key: 'sealed-under-unknown-key' };
-    await IntegrationModel.create({
-      _id: 900_002,
-      client_id: cast.clientA.client_id,
-      brand_id: brandId,
-      provider_name: 'maps',
-      key_label: 'lost',
-      is_primary: true,
-      credentials_sealed: new KeyRing(randomBytes(32).toString('hex')).encrypt(JSON.stringify(credentials)),
-      credentials_masked: maskCredentials(credentials),
-    });
-    await ctx.api.rt.modules.integrations.keys.changed();
-    const res = await relay(
-      'maps/geocode/json',
-      { params: { address: 'x' } },
-      { token: cast.parties.owner.token, headers: { 'x-brand-id': String(brandId) } },
-    );
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ detail: 'Provider temporarily unavailable' });
     expect(await received(ctx.api, '/')).toEqual([]);

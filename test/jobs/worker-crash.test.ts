@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ResourceModel } from '../../src/idap/resource.model';
 import { JobItemModel } from '../../src/jobs/job.model';
 import { createLogger } from '../../src/lib/logger';
 import { workerFor, type ServiceWorker } from '../../src/runtime';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
+import { spawnBeside } from '../support/second-api';
 import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
 
 let api: TestApi;
@@ -20,28 +21,10 @@ afterAll(async () => {
   await api.stop();
 });
 
-function spawnWorker(): Promise<ChildProcess> {
-  const c = api.config;
-  // node itself with tsx's loader (not the tsx CLI, which would run the worker in a grandchild that SIGKILL misses).
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker-process.ts')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      MONGODB_DB: c.MONGODB_DB,
-      REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,
-      TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
-      DATA_DIR: c.dataDir,
-      ...FAST_RETRIES,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (d) => (err += d));
-    proc.stdout!.on('data', (d) => String(d).includes('worker ready') && resolve(proc));
-    proc.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${err}`)));
-  });
-}
+const spawnWorker = () =>
+  spawnBeside(api, path.join(__dirname, 'worker-process.ts'), FAST_RETRIES, (output, proc) =>
+    output.includes('worker ready') ? proc : undefined,
+  );
 
 describe('a worker killed in the middle of a job', () => {
   it('lets a new worker finish the job, with no duplicate resources', async () => {

@@ -1,5 +1,5 @@
 import { createLogger } from '../../src/lib/logger';
-import { startStreamDrain, storedSoFar, type StreamDrain } from '../../src/lib/stream-drain';
+import { startStreamDrain, storedSoFar, type DrainOptions, type StreamDrain } from '../../src/lib/stream-drain';
 import { useTestApi } from '../support/harness';
 
 /** The drain that moves the activity log and relay usage from Redis streams into MongoDB, on a stream of its own. */
@@ -9,6 +9,14 @@ describe('stream drain', () => {
   const append = (stream: string, n: number) => redis().xadd(stream, '*', 'e', JSON.stringify({ n }));
   let drain: StreamDrain | undefined;
   afterEach(async () => drain?.stop());
+  /** A drain of `stream`'s numbers into `store`. */
+  const drainOf = (stream: string, store: (docs: number[]) => Promise<void>, opts: DrainOptions) =>
+    startStreamDrain(
+      redis(),
+      createLogger('silent'),
+      { stream, group: 'test-drain', parse: (json) => (JSON.parse(json) as { n: number }).n, store },
+      opts,
+    );
 
   it('stores every record once, in order, and only then deletes it; a failed store is retried', async () => {
     const stream = 'test:drain-retry';
@@ -16,17 +24,11 @@ describe('stream drain', () => {
     expect(await storedSoFar(redis(), stream, 200)).toBe(false); // nobody drains it yet
     const stored: number[] = [];
     let failures = 1;
-    drain = startStreamDrain(
-      redis(),
-      createLogger('silent'),
-      {
-        stream,
-        group: 'test-drain',
-        parse: (json) => (JSON.parse(json) as { n: number }).n,
-        store: async (docs) => {
-          if (failures-- > 0) throw new Error('engine down'); // the batch stays in the stream, pending
-          stored.push(...docs);
-        },
+    drain = drainOf(
+      stream,
+      async (docs) => {
+        if (failures-- > 0) throw new Error('engine down'); // the batch stays in the stream, pending
+        stored.push(...docs);
       },
       { reclaimIdleMs: 400, lingerMs: 10 },
     );
@@ -38,17 +40,7 @@ describe('stream drain', () => {
   it('answers for the records appended before it asked, while more keep coming', async () => {
     const stream = 'test:drain-steady';
     const stored: number[] = [];
-    drain = startStreamDrain(
-      redis(),
-      createLogger('silent'),
-      {
-        stream,
-        group: 'test-drain',
-        parse: (json) => (JSON.parse(json) as { n: number }).n,
-        store: async (docs) => void stored.push(...docs),
-      },
-      { lingerMs: 100 },
-    );
+    drain = drainOf(stream, async (docs) => void stored.push(...docs), { lingerMs: 100 });
     let n = 0;
     const flow = setInterval(() => void append(stream, n++), 5);
     try {

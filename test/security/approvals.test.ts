@@ -1,15 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessRequestModel } from '../../src/agents/access-request.model';
 import { AgentUserModel } from '../../src/agents/agent-user.model';
 import { createClient, useTestApi, type TestApi } from '../support/harness';
-import {
-  approvalMail,
-  brandsFor,
-  decideByLink,
-  linkOf,
-  pollUntil,
-  requestAccess,
-  sleep,
-} from '../agents/agent-helpers';
+import { approvalMail, brandsFor, decideByLink, linkOf, pollUntil, requestAccess } from '../agents/agent-helpers';
 
 const PASSWORD = 'brand-admin-password-1';
 

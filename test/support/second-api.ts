@@ -1,11 +1,20 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { TestApi } from './harness';
 
-/** A second API process on the same database, Redis prefix and task queue as `api`. */
-export function startSecondApi(api: TestApi): Promise<{ url: string; stop(): void }> {
+/**
+ * A process of the service running `script` on the same database, Redis prefix, task queue and data directory as
+ * `api`: node itself with tsx's loader (not the tsx CLI, which would run it in a grandchild that SIGKILL misses).
+ * Resolves with what `ready` makes of a line of its output once one says it is ready; fails if it exits first.
+ */
+export function spawnBeside<T>(
+  api: TestApi,
+  script: string,
+  env: Record<string, string>,
+  ready: (output: string, proc: ChildProcess) => T | undefined,
+): Promise<T> {
   const c = api.config;
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'api-process.ts')], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
       NODE_ENV: 'test',
@@ -13,7 +22,7 @@ export function startSecondApi(api: TestApi): Promise<{ url: string; stop(): voi
       REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,
       TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
       DATA_DIR: c.dataDir,
-      LOG_LEVEL: 'silent',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -21,9 +30,17 @@ export function startSecondApi(api: TestApi): Promise<{ url: string; stop(): voi
     let err = '';
     proc.stderr!.on('data', (d) => (err += d));
     proc.stdout!.on('data', (d) => {
-      const url = /api ready (\S+)/.exec(String(d))?.[1];
-      if (url) resolve({ url, stop: () => proc.kill('SIGKILL') });
+      const answer = ready(String(d), proc);
+      if (answer !== undefined) resolve(answer);
     });
-    proc.on('exit', (code) => reject(new Error(`second API exited with ${code}: ${err}`)));
+    proc.on('exit', (code) => reject(new Error(`${path.basename(script)} exited with ${code}: ${err}`)));
+  });
+}
+
+/** A second API process on the same database, Redis prefix and task queue as `api`. */
+export function startSecondApi(api: TestApi): Promise<{ url: string; stop(): void }> {
+  return spawnBeside(api, path.join(__dirname, 'api-process.ts'), { LOG_LEVEL: 'silent' }, (output, proc) => {
+    const url = /api ready (\S+)/.exec(output)?.[1];
+    return url ? { url, stop: () => proc.kill('SIGKILL') } : undefined;
   });
 }

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Activities } from '../../activities';
 import { researchWorkflow } from '../../workflows/research';
 import { mapsScrapeWorkflow } from '../../workflows/jobs';
@@ -46,6 +46,8 @@ describe('job workflows: pause, cancel and retries over real time spans', () => 
     return { calls, activities };
   }
 
+  type StandInCalls = ReturnType<typeof standIns>['calls'];
+
   const researchInput = (): ResearchInput => ({
     job_id: `research-${++n}-${Date.now()}`,
     client_id: 'c1',
@@ -54,20 +56,31 @@ describe('job workflows: pause, cancel and retries over real time spans', () => 
     index_results: false,
   });
 
-  it('a research job paused for three days runs nothing meanwhile, then resumes at the next company', async () => {
-    const { calls, activities } = standIns({ companies: 3 });
+  /** A research job run on the stand-ins while `drive` does what the test does with it (and sees their calls). */
+  async function researchJob<T>(
+    opts: Parameters<typeof standIns>[0],
+    drive: (handle: WorkflowHandle<typeof researchWorkflow>, calls: StandInCalls) => Promise<T>,
+  ) {
+    const { calls, activities } = standIns(opts);
     const { worker, taskQueue } = await ts.worker(activities);
-    const seen = await worker.runUntil(async () => {
+    const result = await worker.runUntil(async () => {
       const input = researchInput();
       const handle = await ts.env.client.workflow.start(researchWorkflow, {
         taskQueue,
         workflowId: input.job_id,
         args: [input],
       });
+      return drive(handle, calls);
+    });
+    return { calls, result };
+  }
+
+  it('a research job paused for three days runs nothing meanwhile, then resumes at the next company', async () => {
+    const { calls, result: seen } = await researchJob({ companies: 3 }, async (handle, made) => {
       await handle.signal(pauseSignal, { seq: 1 });
       const atPause = await handle.query(researchStateQuery);
       await ts.env.sleep(72 * HOUR);
-      const afterThreeDays = { ...(await handle.query(researchStateQuery)), researched: [...calls.researched] };
+      const afterThreeDays = { ...(await handle.query(researchStateQuery)), researched: [...made.researched] };
       await handle.signal(resumeSignal, { seq: 2 });
       return { atPause, afterThreeDays, outcome: await handle.result() };
     });
@@ -82,15 +95,7 @@ describe('job workflows: pause, cancel and retries over real time spans', () => 
   });
 
   it('an older resume never undoes a newer pause, whatever order they arrive in', async () => {
-    const { calls, activities } = standIns({ companies: 2 });
-    const { worker, taskQueue } = await ts.worker(activities);
-    const state = await worker.runUntil(async () => {
-      const input = researchInput();
-      const handle = await ts.env.client.workflow.start(researchWorkflow, {
-        taskQueue,
-        workflowId: input.job_id,
-        args: [input],
-      });
+    const { calls, result: state } = await researchJob({ companies: 2 }, async (handle) => {
       await handle.signal(pauseSignal, { seq: 5 });
       await handle.signal(resumeSignal, { seq: 4 }); // sent before the pause, delivered after it
       await ts.env.sleep(HOUR);
@@ -104,15 +109,7 @@ describe('job workflows: pause, cancel and retries over real time spans', () => 
   });
 
   it('a paused job cancelled a week later ends cancelled, keeping what it found', async () => {
-    const { calls, activities } = standIns({ companies: 3 });
-    const { worker, taskQueue } = await ts.worker(activities);
-    const failure = await worker.runUntil(async () => {
-      const input = researchInput();
-      const handle = await ts.env.client.workflow.start(researchWorkflow, {
-        taskQueue,
-        workflowId: input.job_id,
-        args: [input],
-      });
+    const { calls, result: failure } = await researchJob({ companies: 3 }, async (handle) => {
       await handle.signal(pauseSignal, { seq: 1 });
       await ts.env.sleep(7 * 24 * HOUR);
       await handle.cancel();
@@ -147,17 +144,7 @@ describe('job workflows: pause, cancel and retries over real time spans', () => 
   });
 
   it('a provider that is busy for minutes is retried with backoff until it answers', async () => {
-    const { calls, activities } = standIns({ companies: 1, failFirst: 5 });
-    const { worker, taskQueue } = await ts.worker(activities);
-    const outcome = await worker.runUntil(async () => {
-      const input = researchInput();
-      const handle = await ts.env.client.workflow.start(researchWorkflow, {
-        taskQueue,
-        workflowId: input.job_id,
-        args: [input],
-      });
-      return handle.result();
-    });
+    const { calls, result: outcome } = await researchJob({ companies: 1, failFirst: 5 }, (handle) => handle.result());
     expect(outcome.status).toBe('completed');
     expect(calls.attempts).toBe(6); // five refusals (1 s, 2 s, 4 s, 8 s, 16 s apart), then the answer
     expect(calls.researched).toEqual([0]);
