@@ -14,6 +14,8 @@ import { jsonBody } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { memoisePathToRegexp } from './lib/http/path-regexp-cache';
 import { requestContext } from './lib/request-context';
+import { requestMetrics } from './lib/http/request-metrics';
+import { tagRequestSpan } from './lib/tracing';
 import { handlersOf, pagesOf } from './lib/module';
 import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import type { Infra } from './infra';
@@ -85,8 +87,11 @@ export function createApp(infra: Pick<Infra, 'config' | 'logger' | 'temporalUiUr
     res.setHeader('X-Request-Id', req.requestId);
     // Every answer is what its Content-Type says: a browser never sniffs media, logos or JSON into HTML or script.
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    tagRequestSpan(req.requestId);
     requestContext.run({ requestId: req.requestId }, next);
   });
+  const pages = pagesOf(modules);
+  app.use(requestMetrics(doc, Object.keys(pages)));
   app.use(
     pinoHttp({
       logger,
@@ -102,7 +107,6 @@ export function createApp(infra: Pick<Infra, 'config' | 'logger' | 'temporalUiUr
 
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
-  const pages = pagesOf(modules);
   for (const [path, page] of Object.entries(pages)) app.get(path, page);
 
   app.use(TEMPORAL_CODEC_PATH, temporalUiCors(infra.temporalUiUrl));

@@ -1,5 +1,8 @@
+import './tracing-preload';
 import { ConfigError, loadConfig } from './lib/config';
 import { createLogger } from './lib/logger';
+import { freeLoopbackAddress } from './lib/metrics';
+import { currentTracing } from './lib/tracing';
 import { startApi } from './runtime';
 import { installTemporalLogger } from './worker/create-worker';
 
@@ -7,7 +10,10 @@ import { installTemporalLogger } from './worker/create-worker';
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  installTemporalLogger(logger.child({ container: 'worker' })); // the SDK's lines are the worker's
+  // The SDK's lines are the worker's; its worker metrics join /metrics where one is served and a worker runs.
+  const metricsBindAddress =
+    config.METRICS_PORT !== undefined && config.RUN_WORKER ? await freeLoopbackAddress() : undefined;
+  installTemporalLogger(logger.child({ container: 'worker' }), { metricsBindAddress });
   const say = (line: string) => process.stdout.write(`${line}\n`);
   // The default data directory keeps the documented ports; any other gets its own (no clash side by side).
   const defaultPorts = !process.env.DATA_DIR;
@@ -34,6 +40,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await rt.stop();
+    await currentTracing()?.shutdown(); // the last spans are sent
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

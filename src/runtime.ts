@@ -22,6 +22,8 @@ import { relayUsageStream } from './integrations/usage';
 import { ensureDigestSchedule } from './activity/activity.workflows';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
+import { gracefulStop } from './lib/http/graceful-stop';
+import { startMetricsServer, type MetricsServer } from './lib/metrics';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -202,6 +204,8 @@ export interface ApiRuntime extends EngineRuntime {
   modules: Modules;
   server: http.Server;
   url: string;
+  /** Where GET /metrics is served (METRICS_PORT), when it is. */
+  metricsUrl?: string;
   worker?: ServiceWorker;
   admin: BootstrapResult | null;
   stop(): Promise<void>;
@@ -212,16 +216,15 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
   const rt = await startEngines(config, opts);
   // Long enough for every query the contract allows, percent-encoded (Node's default 16 KiB answers 431 first).
   const server = http.createServer({ maxHeaderSize: 64 * 1024 });
+  const graceful = gracefulStop(server);
   let worker: ServiceWorker | undefined;
   let providers: Providers | undefined;
   let modules: Modules | undefined;
+  let metrics: MetricsServer | undefined;
   const stop = async () => {
-    if (server.listening) {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    }
+    // Requests in flight finish (event streams told to reconnect elsewhere); only then do the engines close.
+    await graceful.stop(config.SHUTDOWN_GRACE_MS, () => modules?.events.service.endStreams());
+    await metrics?.close();
     if (modules) await closeModules(modules);
     else await rt.relayEndpoints.close(); // a start that failed before the modules took them over
     if (worker) await worker.shutdown();
@@ -244,6 +247,8 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     });
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.HOST}:${port}`;
+    if (config.METRICS_PORT !== undefined)
+      metrics = await startMetricsServer(config.HOST, config.METRICS_PORT, opts.logger);
     if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
     const infra = infraOf(config, rt, opts.logger);
     // The worker's providers come first: the job modules' activities, built with the services, use them.
@@ -251,7 +256,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     modules = createModules(infra, { providers, serves: true });
     server.on('request', createApp(infra, modules));
     worker = providers ? await workerFor(config, rt, opts, { infra, providers, modules }) : undefined;
-    return { ...rt, infra, modules, server, url, worker, admin, stop };
+    return { ...rt, infra, modules, server, url, metricsUrl: metrics?.url, worker, admin, stop };
   } catch (err) {
     await stop(); // nothing started here outlives a failed start
     throw err;

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { cacheLookups } from '../lib/metrics';
 
 const EPOCH_KEY = 'auth:access-token-epoch';
 const MAX_ENTRIES = 10_000;
@@ -20,10 +21,21 @@ interface Entry<T> {
  */
 export function createTokenCache<T>(
   redis: Redis,
-  opts: { ttlMs?: number; /** Another cache's own counter (integration keys use one). */ epochKey?: string } = {},
+  opts: {
+    ttlMs?: number;
+    /** Another cache's own counter (integration keys use one). */
+    epochKey?: string;
+    /** Its name in the metrics (lead_cache_lookups_total). */
+    name?: string;
+  } = {},
 ) {
   const ttlMs = opts.ttlMs ?? 30_000;
   const epochKey = opts.epochKey ?? EPOCH_KEY;
+  const counted = {
+    hit: cacheLookups.labels(opts.name ?? 'credentials', 'hit'),
+    miss: cacheLookups.labels(opts.name ?? 'credentials', 'miss'),
+    bypass: cacheLookups.labels(opts.name ?? 'credentials', 'bypass'),
+  };
   const entries = new Map<string, Entry<T>>();
   const currentEpoch = () =>
     redis.get(epochKey).then(
@@ -36,8 +48,11 @@ export function createTokenCache<T>(
       const epoch = await currentEpoch();
       const now = Date.now();
       const hit = entries.get(key);
-      if (epoch !== null && hit && hit.epoch === epoch && hit.expiresAt > now && now - hit.cachedAt < ttlMs)
+      if (epoch !== null && hit && hit.epoch === epoch && hit.expiresAt > now && now - hit.cachedAt < ttlMs) {
+        counted.hit.inc();
         return hit.value;
+      }
+      (epoch === null ? counted.bypass : counted.miss).inc();
       const loaded = await load();
       if (!loaded) {
         entries.delete(key);

@@ -21,7 +21,7 @@ const NEVER = new Date(8.64e15);
  * counter, and an entry made under an older one is not used. Entries are shared: callers do not mutate them.
  */
 export function createBrandCache(redis: Redis) {
-  const cache = createTokenCache<BrandDoc>(redis, { epochKey: 'brands:epoch', ttlMs: 60_000 });
+  const cache = createTokenCache<BrandDoc>(redis, { epochKey: 'brands:epoch', ttlMs: 60_000, name: 'brands' });
   const lookup: BrandLookup = (brandId, clientId) =>
     cache.lookup(`${clientId ?? '*'}:${brandId}`, async () => {
       const doc = await brandFromStore(brandId, clientId);

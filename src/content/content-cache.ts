@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Logger } from '../lib/logger';
+import { cacheLookups } from '../lib/metrics';
 
 /** A public response as it is cached and served: its JSON bytes and a weak ETag. */
 export interface CachedResponse {
@@ -60,6 +61,11 @@ export function createContentCache(redis: Redis, logger: Logger, ttlSeconds = CA
   const keyPrefix = redis.options.keyPrefix ?? '';
   const versionKey = (clientId: string) => `content:{${clientId}}:v`;
   const entryPrefix = (clientId: string) => `content:{${clientId}}:e:`;
+  const lookups = {
+    hit: cacheLookups.labels('content', 'hit'),
+    miss: cacheLookups.labels('content', 'miss'),
+    bypass: cacheLookups.labels('content', 'bypass'),
+  };
   let lastWarning = 0;
   const warn = (err: unknown, op: string) => {
     if (Date.now() - lastWarning < WARN_EVERY_MS) return;
@@ -92,6 +98,7 @@ export function createContentCache(redis: Redis, logger: Logger, ttlSeconds = CA
           counter?.ttlSeconds ?? 0,
         );
         const version = v.toString();
+        (raw ? lookups.hit : lookups.miss).inc();
         if (!raw) return { version, hit: null, counted: null };
         const nl = raw.indexOf(10);
         return {
@@ -100,6 +107,7 @@ export function createContentCache(redis: Redis, logger: Logger, ttlSeconds = CA
           counted: counted > 0 ? counted : null,
         };
       } catch (err) {
+        lookups.bypass.inc();
         warn(err, 'get');
         return { version: null, hit: null, counted: null };
       }

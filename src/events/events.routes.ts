@@ -27,6 +27,10 @@ function sseSink(req: Request, res: Response): StreamSink {
     send: (frame) => void res.write(frameText(frame)),
     end: () => void res.end(),
     onClose: (fn) => void res.on('close', fn),
+    goodbye(retryMs) {
+      if (res.destroyed || res.writableEnded) return;
+      res.end(`retry: ${retryMs}\n: the service is stopping; reconnect with Last-Event-ID\n\n`);
+    },
     get closed() {
       return res.destroyed;
     },

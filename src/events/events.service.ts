@@ -27,8 +27,13 @@ export interface StreamSink {
   end(): void;
   /** Calls `fn` once the connection closes, from either side. */
   onClose(fn: () => void): void;
+  /** Ends the stream as the service stops: the caller is told to reconnect after `retryMs` (to another process). */
+  goodbye(retryMs: number): void;
   readonly closed: boolean;
 }
+
+/** How long a caller whose stream ended with the process waits before it reconnects (with its Last-Event-ID). */
+export const RECONNECT_AFTER_STOP_MS = 1000;
 
 /**
  * Server-sent job events (docs/decisions.md §8): `connected` first, then the events missed since
@@ -47,6 +52,8 @@ export function createEventsService(deps: {
 }) {
   const hub = createEventHub(deps.redis);
   const leases = createStreamLeases(deps.redis, { max: deps.maxStreamsPerClient });
+  /** The streams this process holds open, which a stop ends with a reconnect hint. */
+  const open = new Set<StreamSink>();
 
   /** Streams the events of `scope` (null: every client's) into `sink` until it closes. */
   async function stream(scope: string | null, lastEventId: string | undefined, sink: StreamSink) {
@@ -63,10 +70,12 @@ export function createEventsService(deps: {
     let heartbeat: NodeJS.Timeout | undefined;
     let unsubscribe: (() => void) | null = null;
     const cleanup = () => {
+      open.delete(sink);
       clearInterval(heartbeat);
       unsubscribe?.();
       lease.release();
     };
+    open.add(sink);
     sink.onClose(cleanup);
     try {
       // `connected` carries the stream position the client starts from, so even a client that got no
@@ -109,7 +118,15 @@ export function createEventsService(deps: {
     };
   }
 
-  return { stream, status, close: hub.close };
+  /**
+   * Ends every open stream with a `retry:` hint and a closing comment (a stopping process), so callers reconnect
+   * with their Last-Event-ID to another process and miss nothing.
+   */
+  function endStreams(retryMs = RECONNECT_AFTER_STOP_MS) {
+    for (const sink of [...open]) sink.goodbye(retryMs);
+  }
+
+  return { stream, status, endStreams, close: hub.close };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

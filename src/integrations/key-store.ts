@@ -60,7 +60,11 @@ export function poolKeysIn(keys: IntegrationDoc[], q: KeyQuery): IntegrationDoc[
  * every process on the next call.
  */
 export function createKeyCache(redis: Redis) {
-  const cache = createTokenCache<IntegrationDoc[]>(redis, { epochKey: 'integrations:keys-epoch', ttlMs: 60_000 });
+  const cache = createTokenCache<IntegrationDoc[]>(redis, {
+    epochKey: 'integrations:keys-epoch',
+    ttlMs: 60_000,
+    name: 'integration_keys',
+  });
   const forever = new Date(8.64e15);
   return {
     activeKeys: async (clientId: string, provider: ProviderName) =>

@@ -1,6 +1,7 @@
 import type { EventBus, JobEvent } from '../events/event-bus';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
+import { jobsSubmitted } from '../lib/metrics';
 import { JobModel, type JobDoc, type JobType } from './job.model';
 import { eventData } from './job.views';
 import { createInsertBatcher } from './insert-batcher';
@@ -89,6 +90,7 @@ export function createJobStarter(deps: JobStarterDeps) {
         await JobModel.deleteOne({ _id: doc._id, client_id: clientId }); // not announced: as if never submitted
         throw err;
       }
+      jobsSubmitted.inc({ type });
       startSoon(doc, queued);
       return doc;
     },

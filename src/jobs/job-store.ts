@@ -1,4 +1,5 @@
 import type { EventBus, JobEvent, JobEventName } from '../events/event-bus';
+import { jobsFinished } from '../lib/metrics';
 import { JobModel, isFinal, type JobDoc } from './job.model';
 import type { JobLocks } from './job-lock';
 import type { WriteGate } from './write-gate';
@@ -107,11 +108,14 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
       );
       const doc = await loadJob(jobId, clientId);
       if (!doc || !isFinal(doc.status)) return null;
-      return publishOnce(
+      const event = await publishOnce(
         doc,
         doc.status === 'completed' ? 'job.completed' : 'job.failed',
         doc.completed_at ?? new Date(),
       );
+      // Counted with the final event's one publication, whoever ended the job (its run, or a cancel by the API).
+      if (event) jobsFinished.inc({ type: doc.type, outcome: doc.status });
+      return event;
     },
   };
 }

@@ -222,6 +222,14 @@ const schema = z.object({
   LOG_STORE_RETENTION_MINUTES: positiveInt.default(1440),
   /** Where the engines' log files are (the devstack's DATA_DIR/logs when it runs in this process). */
   ENGINE_LOG_DIR: z.string().min(1).optional(),
+
+  /** The port of GET /metrics (Prometheus), apart from the API's (unset: no metrics served; 0: a free port). */
+  METRICS_PORT: port.optional(),
+  /** Traces exported by OTLP over HTTP to this collector (`/v1/traces` appended); unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('lead-service'),
+  /** How long a stopping API lets requests in flight finish before it closes their connections. */
+  SHUTDOWN_GRACE_MS: positiveInt.default(20_000),
 });
 
 type Raw = z.infer<typeof schema>;

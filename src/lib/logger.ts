@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { currentRequestId } from './request-context';
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
+import { contextLogFields } from './request-context';
 import { LogTap } from './log-tap';
 
 const taps = new WeakMap<pino.Logger, LogTap>();
@@ -31,9 +32,12 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       base: { service: 'lead-service' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // The request or activity a line is written for, and the span it belongs to when tracing is on.
       mixin() {
-        const requestId = currentRequestId();
-        return requestId ? { request_id: requestId } : {};
+        const fields: Record<string, string> = contextLogFields();
+        const span = trace.getSpan(context.active())?.spanContext();
+        if (span && isSpanContextValid(span)) Object.assign(fields, { trace_id: span.traceId, span_id: span.spanId });
+        return fields;
       },
     },
     pino.multistream([

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Logger } from './logger';
+import { drainedRecords, watchDrainLag } from './metrics';
 
 /** A Redis stream of JSON records (field `e`) and where its records are stored for good. */
 export interface DrainedStream<T> {
@@ -79,6 +80,7 @@ export function startStreamDrain<T>(
       .xack(STREAM, GROUP, ...ids)
       .xdel(STREAM, ...ids)
       .exec();
+    drainedRecords.inc({ stream: STREAM }, entries.length);
     return entries.length;
   }
 
@@ -120,6 +122,12 @@ export function startStreamDrain<T>(
     return store(fresh?.[0]?.[1]);
   }
 
+  // A stored record is deleted from the stream, so the first entry left is the oldest still waiting.
+  const unwatch = watchDrainLag(STREAM, async () => {
+    const [first] = await redis.xrange(STREAM, '-', '+', 'COUNT', 1);
+    return first ? Number(first[0].split('-')[0]) : null;
+  });
+
   const running = (async () => {
     await reader.connect().catch(() => undefined);
     let groupReady = false;
@@ -147,6 +155,7 @@ export function startStreamDrain<T>(
     },
     async stop() {
       stopped = true;
+      unwatch();
       reader.disconnect();
       await running;
     },

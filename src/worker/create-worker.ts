@@ -9,7 +9,13 @@ import {
 } from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
 import type { TemporalConnection } from '../lib/engines/temporal';
+import {
+  WORKFLOW_INTERCEPTORS_PATH,
+  activityInterceptors,
+  workflowSpanSinks,
+} from '../lib/engines/temporal-interceptors';
 import type { Logger } from '../lib/logger';
+import { temporalMetricsAt } from '../lib/metrics';
 
 // No extension: the bundler finds index.ts from src/ and index.js from dist/.
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../../workflows');
@@ -41,14 +47,27 @@ export const WORKER_SHUTDOWN_FORCE_MS = 30_000;
 export function bundleWorkflows() {
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
+    // Bundled with the workflows: a prebuilt bundle (tests, WORKFLOW_BUNDLE_PATH) carries them too.
+    workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH],
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
   });
 }
 
-/** Routes the Temporal SDK's own logs into pino; called once by a process entry point, before any worker. */
-export function installTemporalLogger(logger: Logger): void {
+/**
+ * Routes the Temporal SDK's own logs into pino, and with `metricsBindAddress` (host:port) serves the SDK's worker
+ * metrics there through its Prometheus exporter, which /metrics passes on (src/lib/metrics.ts). Called once by a
+ * process entry point, before any worker: the runtime can be installed only once per process.
+ */
+export function installTemporalLogger(logger: Logger, opts: { metricsBindAddress?: string } = {}): void {
   const levels = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-  Runtime.install({ logger: new DefaultLogger('INFO', (e) => logger[levels[e.level]]({ ...e.meta }, e.message)) });
+  const bindAddress = opts.metricsBindAddress;
+  Runtime.install({
+    logger: new DefaultLogger('INFO', (e) => logger[levels[e.level]]({ ...e.meta }, e.message)),
+    ...(bindAddress
+      ? { telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true } } } }
+      : {}),
+  });
+  if (bindAddress) temporalMetricsAt(bindAddress);
 }
 
 /** The one way a worker is built: by `npm run worker`, inside `npm start`, and in tests. */
@@ -60,6 +79,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     taskQueue: opts.taskQueue,
     activities: opts.activities,
     dataConverter: { payloadCodecs: [opts.payloadCodec] },
+    // Each activity runs in its request's context and span; the workflows' spans leave the sandbox by the sink.
+    interceptors: { activity: activityInterceptors() },
+    sinks: workflowSpanSinks(),
     workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
     maxConcurrentActivityTaskExecutions: opts.concurrency.activities,
     maxConcurrentWorkflowTaskExecutions: opts.concurrency.workflowTasks,

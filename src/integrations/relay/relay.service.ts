@@ -1,6 +1,7 @@
 import type { KeyRing } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { relayCalls, relaySpend } from '../../lib/metrics';
 import type { BrandAccess } from '../../brands/brand-access';
 import { IntegrationModel, type IntegrationDoc } from '../integration.model';
 import { brandKeyIn, poolKeysIn, unseal, type KeyCache } from '../key-store';
@@ -66,6 +67,7 @@ export function createRelay(deps: RelayDeps) {
       if (verdict.ok) return { key, verdict };
       refused ??= verdict;
     }
+    relayCalls.inc({ provider: candidates[0].provider_name, outcome: 'limited' });
     throw AppError.tooManyRequests(LIMIT_DETAIL[refused!.reason], refused!.retryAfterSeconds);
   }
 
@@ -106,10 +108,13 @@ export function createRelay(deps: RelayDeps) {
         });
       } catch (err) {
         if (!(err instanceof ProviderUnreachable)) throw err;
+        relayCalls.inc({ provider, outcome: 'unreachable' });
         await deps.limits.refund(key._id, template.price_per_call, at);
         deps.logger.warn({ integration_id: key._id, provider, why: err.message }, 'relay provider unreachable');
         throw providerUnavailable();
       }
+      relayCalls.inc({ provider, outcome: `${Math.floor(answer.status / 100)}xx` });
+      relaySpend.inc({ provider }, template.price_per_call);
       await deps.recordCall({
         client_id: key.client_id,
         brand_id: key.brand_id,

@@ -14,6 +14,7 @@ import { ApplicationFailure, type PayloadCodec, type Workflow } from '@temporali
 import fs from 'node:fs';
 import type { Config } from '../config';
 import { AppError } from '../errors';
+import { clientInterceptors } from './temporal-interceptors';
 
 /**
  * A call that ends at once with CANCELLED, which the retry interceptor hands to its caller without retrying.
@@ -112,7 +113,13 @@ export function createTemporalClient(
 ): Client {
   const interceptors = [retryWithinDeadline, closedChannelGuard];
   const connection = Connection.lazy({ ...target, connectTimeout: 3000, interceptors });
-  return new Client({ connection, namespace, dataConverter: { payloadCodecs: [payloadCodec] } });
+  // Spans of its calls and the request id travel to the workflows in headers (temporal-interceptors.ts).
+  return new Client({
+    connection,
+    namespace,
+    dataConverter: { payloadCodecs: [payloadCodec] },
+    interceptors: clientInterceptors(),
+  });
 }
 
 export async function pingTemporal(client: Client): Promise<void> {
