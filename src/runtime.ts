@@ -14,7 +14,7 @@ import { createInfra, type Infra } from './infra';
 import { closeModules } from './lib/module';
 import { createActivities } from '../activities';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
-import { startWorker, type RunningWorker, type WorkerOptions } from './worker/create-worker';
+import { startWorker, type RunningWorker, type WorkerOptions, type WorkerQueue } from './worker/create-worker';
 import { resolveProviders, type Providers } from './providers';
 import { startActivityDrain } from './activity/drain';
 import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
@@ -154,6 +154,24 @@ async function workerBuild(config: Config, rt: EngineRuntime, logger: Logger): P
   return { infra, providers, modules: createModules(infra, { providers, serves: false }) };
 }
 
+/** The task queues a worker process polls (WORKER_TASK_QUEUES), each with its own concurrency. */
+export function workerQueues(config: Config): WorkerQueue[] {
+  const queues = {
+    interactive: {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },
+    },
+    bulk: {
+      taskQueue: config.bulkTaskQueue,
+      concurrency: {
+        activities: config.WORKER_BULK_MAX_ACTIVITIES,
+        workflowTasks: config.WORKER_BULK_MAX_WORKFLOW_TASKS,
+      },
+    },
+  };
+  return config.WORKER_TASK_QUEUES.map((name) => queues[name]);
+}
+
 export async function workerFor(
   config: Config,
   rt: EngineRuntime,
@@ -165,8 +183,7 @@ export async function workerFor(
   const running = await startWorker({
     connection: rt.temporal,
     namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    concurrency: { activities: config.WORKER_MAX_ACTIVITIES, workflowTasks: config.WORKER_MAX_WORKFLOW_TASKS },
+    queues: workerQueues(config),
     payloadCodec: rt.payloadCodec,
     activities: createActivities(built.modules),
     // Its lines show as the worker's in the log viewer, also inside `npm start`.

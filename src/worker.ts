@@ -20,7 +20,7 @@ async function main() {
   const tap = logTapOf(logger);
   tap?.attach(logStoreFor(config, rt.engines), 'worker');
   const worker = await workerFor(config, rt, { logger });
-  const health = config.WORKER_HEALTH_FILE ? touchWhileRunning(config.WORKER_HEALTH_FILE, worker.worker) : undefined;
+  const health = config.WORKER_HEALTH_FILE ? touchWhileRunning(config.WORKER_HEALTH_FILE, worker.workers) : undefined;
   const metrics =
     config.METRICS_PORT !== undefined ? await startMetricsServer(config.HOST, config.METRICS_PORT, logger) : undefined;
   const stop = async () => {

@@ -21,7 +21,7 @@ export type JobCoreDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'events'
 export function createJobCore(deps: JobCoreDeps) {
   const { config, engines } = deps;
   const locks = createJobLocks(engines.redis);
-  const workflows = createJobWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE, {
+  const workflows = createJobWorkflows(engines.temporal, config.bulkTaskQueue, {
     retry: {
       initial_ms: config.JOB_RETRY_INITIAL_MS,
       max_attempts: config.JOB_RETRY_MAX_ATTEMPTS,

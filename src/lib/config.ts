@@ -56,7 +56,16 @@ const schema = z.object({
     .regex(/^[^\s:]+:\d+$/, 'must be host:port')
     .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  /** The interactive task queue: messages, approvals, pin holds, callbacks, hooks, digests (docs/operations.md). */
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('lead-service'),
+  /** The bulk task queue: maps-scrape and research jobs, which run for minutes. Default: TEMPORAL_TASK_QUEUE-bulk. */
+  TEMPORAL_BULK_TASK_QUEUE: z.string().min(1).optional(),
+  /** Which task queues a worker process polls, so each can be scaled apart: interactive, bulk, or both. */
+  WORKER_TASK_QUEUES: z
+    .string()
+    .transform((v) => v.split(',').map((q) => q.trim()))
+    .pipe(z.array(z.enum(['interactive', 'bulk'])).min(1, 'must name interactive, bulk or both'))
+    .default(['interactive', 'bulk']),
   TEMPORAL_UI_URL: url.optional(),
   /** mTLS to a Temporal cluster (Temporal Cloud's certificates, a self-hosted TLS frontend): both or neither. */
   TEMPORAL_TLS_CERT: pem.optional(),
@@ -172,6 +181,9 @@ const schema = z.object({
   WORKER_HEALTH_FILE: z.string().min(1).optional(),
   /** Workflow tasks one worker process runs at once (Temporal's default). */
   WORKER_MAX_WORKFLOW_TASKS: positiveInt.default(40),
+  /** The same two for the bulk task queue's jobs, apart from the interactive queue's. */
+  WORKER_BULK_MAX_ACTIVITIES: positiveInt.default(20),
+  WORKER_BULK_MAX_WORKFLOW_TASKS: positiveInt.default(10),
   /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
   JOB_INDEX_RESULTS: bool.default(true),
   /**
@@ -244,6 +256,8 @@ export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER' | 
   /** True when no engine URL is configured for a role, so the devstack provides it. */
   localDefault: { mongo: boolean; redis: boolean; temporal: boolean };
   RUN_WORKER: boolean;
+  /** TEMPORAL_BULK_TASK_QUEUE, or TEMPORAL_TASK_QUEUE-bulk. */
+  bulkTaskQueue: string;
   publicBaseUrl: string;
   dataDir: string;
   /**
@@ -281,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     VALIDATE_RESPONSES: raw.VALIDATE_RESPONSES ?? raw.NODE_ENV === 'test',
     RUN_WORKER: raw.RUN_WORKER ?? localDefault.temporal,
     TRUST_PROXY: trustProxyValue(raw.TRUST_PROXY),
+    bulkTaskQueue: raw.TEMPORAL_BULK_TASK_QUEUE ?? `${raw.TEMPORAL_TASK_QUEUE}-bulk`,
     localDefault,
     publicBaseUrl: (raw.PUBLIC_BASE_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/$/, ''),
     dataDir: path.resolve(raw.DATA_DIR),

@@ -15,7 +15,7 @@ export function createSystemService(deps: SystemServiceDeps) {
   return {
     health: () => checkHealth(deps.engines, deps.version),
     info: () => systemInfo(deps),
-    queueStats: () => queueStats(deps.engines.temporal, [deps.config.TEMPORAL_TASK_QUEUE]),
+    queueStats: () => queueStats(deps.engines.temporal, [deps.config.TEMPORAL_TASK_QUEUE, deps.config.bulkTaskQueue]),
     credentialHealth: () => deps.credentialHealth(),
     /** Temporal's remote codec protocol, for the Temporal UI: the same codec the client and worker use. */
     codec: (action: 'encode' | 'decode', body: JsonPayloads) => codecJson(deps.engines.payloadCodec, action, body),

@@ -24,7 +24,8 @@ export interface WorkerOptions {
   /** Where Temporal is, with TLS and an API key for a real cluster (the API's client uses the same). */
   connection: TemporalConnection;
   namespace: string;
-  taskQueue: string;
+  /** The task queues it polls, each with how much one process takes on at once (the rest waits, durably). */
+  queues: WorkerQueue[];
   /** Every activity the workflows call, from the process's area modules. */
   activities: object;
   logger: Logger;
@@ -32,12 +33,16 @@ export interface WorkerOptions {
   workflowBundle?: WorkflowBundleWithSourceMap | { codePath: string };
   /** Encrypts workflow payloads, as the API's client does. */
   payloadCodec: PayloadCodec;
-  /** How much one process takes on at once; the rest waits, durably, on the task queue. */
+}
+
+export interface WorkerQueue {
+  taskQueue: string;
   concurrency: { activities: number; workflowTasks: number };
 }
 
 export interface RunningWorker {
-  worker: Worker;
+  /** One per task queue polled. */
+  workers: Worker[];
   shutdown(): Promise<void>;
 }
 
@@ -70,31 +75,45 @@ export function installTemporalLogger(logger: Logger, opts: { metricsBindAddress
   if (bindAddress) temporalMetricsAt(bindAddress);
 }
 
-/** The one way a worker is built: by `npm run worker`, inside `npm start`, and in tests. */
+/**
+ * The one way a worker is built: by `npm run worker`, inside `npm start`, and in tests. One Temporal worker per task
+ * queue on one connection, so each queue's concurrency is its own (bulk jobs never take the slots of messages).
+ */
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const connection = await NativeConnection.connect(opts.connection);
-  const worker = await Worker.create({
-    connection,
-    namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    activities: opts.activities,
-    dataConverter: { payloadCodecs: [opts.payloadCodec] },
-    // Each activity runs in its request's context and span; the workflows' spans leave the sandbox by the sink.
-    interceptors: { activity: activityInterceptors() },
-    sinks: workflowSpanSinks(),
-    workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
-    maxConcurrentActivityTaskExecutions: opts.concurrency.activities,
-    maxConcurrentWorkflowTaskExecutions: opts.concurrency.workflowTasks,
-    // A stop must end: an activity that ignores its cancellation is retried elsewhere (its heartbeat times out).
-    shutdownForceTime: WORKER_SHUTDOWN_FORCE_MS,
-  });
-  const running = worker.run();
-  opts.logger.info({ task_queue: opts.taskQueue }, 'temporal worker started');
+  const workflowBundle = opts.workflowBundle ?? (await bundleWorkflows());
+  const workers: Worker[] = [];
+  try {
+    for (const queue of opts.queues) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: opts.namespace,
+          taskQueue: queue.taskQueue,
+          activities: opts.activities,
+          dataConverter: { payloadCodecs: [opts.payloadCodec] },
+          // Each activity runs in its request's context and span; the workflows' spans leave the sandbox by the sink.
+          interceptors: { activity: activityInterceptors() },
+          sinks: workflowSpanSinks(),
+          workflowBundle,
+          maxConcurrentActivityTaskExecutions: queue.concurrency.activities,
+          maxConcurrentWorkflowTaskExecutions: queue.concurrency.workflowTasks,
+          // A stop must end: an activity that ignores its cancellation is retried elsewhere (its heartbeat times out).
+          shutdownForceTime: WORKER_SHUTDOWN_FORCE_MS,
+        }),
+      );
+    }
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
+  const running = workers.map((worker) => worker.run());
+  opts.logger.info({ task_queues: opts.queues.map((q) => q.taskQueue) }, 'temporal worker started');
   return {
-    worker,
+    workers,
     async shutdown() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running.catch(() => undefined);
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await Promise.all(running.map((run) => run.catch(() => undefined)));
       await connection.close();
     },
   };

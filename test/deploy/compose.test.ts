@@ -44,7 +44,7 @@ describe('docker-compose.yml', () => {
   it('passes .env whole to the API and the workers, and documents every setting the service reads in .env.example', () => {
     const example = read('.env.example');
     const documented = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]));
-    for (const name of ['api', 'worker']) {
+    for (const name of ['api', 'worker', 'worker-bulk']) {
       const service = compose.services[name];
       expect(service.env_file?.map((f) => f.path)).toEqual(['.env']);
       expect(service.build).toBeDefined();
@@ -56,14 +56,19 @@ describe('docker-compose.yml', () => {
 
   it("scales: the API only behind the proxy, Temporal's gRPC unpublished, workers with health checks and a longer grace than their drain", () => {
     expect(compose.services.api.ports).toBeUndefined();
-    expect(compose.services.worker.ports).toBeUndefined();
     expect(compose.services.proxy.ports).toEqual(['8080:8080']);
     expect(compose.services.temporal.ports).toBeUndefined();
-    expect(compose.services.worker.healthcheck?.test.join(' ')).toContain(
-      compose.services.worker.environment!.WORKER_HEALTH_FILE,
-    );
     expect(compose.services.api.healthcheck?.test.join(' ')).toContain('/readyz');
-    expect(seconds(compose.services.worker.stop_grace_period!) * 1000).toBeGreaterThan(WORKER_SHUTDOWN_FORCE_MS);
+    // The interactive and the bulk task queue each have workers of their own, scaled apart.
+    expect(['worker', 'worker-bulk'].map((name) => compose.services[name].environment!.WORKER_TASK_QUEUES)).toEqual([
+      'interactive',
+      'bulk',
+    ]);
+    for (const worker of [compose.services.worker, compose.services['worker-bulk']]) {
+      expect(worker.ports).toBeUndefined();
+      expect(worker.healthcheck?.test.join(' ')).toContain(worker.environment!.WORKER_HEALTH_FILE);
+      expect(seconds(worker.stop_grace_period!) * 1000).toBeGreaterThan(WORKER_SHUTDOWN_FORCE_MS);
+    }
     // Files the services mount are in the repository.
     for (const [, service] of services) {
       for (const volume of service.volumes ?? []) {

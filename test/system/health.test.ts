@@ -56,6 +56,9 @@ describe('system operations', () => {
     expect(queue).toBeDefined();
     expect(queue.pollers).toBeGreaterThanOrEqual(1);
     expect(typeof queue.backlog).toBe('number');
+    // The bulk queue's (jobs) too, which this process's worker polls as well.
+    const bulk = res.body.task_queues.find((q: { name: string }) => q.name === ctx.api.config.bulkTaskQueue);
+    expect(bulk.pollers).toBeGreaterThanOrEqual(1);
   });
 
   it('serves the contract and its docs', async () => {

@@ -59,7 +59,7 @@ describe('GET /metrics', () => {
     // The Temporal SDK exports its figures a little after the events they count.
     const text = await eventually(async () => {
       const t = await scrape();
-      return sample(t, 'temporal_activity_execution_latency_count', { task_queue: api.config.TEMPORAL_TASK_QUEUE })
+      return sample(t, 'temporal_activity_execution_latency_count', { task_queue: api.config.bulkTaskQueue })
         ? t
         : undefined;
     }, 20_000);
@@ -86,8 +86,8 @@ describe('GET /metrics', () => {
     expect(sample(text, 'lead_stream_drain_lag_seconds', { stream: 'relay:usage' })).toBe(0);
     expect(sample(text, 'lead_stream_drain_lag_seconds', { stream: 'activity:events' })).toBeDefined();
 
-    // The SDK's own worker metrics, for this test's task queue.
-    const queue = { task_queue: api.config.TEMPORAL_TASK_QUEUE };
+    // The SDK's own worker metrics, for this test's bulk task queue (where the job ran).
+    const queue = { task_queue: api.config.bulkTaskQueue };
     expect(sample(text, 'temporal_worker_task_slots_available', queue)).toBeGreaterThan(0);
     expect(sample(text, 'temporal_workflow_completed_total', queue)).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'lead_process_resident_memory_bytes')).toBeGreaterThan(0);
