@@ -88,6 +88,8 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
       workflows: devstack?.temporal?.kind ?? 'temporal',
     },
   });
+  if (config.TEMPORAL_SEARCH_ATTRIBUTES)
+    engines.searchAttributes.ensure(engines.temporal, config.TEMPORAL_NAMESPACE, opts.logger);
   return {
     engines,
     devstack,

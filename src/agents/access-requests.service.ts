@@ -123,7 +123,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         }))
       : [];
     const input_: AccessRequestInput = { request_id: requestId, ttl_ms: deps.ttlSeconds * 1000, emails };
-    await deps.workflows.open(input_);
+    await deps.workflows.open(input_, doc.client_id ?? null);
     return {
       request_id: requestId,
       status: 'pending' as const,

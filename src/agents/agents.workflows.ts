@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { AppError } from '../lib/errors';
 import { failureAnswer, startWorkflow, withinDeadline, workflowEnded } from '../lib/engines/temporal';
+import { searchAttributesOf } from '../../workflows/search-attributes';
 import { accessRequestWorkflow } from '../../workflows/access-requests';
 import {
   ALREADY_DECIDED,
@@ -23,11 +24,16 @@ const DECISION_REFUSALS = {
 export function createAccessRequestWorkflows(temporal: Client, taskQueue: string) {
   return {
     /** Starts the request's run (its id is the request's, so a start repeated after a timeout starts it once). */
-    async open(input: AccessRequestInput): Promise<void> {
+    async open(input: AccessRequestInput, clientId: string | null): Promise<void> {
       await startWorkflow(
         temporal,
         accessRequestWorkflow,
-        { taskQueue, workflowId: accessRequestWorkflowId(input.request_id), args: [input] },
+        {
+          taskQueue,
+          workflowId: accessRequestWorkflowId(input.request_id),
+          args: [input],
+          ...(clientId ? { typedSearchAttributes: searchAttributesOf({ clientId }) } : {}),
+        },
         { once: true },
       );
     },

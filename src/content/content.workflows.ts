@@ -1,5 +1,6 @@
 import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { startWorkflow } from '../lib/engines/temporal';
+import { searchAttributesOf } from '../../workflows/search-attributes';
 import { contentDeployHookWorkflow } from '../../workflows/content';
 import type { DeployHookCall, DeployHookPayload } from './deploy-hook';
 
@@ -15,6 +16,7 @@ export function createContentWorkflows(temporal: Client, taskQueue: string) {
     args: [call],
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: searchAttributesOf({ clientId: call.payload.client_id }),
   });
   return {
     /** Calls the deploy hook through a durable run; a call already made or running for this revision is left. */

@@ -326,7 +326,13 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
       if (!PROVIDERS[key.provider_name as ProviderName].supports_billing_sync)
         throw AppError.conflict(`The ${key.provider_name} provider has no billing API to sync from`);
       const requested_at = new Date().toISOString();
-      if (!(await deps.workflows.syncBilling({ client_id: key.client_id, integration_id: key._id })))
+      if (
+        !(await deps.workflows.syncBilling({
+          client_id: key.client_id,
+          brand_id: key.brand_id,
+          integration_id: key._id,
+        }))
+      )
         throw AppError.conflict('A billing sync is already running for this key');
       return { integration_id: key._id, sync_id: billingSyncId(key._id), status: 'queued' as const, requested_at };
     },

@@ -3,6 +3,7 @@ import type { JobEvent } from '../events/event-bus';
 import { startWorkflow, withinDeadline } from '../lib/engines/temporal';
 import { mapsScrapeWorkflow } from '../../workflows/jobs';
 import { researchWorkflow } from '../../workflows/research';
+import { searchAttributesOf } from '../../workflows/search-attributes';
 import { jobWorkflowId, type JobInputBase, type RetryTuning } from '../../workflows/jobs-signals';
 import type { JobDoc } from './job.model';
 import type { MapsJobParams } from './maps-scrape';
@@ -30,6 +31,7 @@ export function createJobWorkflows(temporal: Client, taskQueue: string, tuning: 
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         memo: { client_id: doc.client_id, job_type: doc.type },
+        typedSearchAttributes: searchAttributesOf({ clientId: doc.client_id, jobType: doc.type }),
       } as const;
       const input: JobInputBase = {
         job_id: doc._id,

@@ -60,6 +60,11 @@ const schema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('lead-service'),
   /** The bulk task queue: maps-scrape and research jobs, which run for minutes. Default: TEMPORAL_TASK_QUEUE-bulk. */
   TEMPORAL_BULK_TASK_QUEUE: z.string().min(1).optional(),
+  /**
+   * Whether runs carry the service's search attributes (LeadClientId, LeadJobType, LeadBrandId), registered at start
+   * where Temporal allows it (docs/operations.md, "Finding runs"); false: none set or registered.
+   */
+  TEMPORAL_SEARCH_ATTRIBUTES: bool.default(true),
   /** Which task queues a worker process polls, so each can be scaled apart: interactive, bulk, or both. */
   WORKER_TASK_QUEUES: z
     .string()

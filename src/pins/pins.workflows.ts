@@ -1,6 +1,7 @@
 import { WorkflowUpdateStage, type Client } from '@temporalio/client';
 import { AppError } from '../lib/errors';
 import { failureAnswer, startWorkflow, withinDeadline, workflowEnded } from '../lib/engines/temporal';
+import { searchAttributesOf } from '../../workflows/search-attributes';
 import { pinReservationWorkflow } from '../../workflows/pin-reservation';
 import {
   PIN_NOT_WRITTEN,
@@ -44,6 +45,7 @@ export function createPinWorkflows(temporal: Client, taskQueue: string) {
           args: [input],
           workflowIdConflictPolicy: 'FAIL',
           workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+          typedSearchAttributes: searchAttributesOf({ clientId: input.client_id, brandIds: [input.brand_id] }),
         },
         { once: true },
       );

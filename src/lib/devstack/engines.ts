@@ -7,6 +7,7 @@ import { TEMPORAL_BUILD, goBuild, onPath, type Progress } from './binaries';
 import { REDIS_SERVER, ensureSystemPackages } from './system-packages';
 import { FERRETDB_BUILD } from './ferretdb-build';
 import { ManagedProcess } from './managed-process';
+import { LEAD_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes';
 import { canConnect, preferredPort } from './ports';
 
 export interface StartedEngine {
@@ -207,12 +208,17 @@ export async function startTemporal(
       'warn',
       // The UI decrypts payloads through the service's codec endpoint (the operator signs in as a super_admin).
       ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+      // Runs are found by client, job type and brand in the UI (workflows/search-attributes.ts).
+      ...LEAD_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${CLI_TYPE[key.type]}`]),
     ],
     ready: () => temporalReady(address, opts.namespace),
   });
   await proc.start();
   return { kind: 'temporal dev server', url: address, uiUrl, pid: proc.pid, stop: () => proc.stop() };
 }
+
+/** The CLI's names of the search attribute types the service uses. */
+const CLI_TYPE: Record<string, string> = { KEYWORD: 'Keyword', KEYWORD_LIST: 'KeywordList' };
 
 async function temporalReady(address: string, namespace: string): Promise<boolean> {
   if (!(await canConnect(Number(address.split(':')[1])))) return false;
@@ -234,7 +240,15 @@ async function startTemporalDownload(
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   opts.progress('starting the Temporal dev server through @temporalio/testing (downloads it on first use)…');
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { ip: '127.0.0.1', port, ui: true, uiPort, dbFilename, namespace: opts.namespace },
+    server: {
+      ip: '127.0.0.1',
+      port,
+      ui: true,
+      uiPort,
+      dbFilename,
+      namespace: opts.namespace,
+      searchAttributes: [...LEAD_SEARCH_ATTRIBUTES],
+    },
   });
   return {
     kind: 'temporal dev server (downloaded)',

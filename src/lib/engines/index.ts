@@ -5,6 +5,7 @@ import type mongoose from 'mongoose';
 import { connectMongo } from './mongo';
 import { connectRedis, createRedis } from './redis';
 import { createTemporalClient, type TemporalConnection } from './temporal';
+import { createSearchAttributeGate, type SearchAttributeGate } from './search-attributes';
 
 /** The engines one process talks to; every area gets them through this object, never through globals. */
 export interface Engines {
@@ -13,6 +14,8 @@ export interface Engines {
   temporal: Client;
   /** What the Temporal client encrypts payloads with (the codec endpoint for the Temporal UI uses it too). */
   payloadCodec: PayloadCodec;
+  /** Whether the namespace has the service's search attributes, which the client's starts carry once it has. */
+  searchAttributes: SearchAttributeGate;
   kinds: { documents: string; workflows: string; cache: string };
 }
 
@@ -31,11 +34,20 @@ export interface EngineUrls {
 export async function connectEngines(urls: EngineUrls): Promise<Engines> {
   const redis = createRedis(urls.redisUrl, urls.redisKeyPrefix);
   const [mongooseInstance] = await Promise.all([connectMongo(urls.mongoUri, urls.mongoDb), connectRedis(redis)]);
-  const temporal = createTemporalClient(urls.temporal, urls.temporalNamespace, urls.payloadCodec);
-  return { mongoose: mongooseInstance, redis, temporal, payloadCodec: urls.payloadCodec, kinds: urls.kinds };
+  const searchAttributes = createSearchAttributeGate();
+  const temporal = createTemporalClient(urls.temporal, urls.temporalNamespace, urls.payloadCodec, searchAttributes);
+  return {
+    mongoose: mongooseInstance,
+    redis,
+    temporal,
+    payloadCodec: urls.payloadCodec,
+    searchAttributes,
+    kinds: urls.kinds,
+  };
 }
 
 export async function closeEngines(engines: Engines): Promise<void> {
+  engines.searchAttributes.stop();
   engines.redis.disconnect();
   await Promise.allSettled([engines.mongoose.disconnect(), engines.temporal.connection.close()]);
 }

@@ -11,6 +11,7 @@ import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/wor
 import { requestIdOf, withRequestId } from '../../../workflows/request-id';
 import { currentRequestId, requestContext } from '../request-context';
 import { currentTracing } from '../tracing';
+import type { SearchAttributeGate } from './search-attributes';
 
 /** The workflow interceptors module, bundled with the workflows (no extension: .ts from src/, .js from dist/). */
 export const WORKFLOW_INTERCEPTORS_PATH = path.resolve(__dirname, '../../../workflows/interceptors');
@@ -29,12 +30,27 @@ const requestIdClientInterceptor: WorkflowClientInterceptor = {
     }),
 };
 
+/** Leaves the search attributes out of a start while the namespace is not known to have them (search-attributes.ts). */
+const searchAttributesUnlessMissing = (gate: SearchAttributeGate): WorkflowClientInterceptor => {
+  const gated = <T extends { typedSearchAttributes?: unknown; searchAttributes?: unknown }>(options: T): T =>
+    gate.ready ? options : { ...options, typedSearchAttributes: undefined, searchAttributes: undefined };
+  return {
+    startWithDetails: (input, next) => next({ ...input, options: gated(input.options) }),
+    signalWithStart: (input, next) => next({ ...input, options: gated(input.options) }),
+    startUpdateWithStart: (input, next) => next({ ...input, workflowStartOptions: gated(input.workflowStartOptions) }),
+  };
+};
+
 /**
  * The Temporal client's interceptors (the API's, and the one activities start workflows with): a span for each
- * call with the trace context passed in headers (OpenTelemetry), and the request id.
+ * call with the trace context passed in headers (OpenTelemetry), the request id, and the search attributes' gate.
  */
-export const clientInterceptors = (): ClientInterceptors => ({
-  workflow: [new OpenTelemetryWorkflowClientInterceptor(), requestIdClientInterceptor],
+export const clientInterceptors = (gate: SearchAttributeGate): ClientInterceptors => ({
+  workflow: [
+    new OpenTelemetryWorkflowClientInterceptor(),
+    requestIdClientInterceptor,
+    searchAttributesUnlessMissing(gate),
+  ],
 });
 
 /**

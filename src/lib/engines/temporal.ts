@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { clientInterceptors } from './temporal-interceptors';
+import { createSearchAttributeGate, type SearchAttributeGate } from './search-attributes';
 
 /**
  * A call that ends at once with CANCELLED, which the retry interceptor hands to its caller without retrying.
@@ -110,6 +111,7 @@ export function createTemporalClient(
   target: TemporalConnection,
   namespace: string,
   payloadCodec: PayloadCodec,
+  searchAttributes: SearchAttributeGate = createSearchAttributeGate(),
 ): Client {
   const interceptors = [retryWithinDeadline, closedChannelGuard];
   const connection = Connection.lazy({ ...target, connectTimeout: 3000, interceptors });
@@ -118,7 +120,7 @@ export function createTemporalClient(
     connection,
     namespace,
     dataConverter: { payloadCodecs: [payloadCodec] },
-    interceptors: clientInterceptors(),
+    interceptors: clientInterceptors(searchAttributes),
   });
 }
 
