@@ -6,6 +6,7 @@ import type { createAccessRequestActivities } from './access-requests';
 import type { createDigestActivities } from './digests';
 import type { createPinActivities } from './pins';
 import type { createIntegrationActivities } from './integrations';
+import type { createRetentionActivities } from './retention';
 
 /** The secrets a client's deliveries (job webhooks, deploy hook) are signed with at this moment. */
 export interface WebhookSigning {
@@ -20,7 +21,8 @@ export type Activities = ReturnType<typeof createPinActivities> &
   ReturnType<typeof createDigestActivities> &
   ReturnType<typeof createJobActivities> &
   ReturnType<typeof createResearchActivities> &
-  ReturnType<typeof createContentActivities>;
+  ReturnType<typeof createContentActivities> &
+  ReturnType<typeof createRetentionActivities>;
 
 /**
  * Every activity the workflows call, from the area modules that own them: the worker registers exactly these.

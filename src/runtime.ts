@@ -20,6 +20,7 @@ import { startActivityDrain } from './activity/drain';
 import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
 import { relayUsageStream } from './integrations/usage';
 import { ensureDigestSchedule } from './activity/activity.workflows';
+import { ensureRetentionSchedule } from './retention/retention.workflows';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import { gracefulStop } from './lib/http/graceful-stop';
@@ -202,9 +203,18 @@ export async function workerFor(
     startActivityDrain(rt.engines.redis, opts.logger),
     startStreamDrain(rt.engines.redis, opts.logger, relayUsageStream),
   ]);
-  await ensureDigestSchedule(rt.engines.temporal, config.TEMPORAL_TASK_QUEUE).catch((err) => {
-    opts.logger.warn({ err: (err as Error).message }, 'digest schedule not created; the next worker start tries again');
-  });
+  // The digests' and the retention purge's schedules, on the interactive queue.
+  for (const [what, ensure] of [
+    ['digest', ensureDigestSchedule],
+    ['retention', ensureRetentionSchedule],
+  ] as const) {
+    await ensure(rt.engines.temporal, config.TEMPORAL_TASK_QUEUE).catch((err) => {
+      opts.logger.warn(
+        { err: (err as Error).message },
+        `${what} schedule not created; the next worker start tries again`,
+      );
+    });
+  }
   return {
     ...running,
     providers,

@@ -17,6 +17,7 @@ import { createMediaModule } from './media/media.module';
 import { createNotificationsModule } from './notifications/notifications.module';
 import { createPinsModule } from './pins/pins.module';
 import { createResearchModule } from './research/research.module';
+import { createRetentionModule } from './retention/retention.module';
 import { createSystemModule } from './system/system.module';
 import { createUsersModule } from './users/users.module';
 
@@ -54,6 +55,7 @@ export function createModules(infra: Infra, opts: ModuleOptions) {
     activity: createActivityModule(infra),
     admin: createAdminModule({ ...infra, captureLogs: opts.serves }),
     notifications: createNotificationsModule(infra),
+    retention: createRetentionModule(infra),
     system: createSystemModule({ ...infra, credentialHealth: clients.service.credentialHealth }),
   };
 }

@@ -7,3 +7,4 @@ export { accessRequestWorkflow } from './access-requests';
 export { digestTickWorkflow } from './digests';
 export { pinReservationWorkflow, pinCreatedCallbackWorkflow } from './pin-reservation';
 export { integrationBillingSyncWorkflow } from './integration-billing';
+export { retentionPurgeWorkflow } from './retention';

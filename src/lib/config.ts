@@ -29,6 +29,8 @@ const mongoUri = z.string().refine(
 const pem = z.string().refine((value) => value.trimStart().startsWith('-----BEGIN') || fs.existsSync(value), {
   message: 'must be PEM text or the path of a readable PEM file',
 });
+/** A lifetime in days; 0 means kept for good. */
+const days = z.coerce.number().int().min(0, 'must be 0 (keep) or a number of days').max(36_500);
 const sourceUrl = z.union([z.literal('none'), url], { message: 'must be a URL or none' });
 
 const schema = z.object({
@@ -247,6 +249,14 @@ const schema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('lead-service'),
   /** How long a stopping API lets requests in flight finish before it closes their connections. */
   SHUTDOWN_GRACE_MS: positiveInt.default(20_000),
+  /** Lifetimes in days of what the daily purge removes (docs/operations.md, "Retention"); 0 keeps them. */
+  RETENTION_OUTBOX_DAYS: days.default(30),
+  RETENTION_SESSIONS_DAYS: days.default(30),
+  RETENTION_ACTIVITY_DAYS: days.default(400),
+  RETENTION_RELAY_USAGE_DAYS: days
+    .refine((d) => d === 0 || d >= 32, 'must be 0 (keep) or at least 32 (monthly spend is read from it)')
+    .default(400),
+  RETENTION_JOB_ITEMS_DAYS: days.default(90),
 });
 
 type Raw = z.infer<typeof schema>;

@@ -20,6 +20,7 @@ import {
   type PinReservationInput,
 } from '../../workflows/pin-reservation-api';
 import { researchWorkflow } from '../../workflows/research';
+import { retentionPurgeWorkflow } from '../../workflows/retention';
 
 const HOUR = 3_600_000;
 
@@ -321,6 +322,23 @@ export const SCENARIOS: Scenario[] = [
         args: [{ client_id: CLIENT, integration_id: 42 }],
       });
       return { 'integration-billing-sync': workflowId };
+    },
+  },
+  {
+    name: 'daily retention purge',
+    activities: {
+      purgeExpired: async () => ({
+        outbox_messages: 3,
+        sessions: 2,
+        activity_events: 40,
+        relay_usage: 0,
+        job_items: 12,
+      }),
+    },
+    async run({ client, taskQueue }) {
+      const workflowId = 'retention-purge-lead-service-run-2025-03-14T00:00:00Z';
+      await client.workflow.execute(retentionPurgeWorkflow, { taskQueue, workflowId });
+      return { 'retention-purge': workflowId };
     },
   },
 ];
