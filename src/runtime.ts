@@ -80,6 +80,9 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
     mongoDb: config.MONGODB_DB,
     redisUrl: config.REDIS_URL ?? devstack!.redis!.url,
     redisKeyPrefix: config.REDIS_KEY_PREFIX,
+    redisSentinels: config.REDIS_SENTINELS
+      ? { sentinels: config.REDIS_SENTINELS, name: config.REDIS_SENTINEL_NAME }
+      : undefined,
     temporal,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
     payloadCodec,

@@ -53,6 +53,22 @@ const schema = z.object({
     .default('lead_service'),
   REDIS_URL: url.optional(),
   REDIS_KEY_PREFIX: z.string().default('lead:'),
+  /**
+   * Redis Sentinel: the sentinels as host:port pairs separated by commas; the primary is the one they name
+   * REDIS_SENTINEL_NAME, and REDIS_URL gives only its password, database and TLS (its host is not used).
+   */
+  REDIS_SENTINELS: z
+    .string()
+    .transform((v) => v.split(',').map((pair) => pair.trim()))
+    .pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port pairs separated by commas')).min(1))
+    .transform((pairs) =>
+      pairs.map((pair) => {
+        const at = pair.lastIndexOf(':');
+        return { host: pair.slice(0, at), port: Number(pair.slice(at + 1)) };
+      }),
+    )
+    .optional(),
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
   TEMPORAL_ADDRESS: z
     .string()
     .regex(/^[^\s:]+:\d+$/, 'must be host:port')
@@ -302,6 +318,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Links in e-mails and SMS, the signup page and the codec endpoint must name the public address.
     raw.NODE_ENV === 'production' && !raw.PUBLIC_BASE_URL && 'PUBLIC_BASE_URL: required in production',
     !raw.TEMPORAL_TLS_CERT !== !raw.TEMPORAL_TLS_KEY && 'TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: set both or neither',
+    raw.REDIS_SENTINELS &&
+      !raw.REDIS_URL &&
+      'REDIS_URL: required with REDIS_SENTINELS (redis://[:password@]any-host[/db], its host unused)',
   ].filter(Boolean);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const localDefault = { mongo: !raw.MONGODB_URI, redis: !raw.REDIS_URL, temporal: !raw.TEMPORAL_ADDRESS };

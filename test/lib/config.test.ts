@@ -84,6 +84,19 @@ describe('configuration', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('reads Redis Sentinel as host:port pairs, with REDIS_URL for the credentials', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://:pw@primary/2', REDIS_SENTINELS: 's1:26379, s2:26380' });
+    expect([config.REDIS_SENTINELS, config.REDIS_SENTINEL_NAME]).toEqual([
+      [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26380 },
+      ],
+      'mymaster',
+    ]);
+    expect(() => loadConfig({ REDIS_SENTINELS: 's1:26379' })).toThrow(/REDIS_URL: required with REDIS_SENTINELS/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://x', REDIS_SENTINELS: 's1' })).toThrow(/REDIS_SENTINELS: must be/);
+  });
+
   it('requires the public address in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', CREDENTIALS_KEY: 'a'.repeat(64) })).toThrow(
       /PUBLIC_BASE_URL: required in production/,

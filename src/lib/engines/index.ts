@@ -3,7 +3,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import type Redis from 'ioredis';
 import type mongoose from 'mongoose';
 import { connectMongo } from './mongo';
-import { connectRedis, createRedis } from './redis';
+import { connectRedis, createRedis, type RedisSentinels } from './redis';
 import { createTemporalClient, type TemporalConnection } from './temporal';
 import { createSearchAttributeGate, type SearchAttributeGate } from './search-attributes';
 
@@ -24,6 +24,7 @@ export interface EngineUrls {
   mongoDb: string;
   redisUrl: string;
   redisKeyPrefix: string;
+  redisSentinels?: RedisSentinels;
   temporal: TemporalConnection;
   temporalNamespace: string;
   /** Encrypts workflow payloads; the worker is built with the same one. */
@@ -32,7 +33,7 @@ export interface EngineUrls {
 }
 
 export async function connectEngines(urls: EngineUrls): Promise<Engines> {
-  const redis = createRedis(urls.redisUrl, urls.redisKeyPrefix);
+  const redis = createRedis(urls.redisUrl, urls.redisKeyPrefix, urls.redisSentinels);
   const [mongooseInstance] = await Promise.all([connectMongo(urls.mongoUri, urls.mongoDb), connectRedis(redis)]);
   const searchAttributes = createSearchAttributeGate();
   const temporal = createTemporalClient(urls.temporal, urls.temporalNamespace, urls.payloadCodec, searchAttributes);
