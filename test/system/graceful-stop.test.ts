@@ -16,7 +16,7 @@ function rawRequest(url: string, opts: http.RequestOptions, onStart?: (req: http
 }
 
 describe('stopping the API', () => {
-  it('refuses new connections, lets a request in flight finish, ends event streams with a retry hint, then closes', async () => {
+  it('refuses new connections, lets a request in flight finish, ends event streams with a retry hint', async () => {
     const api = await startTestApi({ SHUTDOWN_GRACE_MS: '10000' });
     let stopped = false;
     let stopCalled = false;

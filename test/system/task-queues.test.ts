@@ -1,6 +1,6 @@
 import { createLogger } from '../../src/lib/logger';
 import { workerFor, type ServiceWorker } from '../../src/runtime';
-import { createClient, useTestApi } from '../support/harness';
+import { createClient, eventually, useTestApi } from '../support/harness';
 import { SUBMIT, jobPath, waitForStatus } from '../jobs/support';
 
 // This process's worker polls only the interactive task queue: as if every bulk worker were busy with scrapes.
@@ -20,7 +20,9 @@ describe('task queues', () => {
     expect(submitted.status).toBe(200);
     const jobId = submitted.body.job_id as string;
     const job = temporal.workflow.getHandle(jobId);
-    expect((await job.describe()).taskQueue).toBe(api.config.bulkTaskQueue);
+    // The run starts just after the answer (the job is stored first).
+    const described = await eventually(() => job.describe());
+    expect(described.taskQueue).toBe(api.config.bulkTaskQueue);
 
     // A password reset mail is delivered meanwhile: nothing on the interactive queue waits behind the job.
     const user = await api.call('POST', '/api/v1/dashboard/users', {
