@@ -19,8 +19,9 @@ import { resolveProviders, type Providers } from './providers';
 import { startActivityDrain } from './activity/drain';
 import { allDrains, startStreamDrain, type StreamDrain } from './lib/stream-drain';
 import { relayUsageStream } from './integrations/usage';
-import { ensureDigestSchedule } from './activity/activity.workflows';
-import { ensureRetentionSchedule } from './retention/retention.workflows';
+import { digestSchedule } from './activity/activity.workflows';
+import { retentionSchedule } from './retention/retention.workflows';
+import { ensureSchedule } from './lib/engines/schedules';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import { gracefulStop } from './lib/http/graceful-stop';
@@ -201,20 +202,18 @@ export async function workerFor(
     await providers.stop();
     throw err;
   });
-  // The worker moves recorded activity and relay usage from Redis into MongoDB and keeps the digest schedule in place.
+  // The worker moves recorded activity and relay usage from Redis into MongoDB and keeps the schedules in place.
   const drain = allDrains([
     startActivityDrain(rt.engines.redis, opts.logger),
     startStreamDrain(rt.engines.redis, opts.logger, relayUsageStream),
   ]);
   // The digests' and the retention purge's schedules, on the interactive queue.
-  for (const [what, ensure] of [
-    ['digest', ensureDigestSchedule],
-    ['retention', ensureRetentionSchedule],
-  ] as const) {
-    await ensure(rt.engines.temporal, config.TEMPORAL_TASK_QUEUE).catch((err) => {
+  for (const schedule of [digestSchedule, retentionSchedule]) {
+    await ensureSchedule(rt.engines.temporal, schedule, config.TEMPORAL_TASK_QUEUE).catch((err) => {
+      const why = (err as Error).message;
       opts.logger.warn(
-        { err: (err as Error).message },
-        `${what} schedule not created; the next worker start tries again`,
+        { err: why, schedule: schedule.name },
+        'schedule not created; the next worker start tries again',
       );
     });
   }

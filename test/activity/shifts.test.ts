@@ -25,7 +25,7 @@ describe('shifts', () => {
     });
   });
 
-  it('splits at gap_minutes: a gap just under joins, a gap of exactly or over gap_minutes starts a new shift', async () => {
+  it('splits at gap_minutes: a gap just under joins, a gap of gap_minutes or more starts a new shift', async () => {
     const res = await list(acme.triple, '?date=2025-03-14');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ from: '2025-03-14', to: '2025-03-14', gap_minutes: 30, total: 3 });

@@ -80,7 +80,7 @@ describe('log viewer', () => {
     }
   });
 
-  it('never holds a secret: login, credentials, a password reset, an approved access token and a relayed call', async () => {
+  it('never holds a secret: login, credentials, a password reset, an approved token, a relayed call', async () => {
     const login = await ctx.api.call('POST', '/api/v1/auth/login', { body: ADMIN });
     const session = login.body.access_token as string;
     const client = await createClient(ctx.api, session, 'Secret Keeper');

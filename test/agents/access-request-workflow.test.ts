@@ -72,7 +72,7 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     expect(calls).toEqual({ sent: ['admin@client.test'], decided: [], expired: ['r-expires'] });
   });
 
-  it('approval racing the expiry: a second before the deadline wins, a second after it is refused, and the outcome follows', async () => {
+  it('approval racing the expiry: a second before the deadline wins, a second after it is refused', async () => {
     for (const [offset, expected] of [
       [-1000, 'approved'],
       [1000, 'expired'],
@@ -93,7 +93,9 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     }
   });
 
-  it('a decision 23 hours in is taken and ends the request; a later one finds it closed (the API then answers 409 from the stored state; the simultaneous race runs on the dev server, access-requests.test.ts)', async () => {
+  // The API then answers 409 from the stored state; the simultaneous race runs on the dev server
+  // (access-requests.test.ts).
+  it('a decision 23 hours in is taken and ends the request; a later one finds it closed', async () => {
     const { calls, activities } = recorder();
     const { worker, taskQueue } = await ts.worker(activities);
     const { first, second, outcome } = await worker.runUntil(async () => {

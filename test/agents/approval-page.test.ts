@@ -11,7 +11,7 @@ describe('the approval link, opened by a person in a real browser', () => {
   });
   afterAll(() => browser?.close());
 
-  it('the link shows what would be granted and decides nothing; its button approves; the agent then picks its token up', async () => {
+  it('the link shows the grant and decides nothing; its button approves; the token is picked up', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Browser');
     await brandsFor(client.client_id, [701]);
     const receipt = await requestAccess(ctx.api, client.client_id, {

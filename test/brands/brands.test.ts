@@ -5,7 +5,7 @@ import { INFORMATION_FIELDS, SETTINGS_DEFAULTS } from '../../src/brands/brand.vi
 describe('brands, settings and information', () => {
   const ctx = useTestApi();
 
-  it('a super_admin creates a brand for the client it names; without one, or naming an unknown one, it is 422', async () => {
+  it('a super_admin creates a brand for the client it names; without one, or an unknown one, it is 422', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Named');
     const none = await ctx.api.call('POST', '/api/v1/brands', {
       token: ctx.admin,
@@ -86,7 +86,8 @@ describe('brands, settings and information', () => {
         await createOn(second.url, 101),
         await createOn(ctx.api.url, 102),
       ];
-      await ctx.api.rt.engines.redis.del('brand-id'); // lost: the next ids collide with stored ones until both processes re-seed it
+      // lost: the next ids collide with stored ones until both processes re-seed it
+      await ctx.api.rt.engines.redis.del('brand-id');
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) => createOn(i % 2 ? second.url : ctx.api.url, i)),
       );
@@ -168,7 +169,7 @@ describe('brands, settings and information', () => {
     });
   });
 
-  it('concurrent changes of different fields all stay (FerretDB does not apply concurrent updates of a document atomically)', async () => {
+  it('concurrent changes of different fields all stay (FerretDB does not update a document atomically)', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Concurrent fields');
     const { body: brand } = await ctx.api.call('POST', '/api/v1/brands', {
       token: client.triple,

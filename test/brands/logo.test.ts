@@ -12,7 +12,8 @@ const dataUrl = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.to
 /** A 300x200 JPEG whose pixels are stored sideways with EXIF orientation 6 (display rotated 90° clockwise). */
 async function sidewaysJpeg(): Promise<Buffer> {
   const raw = Buffer.alloc(300 * 200 * 3);
-  for (let y = 0; y < 200; y++) for (let x = 0; x < 300; x++) raw[(y * 300 + x) * 3] = x < 150 ? 255 : 0; // red left half
+  // red left half
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 300; x++) raw[(y * 300 + x) * 3] = x < 150 ? 255 : 0;
   return sharp(raw, { raw: { width: 300, height: 200, channels: 3 } })
     .jpeg()
     .withMetadata({ orientation: 6 })
@@ -104,7 +105,7 @@ describe('brand logos', () => {
     expect(storedLogos()).toHaveLength(1); // a replaced logo leaves no orphan
   });
 
-  it('takes a logo of several megabytes (up to the documented 5 MB), more than the default JSON body limit', async () => {
+  it('takes a logo of several megabytes (up to the documented 5 MB), more than the default body limit', async () => {
     const noise = await sharp(randomBytes(1100 * 1100 * 3), { raw: { width: 1100, height: 1100, channels: 3 } })
       .png({ compressionLevel: 0 })
       .toBuffer();
@@ -198,6 +199,7 @@ describe('brand logos', () => {
     expect(removed.body).toMatchObject({ brand_id: brandId, logo_url: null });
     expect(storedLogos()).toEqual([]);
     expect((await fetch(res.body.logo_url)).status).toBe(404);
-    expect((await ctx.api.call('DELETE', `/api/v1/brands/${brandId}/logo`, { token: triple })).status).toBe(200); // idempotent
+    // idempotent
+    expect((await ctx.api.call('DELETE', `/api/v1/brands/${brandId}/logo`, { token: triple })).status).toBe(200);
   });
 });

@@ -53,7 +53,7 @@ describe('who may author and publish content', () => {
     expect(tag.slug).toBe('from-the-dashboard');
   });
 
-  it('lets a super_admin author for the client named by X-Selected-Client-Id, and answers 422 without one', async () => {
+  it('lets a super_admin author for the client X-Selected-Client-Id names, and answers 422 without one', async () => {
     const without = await author(api, admin).post('tags', { name: 'Admin tag' });
     expect(without.status).toBe(422);
     expect(without.body.detail).toMatch(/X-Selected-Client-Id/);

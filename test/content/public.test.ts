@@ -39,7 +39,8 @@ describe('public content reads', () => {
     await as.create('authors', { full_name: 'Cy Contributor', role: 'contributor' });
     await as.create('authors', { full_name: 'Di Default' });
     const gone = await as.create('authors', { full_name: 'Ex Employee' });
-    await AuthorModel.updateOne({ client_id: site.client_id, _id: gone.id }, { is_active: false }); // setup: no API deactivates
+    // setup: no API deactivates
+    await AuthorModel.updateOne({ client_id: site.client_id, _id: gone.id }, { is_active: false });
     await author(api, other.triple).create('authors', { full_name: 'Other Writer' });
     await as.create('tags', { name: 'bump' }); // any change invalidates the cache
 
@@ -140,7 +141,7 @@ describe('public content reads', () => {
     expect(list.body.posts[0].body).toBeUndefined(); // lists carry no body
   });
 
-  it('serves one post with related published posts only, counts views atomically and renders HTML on request', async () => {
+  it('serves one post with published related posts, counts views atomically, renders HTML on request', async () => {
     const hidden = await as.create('posts', { slug: 'rel-draft', title: 'Draft relative', body: doc('x') });
     const shown = await as.create('posts', { slug: 'rel-live', title: 'Live relative', body: doc('x') });
     await as.publish('posts', shown.id);

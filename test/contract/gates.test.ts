@@ -1,6 +1,9 @@
 import { createClient, useTestApi } from '../support/harness';
 
-/** Every request passes the gates in one order: credentials (401), role and scope (403), then parameters and body (422/400). */
+/**
+ * Every request passes the gates in one order: credentials (401), role and scope (403), then parameters and body
+ * (422/400).
+ */
 describe("the gates run in the contract's order", () => {
   const ctx = useTestApi();
 
@@ -39,7 +42,7 @@ describe("the gates run in the contract's order", () => {
     expect(invalid.body.errors.length).toBeGreaterThan(0);
   });
 
-  it('a signup read without a signup token, or with an empty one, is 401 before its parameters are validated', async () => {
+  it('a signup read without a signup token, or with an empty one, is 401 before its parameters are read', async () => {
     for (const path of [
       '/api/v1/signup/resolve',
       '/api/v1/signup/resolve?token=',

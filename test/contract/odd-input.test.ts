@@ -38,7 +38,7 @@ describe('odd input gets a clear 4xx naming the field, never a 500', () => {
     }
   });
 
-  it('an array directly inside an array (which the local engine cannot store) is 400 naming its path, not 500', async () => {
+  it('an array directly inside an array (unstorable locally) is 400 naming its path, not 500', async () => {
     const marks = [{ type: 'link', attrs: { cells: { rows: [[-1, 'x'], ''] } } }];
     const nested = { slug: 'nested-arrays', title: 'Nested' };
     for (const [kind, body, field] of [

@@ -14,7 +14,7 @@ const concrete = (p: string) =>
   p.replace(/\{([^}]+)\}/g, (_m, name: string) => (/brand_id|integration_id/.test(name) ? '1' : 'x-' + name));
 
 describe('the contract', () => {
-  it("declares every operation of the interface (spec/interface-operations.tsv, the interface's list kept with the product)", () => {
+  it('declares every operation of the interface (spec/interface-operations.tsv, kept with the product)', () => {
     const shape = (method: string, p: string) => `${method.toUpperCase()} ${p.replace(/\{[^}]+\}/g, '{}')}`;
     const interfaceOps = fs
       .readFileSync(path.resolve(__dirname, '../../spec/interface-operations.tsv'), 'utf8')
@@ -66,7 +66,7 @@ describe('the contract', () => {
 describe('the running API', () => {
   const ctx = useTestApi();
 
-  it("lists exactly the operations without a handler as unbuilt (the fuzzer's only tolerance shrinks as areas land)", () => {
+  it("lists exactly the operations without a handler as unbuilt (the fuzzer's only tolerance)", () => {
     // The handlers of the process's own services: an area module's handlers exist only once it is built.
     const built = new Set(Object.keys(operationHandlers(ctx.api.rt.modules)));
     const withoutHandler = operations

@@ -41,7 +41,7 @@ describe('docker-compose.yml', () => {
     expect(images.map(([, image]) => image).join(' ')).not.toMatch(/minio|auto-setup/);
   });
 
-  it('passes .env whole to the API and the workers, and documents every setting the service reads in .env.example', () => {
+  it('passes .env whole to the API and the workers; .env.example documents every setting the service reads', () => {
     const example = read('.env.example');
     const documented = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]));
     for (const name of ['api', 'worker', 'worker-bulk']) {
@@ -54,7 +54,7 @@ describe('docker-compose.yml', () => {
     expect(missing).toEqual([]);
   });
 
-  it("scales: the API only behind the proxy, Temporal's gRPC unpublished, workers with health checks and a longer grace than their drain", () => {
+  it("scales: API behind the proxy, Temporal's gRPC unpublished, workers checked, graced past drain", () => {
     expect(compose.services.api.ports).toBeUndefined();
     expect(compose.services.proxy.ports).toEqual(['8080:8080']);
     expect(compose.services.temporal.ports).toBeUndefined();

@@ -89,9 +89,8 @@ beforeAll(async () => {
       ctx.service = await startService(serviceEnv);
     },
   };
-  say(
-    `engines and service up in ${((Date.now() - started) / 1000).toFixed(1)} s (service pid ${ctx.service.pid}, ${ctx.service.url})`,
-  );
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  say(`engines and service up in ${seconds} s (service pid ${ctx.service.pid}, ${ctx.service.url})`);
   mongo = await MongoClient.connect(engines.mongodb.url, { serverSelectionTimeoutMS: 5000 });
   db = mongo.db('faults');
   redis = new Redis(engines.redis.url, { keyPrefix: PREFIX, maxRetriesPerRequest: 3 });

@@ -1,6 +1,8 @@
 import { expectedPlaces } from '../jobs/support';
 
-/** One HTTP answer, or what stood for it: `status` 0 when the request got no answer in time or the connection failed. */
+/**
+ * One HTTP answer, or what stood for it: `status` 0 when the request got no answer in time or the connection failed.
+ */
 export interface Answer {
   status: number;
   body: any;

@@ -67,7 +67,9 @@ function run(args: string[]): Promise<number> {
 async function main() {
   if (!fs.existsSync(BIN)) {
     console.error(
-      `schemathesis not found at ${BIN}: install it with\n  python3 -m venv ~/.cache/lead-service/schemathesis-venv && ~/.cache/lead-service/schemathesis-venv/bin/pip install schemathesis==4.32.5`,
+      `schemathesis not found at ${BIN}: install it with\n` +
+        '  python3 -m venv ~/.cache/lead-service/schemathesis-venv && ' +
+        '~/.cache/lead-service/schemathesis-venv/bin/pip install schemathesis==4.32.5',
     );
     process.exit(1);
   }

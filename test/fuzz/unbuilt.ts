@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { declaredOperations, loadOpenApi } from '../../src/lib/http/openapi-spec';
 
-/** The operations not built yet (test/fuzz/unbuilt-operations.txt): the one finding the fuzzer tolerates is their 501 (config.ts). */
+/**
+ * The operations not built yet (test/fuzz/unbuilt-operations.txt): the one finding the fuzzer tolerates is their 501
+ * (config.ts).
+ */
 export function unbuiltOperations(): string[] {
   return fs
     .readFileSync(path.join(__dirname, 'unbuilt-operations.txt'), 'utf8')

@@ -26,7 +26,7 @@ describe('the IDAP search index', () => {
     expect(ids.every((p) => p.id.startsWith('c1|businesses|cafe|'))).toBe(true);
   });
 
-  it('keeps document frequencies, field lengths and postings in step with the data, and a repeated write changes nothing', async () => {
+  it('keeps frequencies, field lengths and postings in step with the data; a repeat changes nothing', async () => {
     const items = [
       {
         type: 'businesses' as const,

@@ -53,7 +53,7 @@ describe('integration keys', () => {
     expect(provider.body.errors[0].field).toBe('provider_name');
   });
 
-  it('stores credentials encrypted, returns them only masked, and keeps one primary per provider and country', async () => {
+  it('stores credentials encrypted, returns them masked, and keeps one primary per provider and country', async () => {
     const token = cast.parties.admin.token;
     const first = await createKey(ctx.api, token, cast.brandId, {
       provider_name: 'maps',

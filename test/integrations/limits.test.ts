@@ -56,7 +56,7 @@ describe('usage and spend limits', () => {
     expect(await received(ctx.api, '/parcel-tracking/')).toHaveLength(3);
   });
 
-  it('daily_limit under 50 concurrent calls: exactly daily_limit get through; reset-usage clears the counters', async () => {
+  it('daily_limit under 50 concurrent calls: exactly daily_limit pass; reset-usage clears the counters', async () => {
     const brandId = brands[1];
     const key = await createKey(ctx.api, owner(), brandId, {
       provider_name: 'parcel-tracking',
@@ -158,7 +158,7 @@ describe('usage and spend limits', () => {
     expect(await outbox('member-limits@a.test')).toHaveLength(0);
   }, 60_000);
 
-  it('share_with_pool: a brand without a key falls back to a pooled key of its client, counted against the owner key', async () => {
+  it('share_with_pool: a brand without a key uses a pooled key of its client, counted against the owner', async () => {
     const [owning, borrowing] = [brands[4], brands[5]];
     const pooled = await createKey(ctx.api, owner(), owning, {
       provider_name: 'parcel-tracking',
@@ -216,7 +216,7 @@ describe('usage and spend limits', () => {
     expect(platform.calls).toBeGreaterThan(2);
   });
 
-  it('sync-billing reconciles recorded spend with the provider usage report; 409 for a provider without billing', async () => {
+  it('sync-billing reconciles recorded spend with the usage report; 409 for a provider without billing', async () => {
     const brandId = brands[0];
     const key = await createKey(ctx.api, owner(), brandId, { provider_name: 'messaging', credentials: MESSAGING });
     for (let i = 0; i < 3; i++) {
@@ -229,7 +229,8 @@ describe('usage and spend limits', () => {
     }
     const spendUrl = `${base(brandId)}/${key.integration_id}/spend`;
     await ctx.api.rt.worker!.drain.flush();
-    expect((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount).toBe(0.0237); // the list price, 0.0079 a message
+    // the list price, 0.0079 a message
+    expect((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount).toBe(0.0237);
     const sync = await ctx.api.call('POST', `${base(brandId)}/${key.integration_id}/sync-billing`, { token: owner() });
     expect(sync.status).toBe(202);
     expect(sync.body).toMatchObject({
@@ -253,7 +254,8 @@ describe('usage and spend limits', () => {
       300,
     );
     await sleep(2000);
-    expect((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount).toBe(0.0249); // a second sync changes nothing
+    // a second sync changes nothing
+    expect((await ctx.api.call('GET', spendUrl, { token: owner() })).body.amount).toBe(0.0249);
     // 409 while a sync of the key runs (this account's report takes 3 s).
     const slow = await createKey(ctx.api, owner(), brandId, {
       provider_name: 'messaging',

@@ -15,7 +15,8 @@ describe('spend periods (UTC)', () => {
       start: new Date('2026-11-23T00:00:00Z'),
       end: new Date('2026-11-30T00:00:00Z'),
     });
-    expect(periodBounds('weekly', new Date('2026-11-29T23:59:59Z')).start).toEqual(new Date('2026-11-23T00:00:00Z')); // Sunday
+    // Sunday
+    expect(periodBounds('weekly', new Date('2026-11-29T23:59:59Z')).start).toEqual(new Date('2026-11-23T00:00:00Z'));
     expect(periodBounds('monthly', new Date('2026-12-31T23:00:00Z'))).toEqual({
       start: new Date('2026-12-01T00:00:00Z'),
       end: new Date('2027-01-01T00:00:00Z'),

@@ -134,7 +134,7 @@ describe('provider relays', () => {
     }
   });
 
-  it('parcel tracking: the allowlist (traversal, encoded slashes, other hosts, methods) and bounded answers', async () => {
+  it('parcel tracking: the allowlist (traversal, encoded slashes, other hosts, methods), bounded answers', async () => {
     const bad: [string, string][] = [
       ['GET', '/trackings/../couriers'],
       ['GET', '/trackings/%2e%2e/couriers'],
@@ -152,7 +152,8 @@ describe('provider relays', () => {
       const res = await relay('parcel-tracking', { method, path });
       expect([path, res.status]).toEqual([path, 400]);
     }
-    expect((await relay('parcel-tracking', { method: 'GET', path: 'http://evil.test/trackings' })).status).toBe(422); // not a path at all
+    // not a path at all
+    expect((await relay('parcel-tracking', { method: 'GET', path: 'http://evil.test/trackings' })).status).toBe(422);
     expect(await received(ctx.api, '/')).toEqual([]);
     const huge = await relay('parcel-tracking', { method: 'GET', path: '/trackings/HUGE' });
     expect(huge.status).toBe(502);
@@ -266,7 +267,7 @@ describe('provider relays', () => {
     return { brandId, credentials, res };
   }
 
-  it('key rotation: a credential sealed under the previous key still decrypts; new ones use the current key', async () => {
+  it('key rotation: a credential sealed under the previous key still opens; new ones use the current key', async () => {
     const { brandId, credentials, res } = await sealedMapsKey(OLD_KEY, {
       id: 900_001,
       label: 'old',

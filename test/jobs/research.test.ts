@@ -28,7 +28,7 @@ const count = (type: string, jobId: string) =>
   ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: type, source_job_ids: jobId });
 
 describe('company research', () => {
-  it('reads each company website and stores linked contacts, e-mails, phones, profiles and registry entries', async () => {
+  it('reads each company website and stores contacts, e-mails, phones, profiles and registry entries', async () => {
     const golden = 'golden-bakery-1a2b.example';
     const id = await submit({
       companies: [

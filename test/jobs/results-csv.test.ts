@@ -42,7 +42,7 @@ async function completedJob(clientId: string, type: 'maps-scrape' | 'research', 
 }
 
 describe('job and research results as CSV', () => {
-  it('neutralise every formula lead character (= + - @ tab CR) like the shift export, lists and contacts too', async () => {
+  it('neutralise every formula lead character (= + - @ tab CR) as the shift export does, lists too', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Results Csv');
     const business = {
       idap_ref: 'idap://businesses/b1',

@@ -6,7 +6,7 @@ import { EncryptionCodec } from '../../src/lib/engines/payload-codec';
 const codec = new EncryptionCodec(randomBytes(32).toString('hex'));
 
 describe('Temporal client', () => {
-  it('fails a call whose retry is waiting when the connection closes, instead of throwing from the retry timer', async () => {
+  it('fails a call whose retry waits when the connection closes, not throwing from the retry timer', async () => {
     const client = createTemporalClient({ address: `127.0.0.1:${await freePort()}` }, 'default', codec);
     const call = client.workflowService.getSystemInfo({}).then(
       () => 'answered',

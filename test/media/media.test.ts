@@ -26,7 +26,7 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
   });
   afterAll(() => api.stop());
 
-  it('serves the file with Content-Type, Content-Length, ETag and Last-Modified, and no Content-Disposition', async () => {
+  it('serves the file with Content-Type, Content-Length, ETag, Last-Modified and no Content-Disposition', async () => {
     const res = await m.get(a.triple, photoId);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
@@ -123,7 +123,7 @@ describe('GET /idap/media/{media_id} (local storage)', () => {
     expect(forB.media_id).not.toBe(photoId);
   });
 
-  it('answers 404 media_not_found for an unknown id, another tenant’s media and a lost file; 401 without credentials', async () => {
+  it('404 media_not_found for an unknown id, another tenant’s media, a lost file; 401 without a key', async () => {
     for (const [token, id] of [
       [a.triple, '00000000-0000-4000-8000-000000000000'],
       [b.triple, photoId],

@@ -1,54 +1,26 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import sharp from 'sharp';
 import { S3Storage } from '../../src/media/storage';
 import { createClient, startTestApi, type TestApi } from '../support/harness';
+import { startLocalS3 } from '../support/local-s3';
 import { media, png } from './media-helpers';
 
 /** The S3 adapter against a local S3-compatible server (s3rver), directly and behind the API. */
 describe('media on S3', () => {
   const bucket = 'lead-media';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-  let server: { close(): Promise<void> };
-  let endpoint: string;
+  let s3: Awaited<ReturnType<typeof startLocalS3>>;
   let api: TestApi;
 
   beforeAll(async () => {
-    server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory: dir,
-      configureBuckets: [{ name: bucket }],
-    });
-    const { port } = await (server as unknown as { run(): Promise<AddressInfo> }).run();
-    endpoint = `http://127.0.0.1:${port}`;
-    api = await startTestApi({
-      S3_BUCKET: bucket,
-      S3_ENDPOINT: endpoint,
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_FORCE_PATH_STYLE: 'true',
-    });
+    s3 = await startLocalS3(bucket);
+    api = await startTestApi(s3.env);
   });
   afterAll(async () => {
     await api?.stop();
-    await server?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await s3?.stop();
   });
 
   it('puts, heads, streams and checks objects', async () => {
-    const client = new S3Client({
-      region: 'us-east-1',
-      endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
-    const storage = new S3Storage(client, bucket);
+    const storage = new S3Storage(s3.client, bucket);
     expect(await storage.exists('tests/one.txt')).toBe(false);
     expect(await storage.head('tests/one.txt')).toBeNull();
     expect(await storage.get('tests/one.txt')).toBeNull();
@@ -59,7 +31,6 @@ describe('media on S3', () => {
     for await (const c of (await storage.get('tests/one.txt'))!) chunks.push(c as Buffer);
     expect(Buffer.concat(chunks).toString()).toBe('hello s3');
     await expect(storage.put('../escape', Buffer.from('x'), 'text/plain')).rejects.toThrow(/invalid storage key/);
-    client.destroy();
   });
 
   it('serves media stored in the bucket, with its thumbnail made once and kept there', async () => {

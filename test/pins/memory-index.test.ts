@@ -11,7 +11,10 @@ import { brandCaller, seedPins } from './pin-fixtures';
 const DAY = 86_400_000;
 const names = (res: { hits: Array<Record<string, unknown>> }) => res.hits.map((h) => h.name).sort();
 
-/** The built-in engine's in-memory index: kept current across processes by the pin change feed, reloaded when the feed cannot be trusted. */
+/**
+ * The built-in engine's in-memory index: kept current across processes by the pin change feed, reloaded when the feed
+ * cannot be trusted.
+ */
 describe('built-in search: the in-memory pin index', () => {
   const ctx = useTestApi();
   let caller: Awaited<ReturnType<typeof brandCaller>>;

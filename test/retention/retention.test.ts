@@ -4,7 +4,8 @@ import { SessionModel } from '../../src/auth/session.model';
 import { RelayUsageModel } from '../../src/integrations/integration.model';
 import { JobItemModel, JobModel } from '../../src/jobs/job.model';
 import { OutboxMessageModel } from '../../src/notifications/outbox.model';
-import { retentionScheduleId } from '../../src/retention/retention.workflows';
+import { scheduleIdOf } from '../../src/lib/engines/schedules';
+import { retentionSchedule } from '../../src/retention/retention.workflows';
 import { retentionPurgeWorkflow } from '../../workflows/retention';
 import { useTestApi } from '../support/harness';
 
@@ -91,7 +92,9 @@ describe('retention', () => {
   it('purges daily what has outlived its lifetime, and keeps the rest', async () => {
     const { api } = ctx;
     const temporal = api.rt.engines.temporal;
-    const schedule = await temporal.schedule.getHandle(retentionScheduleId(api.config.TEMPORAL_TASK_QUEUE)).describe();
+    const schedule = await temporal.schedule
+      .getHandle(scheduleIdOf(retentionSchedule, api.config.TEMPORAL_TASK_QUEUE))
+      .describe();
     expect(schedule.spec.intervals?.map((i) => i.every)).toEqual([DAY]);
 
     const ids = await recordsOfEveryKind('c-retention');

@@ -67,7 +67,8 @@ describe('the devstack owns its data directory', () => {
     try {
       await exited(leftover);
       expect(isAlive(leftover.pid!)).toBe(false);
-      expect(log.join('\n')).toMatch(new RegExp(`left by a service that died: ${leftover.pid}$`, 'm')); // the stranger not named
+      // the stranger not named
+      expect(log.join('\n')).toMatch(new RegExp(`left by a service that died: ${leftover.pid}$`, 'm'));
       expect(isAlive(stranger.pid!)).toBe(true);
       const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'devstack.lock'), 'utf8'));
       expect(lock).toMatchObject({ pid: process.pid, engine_pids: [expect.any(Number)] });

@@ -44,7 +44,7 @@ describe('ports per data directory', () => {
     }
   });
 
-  it('starts a directory on the ports it had last time, and on a free one when another process holds them', async () => {
+  it('starts a directory on its last ports, and on a free one when another process holds them', async () => {
     const d = dir();
     const first = await redisOnly(d);
     const port = portOf(first.redis!.url);

@@ -36,7 +36,8 @@ describe('system packages a fresh machine lacks', () => {
       );
       expect(err?.message).toBe(
         'Missing lead-service-no-such-tool (this test), redis-server (the local cache engine): ' +
-          "install with `sudo apt-get install -y no-such-package redis-server` (Debian or Ubuntu), or the same programs from your system's packages.",
+          'install with `sudo apt-get install -y no-such-package redis-server` (Debian or Ubuntu), ' +
+          "or the same programs from your system's packages.",
       );
       expect(err?.message).not.toContain('\n');
     } finally {

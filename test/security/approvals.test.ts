@@ -52,7 +52,8 @@ describe('approval links: a GET decides nothing', () => {
         const res = await fetch(linkOf(mail, verdict), { headers: { accept } });
         expect(res.status).toBe(200);
       }
-      await fetch(linkOf(mail, verdict), { method: 'HEAD' }); // not an operation of the contract; it decides nothing either
+      // not an operation of the contract; it decides nothing either
+      await fetch(linkOf(mail, verdict), { method: 'HEAD' });
     }
     const preview = await (await fetch(linkOf(mail, 'approve'), { headers: { accept: 'application/json' } })).json();
     expect(preview).toMatchObject({
@@ -163,7 +164,7 @@ describe('who may approve', () => {
 describe("regenerating an agent user's token", () => {
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
 
-  it('keeps only the brands the caller may grant: a brand admin of A never receives a token that acts in B', async () => {
+  it('keeps only the brands the caller may grant: a brand admin of A never gets a token that acts in B', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Regenerated');
     await brandsFor(client.client_id, [1601, 1602]);
     const adminOfA = await brandAdmin(ctx.api, ctx.admin, client.client_id, 'a-admin@regenerated.test', [1601]);

@@ -18,7 +18,8 @@ describe('confirm-pin limits: links cost money and hold names for a day', () => 
     ];
     const victim = freshPhone();
     expect((await confirmPin(ctx.api, first, { name: 'HARASS-1', identifier: victim })).status).toBe(202);
-    expect((await confirmPin(ctx.api, first, { name: 'HARASS-1', identifier: victim })).status).toBe(404); // taken: no link
+    // taken: no link
+    expect((await confirmPin(ctx.api, first, { name: 'HARASS-1', identifier: victim })).status).toBe(404);
     expect((await confirmPin(ctx.api, second, { name: 'HARASS-2', identifier: victim })).status).toBe(202);
     const refused = await confirmPin(ctx.api, second, { name: 'HARASS-3', identifier: victim });
     expect(refused.status).toBe(429);

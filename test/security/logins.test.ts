@@ -132,7 +132,7 @@ describe('login throttling by address without a trusted proxy', () => {
 describe('login throttling behind a trusted reverse proxy, and the password hash under a burst', () => {
   const ctx = useTestApi({ LOGIN_MAX_FAILURES: '3', TRUST_PROXY: 'loopback' });
 
-  it('past the failures allowed for an account: 429 with Retry-After, even with the right password; the same for no account', async () => {
+  it('past the failures allowed: 429 with Retry-After, even with the right password, or no account', async () => {
     const { email } = await userOf(ctx.api, ctx.admin, 'Throttled Account');
     // Each attempt from another address: only the account's count can be what refuses.
     for (let i = 1; i <= 3; i++)

@@ -30,7 +30,7 @@ describe('secrets never sit in clear in Temporal history', () => {
   const UI = 'http://127.0.0.1:18233';
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0', TEMPORAL_UI_URL: UI });
 
-  it("the approval e-mail's workflow stores its links encrypted; the codec endpoint decrypts them for a super_admin", async () => {
+  it('the approval mail run keeps its links encrypted; the codec endpoint opens them for super_admin', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Sealed History');
     const receipt = await requestAccess(ctx.api, client.client_id);
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);

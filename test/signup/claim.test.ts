@@ -88,7 +88,7 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     }
   });
 
-  it('two agents confirming one name at once: one reservation, the others 404 name_not_available with suggestions', async () => {
+  it('two agents confirming one name at once: one reservation, the other 404 name_not_available', async () => {
     const other = await brandCaller(ctx.api, ctx.admin, 'Rival');
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
@@ -105,15 +105,13 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     expect((await ReservationModel.findById('NL:RACE-NAME').lean())!.reservation_id).toBe(winner.body.reservation_id);
   });
 
-  it('e-mail links work too; a channel other than sms and email is 503 channel_not_available; a bad destination 422', async () => {
+  it('e-mail links work too; another channel is 503 channel_not_available; a bad destination 422', async () => {
     const email = 'owner@bakery.test';
     const res = await confirmPin(ctx.api, agent, { name: 'MAIL-PIN', channel: 'email', identifier: email });
     expect(res.status).toBe(202);
     expect(await signupLink(ctx.api, ctx.admin, email, 'email')).toContain('/signup?token=');
-    const resolved = await ctx.api.call(
-      'GET',
-      `/api/v1/signup/resolve?token=${encodeURIComponent(tokenOf(await signupLink(ctx.api, ctx.admin, email, 'email')))}`,
-    );
+    const token = tokenOf(await signupLink(ctx.api, ctx.admin, email, 'email'));
+    const resolved = await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(token)}`);
     expect(resolved.body.identifier_masked).toBe('o•••@bakery.test');
 
     const pigeon = await confirmPin(ctx.api, agent, { name: 'PIGEON', channel: 'pigeon', identifier: freshPhone() });
@@ -125,7 +123,7 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     expect((await confirmPin(ctx.api, agent, { name: 'BAD-NUMBER', identifier: freshPhone() })).status).toBe(202);
   });
 
-  it('completion: 409 for another name or country, 422 without a town, 401 for a bad token, 404 for a token whose reservation was replaced', async () => {
+  it('completion: 409 another name or country, 422 without a town, 401 bad token, 404 once replaced', async () => {
     const r = await reserve(ctx.api, ctx.admin, agent, 'CHECKS');
     expect((await completeSignup(ctx.api, r.token, 'OTHER')).status).toBe(409);
     expect((await completeSignup(ctx.api, r.token, 'CHECKS', { country_code: 'BE' })).status).toBe(409);
@@ -141,7 +139,7 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     expect((await completeSignup(ctx.api, r.token, 'CHECKS')).status).toBe(404);
   });
 
-  it('check-name: the reserved name is yours, a taken one comes with up to 10 free alternatives, 429 beyond 5 a second', async () => {
+  it('check-name: your reserved name is yours, a taken one comes with 10 free others, 429 past 5/s', async () => {
     const r = await reserve(ctx.api, ctx.admin, agent, 'CHECKER');
     const check = (name: string) =>
       ctx.api.call('GET', `/api/v1/signup/check-name?token=${encodeURIComponent(r.token)}&name=${name}`);

@@ -79,7 +79,7 @@ describe('the pin reservation, with its 24-hour hold skipped through', () => {
     expect(calls).toMatchObject({ closed: 1, written: 0 });
   });
 
-  it('extendHold 23 hours in moves the timer: still held at 25 hours, released at the new deadline (48 hours)', async () => {
+  it('extendHold 23 hours in moves the timer: still held at 25 hours, released at the new 48 h', async () => {
     const { calls, activities } = recorder();
     const { worker, taskQueue } = await ts.worker(activities);
     const seen = await worker.runUntil(async () => {
@@ -98,7 +98,7 @@ describe('the pin reservation, with its 24-hour hold skipped through', () => {
     expect(calls.moved).toEqual([seen.until]);
   });
 
-  it('completion racing the expiry: a second before the deadline writes the pin, a second after it is refused', async () => {
+  it('completion racing the expiry: a second before the deadline writes the pin, after is refused', async () => {
     for (const [offset, expected] of [
       [-1000, 'completed'],
       [1000, 'expired'],

@@ -19,7 +19,7 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
     agent = await brandCaller(ctx.api, ctx.admin, 'Timers');
   });
 
-  it('an unclaimed hold expires: the name is released, the link stops working, and the name can be reserved again', async () => {
+  it('an unclaimed hold expires: the name is freed, the link stops working, it can be reserved again', async () => {
     const r = await reserve(ctx.api, ctx.admin, agent, 'LAPSING');
     expect((await ctx.api.call('GET', `/api/v1/signup/resolve?token=${encodeURIComponent(r.token)}`)).status).toBe(200);
     await eventually(

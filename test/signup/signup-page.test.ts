@@ -130,7 +130,7 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
   it('on a desktop, with typed coordinates and address', () =>
     claimThroughPage('DESK-PIN', '+31622222222', DESKTOP, 'typed'));
 
-  it("with the brand's own browser key, placing the pin by clicking the map; the server key never reaches the page", async () => {
+  it("with the brand's browser key, placing the pin by clicking the map; the server key never reaches it", async () => {
     const mapped = await brandCaller(ctx.api, ctx.admin, 'Mapped Pins');
     const key = await ctx.api.call('POST', `/api/v1/brands/${mapped.brandId}/integrations`, {
       token: mapped.token,
@@ -147,7 +147,7 @@ describe('the signup page, in a real browser, from the SMS link to the pin', () 
     expect(await mapsKeyOf(link)).toBe(MAPS_KEY);
   });
 
-  it('a maps integration without a browser key gives the page no key at all, and the page works without the map', async () => {
+  it('a maps integration without a browser key gives the page no key, and the page works without a map', async () => {
     const serverOnly = await brandCaller(ctx.api, ctx.admin, 'Server Key Only');
     const key = await ctx.api.call('POST', `/api/v1/brands/${serverOnly.brandId}/integrations`, {
       token: serverOnly.token,

@@ -8,7 +8,10 @@ const REJECTED = '+15005550001'; // Twilio's magic "invalid number"
 const BAD_CREDENTIAL_SID = 'ACbadbadbadbadbadbadbadbadbadbad00';
 const sent: { to: string; body: string }[] = [];
 
-/** A local stand-in for Twilio's Messages API in its wire format: 21211 for one number, 20003 for one account, 201 otherwise. */
+/**
+ * A local stand-in for Twilio's Messages API in its wire format: 21211 for one number, 20003 for one account, 201
+ * otherwise.
+ */
 const twilio = http.createServer((req, res) => {
   let raw = '';
   req.on('data', (c) => (raw += c));

@@ -9,8 +9,9 @@ import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 /**
  * Prepares a fresh machine first when it lacks something the tests need (`npm run devstack -- prepare`: Debian
- * packages, the time-skipping test server). Then starts one devstack for the whole run (or uses MONGODB_URI / REDIS_URL / TEMPORAL_ADDRESS when set),
- * bundles the workflows once, and hands everything to the test files through the environment.
+ * packages, the time-skipping test server). Then starts one devstack for the whole run (or uses MONGODB_URI,
+ * REDIS_URL and TEMPORAL_ADDRESS when set), bundles the workflows once, and hands everything to the test files
+ * through the environment.
  */
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
@@ -45,7 +46,6 @@ export default async function globalSetup(): Promise<void> {
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
 
   (globalThis as { __devstack?: Devstack }).__devstack = devstack;
-  log(
-    `ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${[devstack?.mongo?.kind, devstack?.redis?.kind, devstack?.temporal?.kind].filter(Boolean).join(', ') || 'configured engines'}`,
-  );
+  const kinds = [devstack?.mongo?.kind, devstack?.redis?.kind, devstack?.temporal?.kind].filter(Boolean);
+  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${kinds.join(', ') || 'configured engines'}`);
 }

@@ -6,7 +6,9 @@ import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 export interface TimeSkipping {
   env: TestWorkflowEnvironment;
-  /** A worker of the project's workflows (the run's bundle) with the test's stand-in activities, on a queue of its own. */
+  /**
+   * A worker of the project's workflows (the run's bundle) with the test's stand-in activities, on a queue of its own.
+   */
   worker(activities: object): Promise<{ worker: Worker; taskQueue: string }>;
 }
 

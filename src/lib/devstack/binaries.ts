@@ -96,7 +96,8 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
   fs.mkdirSync(binDir, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `build-${spec.binary}-`));
   const started = Date.now();
-  progress(`building ${spec.binary} ${spec.version} with Go (first time only; usually ${spec.usualMinutes} minutes)…`);
+  const usually = `usually ${spec.usualMinutes} minutes`;
+  progress(`building ${spec.binary} ${spec.version} with Go (first time only; ${usually})…`);
   try {
     const download = execFileSync(go, ['mod', 'download', '-json', `${spec.module}@${spec.version}`], {
       cwd: work,

@@ -66,7 +66,8 @@ export async function lockDataDir(dataDir: string, progress: Progress) {
     }
     if (held && alive(held.pid)) {
       throw new Error(
-        `The data directory ${dataDir} is in use by a running service (pid ${held.pid}, since ${held.started_at}); stop it or set another DATA_DIR`,
+        `The data directory ${dataDir} is in use by a running service (pid ${held.pid}, since ${held.started_at}); ` +
+          'stop it or set another DATA_DIR',
       );
     }
     if (held) await stopLeftovers(held.engine_pids ?? [], path.resolve(dataDir), progress);

@@ -181,7 +181,8 @@ export async function startTemporal(
       binary = await goBuild(TEMPORAL_BUILD, opts.binDir, opts.progress);
     } catch (err) {
       opts.progress(
-        `Temporal CLI could not be built (${(err as Error).message.split('\n')[0]}); trying @temporalio/testing's download`,
+        `Temporal CLI could not be built (${(err as Error).message.split('\n')[0]}); ` +
+          "trying @temporalio/testing's download",
       );
     }
   }

@@ -9,7 +9,10 @@ export interface DevstackOptions {
   cacheDir: string;
   namespace: string;
   need: { mongo: boolean; redis: boolean; temporal: boolean };
-  /** Ports for a directory that has none recorded yet; left out, derived from its path (portsForDir). Busy ones fall back to free ones. */
+  /**
+   * Ports for a directory that has none recorded yet; left out, derived from its path (portsForDir). Busy ones fall
+   * back to free ones.
+   */
   ports?: EnginePorts;
   progress: Progress;
   /** The Temporal UI's codec endpoint (the service's own), when the service's address is known ahead. */

@@ -52,9 +52,10 @@ export interface EnginePorts {
 const PORTS_FILE = 'devstack-ports.json';
 
 /**
- * The ports a data directory's engines prefer: the ones it used last time (stable URLs across restarts),
- * else `firstChoice` when given, else four derived from its path, below Linux's ephemeral range, so two directories started side by
- * side aim at different ports and neither takes the other's. A port found busy still falls back to a free one.
+ * The ports a data directory's engines prefer: the ones it used last time (stable URLs across restarts), else
+ * `firstChoice` when given, else four derived from its path, below Linux's ephemeral range, so two directories
+ * started side by side aim at different ports and neither takes the other's. A port found busy still falls back
+ * to a free one.
  */
 export function portsForDir(dataDir: string, firstChoice?: EnginePorts): EnginePorts {
   try {

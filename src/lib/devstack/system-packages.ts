@@ -56,7 +56,8 @@ export async function ensureSystemPackages(needs: SystemNeed[], progress: Progre
   const what = missing.map((need) => `${need.command} (${need.neededBy})`).join(', ');
   if (!canInstallWithApt()) {
     throw new Error(
-      `Missing ${what}: install with \`sudo apt-get install -y ${packages.join(' ')}\` (Debian or Ubuntu), or the same programs from your system's packages.`,
+      `Missing ${what}: install with \`sudo apt-get install -y ${packages.join(' ')}\` (Debian or Ubuntu), ` +
+        "or the same programs from your system's packages.",
     );
   }
   progress(

@@ -18,7 +18,9 @@ const pom = (v: typeof TEMPORAL_TEST_SERVER) => `<project xmlns="http://maven.ap
   <groupId>local.lead-service</groupId><artifactId>temporal-test-server-fetch</artifactId><version>1</version>
   <packaging>pom</packaging>
   <dependencies>
-    <dependency><groupId>${v.group}</groupId><artifactId>${v.artifact}</artifactId><version>${v.version}</version></dependency>
+    <dependency>
+      <groupId>${v.group}</groupId><artifactId>${v.artifact}</artifactId><version>${v.version}</version>
+    </dependency>
   </dependencies>
 </project>
 `;
@@ -54,7 +56,8 @@ export async function temporalTestServer(cacheDir: string, progress: Progress): 
   );
   const share = archived ? `-XX:SharedArchiveFile="${archive}" -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off ` : '';
   // C1 only and the serial collector: less JIT and GC work competing with the tests for two cores.
-  const script = `#!/bin/sh\nexec "${java}" ${share}-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "${classPath}" io.temporal.testserver.TestServer "$@"\n`;
+  const jvmFlags = `${share}-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`;
+  const script = `#!/bin/sh\nexec "${java}" ${jvmFlags} -cp "${classPath}" io.temporal.testserver.TestServer "$@"\n`;
   fs.writeFileSync(`${launcher}${partial}`, script, { mode: 0o755 });
   fs.renameSync(`${launcher}${partial}`, launcher);
   return launcher;
