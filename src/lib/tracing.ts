@@ -1,38 +1,15 @@
-import { context, propagation, trace, type Context } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { Resource } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  NodeTracerProvider,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-  type Span,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-node';
-import { currentRequestId } from './request-context';
+import { trace } from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
+
+/**
+ * What every process needs of tracing, whether it is on or not: the request id attribute, the running tracing (if
+ * any) and tagging the active span. Starting tracing (tracing-start.ts) loads the SDK and its instrumentations,
+ * only where OTEL_EXPORTER_OTLP_ENDPOINT asks for it, so a process without tracing never loads them.
+ */
 
 /** The attribute every span of a request carries, in the API and in the worker's activities and workflows. */
 export const REQUEST_ID_ATTRIBUTE = 'request.id';
-
-/** Probes and scrapes are not traced: they would be most of the spans and tell nothing. */
-const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)(\?|$)/;
-
-/** Gives every span started while a request or an activity is served the request's id. */
-class RequestIdProcessor implements SpanProcessor {
-  onStart(span: Span, _parent: Context): void {
-    const requestId = currentRequestId();
-    if (requestId) span.setAttribute(REQUEST_ID_ATTRIBUTE, requestId);
-  }
-  onEnd(_span: ReadableSpan): void {}
-  forceFlush = () => Promise.resolve();
-  shutdown = () => Promise.resolve();
-}
 
 export interface Tracing {
   /** Where finished spans go: workflow spans, which the worker's sink receives from the sandbox, join here too. */
@@ -47,59 +24,9 @@ let active: Tracing | undefined;
 /** This process's tracing, once started (the worker hands workflow spans to it). */
 export const currentTracing = (): Tracing | undefined => active;
 
-/**
- * Starts tracing for this process: a tracer provider registered globally (W3C trace context and baggage, an
- * AsyncLocalStorage context), the HTTP (server and client), fetch, MongoDB and Redis instrumentations, and
- * spans handed to `exporter`. Call it before the instrumented libraries are loaded (the entry points import
- * src/tracing-preload.ts first). `simple` exports each span as it ends (tests); otherwise in batches.
- */
-export function startTracing(opts: { exporter: SpanExporter; serviceName?: string; simple?: boolean }): Tracing {
-  if (active) throw new Error('tracing is already started in this process');
-  const resource = new Resource({ 'service.name': opts.serviceName ?? 'lead-service' });
-  const processor = opts.simple ? new SimpleSpanProcessor(opts.exporter) : new BatchSpanProcessor(opts.exporter);
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new RequestIdProcessor(), processor] });
-  provider.register();
-  const instrumentations: Instrumentation[] = [
-    new HttpInstrumentation({
-      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.test(req.url ?? ''),
-    }),
-    new UndiciInstrumentation({ ignoreRequestHook: (req) => UNTRACED_PATHS.test(req.path) }),
-    new MongoDBInstrumentation(),
-    new IORedisInstrumentation(),
-  ];
-  const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations });
-  // Patches the HTTP modules now, even where this process loaded them before (the instrumentation patches on require).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require('node:http');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require('node:https');
-  const tracing: Tracing = {
-    processor,
-    resource,
-    flush: () => provider.forceFlush(),
-    async shutdown() {
-      unregister();
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
-      propagation.disable();
-      if (active === tracing) active = undefined;
-    },
-  };
+/** Records the process's tracing as it starts (undefined as it stops). */
+export function setCurrentTracing(tracing: Tracing | undefined): void {
   active = tracing;
-  return tracing;
-}
-
-/**
- * Tracing as the environment asks: spans exported by OTLP over HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (`/v1/traces`
- * appended, as the OpenTelemetry specification says of that variable) when it is set; off otherwise.
- */
-export function startTracingFromEnv(env: NodeJS.ProcessEnv): Tracing | undefined {
-  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  // An invalid value is reported by the configuration, which stops the process with the other problems.
-  if (!endpoint || !URL.canParse(endpoint)) return undefined;
-  const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` });
-  return startTracing({ exporter, serviceName: env.OTEL_SERVICE_NAME || undefined });
 }
 
 /** Marks the active span (the HTTP server span of a request being served) with the request's id. */

@@ -47,7 +47,8 @@ const searchAttributesUnlessMissing = (gate: SearchAttributeGate): WorkflowClien
  */
 export const clientInterceptors = (gate: SearchAttributeGate): ClientInterceptors => ({
   workflow: [
-    new OpenTelemetryWorkflowClientInterceptor(),
+    // Spans and trace headers only where this process traces (tracing starts before any client is made).
+    ...(currentTracing() ? [new OpenTelemetryWorkflowClientInterceptor()] : []),
     requestIdClientInterceptor,
     searchAttributesUnlessMissing(gate),
   ],
@@ -80,13 +81,17 @@ const requestContextInterceptor: ActivityInterceptorsFactory = (ctx: ActivityCon
   };
 };
 
-/** The worker's activity interceptors: the request context, then OpenTelemetry's span for each activity. */
+/** The worker's activity interceptors: the request context, then (where this process traces) OpenTelemetry's span. */
 export const activityInterceptors = (): ActivityInterceptorsFactory[] => [
   requestContextInterceptor,
-  (ctx) => ({
-    inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
-    outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
-  }),
+  ...(currentTracing()
+    ? [
+        (ctx: ActivityContext) => ({
+          inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+          outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+        }),
+      ]
+    : []),
 ];
 
 /**
