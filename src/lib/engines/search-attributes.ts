@@ -36,10 +36,15 @@ export function createSearchAttributeGate(): SearchAttributeGate {
     const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
     const missing = LEAD_SEARCH_ATTRIBUTES.filter((key) => customAttributes?.[key.name] === undefined);
     if (missing.length === 0) return true;
-    await client.connection.operatorService.addSearchAttributes({
-      namespace,
-      searchAttributes: Object.fromEntries(missing.map((key) => [key.name, INDEXED_TYPES[key.type]])),
-    });
+    await client.connection.operatorService
+      .addSearchAttributes({
+        namespace,
+        searchAttributes: Object.fromEntries(missing.map((key) => [key.name, INDEXED_TYPES[key.type]])),
+      })
+      .catch((err: Error) => {
+        // Another process registered them a moment ago: the next listing shows them.
+        if (!/already exists/i.test(err.message)) throw err;
+      });
     return false; // confirmed by the next listing
   }
 
