@@ -10,6 +10,10 @@ import type { Logger } from './logger';
  */
 export const registry = new Registry();
 
+/** A counter in this process's registry. */
+const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+  new Counter({ name, help, labelNames, registers: [registry] });
+
 export const httpRequestDuration = new Histogram({
   name: 'lead_http_request_duration_seconds',
   help: 'HTTP requests by contract operation and status: how long each took until its answer ended',
@@ -18,47 +22,37 @@ export const httpRequestDuration = new Histogram({
   registers: [registry],
 });
 
-export const jobsSubmitted = new Counter({
-  name: 'lead_jobs_submitted_total',
-  help: 'Jobs accepted by the API, by type',
-  labelNames: ['type'] as const,
-  registers: [registry],
-});
+export const jobsSubmitted = counter('lead_jobs_submitted_total', 'Jobs accepted by the API, by type', ['type']);
 
-export const jobsFinished = new Counter({
-  name: 'lead_jobs_finished_total',
-  help: 'Jobs that reached a final state, by type and outcome (completed, failed, cancelled)',
-  labelNames: ['type', 'outcome'] as const,
-  registers: [registry],
-});
+export const jobsFinished = counter(
+  'lead_jobs_finished_total',
+  'Jobs that reached a final state, by type and outcome (completed, failed, cancelled)',
+  ['type', 'outcome'],
+);
 
-export const relayCalls = new Counter({
-  name: 'lead_relay_calls_total',
-  help: "Relayed provider calls, by provider and outcome (the provider's status class, unreachable, limited)",
-  labelNames: ['provider', 'outcome'] as const,
-  registers: [registry],
-});
+export const relayCalls = counter(
+  'lead_relay_calls_total',
+  "Relayed provider calls, by provider and outcome (the provider's status class, unreachable, limited)",
+  ['provider', 'outcome'],
+);
 
-export const relaySpend = new Counter({
-  name: 'lead_relay_spend_total',
-  help: 'Spend of relayed calls at the providers prices per call, by provider (the currency of the price list)',
-  labelNames: ['provider'] as const,
-  registers: [registry],
-});
+export const relaySpend = counter(
+  'lead_relay_spend_total',
+  'Spend of relayed calls at the providers prices per call, by provider (the currency of the price list)',
+  ['provider'],
+);
 
-export const cacheLookups = new Counter({
-  name: 'lead_cache_lookups_total',
-  help: 'Lookups of the per-process and Redis caches, by cache and result (hit, miss, bypass when Redis failed)',
-  labelNames: ['cache', 'result'] as const,
-  registers: [registry],
-});
+export const cacheLookups = counter(
+  'lead_cache_lookups_total',
+  'Lookups of the per-process and Redis caches, by cache and result (hit, miss, bypass when Redis failed)',
+  ['cache', 'result'],
+);
 
-export const drainedRecords = new Counter({
-  name: 'lead_stream_drain_records_total',
-  help: 'Records moved from a Redis stream into MongoDB by this process, by stream',
-  labelNames: ['stream'] as const,
-  registers: [registry],
-});
+export const drainedRecords = counter(
+  'lead_stream_drain_records_total',
+  'Records moved from a Redis stream into MongoDB by this process, by stream',
+  ['stream'],
+);
 
 /** The streams this process drains, and how to read the oldest record still waiting in each. */
 const drained = new Map<string, () => Promise<number | null>>();

@@ -5,6 +5,8 @@ import { neutraliseFormula } from '../../src/lib/csv';
 import { seedEvents, userActor } from './activity-helpers';
 
 const ctx = useTestApi();
+/** A shift's start and end cells on 2025-03-14, from hh:mm times. */
+const at = (start: string, end: string) => [start, end].map((t) => `2025-03-14T${t}:00.000Z`);
 
 describe('shift CSV export', () => {
   it('quotes cells per RFC 4180 (CRLF between records) and neutralises formulas, one row per shift', async () => {
@@ -23,8 +25,19 @@ describe('shift CSV export', () => {
     expect(res.body).toBe(
       [
         'actor_id,actor_kind,actor_name,role,started_at,ended_at,duration_minutes,event_count,shipped_count',
-        `${formula.id},user,"'=HYPERLINK(""http://evil.test"",""x"")",client_user,2025-03-14T08:00:00.000Z,2025-03-14T08:10:00.000Z,10,2,0`,
-        `${comma.id},user,"Lovelace, ""Ada""\nsecond line",client_user,2025-03-14T09:00:00.000Z,2025-03-14T09:00:00.000Z,0,1,0`,
+        [
+          formula.id,
+          'user',
+          `"'=HYPERLINK(""http://evil.test"",""x"")"`,
+          'client_user',
+          ...at('08:00', '08:10'),
+          10,
+          2,
+          0,
+        ].join(','),
+        [comma.id, 'user', '"Lovelace, ""Ada""\nsecond line"', 'client_user', ...at('09:00', '09:00'), 0, 1, 0].join(
+          ',',
+        ),
         `${plus.id},user,'+1-555,client_user,2025-03-14T10:00:00.000Z,2025-03-14T10:00:00.000Z,0,1,0`,
         '',
       ].join('\r\n'),

@@ -4,7 +4,8 @@ import { approvedToken } from '../agents/agent-helpers';
 import { addMember, brandCast, userOf } from './brand-helpers';
 
 const ONE_PX_PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  'data:image/png;base64,' +
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** Expected status per party: members read, admins and owners change; outside the brand is 404. */
 /** An agent token granted the brand still calls none of these operations: they declare no scope (x-scopes). */

@@ -190,7 +190,8 @@ describe('public content reads', () => {
     const html = await publicGet(api, D, 'posts/rich?format=html');
     expect(html.body.body_html).toBe(
       '<h2>Tips &amp; &lt;tricks&gt;</h2>' +
-        '<p>Read <strong><a href="https://example.com/?a=1&amp;b=2" rel="noopener noreferrer nofollow">this</a></strong> not that</p>' +
+        '<p>Read <strong><a href="https://example.com/?a=1&amp;b=2" rel="noopener noreferrer nofollow">' +
+        'this</a></strong> not that</p>' +
         '<img src="https://cdn.example/i.webp" alt="A &quot;quoted&quot; alt" loading="lazy">' +
         '&lt;script&gt;alert(1)&lt;/script&gt;',
     );

@@ -95,7 +95,8 @@ describe('the HTML renderer', () => {
     );
     expect(html).toBe(
       '<h2>H</h2><ul><li><p><code><em>one</em></code></p></li></ul><ol start="3"><li><p>three</p></li></ol>' +
-        '<pre><code>a &lt; b</code></pre><pre><code class="language-ts">x</code></pre><blockquote><p>q</p></blockquote><hr>',
+        '<pre><code>a &lt; b</code></pre><pre><code class="language-ts">x</code></pre>' +
+        '<blockquote><p>q</p></blockquote><hr>',
     );
   });
 

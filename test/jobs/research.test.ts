@@ -1,7 +1,7 @@
 import { ResourceModel, idapRef, resourceId } from '../../src/idap/resource.model';
 import { siteFor } from '../../src/sandbox/research-site';
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
-import { FAST_RETRIES, SUBMIT, jobPath, researchPath, waitForStatus } from './support';
+import { FAST_RETRIES, RESEARCH_CSV_HEADER, SUBMIT, jobPath, researchPath, waitForStatus } from './support';
 
 let api: TestApi;
 let acme: Awaited<ReturnType<typeof createClient>>;
@@ -102,9 +102,7 @@ describe('company research', () => {
 
     const csv = await api.call('GET', `${researchPath(id, 'results')}?format=csv`, { token: acme.triple });
     const lines = (csv.body as string).trim().split('\r\n');
-    expect(lines[0]).toBe(
-      'idap_ref,name,domain,country_code,registration_number,industry,employees,description,linkedin_url,emails,phones,contacts',
-    );
+    expect(lines[0]).toBe(RESEARCH_CSV_HEADER);
     expect(lines[1]).toContain(`${site.people[0].name} (${site.people[0].title}) <${site.people[0].email}>`);
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JobItemModel, JobModel, jobItemId } from '../../src/jobs/job.model';
 import { createClient, useTestApi } from '../support/harness';
-import { jobPath, researchPath } from './support';
+import { RESEARCH_CSV_HEADER, jobPath, researchPath } from './support';
 
 const ctx = useTestApi();
 
@@ -41,6 +41,20 @@ async function completedJob(clientId: string, type: 'maps-scrape' | 'research', 
   return id;
 }
 
+/** The cells after a business's name, each of which would start a formula unescaped (and a few that would not). */
+const FORMULA_CELLS = [
+  "'+cmd|/C calc!A0",
+  "'-2+3",
+  'NL',
+  "'@SUM(A1)",
+  '-52.1',
+  '5.1',
+  "'+31 30 123 4567",
+  "'\thttps://x.test",
+  '4.5',
+  '0',
+];
+
 describe('job and research results as CSV', () => {
   it('neutralise every formula lead character (= + - @ tab CR) as the shift export does, lists too', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Results Csv');
@@ -67,8 +81,9 @@ describe('job and research results as CSV', () => {
     expect(jobCsv.body).toBe(
       [
         'idap_ref,name,category,address,country_code,region_code,lat,lng,phone,website,rating,reviews_count',
-        `idap://businesses/b1,"'=HYPERLINK(""http://evil.test"",""x"")",'+cmd|/C calc!A0,'-2+3,NL,'@SUM(A1),-52.1,5.1,'+31 30 123 4567,'\thttps://x.test,4.5,0`,
-        `idap://businesses/b2,"'\r=1+1",'+cmd|/C calc!A0,'-2+3,NL,'@SUM(A1),-52.1,5.1,'+31 30 123 4567,'\thttps://x.test,4.5,0`,
+        // Each row's cells: every one that could start a formula begins with a quote.
+        [`idap://businesses/b1`, `"'=HYPERLINK(""http://evil.test"",""x"")"`, ...FORMULA_CELLS].join(','),
+        [`idap://businesses/b2`, `"'\r=1+1"`, ...FORMULA_CELLS].join(','),
         '',
       ].join('\r\n'),
     );
@@ -94,8 +109,21 @@ describe('job and research results as CSV', () => {
     expect(researchCsv.status).toBe(200);
     expect(researchCsv.body).toBe(
       [
-        'idap_ref,name,domain,country_code,registration_number,industry,employees,description,linkedin_url,emails,phones,contacts',
-        `idap://company_registry/c1,Acme B.V.,acme.test,NL,'-12345678,,,'@import url(evil),,'=1+1@evil.test; info@acme.test,'+31 6 1234 5678,'-Ada (CEO) <ada@acme.test>`,
+        RESEARCH_CSV_HEADER,
+        [
+          'idap://company_registry/c1',
+          'Acme B.V.',
+          'acme.test',
+          'NL',
+          "'-12345678",
+          '',
+          '',
+          "'@import url(evil)",
+          '',
+          "'=1+1@evil.test; info@acme.test",
+          "'+31 6 1234 5678",
+          "'-Ada (CEO) <ada@acme.test>",
+        ].join(','),
         '',
       ].join('\r\n'),
     );

@@ -89,7 +89,8 @@ describe('extractPage on ordinary pages', () => {
 <script>var s = "<title>not this</title> no@mail.test";</script><style>p{}</style>
 <script type="application/ld+json">{"@type":"Organization","legalName":"Acme Holding B.V.","taxID":"NL-123"}</script>
 <script type="application/ld+json">{broken</script></head>
-<body><p>Mail Jan.de-Vries+sales@mail.acme.co.uk, info@acme.nl. or x@y.z1 and test@acme.nl, a@b@c.com and logo@2x.png</p>
+<body><p>Mail Jan.de-Vries+sales@mail.acme.co.uk, info@acme.nl. or x@y.z1 and test@acme.nl,
+a@b@c.com and logo@2x.png</p>
 <p>Call +31 (0)20 123 4567</p><p>< not a tag <> either</p></body></html>`;
     const x = extractPage(html, PAGE);
     expect(x.title).toBe('Acme & Sons');

@@ -5,7 +5,11 @@ import type { HTTPRequest, Page } from 'puppeteer-core';
  * runs without the network. `window.__fakeMap.click(lat, lng)` is a person clicking the map.
  */
 const FAKE_MAPS_SCRIPT = `(() => {
-  class LatLng { constructor(lat, lng) { this.a = lat; this.b = lng; } lat() { return this.a; } lng() { return this.b; } }
+  class LatLng {
+    constructor(lat, lng) { this.a = lat; this.b = lng; }
+    lat() { return this.a; }
+    lng() { return this.b; }
+  }
   class Marker {
     constructor(o) { this.position = o.position; this.listeners = {}; }
     addListener(event, fn) { this.listeners[event] = fn; }

@@ -46,15 +46,8 @@ export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
   if (mongod) {
     const dbPath = path.join(opts.dataDir, 'mongod');
     fs.mkdirSync(dbPath, { recursive: true });
-    const proc = new ManagedProcess({
-      name: 'mongod',
-      command: mongod,
-      logFile,
-      ready,
-      args: ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'],
-    });
-    await proc.start();
-    return { kind: 'mongod', url, pid: proc.pid, stop: () => proc.stop() };
+    const args = ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'];
+    return startProcess('mongod', { name: 'mongod', command: mongod, logFile, ready, args }, url);
   }
   let ferretdb = onPath('ferretdb');
   if (!ferretdb) {
@@ -67,25 +60,29 @@ export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
   if (ferretdb) {
     const dir = path.join(opts.dataDir, 'ferretdb');
     fs.mkdirSync(dir, { recursive: true });
-    const proc = new ManagedProcess({
-      name: 'ferretdb',
-      command: ferretdb,
-      logFile,
-      ready,
-      args: [
-        '--handler=sqlite',
-        `--sqlite-url=file:${dir}/`,
-        `--state-dir=${dir}`,
-        `--listen-addr=127.0.0.1:${port}`,
-        '--debug-addr=-',
-        '--telemetry=disable',
-        '--log-level=warn',
-      ],
-    });
-    await proc.start();
-    return { kind: 'ferretdb 1.24 (sqlite)', url, pid: proc.pid, stop: () => proc.stop() };
+    const args = [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dir}/`,
+      `--state-dir=${dir}`,
+      `--listen-addr=127.0.0.1:${port}`,
+      '--debug-addr=-',
+      '--telemetry=disable',
+      '--log-level=warn',
+    ];
+    return startProcess('ferretdb 1.24 (sqlite)', { name: 'ferretdb', command: ferretdb, logFile, ready, args }, url);
   }
   return startMemoryServer(opts, port);
+}
+
+/** Starts an engine's process and answers it as a started engine of `kind` at `url`. */
+async function startProcess(
+  kind: string,
+  options: ConstructorParameters<typeof ManagedProcess>[0],
+  url: string,
+): Promise<StartedEngine> {
+  const proc = new ManagedProcess(options);
+  await proc.start();
+  return { kind, url, pid: proc.pid, stop: () => proc.stop() };
 }
 
 async function startMemoryServer(opts: EngineOptions, port: number): Promise<StartedEngine> {
@@ -127,37 +124,39 @@ export async function startRedis(opts: EngineOptions): Promise<StartedEngine> {
   const dir = path.join(opts.dataDir, 'redis');
   fs.mkdirSync(dir, { recursive: true });
   const url = `redis://127.0.0.1:${port}`;
-  const proc = new ManagedProcess({
-    name: 'redis-server',
-    command: binary,
-    logFile: path.join(opts.dataDir, 'logs', 'redis.log'),
-    args: [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--save',
-      '',
-      '--protected-mode',
-      'yes',
-    ],
-    ready: async () => {
-      if (!(await canConnect(port))) return false;
-      const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      try {
-        await client.connect();
-        return (await client.ping()) === 'PONG';
-      } finally {
-        client.disconnect();
-      }
+  return startProcess(
+    'redis-server',
+    {
+      name: 'redis-server',
+      command: binary,
+      logFile: path.join(opts.dataDir, 'logs', 'redis.log'),
+      args: [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--save',
+        '',
+        '--protected-mode',
+        'yes',
+      ],
+      ready: async () => {
+        if (!(await canConnect(port))) return false;
+        const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        try {
+          await client.connect();
+          return (await client.ping()) === 'PONG';
+        } finally {
+          client.disconnect();
+        }
+      },
     },
-  });
-  await proc.start();
-  return { kind: 'redis-server', url, pid: proc.pid, stop: () => proc.stop() };
+    url,
+  );
 }
 
 export interface TemporalEngine extends StartedEngine {
@@ -187,35 +186,38 @@ export async function startTemporal(
     }
   }
   if (!binary) return startTemporalDownload(opts, port, uiPort, dbFilename);
-  const proc = new ManagedProcess({
-    name: 'temporal',
-    command: binary,
-    logFile: path.join(opts.dataDir, 'logs', 'temporal.log'),
-    readyTimeoutMs: 90_000,
-    args: [
-      'server',
-      'start-dev',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--ui-port',
-      String(uiPort),
-      '--db-filename',
-      dbFilename,
-      '--namespace',
-      opts.namespace,
-      '--log-level',
-      'warn',
-      // The UI decrypts payloads through the service's codec endpoint (the operator signs in as a super_admin).
-      ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
-      // Runs are found by client, job type and brand in the UI (workflows/search-attributes.ts).
-      ...LEAD_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${CLI_TYPE[key.type]}`]),
-    ],
-    ready: () => temporalReady(address, opts.namespace),
-  });
-  await proc.start();
-  return { kind: 'temporal dev server', url: address, uiUrl, pid: proc.pid, stop: () => proc.stop() };
+  const started = await startProcess(
+    'temporal dev server',
+    {
+      name: 'temporal',
+      command: binary,
+      logFile: path.join(opts.dataDir, 'logs', 'temporal.log'),
+      readyTimeoutMs: 90_000,
+      args: [
+        'server',
+        'start-dev',
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--ui-port',
+        String(uiPort),
+        '--db-filename',
+        dbFilename,
+        '--namespace',
+        opts.namespace,
+        '--log-level',
+        'warn',
+        // The UI decrypts payloads through the service's codec endpoint (the operator signs in as a super_admin).
+        ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+        // Runs are found by client, job type and brand in the UI (workflows/search-attributes.ts).
+        ...LEAD_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${CLI_TYPE[key.type]}`]),
+      ],
+      ready: () => temporalReady(address, opts.namespace),
+    },
+    address,
+  );
+  return { ...started, uiUrl };
 }
 
 /** The CLI's names of the search attribute types the service uses. */

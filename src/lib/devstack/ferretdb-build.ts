@@ -158,7 +158,8 @@ func idRange(ops *types.Document) (string, []any) {
 
 	prefix := \`"\` + lo[:n]
 
-	return fmt.Sprintf(\` WHERE %s >= ? AND %s < ?\`, metadata.IDColumn, metadata.IDColumn), []any{prefix, prefix + "\\xff"}
+	return fmt.Sprintf(\` WHERE %s >= ? AND %s < ?\`, metadata.IDColumn, metadata.IDColumn),
+		[]any{prefix, prefix + "\\xff"}
 }
 
 // plainJSONByte is true for the ASCII characters that JSON string encoding writes as themselves.
