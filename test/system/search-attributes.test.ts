@@ -47,7 +47,7 @@ describe('search attributes', () => {
 
     const reserved = await confirmPin(api, agent, { name: 'ATTRIBUTED', identifier: freshPhone() });
     expect(reserved.status).toBe(202);
-    const byBrand = await found(temporal, `LeadBrandId="${agent.brandId}"`, 1);
+    const byBrand = await found(temporal, `LeadClientId="${clientId}" AND LeadBrandId="${agent.brandId}"`, 1);
     expect(byBrand).toEqual([{ id: pinReservationWorkflowId('NL:ATTRIBUTED'), type: 'pinReservationWorkflow' }]);
 
     // Another client's runs are not among them.

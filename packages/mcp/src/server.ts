@@ -108,12 +108,15 @@ export function createLeadServiceMcpServer(options: LeadServiceMcpOptions): Serv
           params: { progressToken, progress: done, ...(total ? { total } : {}), message },
         });
       };
+      // Notifications go out in order and all before the result: one sent after it would be dropped by the client.
+      let sent: Promise<void> = Promise.resolve();
       try {
         const final = await lead.waitForJob(String(args.job_id), {
           timeoutMs: Number(args.timeout_seconds ?? 600) * 1000,
           signal: extra.signal,
-          onProgress: (state, frame) => void report(state, frame?.event),
+          onProgress: (state, frame) => void (sent = sent.then(() => report(state, frame?.event))),
         });
+        await sent;
         await report(final);
         return textResult(final);
       } catch (err) {
