@@ -33,18 +33,7 @@ export const SUBMIT = '/api/v1/dashboard/client/jobs/maps-scrape/submit';
 export const jobPath = (id: string, what = 'status') => `/api/v1/dashboard/client/jobs/${id}/${what}`;
 export const researchPath = (id: string, what = 'status') => `/api/v1/dashboard/client/research/${id}/${what}`;
 
-/** The header line of a research job's CSV results. */
-export const RESEARCH_CSV_HEADER = [
-  'idap_ref',
-  'name',
-  'domain',
-  'country_code',
-  'registration_number',
-  'industry',
-  'employees',
-  'description',
-  'linkedin_url',
-  'emails',
-  'phones',
-  'contacts',
-].join(',');
+/** The header line of a research job's CSV results, as the contract gives it (not read from the service's code). */
+export const RESEARCH_CSV_HEADER =
+  'idap_ref,name,domain,country_code,registration_number,industry,' +
+  'employees,description,linkedin_url,emails,phones,contacts';
