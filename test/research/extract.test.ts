@@ -37,12 +37,20 @@ const HOSTILE: [string, string][] = [
   ['© with a legal-form look-alike', repeat('© 2024 Aaaa B.V')],
 ];
 
+/**
+ * What separates a linear scan from a backtracking one, not a speed target: a linear pass over 100 kB takes
+ * milliseconds (tens on a loaded CI machine), a quadratic one 10^10 steps, which is tens of seconds. The bound
+ * sits between the two with room on both sides, so a busy machine cannot fail it and a catastrophic pattern
+ * cannot pass it.
+ */
+const LINEAR_BOUND_MS = 2_000;
+
 describe('extractPage on hostile pages', () => {
-  it.each(HOSTILE)('reads 100 kB of %s in under 100 ms', (_name, html) => {
+  it.each(HOSTILE)('reads 100 kB of %s in linear time', (_name, html) => {
     expect(html.length).toBeLessThanOrEqual(SIZE);
     const started = performance.now();
     extractPage(html, PAGE);
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
   });
 
   it('reads only the first MAX_PAGE_CHARS of a page, so patterns never see more', () => {
@@ -51,7 +59,7 @@ describe('extractPage on hostile pages', () => {
     const html = early + 'x'.repeat(MAX_PAGE_CHARS) + late;
     const started = performance.now();
     expect(extractPage(html, PAGE).emails).toEqual(['early@acme.test', 'early@acme.test']);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
   });
 
   it('keeps a numeric entity past the last code point, and a tel: link with a broken escape, as written', () => {
