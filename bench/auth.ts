@@ -3,18 +3,9 @@
  * agents) with each kind of credential, side by side with a bare Express route answering the same
  * JSON from memory: requests per second, p50/p99 latency and the ratio. Target: each at least 0.8x.
  *
- *   npm run bench:auth            (BENCH_SECONDS=10 BENCH_CONNECTIONS=50 by default)
+ *   npm run bench:auth            (BENCH_SECONDS=10 BENCH_CONNECTIONS=50 by default; also at 1 connection)
  */
-import {
-  approvedAgentToken,
-  bareServer,
-  benchClient,
-  load,
-  machine,
-  measuring,
-  printTable,
-  withBenchApi,
-} from './support';
+import { approvedAgentToken, bareServer, benchClient, machine, sideBySide, withBenchApi } from './support';
 
 const ADMIN = { email: 'bench-admin@agents.example', password: 'bench-password-123' };
 
@@ -44,27 +35,13 @@ async function main() {
       }
       const bare = await bareServer(bodies);
       try {
-        const rows: string[][] = [];
-        for (const [i, c] of cases.entries()) {
-          measuring(c.name);
-          const ours = await load(api.url + c.path, { authorization: `Bearer ${c.token}` });
-          const base = await load(`${bare.url}/${i}`);
-          const ratio = ours.rps / base.rps;
-          rows.push([
-            c.name,
-            ours.rps.toFixed(0),
-            base.rps.toFixed(0),
-            `${ratio.toFixed(2)}x`,
-            `${ours.p50} / ${ours.p99}`,
-            `${base.p50} / ${base.p99}`,
-            String(ours.errors),
-            ratio >= 0.8 ? 'yes' : 'NO',
-          ]);
-        }
-        printTable(
-          ['credential and read', 'req/s', 'bare req/s', 'ratio', 'p50/p99 ms', 'bare p50/p99 ms', 'errors', '>= 0.8x'],
-          rows,
-        );
+        const comparisons = cases.map((c, i) => ({
+          name: c.name,
+          url: api.url + c.path,
+          headers: { authorization: `Bearer ${c.token}` },
+          bareUrl: `${bare.url}/${i}`,
+        }));
+        await sideBySide(comparisons, 0.8);
         process.stdout.write(`\ntarget: each at least 0.8x of the bare route; ${machine(api)}\n`);
       } finally {
         bare.close();

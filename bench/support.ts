@@ -25,10 +25,6 @@ export interface Figures {
   errors: number;
 }
 
-/** Says which load is measured next, at CONNECTIONS for SECONDS. */
-export const measuring = (name: string) =>
-  process.stdout.write(`measuring ${name} (${CONNECTIONS} connections, ${SECONDS} s each)...\n`);
-
 /** autocannon in a worker thread, so the load generator does not share the servers' event loop. */
 export async function load(
   url: string,
@@ -115,6 +111,52 @@ export const loadAverage = () =>
 export const machine = (api: ApiRuntime) =>
   `documents: ${api.engines.kinds.documents}, cache: ${api.engines.kinds.cache}; ` +
   `${os.cpus().length} CPUs, load average ${loadAverage()}`;
+
+export interface Comparison {
+  name: string;
+  /** Our route, and the headers it needs. */
+  url: string;
+  headers?: Record<string, string>;
+  /** The bare route answering the same. */
+  bareUrl: string;
+}
+
+/** The load levels every side-by-side comparison runs at: one connection (latency) and CONNECTIONS (throughput). */
+export const LOAD_LEVELS = [1, CONNECTIONS];
+
+/**
+ * Each case measured ours then bare, at one connection and at CONNECTIONS, printed as one table with the ratio
+ * of requests per second and whether it meets `target`. Returns the ratios, in the order measured.
+ */
+export async function sideBySide(cases: Comparison[], target: number): Promise<number[]> {
+  const rows: string[][] = [];
+  const ratios: number[] = [];
+  for (const c of cases) {
+    for (const connections of LOAD_LEVELS) {
+      process.stdout.write(`measuring ${c.name} (${connections} connection(s), ${SECONDS} s each)...\n`);
+      const ours = await load(c.url, c.headers, { connections });
+      const base = await load(c.bareUrl, {}, { connections });
+      const ratio = ours.rps / base.rps;
+      ratios.push(ratio);
+      rows.push([
+        c.name,
+        String(connections),
+        ours.rps.toFixed(0),
+        base.rps.toFixed(0),
+        `${ratio.toFixed(2)}x`,
+        `${ours.p50} / ${ours.p99}`,
+        `${base.p50} / ${base.p99}`,
+        String(ours.errors),
+        ratio >= target ? 'yes' : 'NO',
+      ]);
+    }
+  }
+  printTable(
+    ['case', 'conns', 'req/s', 'bare req/s', 'ratio', 'p50/p99 ms', 'bare p50/p99 ms', 'errors', `>= ${target}x`],
+    rows,
+  );
+  return ratios;
+}
 
 /** A target's outcome as the benchmarks print it. */
 export const verdict = (met: boolean, missed = 'missed') => (met ? 'met' : missed);

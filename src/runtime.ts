@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createApp } from './app';
+import { compileServiceContract, createApp } from './app';
 import { previousCredentialsKeys, type Config } from './lib/config';
 import { startLocalEngines, type LocalEngines } from './lib/engines/local-engines';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
@@ -271,6 +271,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
       dataDir: config.dataDir,
       logger: opts.logger,
     });
+    const contract = await compileServiceContract(config);
     // Listen first so that with PORT=0 the links the service sends carry its real port.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -285,7 +286,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     // The worker's providers come first: the job modules' activities, built with the services, use them.
     providers = config.RUN_WORKER ? await providersFor(config, opts.logger) : undefined;
     modules = createModules(infra, { providers, serves: true });
-    server.on('request', createApp(infra, modules));
+    server.on('request', createApp(infra, modules, contract));
     worker = providers ? await workerFor(config, rt, opts, { infra, providers, modules }) : undefined;
     return { ...rt, infra, modules, server, url, metricsUrl: metrics?.url, worker, admin, stop };
   } catch (err) {

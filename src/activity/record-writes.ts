@@ -11,7 +11,7 @@ const SHIPPED_BY: Record<string, ShippedKind> = {
 };
 // A claimed pin ships when the end user completes the claim (no authenticated request): the pin activity
 // records `pin.claimed` then (activities/pins.ts); confirm-pin itself only reserves the name.
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ID_FIELDS = [
   'id',
   'job_id',

@@ -36,23 +36,25 @@ export function authorize(op: OperationSecurity, caller: Caller): void {
     throw AppError.forbidden(`This operation needs the role ${roles.join(' or ')}`);
 }
 
+const CREDENTIAL_SCHEMES = ['bearerAuth', 'sessionCookie', 'streamToken'];
+
 /**
- * One authentication middleware for every operation: reads which credentials the operation accepts
- * from its OpenAPI `security`, resolves the presented one (triple, session or access token) and
- * applies its role and scope rules. Operations that declare no credential scheme pass through.
+ * The authentication gate of one operation: reads which credentials the operation accepts from its OpenAPI
+ * `security` (once, when the routes are built), resolves the presented one (triple, session or access token)
+ * and applies its role and scope rules. Operations that declare no credential scheme pass through.
  */
-export function authenticate(auth: Pick<AuthService, 'resolve'>) {
-  const CREDENTIAL_SCHEMES = ['bearerAuth', 'sessionCookie', 'streamToken'];
+export function authenticate(auth: Pick<AuthService, 'resolve'>, op: OperationSecurity) {
+  const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
+  if (!CREDENTIAL_SCHEMES.some((s) => schemes.has(s))) {
+    // The signup token is verified by the signup handlers (401 expired or badly signed, 410 old
+    // format); the gate refuses a request without one before its parameters are validated.
+    if (!schemes.has('signupToken')) return (_req: Request, _res: Response, next: NextFunction) => next();
+    return (req: Request, _res: Response, next: NextFunction) => {
+      if (!nonEmpty(req.query.token)) throw AppError.unauthorized('Missing signup token');
+      next();
+    };
+  }
   return async (req: Request, _res: Response, next: NextFunction) => {
-    const op = (req as unknown as { openapi?: { schema?: OperationSecurity } }).openapi?.schema;
-    const schemes = new Set((op?.security ?? []).flatMap((s) => Object.keys(s)));
-    if (!op) return next();
-    if (!CREDENTIAL_SCHEMES.some((s) => schemes.has(s))) {
-      // The signup token is verified by the signup handlers (401 expired or badly signed, 410 old
-      // format); the gate refuses a request without one before its parameters are validated.
-      if (schemes.has('signupToken') && !nonEmpty(req.query.token)) throw AppError.unauthorized('Missing signup token');
-      return next();
-    }
     const token = presentedToken(req, schemes);
     if (!token) throw AppError.unauthorized('Missing credentials');
     const caller = await auth.resolve(token);
@@ -62,3 +64,6 @@ export function authenticate(auth: Pick<AuthService, 'resolve'>) {
     next();
   };
 }
+
+/** Whether the operation takes the dashboard's session cookie (only then are cookies parsed). */
+export const acceptsSessionCookie = (op: OperationSecurity) => (op.security ?? []).some((s) => 'sessionCookie' in s);

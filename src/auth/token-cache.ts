@@ -1,29 +1,36 @@
 import type Redis from 'ioredis';
 import { cacheLookups } from '../lib/metrics';
+import { invalidationsOf } from '../lib/engines/invalidations';
 
 const EPOCH_KEY = 'auth:access-token-epoch';
 const MAX_ENTRIES = 10_000;
 
 interface Entry<T> {
   value: T;
-  epoch: string;
+  generation: number;
   expiresAt: number;
   cachedAt: number;
 }
 
+/** After the I/O already received is handled: an invalidation that arrived before a request is seen first. */
+const afterPendingIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * An in-process cache of credential lookups (access tokens, sessions, triples) that can never serve a
  * revoked one: every change that takes access away (a token revoked, a logout, a user changed or removed,
- * a client deactivated or its secret rotated) bumps one Redis counter (the epoch) after its write, and every
- * lookup reads the counter first (one Redis round trip instead of document queries) and trusts only
- * entries made under the current one. So a revocation holds on every API process from the next request.
- * When Redis is unreachable nothing is cached and every lookup asks the database.
+ * a client deactivated or its secret rotated) is published to every API process through one Redis
+ * subscription (src/lib/engines/invalidations.ts) after its write, and each process then stops trusting
+ * what it cached before. A hit costs no Redis round trip; before answering it, the process handles the I/O
+ * already received, so an invalidation that reached it before the request did is always applied first.
+ * While the subscription is not live (Redis unreachable, reconnecting) nothing is cached and every lookup
+ * asks the database. The change also bumps a Redis counter (the epoch), which versions before this one
+ * read on every lookup, so a rolling upgrade stays exact.
  */
 export function createTokenCache<T>(
   redis: Redis,
   opts: {
     ttlMs?: number;
-    /** Another cache's own counter (integration keys use one). */
+    /** Another cache's own counter and topic (integration keys use one). */
     epochKey?: string;
     /** Its name in the metrics (lead_cache_lookups_total). */
     name?: string;
@@ -37,37 +44,45 @@ export function createTokenCache<T>(
     bypass: cacheLookups.labels(opts.name ?? 'credentials', 'bypass'),
   };
   const entries = new Map<string, Entry<T>>();
-  const currentEpoch = () =>
-    redis.get(epochKey).then(
-      (e) => e ?? '0',
-      () => null,
-    );
+  const invalidations = invalidationsOf(redis);
+  let generation = 0;
+  const subscription = invalidations.watch(epochKey, () => {
+    generation++;
+    entries.clear();
+  });
+  const fresh = (hit: Entry<T> | undefined, now: number): hit is Entry<T> =>
+    hit !== undefined && hit.generation === generation && hit.expiresAt > now && now - hit.cachedAt < ttlMs;
 
   return {
     async lookup(key: string, load: () => Promise<{ value: T; expiresAt: Date } | null>): Promise<T | null> {
-      const epoch = await currentEpoch();
-      const now = Date.now();
-      const hit = entries.get(key);
-      if (epoch !== null && hit && hit.epoch === epoch && hit.expiresAt > now && now - hit.cachedAt < ttlMs) {
-        counted.hit.inc();
-        return hit.value;
+      const live = subscription.live();
+      if (live && fresh(entries.get(key), Date.now())) {
+        await afterPendingIo();
+        const hit = entries.get(key);
+        if (subscription.live() && fresh(hit, Date.now())) {
+          counted.hit.inc();
+          return hit.value;
+        }
       }
-      (epoch === null ? counted.bypass : counted.miss).inc();
+      (live ? counted.miss : counted.bypass).inc();
+      const loadedUnder = generation;
       const loaded = await load();
       if (!loaded) {
         entries.delete(key);
         return null;
       }
-      if (epoch !== null) {
+      // Kept only if nothing was invalidated while it loaded (it may predate the change).
+      if (live && subscription.live() && generation === loadedUnder) {
         if (entries.size >= MAX_ENTRIES) entries.clear();
-        entries.set(key, { value: loaded.value, epoch, expiresAt: loaded.expiresAt.getTime(), cachedAt: now });
+        const now = Date.now();
+        entries.set(key, { value: loaded.value, generation, expiresAt: loaded.expiresAt.getTime(), cachedAt: now });
       }
       return loaded.value;
     },
 
     /** After a write that takes access away: every process's entries stop counting. */
     async invalidate(): Promise<void> {
-      await redis.incr(epochKey);
+      await Promise.all([redis.incr(epochKey), invalidations.publish(epochKey)]);
     },
   };
 }

@@ -59,7 +59,7 @@ export async function pullBillingReport(
       path: '/Usage/Records/Daily.json',
       params: { Category: 'sms', StartDate: days[0], EndDate: days[days.length - 1], PageSize: 1000 },
     },
-    deps,
+    { ...deps, dispatcher: deps.endpoints.dispatcher('messaging') },
   );
   if (answer.status !== 200) throw new BillingRefused(`the provider refused the usage report (${answer.status})`);
   const records = (answer.body as { usage_records?: { start_date: string; price: string }[] })?.usage_records;

@@ -296,6 +296,7 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
         const answer = await callProvider(base, provider, credentials, check.call, {
           timeoutMs: deps.timeoutMs,
           maxBytes: deps.maxBytes,
+          dispatcher: deps.endpoints.dispatcher(provider),
         });
         const ok = check.accepted(answer.status, answer.body);
         return {

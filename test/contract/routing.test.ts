@@ -3,9 +3,9 @@ import path from 'node:path';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { declaredOperations, loadOpenApi } from '../../src/lib/http/openapi-spec';
-import { mountOperations } from '../../src/lib/http/operations';
+import { routeOperations } from '../../src/lib/http/operations';
 import { useTestApi } from '../support/harness';
-import { operationHandlers } from '../../src/app';
+import { compileServiceContract, operationHandlers } from '../../src/app';
 import { unbuiltOperations } from '../fuzz/unbuilt';
 
 const { doc } = loadOpenApi();
@@ -34,10 +34,25 @@ describe('the contract', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('looks every declared operation up as itself, literal segments before parameters, in any letter case', async () => {
+    const contract = await compileServiceContract({ VALIDATE_RESPONSES: false });
+    for (const op of operations) {
+      const method = op.method.toUpperCase();
+      for (const path of [concrete(op.path), `${concrete(op.path)}/`, concrete(op.path).toUpperCase()]) {
+        const route = contract.lookup(method, path);
+        expect({ path, found: route.found?.schema.operationId }).toEqual({ path, found: op.operation.operationId });
+      }
+    }
+    expect(contract.lookup('GET', '/api/v1/no-such-thing')).toEqual({ found: null, methodNotAllowed: false });
+    expect(contract.lookup('PUT', '/api/v1/auth/login')).toEqual({ found: null, methodNotAllowed: true });
+    expect(contract.lookup('GET', '/api/v1/dashboard/client/jobs//status').found).toBeNull(); // a parameter is never empty
+  });
+
   it('routes every declared operation; unbuilt ones answer 501, never a fake success', async () => {
+    const contract = await compileServiceContract({ VALIDATE_RESPONSES: false });
     const app = express();
-    app.use(mountOperations(doc, {}));
-    app.use((_req, res) => void res.status(404).json({ detail: 'No such route' }));
+    // Routing alone: without gates or validation every operation reaches its (absent) handler.
+    app.use(routeOperations({ ...contract, validateRequest: (_req, _res, next) => next() }, {}, () => []));
     app.use(
       (
         err: { status: number; detail: string },

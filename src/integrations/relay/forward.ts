@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { request, type Dispatcher } from 'undici';
 import { AppError } from '../../lib/errors';
 import type { Credentials, ProviderName, RelayMethod } from '../providers';
 
@@ -71,22 +73,21 @@ function providerRequest(baseUrl: string, provider: ProviderName, credentials: C
 }
 
 /** The body, up to `maxBytes` (a larger answer is refused, 502, not buffered). */
-async function boundedText(res: Response, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > maxBytes) throw new AppError(502, 'Provider answer too large');
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
+async function boundedText(headers: IncomingHttpHeaders, body: Dispatcher.ResponseData['body'], maxBytes: number) {
+  const declared = Number(headers['content-length'] ?? 0);
+  if (declared > maxBytes) {
+    body.destroy();
+    throw new AppError(502, 'Provider answer too large');
+  }
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      body.destroy();
       throw new AppError(502, 'Provider answer too large');
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -94,31 +95,35 @@ async function boundedText(res: Response, maxBytes: number): Promise<string> {
 /**
  * One provider call, bounded in time (the whole exchange) and in answer size, redirects not followed
  * (a provider never sends the relay to another host). No answer, or a 5xx, is ProviderUnreachable.
+ * `dispatcher` is the provider's pool of kept-alive connections (RelayEndpoints), so a call does not
+ * open a connection of its own.
  */
 export async function callProvider(
   baseUrl: string,
   provider: ProviderName,
   credentials: Credentials,
   call: ProviderCall,
-  limits: { timeoutMs: number; maxBytes: number },
+  limits: { timeoutMs: number; maxBytes: number; dispatcher: Dispatcher },
 ): Promise<ProviderAnswer> {
   const { url, init } = providerRequest(baseUrl, provider, credentials, call);
   const started = performance.now();
-  let res: Response;
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  let status: number;
   let text: string;
   try {
-    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(limits.timeoutMs) });
-    text = await boundedText(res, limits.maxBytes);
+    const res = await request(url, { ...init, dispatcher: limits.dispatcher, signal, maxRedirections: 0 });
+    status = res.statusCode;
+    text = await boundedText(res.headers, res.body, limits.maxBytes);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new ProviderUnreachable((err as Error).name === 'TimeoutError' ? 'timeout' : 'network');
+    throw new ProviderUnreachable(signal.aborted ? 'timeout' : 'network');
   }
-  if (res.status >= 500) throw new ProviderUnreachable(`status ${res.status}`);
+  if (status >= 500) throw new ProviderUnreachable(`status ${status}`);
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
   }
-  return { status: res.status, body, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+  return { status, body, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
 }

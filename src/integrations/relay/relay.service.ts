@@ -105,6 +105,7 @@ export function createRelay(deps: RelayDeps) {
         answer = await callProvider(baseUrl, provider, credentials, call, {
           timeoutMs: deps.timeoutMs,
           maxBytes: deps.maxBytes,
+          dispatcher: deps.endpoints.dispatcher(provider),
         });
       } catch (err) {
         if (!(err instanceof ProviderUnreachable)) throw err;
