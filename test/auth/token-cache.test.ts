@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import Redis from 'ioredis';
+import { createTokenCache } from '../../src/auth/token-cache';
+import { eventually } from '../support/eventually';
+
+/**
+ * The per-process cache behind credentials, brands and integration keys, on the real Redis: two caches on two
+ * connections stand for two API processes. A hit costs no round trip, so what keeps it exact is the
+ * invalidation each process receives over its subscription.
+ */
+describe('the per-process credential cache', () => {
+  const prefix = `test-cache-${randomUUID().slice(0, 8)}:`;
+  const connections: Redis[] = [];
+  const connect = (url = process.env.REDIS_URL!) => {
+    const redis = new Redis(url, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
+    redis.on('error', () => undefined);
+    connections.push(redis);
+    return redis;
+  };
+  afterAll(() => connections.forEach((c) => c.disconnect()));
+
+  /** A cache and the number of loads it has asked for. */
+  function cacheOn(redis: Redis) {
+    const cache = createTokenCache<string>(redis, { epochKey: 'test:epoch' });
+    const counter = { loads: 0 };
+    const read = (key: string) =>
+      cache.lookup(key, async () => {
+        counter.loads++;
+        return { value: `value of ${key}`, expiresAt: new Date(Date.now() + 60_000) };
+      });
+    return { cache, counter, read };
+  }
+
+  it('answers hits from memory, and an invalidation made by one process holds on the other at once', async () => {
+    const one = cacheOn(connect());
+    const other = cacheOn(connect());
+    // Not cached before the subscription is live: the first lookups may go to the store.
+    await eventually(async () => {
+      const before = one.counter.loads + other.counter.loads;
+      await Promise.all([one.read('k'), other.read('k')]);
+      expect(one.counter.loads + other.counter.loads).toBe(before);
+      return true;
+    });
+    const loads = other.counter.loads;
+    for (let i = 0; i < 20; i++) expect(await other.read('k')).toBe('value of k');
+    expect(other.counter.loads).toBe(loads); // twenty hits, no load
+
+    await one.cache.invalidate();
+    expect(await other.read('k')).toBe('value of k');
+    expect(other.counter.loads).toBe(loads + 1); // the other process asked the store again
+    const ownLoads = one.counter.loads;
+    await one.read('k');
+    expect(one.counter.loads).toBe(ownLoads + 1); // and so did the one that invalidated
+  });
+
+  it('caches nothing while Redis cannot be reached: every lookup asks the store', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
+    const unreachable = cacheOn(connect(`redis://127.0.0.1:${port}`));
+    for (let i = 0; i < 5; i++) expect(await unreachable.read('k')).toBe('value of k');
+    expect(unreachable.counter.loads).toBe(5);
+  });
+});
