@@ -1,4 +1,3 @@
-import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import { fullFormats } from 'ajv-formats/dist/formats';
 import swaggerUi from 'swagger-ui-express';
@@ -15,7 +14,7 @@ import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import type { Infra } from './infra';
 import type { Config } from './lib/config';
 import type { Modules } from './services';
-import { acceptsSessionCookie, authenticate } from './auth/authenticate';
+import { authenticate } from './auth/authenticate';
 import { READS, recordWrites } from './activity/record-writes';
 
 /** Every contract operation's handler, from the area modules (the router mounts them by operationId). */
@@ -76,11 +75,9 @@ export function createApp(
   // The gates in the order the contract promises: the operation is found (404/405), credentials (401),
   // role and scope (403), and only then is the body parsed (400/413) and the request validated (422).
   const jsonBody = jsonBodyParsers(config.JSON_BODY_LIMIT_BYTES);
-  const parseCookies = cookieParser();
   const recordWrite = recordWrites(modules.activity.recorder, logger); // every successful authenticated write
   app.use(
     routeOperations(contract, operationHandlers(modules), ({ method, schema }) => [
-      ...(acceptsSessionCookie(schema) ? [parseCookies] : []),
       authenticate(modules.auth, schema),
       ...(READS.has(method) ? [] : [recordWrite]),
       jsonBody(schema),

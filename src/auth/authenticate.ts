@@ -17,8 +17,24 @@ function presentedToken(req: Request, schemes: Set<string>): string | undefined 
     return match[1].trim();
   }
   if (schemes.has('streamToken') && typeof req.query.token === 'string') return req.query.token;
-  if (schemes.has('sessionCookie')) return req.cookies?.[SESSION_COOKIE];
+  if (schemes.has('sessionCookie')) return sessionCookieOf(req.headers.cookie);
   return undefined;
+}
+
+const SESSION_COOKIE_VALUE = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}\\s*=\\s*("?)([^";]*)\\1\\s*(?:;|$)`);
+
+/**
+ * The session cookie's value, read as the cookie module reads a Cookie header (the first one of the name, quotes
+ * removed, percent-decoded), and only on the requests that present no bearer credential.
+ */
+export function sessionCookieOf(header: string | undefined): string | undefined {
+  const value = header ? SESSION_COOKIE_VALUE.exec(header)?.[2] : undefined;
+  if (!value || !value.includes('%')) return value || undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 const nonEmpty = (v: unknown) => typeof v === 'string' && v.trim() !== '';
@@ -64,6 +80,3 @@ export function authenticate(auth: Pick<AuthService, 'resolve'>, op: OperationSe
     next();
   };
 }
-
-/** Whether the operation takes the dashboard's session cookie (only then are cookies parsed). */
-export const acceptsSessionCookie = (op: OperationSecurity) => (op.security ?? []).some((s) => 'sessionCookie' in s);
