@@ -30,16 +30,17 @@ export async function brandAccess(
   need: BrandNeed,
   find: BrandLookup = brandFromStore,
 ): Promise<BrandAccess> {
-  const notFound = AppError.notFound('Brand not found');
-  if (!Number.isSafeInteger(brandId) || brandId < 1) throw notFound;
+  // Made only when refused: an error captures its stack, which a granted call has no use for.
+  const notFound = () => AppError.notFound('Brand not found');
+  if (!Number.isSafeInteger(brandId) || brandId < 1) throw notFound();
   if (caller.role === 'super_admin') {
     const brand = await find(brandId, null);
-    if (!brand) throw notFound;
+    if (!brand) throw notFound();
     return { brand, role: 'admin' };
   }
-  if (!caller.clientId) throw notFound;
+  if (!caller.clientId) throw notFound();
   const brand = await find(brandId, caller.clientId);
-  if (!brand) throw notFound;
+  if (!brand) throw notFound();
   let role: BrandRole | null = null;
   if (caller.kind === 'client') role = 'admin';
   else if (caller.kind === 'agent') role = caller.brandIds.includes(brandId) ? 'admin' : null;
@@ -50,7 +51,7 @@ export async function brandAccess(
     }).lean<{ role: BrandRole }>();
     role = member?.role ?? null;
   }
-  if (!role) throw notFound;
+  if (!role) throw notFound();
   if (need === 'admin' && !ADMIN_ROLES.includes(role))
     throw AppError.forbidden('This needs the admin or owner role in the brand');
   return { brand, role };
