@@ -27,7 +27,8 @@ async function expectProviderError(p: Promise<unknown>, kind: string, status?: n
 }
 
 describe('maps adapter against the sandbox', () => {
-  const maps = () => createMapsProvider({ baseUrl: sandbox.url, key: 'k', timeoutMs: 500 });
+  // Answers come in milliseconds; the bound is generous so a loaded CI machine never turns one into a timeout.
+  const maps = (timeoutMs = 10_000) => createMapsProvider({ baseUrl: sandbox.url, key: 'k', timeoutMs });
 
   it('pages through a text search with next_page_token and returns the deterministic places', async () => {
     const expected = placesFor('bakery in Amsterdam', AMS.lat, AMS.lng, 'nl');
@@ -97,7 +98,7 @@ describe('maps adapter against the sandbox', () => {
 
   it('treats a malformed body as retryable and a slow answer as a timeout', async () => {
     await expectProviderError(maps().textSearch({ query: 'cafe sbx-malformed' }), 'malformed');
-    const slow = await expectProviderError(maps().textSearch({ query: 'cafe sbx-slow-1500' }), 'unavailable');
+    const slow = await expectProviderError(maps(500).textSearch({ query: 'cafe sbx-slow-1500' }), 'unavailable');
     expect(slow.message).toMatch(/no answer within 500 ms/);
   });
 
@@ -118,7 +119,7 @@ describe('maps adapter against the sandbox', () => {
 });
 
 describe('research adapter against the sandbox', () => {
-  const research = () => createResearchProvider({ baseUrl: `${sandbox.url}/research`, timeoutMs: 1000 });
+  const research = () => createResearchProvider({ baseUrl: `${sandbox.url}/research`, timeoutMs: 10_000 });
 
   it('fetches company pages as HTML and answers null for a missing page', async () => {
     const site = siteFor('golden-bakery-1a2b.example');
