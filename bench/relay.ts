@@ -17,6 +17,7 @@ import { createLogger } from '../src/lib/logger';
 import {
   approvedAgentToken,
   benchClient,
+  comparedCells,
   CONNECTIONS,
   load,
   machine,
@@ -69,11 +70,7 @@ async function main() {
         const added = ours.p50 - base.p50;
         rows.push([
           String(connections),
-          ours.rps.toFixed(0),
-          base.rps.toFixed(0),
-          `${ratio.toFixed(2)}x`,
-          `${ours.p50} / ${ours.p99}`,
-          `${base.p50} / ${base.p99}`,
+          ...comparedCells(ours, base),
           added.toFixed(1),
           `${direct.rps.toFixed(0)} (${direct.p50} / ${direct.p99})`,
           String(ours.errors + base.errors),
