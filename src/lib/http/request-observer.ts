@@ -12,8 +12,8 @@ import { tagRequestSpan } from '../tracing';
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-const levelOf = (status: number, failed: boolean) =>
-  failed || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+/** As the access log always leveled it: by status; a request its client gave up on is not the service's error. */
+const levelOf = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info');
 
 /**
  * The first thing every request meets: its id (the caller's X-Request-Id when well formed), the headers every
@@ -34,7 +34,7 @@ export function observeRequests(logger: Logger, operationOf: (req: Request) => s
     const ms = performance.now() - started;
     const failed = !res.headersSent;
     observe(operationOf(req), failed ? 'aborted' : String(res.statusCode), ms / 1000);
-    const level = levelOf(res.statusCode, failed);
+    const level = levelOf(res.statusCode);
     if (!logger.isLevelEnabled(level)) return;
     const line = {
       request_id: req.requestId,
