@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 
 type Listener = () => void;
@@ -8,7 +9,10 @@ export interface Invalidations {
    * missed (the subscription was lost or re-made). `live()` says whether messages are arriving now.
    */
   watch(topic: string, listener: Listener): { live(): boolean };
-  /** Tells every process (this one at once, the others through Redis) that `topic` changed. */
+  /**
+   * Tells every process (this one at once, the others through Redis) that `topic` changed; resolves once every
+   * process subscribed has applied it.
+   */
   publish(topic: string): Promise<void>;
 }
 
@@ -16,7 +20,8 @@ const buses = new WeakMap<Redis, Invalidations>();
 
 /**
  * One Redis subscription per process and Redis client carrying every in-process cache's invalidations, so a
- * cache can serve hits without a Redis round trip and still never serve what another process took away. A
+ * cache can serve hits without a Redis round trip and still never serve what another process took away: each
+ * receiver acknowledges an invalidation once applied, and the publisher waits for all of them. A
  * subscriber that is not subscribed (Redis down, reconnecting) is not live, and the caches then skip
  * themselves; every (re)subscription tells the listeners, since messages sent meanwhile are lost. The
  * connection closes with the Redis client it was made from.
@@ -27,8 +32,35 @@ export function invalidationsOf(redis: Redis): Invalidations {
   return bus;
 }
 
+/** How long a publisher waits for every subscribed process to have applied an invalidation. */
+const ACK_TIMEOUT_MS = 2_000;
+const ackKey = (id: string) => `invalidate:ack:${id}`;
+
 function createInvalidations(redis: Redis): Invalidations {
   const prefix = `${redis.options.keyPrefix ?? ''}invalidate:`;
+
+  /** Counts this process among those that have applied invalidation `id`. */
+  const acknowledge = (id: string) =>
+    redis
+      .multi()
+      .incr(ackKey(id))
+      .pexpire(ackKey(id), 60_000)
+      .exec()
+      .catch(() => undefined);
+
+  /**
+   * Until every process that received invalidation `id` (PUBLISH's count) says it has applied it, so the write
+   * that published it is acknowledged only once no process can serve what it took away. A process that
+   * stops answering is waited for ACK_TIMEOUT_MS at most.
+   */
+  async function acknowledged(id: string, receivers: number): Promise<void> {
+    const deadline = Date.now() + ACK_TIMEOUT_MS;
+    for (let wait = 1; Date.now() < deadline; wait = Math.min(wait * 2, 50)) {
+      if (Number(await redis.get(ackKey(id))) >= receivers) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
   const listeners = new Map<string, Set<Listener>>();
   let sub: Redis | null = null;
   let subscribed = false;
@@ -39,7 +71,10 @@ function createInvalidations(redis: Redis): Invalidations {
     const connection = redis.duplicate({ autoResubscribe: false, enableOfflineQueue: false, lazyConnect: false });
     sub = connection;
     connection.on('error', () => undefined);
-    connection.on('message', (channel: string) => listeners.get(channel.slice(prefix.length))?.forEach((l) => l()));
+    connection.on('message', (channel: string, id: string) => {
+      listeners.get(channel.slice(prefix.length))?.forEach((l) => l());
+      if (id) void acknowledge(id);
+    });
     connection.on('ready', () => {
       void connection.subscribe(...[...listeners.keys()].map((t) => prefix + t)).then(
         () => {
@@ -79,7 +114,9 @@ function createInvalidations(redis: Redis): Invalidations {
     },
     async publish(topic) {
       listeners.get(topic)?.forEach((l) => l());
-      await redis.publish(prefix + topic, '');
+      const id = randomUUID();
+      const receivers = await redis.publish(prefix + topic, id);
+      await acknowledged(id, receivers);
     },
   };
 }
