@@ -17,8 +17,8 @@ const NEVER = new Date(8.64e15);
 
 /**
  * Brands by id, cached per process for the agent operations (every relay call and pin operation acts for
- * a brand). The credential cache's rule keeps it exact across processes: every brand write bumps a Redis
- * counter, and an entry made under an older one is not used. Entries are shared: callers do not mutate them.
+ * a brand). The credential cache's rule keeps it exact across processes: every brand write is invalidated on
+ * every process before it is acknowledged. Entries are shared: callers do not mutate them.
  */
 export function createBrandCache(redis: Redis) {
   const cache = createTokenCache<BrandDoc>(redis, { epochKey: 'brands:epoch', ttlMs: 60_000, name: 'brands' });

@@ -54,10 +54,9 @@ export function poolKeysIn(keys: IntegrationDoc[], q: KeyQuery): IntegrationDoc[
 }
 
 /**
- * Active keys per client and provider, cached in each process: every key write bumps one Redis
- * counter after it is stored, and a lookup trusts only entries made under the current value (the
- * access tokens' cache, src/auth/token-cache.ts), so a changed, deactivated or deleted key is seen by
- * every process on the next call.
+ * Active keys per client and provider, cached in each process (the access tokens' cache,
+ * src/auth/token-cache.ts): every key write, once stored, is invalidated on every process before it is
+ * acknowledged, so a changed, deactivated or deleted key is seen by every process on the next call.
  */
 export function createKeyCache(redis: Redis) {
   const cache = createTokenCache<IntegrationDoc[]>(redis, {
