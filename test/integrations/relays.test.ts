@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { KeyRing } from '../../src/lib/crypto';
 import { IntegrationModel } from '../../src/integrations/integration.model';
 import { maskCredentials } from '../../src/integrations/providers';
@@ -9,6 +10,8 @@ import { createKey, MAPS_KEY, MESSAGING, PARCEL_KEY, received, resetSandbox } fr
 
 const OLD_KEY = randomBytes(32).toString('hex');
 const CURRENT_KEY = randomBytes(32).toString('hex');
+
+const hostOf = (url: string) => ({ hostname: new URL(url).hostname, port: Number(new URL(url).port) });
 
 describe('provider relays', () => {
   // The key ring of this API: the current key, and the one it replaced (a rotation).
@@ -33,6 +36,20 @@ describe('provider relays', () => {
 
   const relay = (path: string, body: unknown, who = as) =>
     ctx.api.call('POST', `/api/v1/agent/proxy/${path}`, { token: who.token, headers: who.headers, body });
+  /** A POST whose path is sent exactly as given (fetch, and node:http given a URL, resolve `.` and `..` first). */
+  const rawPost = (path: string, who: typeof as, body: unknown) =>
+    new Promise<{ status: number; body: { detail?: string } }>((resolve, reject) => {
+      const headers = { ...who.headers, authorization: `Bearer ${who.token}`, 'content-type': 'application/json' };
+      http
+        .request({ ...hostOf(ctx.api.url), path, method: 'POST', headers }, (res) => {
+          let text = '';
+          res
+            .on('data', (chunk) => (text += chunk))
+            .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        })
+        .on('error', reject)
+        .end(JSON.stringify(body));
+    });
 
   it('answers 412 while the brand has no active key for the provider', async () => {
     const res = await relay('parcel-tracking', { method: 'GET', path: '/trackings/3SABC' });
@@ -78,21 +95,35 @@ describe('provider relays', () => {
     expect((await received(ctx.api, '/maps/api/'))[0].query).toEqual({ query: 'bakery in Utrecht', key: MAPS_KEY });
   });
 
-  it('maps: refuses paths off the allowlist, traversal and other hosts without forwarding', async () => {
-    const bad = [
+  it('maps: refuses paths off the allowlist and other hosts (400), `.` and `..` segments (422), forwarding none', async () => {
+    const offList = [
       'admin/json',
-      'geocode%2F..%2F..%2Fadmin',
-      'geocode%2Fjson%2F..%2F..%2Fx',
-      '..%2Fgeocode%2Fjson',
       'geocode%252Fjson',
       'http%3A%2F%2Fevil.test%2Fgeocode%2Fjson',
       '%2F%2Fevil.test%2Fgeocode%2Fjson',
       'geocode%2Fjson%3Fkey%3Dx',
       'geocode/json/',
     ];
-    for (const path of bad) {
+    for (const path of offList) {
       const res = await relay(`maps/${path}`, { params: {} });
       expect([path, res.status]).toEqual([path, 400]);
+    }
+    const dotSegments = [
+      'geocode%2F..%2F..%2Fadmin',
+      'geocode%2Fjson%2F..%2F..%2Fx',
+      '..%2Fgeocode%2Fjson',
+      '%2e%2e%2Fgeocode%2Fjson',
+      'geocode%2F.%2Fjson',
+      'geocode%2F%252E%252e%2Fjson',
+    ];
+    for (const path of dotSegments) {
+      const res = await relay(`maps/${path}`, { params: {} });
+      expect([path, res.status, res.body.errors]).toEqual([path, 422, [expect.objectContaining({ field: 'path' })]]);
+    }
+    // Sent as they are (fetch would resolve them before sending, as the MCP server's fetch did).
+    for (const path of ['geocode/../json', './geocode/json', 'geocode/%2e%2e/json', '../../../auth/pat/status']) {
+      const res = await rawPost(`/api/v1/agent/proxy/maps/${path}`, as, { params: {} });
+      expect([path, res.status, res.body.detail]).toEqual([path, 422, expect.stringContaining('`..` segment')]);
     }
     expect(await received(ctx.api, '/')).toEqual([]);
   });
@@ -134,17 +165,25 @@ describe('provider relays', () => {
     }
   });
 
-  it('parcel tracking: the allowlist (traversal, encoded slashes, other hosts, methods), bounded answers', async () => {
+  it('parcel tracking: `.` and `..` segments (422), the allowlist (encoded slashes, other hosts, methods), bounded answers', async () => {
+    const dotSegments = [
+      '/trackings/../couriers',
+      '/trackings/%2e%2e/couriers',
+      '/trackings%2F..%2Fadmin',
+      '/./couriers',
+      '/trackings/\\..\\x',
+    ];
+    for (const path of dotSegments) {
+      const res = await relay('parcel-tracking', { method: 'GET', path });
+      expect([path, res.status, res.body.errors]).toEqual([path, 422, [expect.objectContaining({ field: 'path' })]]);
+    }
+    expect((await relay('messaging', { method: 'GET', path: '/Messages/%2E./x.json' })).status).toBe(422);
     const bad: [string, string][] = [
-      ['GET', '/trackings/../couriers'],
-      ['GET', '/trackings/%2e%2e/couriers'],
-      ['GET', '/trackings%2F..%2Fadmin'],
       ['GET', '/trackings/a/b'],
       ['GET', '//evil.test/trackings'],
       ['GET', '/trackings/x?key=1'],
       ['GET', '/trackings/x#frag'],
       ['GET', '/admin'],
-      ['GET', '/trackings/\\..\\x'],
       ['DELETE', '/couriers'],
       ['PATCH', '/trackings'],
     ];

@@ -1,5 +1,6 @@
 import type { KeyRing } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
+import { hasDotSegment } from '../../lib/http/wildcard-paths';
 import type { Logger } from '../../lib/logger';
 import { relayCalls, relaySpend } from '../../lib/metrics';
 import type { BrandAccess } from '../../brands/brand-access';
@@ -31,8 +32,18 @@ export interface RelayDeps {
   maxBytes: number;
 }
 
-/** The allowlist: the whole path must match one of the provider's routes, with a method that route allows. */
+/**
+ * A `.` or `..` segment (percent-encoded or not) is refused as invalid input (422) before the allowlist is
+ * consulted, so no later change of a route pattern can let one through. Then the allowlist: the whole path must
+ * match one of the provider's routes, with a method that route allows.
+ */
 export function checkAllowed(provider: ProviderName, call: ProviderCall): void {
+  if (hasDotSegment(call.path)) {
+    const message = 'must not have a `.` or `..` segment (percent-encoded or not)';
+    // The maps relay takes its provider path in the URL; the other relays in the body.
+    const location = provider === 'maps' ? 'path' : 'body';
+    throw AppError.invalid(`Invalid path: it ${message}`, [{ location, field: 'path', message }]);
+  }
   const route = PROVIDERS[provider].routes.find((r) => r.pattern.test(call.path));
   if (!route) throw AppError.badRequest('Path not on the allowlist');
   if (!route.methods.includes(call.method))

@@ -37,3 +37,23 @@ function splitUrl(url: string): [string, string] {
   const q = url.indexOf('?');
   return q < 0 ? [url, ''] : [url.slice(0, q), url.slice(q)];
 }
+
+/** `%XX` decoded byte by byte (never throws on a malformed sequence); enough for the ASCII `.`, `/` and `\`. */
+const decodePercent = (text: string) =>
+  text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/**
+ * Whether `path` has a `.` or `..` segment, sent as is or percent-encoded (`%2e%2E`, `.%2e`, also encoded twice or
+ * three times) or separated by `\`. A URL parser resolves such segments (WHATWG URL reads `%2e` as `.` and `\` as
+ * `/`), so a multi-segment parameter or a relayed path that holds one would reach another endpoint than it names:
+ * the callers refuse it (422) before anything is forwarded.
+ */
+export function hasDotSegment(path: string): boolean {
+  let decoded = path;
+  for (let round = 0; round < 3; round++) {
+    const next = decodePercent(decoded);
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded.split(/[/\\]/).some((segment) => segment === '.' || segment === '..');
+}

@@ -899,11 +899,13 @@ export interface paths {
      * Relay a maps-platform call
      * @description Calls the maps platform's `path` endpoint with `params`, authenticated with the brand's stored maps
      *     key, and relays the answer. `path` is the provider's sub-path and may have several segments
-     * (`geocode/json`, `place/details/json`; `%2F` works too); it must be on the allowlist (400 otherwise). The brand
-     * needs an active `maps` integration key (412 otherwise). A provider 2xx answer is returned as 200 with the
-     * provider's JSON body unchanged; a provider 4xx answer is returned as 400 with `provider_status` and
-     * `provider_body`. Authentication: an agent access token (any scope) acting for its brand (X-Brand-Id for a
-     * multi-brand token), or a dashboard caller who belongs to the brand named in X-Brand-Id.
+     * (`geocode/json`, `place/details/json`; `%2F` works too); it must be on the allowlist (400 otherwise). A `.` or
+     *     `..` segment, sent as is or percent-encoded (`%2e%2e`, also encoded twice), answers 422 before the allowlist
+     *     is consulted. The brand needs an active `maps`
+     *     integration key (412 otherwise). A provider 2xx answer is returned as 200 with the provider's JSON
+     *     body unchanged; a provider 4xx answer is returned as 400 with `provider_status` and `provider_body`.
+     *     Authentication: an agent access token (any scope) acting for its brand (X-Brand-Id for a multi-brand
+     *     token), or a dashboard caller who belongs to the brand named in X-Brand-Id.
      *     The call counts against the key's minute, daily and spend limits (429 with Retry-After when one is
      *     reached; the call is not forwarded). Without a usable key of its own (none, or one over a limit) the
      *     brand may use a key another brand of its client shares with the pool (docs/integrations.md).
@@ -8816,7 +8818,7 @@ export interface operations {
       };
       path: {
         /**
-         * @description Maps-platform sub-path of one or more segments, e.g. `geocode/json`.
+         * @description Maps-platform sub-path of one or more segments, e.g. `geocode/json`; no `.` or `..` segment.
          * @example geocode/json
          */
         path: string;
@@ -8960,7 +8962,10 @@ export interface operations {
            * @enum {string}
            */
           method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-          /** @description Provider path, starting with `/`. */
+          /**
+           * @description Provider path, starting with `/`. A `.` or `..` segment (also percent-encoded, or separated by
+           *     `\`) answers 422.
+           */
           path: string;
           /** @description JSON body for the provider; passed through. */
           json_body?: {
@@ -9071,7 +9076,10 @@ export interface operations {
            * @enum {string}
            */
           method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-          /** @description Provider path, starting with `/`. */
+          /**
+           * @description Provider path, starting with `/`. A `.` or `..` segment (also percent-encoded, or separated by
+           *     `\`) answers 422.
+           */
           path: string;
           /** @description Form fields for the provider; passed through. */
           form_body?: {
