@@ -34,4 +34,20 @@ describe('the generated client types and MCP tool schemas', () => {
       expect(run.stderr).toContain(`${generated} differs from what openapi.yaml gives: run npm run generate:client`);
     },
   );
+
+  it('the MCP generator refuses an operation whose input no plain form gives every host, naming it', () => {
+    const changed = fs
+      .readFileSync(path.join(ROOT, 'openapi.yaml'), 'utf8')
+      .replace(
+        'description: Pin name; letters, digits, `_` and `-`; stored and compared upper-case.',
+        'description: Pin name.\n                  not: {const: X}',
+      );
+    const contract = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'contract-')), 'openapi.yaml');
+    fs.writeFileSync(contract, changed);
+    const run = check(GENERATORS[1], contract);
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(
+      /previewPin: input\.name has `not: \{"const":"X"\}`, which some host's tool schemas refuse/,
+    );
+  });
 });

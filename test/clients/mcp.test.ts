@@ -1,53 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { useTestApi } from '../support/harness';
 import { agentOf, SMALL_JOB, SMALL_JOB_PLACES } from './client-fixtures';
+import { connectMcp, type Transport } from './mcp-fixtures';
 
-const SERVER = path.resolve(__dirname, '../../node_modules/.bin/lead-service-mcp');
+type CallResult = Awaited<ReturnType<Client['callTool']>>;
+const structured = (result: CallResult) => result.structuredContent as Record<string, any>;
+const textOf = (result: CallResult) => (result.content as { type: string; text: string }[])[0].text;
+/** A tool error's JSON (its text: an error carries no structuredContent, which must match the output schema). */
+const errorOf = (result: CallResult) => {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return JSON.parse(textOf(result));
+};
 
-type Transport = 'stdio' | 'Streamable HTTP';
-
-/** The MCP server as an MCP client starts it (its own process), and the SDK's client connected to it. */
-async function connect(transport: Transport, env: Record<string, string>) {
-  const client = new Client({ name: 'lead-service-test', version: '1.0.0' });
-  if (transport === 'stdio') {
-    await client.connect(new StdioClientTransport({ command: SERVER, env: { ...process.env, ...env } as never }));
-    return { client, stop: () => client.close() };
-  }
-  const server: ChildProcess = spawn(SERVER, ['--http', '--port', '0'], { env: { ...process.env, ...env } });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    server.stderr!.on('data', (chunk) => {
-      output += chunk;
-      const listening = /listening on (\S+)/.exec(output);
-      if (listening) resolve(listening[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`lead-service-mcp exited ${code}: ${output}`)));
-  });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return {
-    client,
-    url,
-    stop: async () => {
-      await client.close();
-      server.kill('SIGTERM');
-    },
-  };
-}
-
-const structured = (result: Awaited<ReturnType<Client['callTool']>>) => result.structuredContent as Record<string, any>;
-
+// Every call goes through the SDK's own client, which checks each result's structuredContent against the output
+// schema the tool listed (after listTools): a result that does not match fails the call.
 describe.each<Transport>(['stdio', 'Streamable HTTP'])('lead-service-mcp over %s against the service', (transport) => {
   const ctx = useTestApi();
-  let session: Awaited<ReturnType<typeof connect>>;
+  let session: Awaited<ReturnType<typeof connectMcp>>;
+  let jobId = '';
   beforeAll(async () => {
     const agent = await agentOf(ctx.api, ctx.admin, 'Model', transport === 'stdio' ? 61 : 62);
-    session = await connect(transport, { LEAD_SERVICE_URL: ctx.api.url, LEAD_SERVICE_TOKEN: agent.token });
+    session = await connectMcp(transport, { LEAD_SERVICE_URL: ctx.api.url, LEAD_SERVICE_TOKEN: agent.token });
+    await session.client.listTools();
   });
   afterAll(() => session?.stop());
 
@@ -61,12 +39,14 @@ describe.each<Transport>(['stdio', 'Streamable HTTP'])('lead-service-mcp over %s
       ]),
     ); // prettier-ignore
     const submit = tools.find((t) => t.name === 'submit_maps_scrape_job')!;
+    expect(submit).toMatchObject({ title: 'Submit a maps-scrape job', annotations: { readOnlyHint: false } });
     expect(submit.inputSchema).toMatchObject({
       type: 'object',
       required: ['query', 'country_code'],
       additionalProperties: false,
       properties: { country_code: { type: 'string', pattern: '^[A-Z]{2}$' }, max_locations: { maximum: 10000 } },
     });
+    expect(submit.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['job_id']) });
     const results = tools.find((t) => t.name === 'get_job_results')!;
     expect(results.inputSchema.required).toEqual(['job_id']);
   });
@@ -74,7 +54,7 @@ describe.each<Transport>(['stdio', 'Streamable HTTP'])('lead-service-mcp over %s
   it('submits a job, reports its progress as notifications from the event stream, and reads its results', async () => {
     const submitted = await session.client.callTool({ name: 'submit_maps_scrape_job', arguments: SMALL_JOB });
     expect(submitted.isError).toBeFalsy();
-    const jobId = structured(submitted).job_id as string;
+    jobId = structured(submitted).job_id as string;
 
     const progress: Progress[] = [];
     const finished = await session.client.callTool({ name: 'wait_for_job', arguments: { job_id: jobId } }, undefined, {
@@ -92,30 +72,141 @@ describe.each<Transport>(['stdio', 'Streamable HTTP'])('lead-service-mcp over %s
       arguments: { job_id: jobId, page_size: 100 },
     });
     expect(structured(results).total).toBe(SMALL_JOB_PLACES().length);
+    // The text a model reads is the same document.
+    expect(JSON.parse(textOf(results))).toEqual(structured(results));
+    const status = await session.client.callTool({ name: 'get_job_status', arguments: { job_id: jobId } });
+    expect(structured(status)).toMatchObject({ job_id: jobId, status: 'completed' });
   }, 60_000);
+
+  it("reads the job's results a page at a time as resources of a template", async () => {
+    const { resourceTemplates } = await session.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'lead-service://jobs/{job_id}/results{?page,page_size}',
+      'lead-service://research/{research_id}/results{?page,page_size}',
+    ]);
+    const pages = [];
+    for (let page = 1; page <= SMALL_JOB_PLACES().length; page++) {
+      const uri = `lead-service://jobs/${jobId}/results?page=${page}&page_size=1`;
+      const read = await session.client.readResource({ uri });
+      expect(read.contents).toEqual([{ uri, mimeType: 'application/json', text: expect.any(String) }]);
+      pages.push(JSON.parse((read.contents[0] as { text: string }).text));
+    }
+    expect(pages.map((p) => [p.page, p.results.length, p.total])).toEqual(
+      SMALL_JOB_PLACES().map((_, i) => [i + 1, 1, SMALL_JOB_PLACES().length]),
+    );
+    expect(pages.map((p) => p.results[0].name).sort()).toEqual(
+      SMALL_JOB_PLACES()
+        .map((p) => p.name)
+        .sort(),
+    );
+    const missing = `lead-service://jobs/00000000-0000-4000-8000-000000000000/results`;
+    await expect(session.client.readResource({ uri: missing })).rejects.toMatchObject({ code: -32002 });
+    await expect(session.client.readResource({ uri: 'lead-service://elsewhere/x' })).rejects.toMatchObject({
+      code: -32002,
+    });
+  });
+
+  it('research: the folded rule is still the service’s (422 for both forms), one form submits', async () => {
+    const both = await session.client.callTool({
+      name: 'submit_research_job',
+      arguments: { companies: [{ name: 'Bakkerij de Zon' }], source_job_id: jobId },
+    });
+    expect(errorOf(both)).toMatchObject({ status: 422 });
+    const neither = await session.client.callTool({ name: 'submit_research_job', arguments: {} });
+    expect(errorOf(neither)).toMatchObject({ status: 422 });
+    const one = await session.client.callTool({
+      name: 'submit_research_job',
+      arguments: { companies: [{ name: 'Bakkerij de Zon', domain: 'dezon.example' }] },
+    });
+    const researchId = structured(one).research_id;
+    const status = await session.client.callTool({
+      name: 'get_research_status',
+      arguments: { research_id: researchId },
+    });
+    expect(structured(status)).toMatchObject({ research_id: researchId });
+  });
 
   it("answers the service's refusal as a tool error with its status and detail; the token's status", async () => {
     const missing = await session.client.callTool({
       name: 'get_job_status',
       arguments: { job_id: '00000000-0000-4000-8000-000000000000' },
     });
-    expect(missing.isError).toBe(true);
-    expect(structured(missing)).toEqual({ status: 404, detail: 'Job not found' });
+    expect(errorOf(missing)).toEqual({ status: 404, detail: 'Job not found' });
 
     const token = await session.client.callTool({ name: 'get_access_token_status', arguments: {} });
     expect(structured(token)).toMatchObject({ valid: true, token: { scopes: ['jobs:read', 'jobs:submit'] } });
+    const name = await session.client.callTool({
+      name: 'preview_pin',
+      arguments: { name: 'bakkerij-de-maan', country_code: 'NL' },
+    });
+    expect(structured(name)).toMatchObject({ is_available: true });
   });
 
-  if (transport === 'Streamable HTTP')
-    it('answers only requests addressed to its own host (no DNS rebinding)', async () => {
-      const { url } = session as { url: string };
-      // fetch cannot set Host; node:http sends what a browser sends for a name rebound to loopback.
-      const status = await new Promise<number | undefined>((resolve, reject) =>
-        http
-          .request(url, { method: 'POST', headers: { Host: 'attacker.example' } }, (res) => resolve(res.statusCode))
-          .on('error', reject)
-          .end('{}'),
-      );
-      expect(status).toBe(403);
+  it('refuses a path argument with `.` or `..` segments before calling: no operation outside the tools', async () => {
+    // fetch would resolve these segments: ../../../auth/pat/status from the maps relay is another operation.
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['proxy_maps', { path: '../../../auth/pat/status', params: {} }, 'path'],
+      ['proxy_maps', { path: 'geocode/%2e%2E/json', params: {} }, 'path'],
+      ['proxy_maps', { path: 'geocode/./json', params: {} }, 'path'],
+      ['get_job_status', { job_id: '..' }, 'job_id'],
+      ['cancel_job', { job_id: '%2e%2e' }, 'job_id'],
+    ];
+    for (const [name, args, input] of refusals) {
+      const result = await session.client.callTool({ name, arguments: args });
+      expect([name, args, errorOf(result)]).toEqual([
+        name,
+        args,
+        { detail: `${input} must not have a \`.\` or \`..\` segment (percent-encoded or not)` },
+      ]);
+    }
+  });
+});
+
+describe('lead-service-mcp in front of an answer that is not JSON', () => {
+  // A proxy between the MCP server and the service answering its own error page (no service needed).
+  let upstream: http.Server;
+  let session: Awaited<ReturnType<typeof connectMcp>>;
+  beforeAll(async () => {
+    upstream = http.createServer((req, res) => {
+      if (req.url?.includes('/jobs/')) res.writeHead(502, { 'Content-Type': 'text/plain' }).end('upstream exploded');
+      else res.writeHead(503, { 'Content-Type': 'application/json' }).end('<html>not json after all</html>');
     });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    session = await connectMcp('stdio', { LEAD_SERVICE_URL: url, LEAD_SERVICE_TOKEN: 'lpat_unused' });
+    await session.client.listTools();
+  });
+  afterAll(async () => {
+    await session?.stop();
+    await new Promise((resolve) => upstream.close(resolve));
+  });
+
+  it('reaches the model as the text it is, with the status', async () => {
+    const job = await session.client.callTool({
+      name: 'get_job_status',
+      arguments: { job_id: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(job.isError).toBe(true);
+    expect(job.structuredContent).toBeUndefined();
+    expect(job.content).toEqual([{ type: 'text', text: '502 Bad Gateway: upstream exploded' }]);
+    const mislabelled = await session.client.callTool({ name: 'get_access_token_status', arguments: {} });
+    expect(mislabelled.content).toEqual([
+      { type: 'text', text: '503 Service Unavailable: <html>not json after all</html>' },
+    ]);
+  });
+
+  it('a service that cannot be reached is a tool error naming it', async () => {
+    // A port nothing listens on any more.
+    const gone = http.createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
+    await new Promise((resolve) => gone.close(resolve));
+    const unreachable = await connectMcp('stdio', { LEAD_SERVICE_URL: url, LEAD_SERVICE_TOKEN: 'lpat_unused' });
+    try {
+      const result = await unreachable.client.callTool({ name: 'get_access_token_status', arguments: {} });
+      expect(errorOf(result).detail).toMatch(new RegExp(`^the service at ${url} could not be reached: `));
+    } finally {
+      await unreachable.stop();
+    }
+  });
 });

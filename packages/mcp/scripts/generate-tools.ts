@@ -1,11 +1,13 @@
 /**
- * npm run generate:client (second part): the MCP server's tools, one per operation of TOOL_OPERATIONS, with the input
- * schema taken from the operation's parameters and request body in openapi.yaml, into src/generated/tools.json.
- * `--check` compares instead of writing; `--contract <file>` reads another contract.
+ * npm run generate:client (second part): the MCP server's tools, one per operation of TOOL_OPERATIONS, into
+ * src/generated/tools.json: the input schema taken from the operation's parameters and request body in openapi.yaml
+ * (in the form every host accepts: scripts/host-schemas.ts), the output schema from its JSON answer, the title from
+ * its summary. `--check` compares instead of writing; `--contract <file>` reads another contract.
  */
 import path from 'node:path';
 import { formatted, generatorArgs, readContract, writeOrCheck } from '../../client/scripts/generated-files';
 import { TOOL_OPERATIONS, type OperationTool, type ToolParameter } from '../src/tool-operations';
+import { foldOneOf, forHosts } from './host-schemas';
 
 export const TOOLS_FILE = path.resolve(__dirname, '../src/generated/tools.json');
 
@@ -17,7 +19,7 @@ const SCHEMA_MAPS = new Set(['properties']);
 const SCHEMA_LISTS = new Set(['oneOf', 'anyOf', 'allOf']);
 const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not']);
 
-type Json = Record<string, any>;
+export type Json = Record<string, any>;
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const headerInput = (name: string) => name.toLowerCase().replace(/-/g, '_');
@@ -62,50 +64,66 @@ function operationsById(contract: Json): Map<string, { method: string; path: str
   return byId;
 }
 
+/** The JSON answer of an operation's success, as an output schema when it is an object (MCP's rule). */
+function outputSchemaOf(contract: Json, operation: Json): OperationTool['outputSchema'] {
+  const status = Object.keys(operation.responses ?? {}).find((s) => /^2\d\d$/.test(s));
+  const answer = status && resolve(contract, operation.responses[status]).content?.['application/json']?.schema;
+  if (!answer) return undefined;
+  const schema = jsonSchema(contract, answer);
+  return schema.type === 'object' ? (schema as OperationTool['outputSchema']) : undefined;
+}
+
 export function toolFor(contract: Json, operationId: string): OperationTool {
   const found = operationsById(contract).get(operationId);
   if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
   const { method, path: apiPath, operation } = found;
+  const definition = TOOL_OPERATIONS[operationId];
   const properties: Json = {};
   const required: string[] = [];
   const parameters: ToolParameter[] = [];
   for (const declared of operation.parameters ?? []) {
     const p = resolve(contract, declared);
-    if (NOT_FOR_AGENTS.includes(p.name) || p.in === 'cookie') continue;
+    if (NOT_FOR_AGENTS.includes(p.name) || p.in === 'cookie' || definition.omit?.includes(p.name)) continue;
     const input = p.in === 'header' ? headerInput(p.name) : p.name;
     parameters.push({ input, name: p.name, in: p.in, ...(p['x-multi-segment'] ? { multiSegment: true } : {}) });
     properties[input] = { ...jsonSchema(contract, p.schema), ...(p.description ? { description: p.description } : {}) };
     if (p.required) required.push(input);
   }
   const inputSchema: OperationTool['inputSchema'] = { type: 'object', properties, required };
+  const descriptions = [operation.summary, operation.description];
   const body = operation.requestBody && resolve(contract, operation.requestBody).content?.['application/json']?.schema;
   if (body) {
     const schema = jsonSchema(contract, body);
-    if (schema.properties) {
-      for (const [name, property] of Object.entries(schema.properties as Json)) {
-        if (name in properties) throw new Error(`${operationId}: body field ${name} clashes with a parameter`);
-        properties[name] = property;
-      }
-      required.push(...(schema.required ?? []));
-      if ('additionalProperties' in schema) inputSchema.additionalProperties = schema.additionalProperties;
-    } else if (schema.oneOf && !parameters.length) inputSchema.oneOf = schema.oneOf;
-    else throw new Error(`${operationId}: its body cannot be merged with its parameters into one input`);
+    const merged = schema.oneOf ? foldOneOf(operationId, schema.oneOf) : schema;
+    if (!merged.properties) throw new Error(`${operationId}: its body cannot be merged with its parameters`);
+    for (const [name, property] of Object.entries(merged.properties as Json)) {
+      if (name in properties) throw new Error(`${operationId}: body field ${name} clashes with a parameter`);
+      properties[name] = property;
+    }
+    required.push(...(merged.required ?? []));
+    if ('additionalProperties' in merged) inputSchema.additionalProperties = merged.additionalProperties;
+    if (merged.rule) descriptions.push(merged.rule);
   }
   if (!required.length) delete inputSchema.required;
+  const outputSchema = outputSchemaOf(contract, operation);
   return {
     name: snakeCase(operationId),
+    title: operation.summary,
     operationId,
     method: method as OperationTool['method'],
     path: apiPath,
-    description: [operation.summary, operation.description].filter(Boolean).join('\n\n'),
+    description: descriptions.filter(Boolean).join('\n\n'),
+    annotations: definition.annotations,
     parameters,
     hasBody: Boolean(body),
-    inputSchema,
+    inputSchema: forHosts(operationId, inputSchema) as OperationTool['inputSchema'],
+    ...(outputSchema ? { outputSchema } : {}),
   };
 }
 
 export async function generateTools(contract: Json): Promise<string> {
-  return formatted(TOOLS_FILE, JSON.stringify(TOOL_OPERATIONS.map((id) => toolFor(contract, id))));
+  const tools = Object.keys(TOOL_OPERATIONS).map((id) => toolFor(contract, id));
+  return formatted(TOOLS_FILE, JSON.stringify(tools));
 }
 
 async function main() {

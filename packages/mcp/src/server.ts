@@ -1,28 +1,64 @@
 import { createLeadServiceClient, type JobState } from '@lead-service/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import generatedTools from './generated/tools.json';
+import { answerResult, documentResult, errorResult, requestOf, ToolInputError } from './operation-requests';
+import { PACKAGE } from './package-info';
+import { RESULT_PAGES, resultPageOf } from './result-pages';
 import type { OperationTool } from './tool-operations';
 
-const OPERATION_TOOLS = generatedTools as OperationTool[];
+const OPERATION_TOOLS = generatedTools as unknown as OperationTool[];
+const outputOf = (name: string) => OPERATION_TOOLS.find((t) => t.name === name)!.outputSchema!;
+/** MCP's code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
 
 /** Not an operation: what HTTP alone cannot give an agent, a job followed to its end with progress notifications. */
 const WAIT_FOR_JOB = {
   name: 'wait_for_job',
+  title: 'Wait for a job to finish',
   description:
     'Waits until a job (maps-scrape or research) is completed, failed or cancelled and returns its final status. ' +
     "The job's events on the service's event stream are reported as progress notifications (progress = units done, " +
     'total = units planned) when the call carries a progressToken.',
   inputSchema: {
-    type: 'object' as const,
+    type: 'object',
     required: ['job_id'],
     properties: {
-      job_id: { type: 'string', format: 'uuid', description: 'A job_id or a research_id.' },
-      timeout_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 600 },
+      job_id: {
+        type: 'string',
+        pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+        description: 'A job_id or a research_id. A UUID.',
+      },
+      timeout_seconds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 3600,
+        description: 'How long to wait before answering an error. Default: `600`.',
+      },
     },
     additionalProperties: false,
   },
-};
+  // The job's kind and its status, as get_job_status or get_research_status answers it.
+  outputSchema: {
+    type: 'object',
+    required: ['kind', 'job'],
+    properties: {
+      kind: { type: 'string', enum: ['maps-scrape', 'research'] },
+      job: { anyOf: [outputOf('get_job_status'), outputOf('get_research_status')] },
+    },
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+} satisfies Tool;
 
 export interface LeadServiceMcpOptions {
   /** The service's origin, e.g. http://127.0.0.1:8080. */
@@ -31,51 +67,34 @@ export interface LeadServiceMcpOptions {
   token: string;
 }
 
-const textResult = (document: unknown, isError = false): CallToolResult => ({
-  content: [{ type: 'text', text: typeof document === 'string' ? document : JSON.stringify(document, null, 2) }],
-  ...(document && typeof document === 'object' && !Array.isArray(document)
-    ? { structuredContent: document as Record<string, unknown> }
-    : {}),
-  ...(isError ? { isError } : {}),
-});
-
-/** The HTTP request a tool's arguments make: parameters by where the contract puts them, the rest as the body. */
-function requestOf(tool: OperationTool, args: Record<string, unknown>) {
-  const rest = { ...args };
-  let apiPath = tool.path;
-  const query = new URLSearchParams();
-  const headers: Record<string, string> = {};
-  for (const parameter of tool.parameters) {
-    const value = rest[parameter.input];
-    delete rest[parameter.input];
-    if (value === undefined) continue;
-    if (parameter.in === 'path') {
-      const segments = parameter.multiSegment ? String(value).split('/') : [String(value)];
-      apiPath = apiPath.replace(`{${parameter.name}}`, segments.map(encodeURIComponent).join('/'));
-    } else if (parameter.in === 'query') query.set(parameter.name, String(value));
-    else headers[parameter.name] = String(value);
-  }
-  const search = query.size ? `?${query}` : '';
-  return { path: apiPath + search, headers, body: tool.hasBody ? rest : undefined };
-}
-
 /**
- * An MCP server whose tools are the agent's operations of the lead service (input schemas generated from
- * openapi.yaml) plus wait_for_job, every call made with the agent's token. An error answer of the service is a tool
- * result with isError, carrying its status and {detail}, so the model can read and correct it.
+ * An MCP server whose tools are the agent's operations of the lead service (input and output schemas generated from
+ * openapi.yaml) plus wait_for_job, every call made with the agent's token, and whose resource templates read a
+ * job's results a page at a time. An error answer of the service is a tool result with isError, carrying its status
+ * and {detail}, so the model can read and correct it.
  */
 export function createLeadServiceMcpServer(options: LeadServiceMcpOptions): Server {
   const lead = createLeadServiceClient({ baseUrl: options.baseUrl, token: options.token });
-  const server = new Server({ name: 'lead-service', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'lead-service', title: 'Lead service', version: PACKAGE.version },
+    { capabilities: { tools: {}, resources: {} } },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
-      ...OPERATION_TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      ...OPERATION_TOOLS.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+        name,
+        title,
+        description,
+        inputSchema,
+        ...(outputSchema ? { outputSchema } : {}),
+        annotations: { title, ...annotations },
+      })),
       WAIT_FOR_JOB,
     ],
   }));
 
-  const callOperation = async (tool: OperationTool, args: Record<string, unknown>) => {
+  const send = async (tool: OperationTool, args: Record<string, unknown>) => {
     const request = requestOf(tool, args);
     const response = await fetch(new URL(request.path, options.baseUrl), {
       method: tool.method.toUpperCase(),
@@ -86,10 +105,19 @@ export function createLeadServiceMcpServer(options: LeadServiceMcpOptions): Serv
       },
       body: request.body ? JSON.stringify(request.body) : undefined,
     });
-    const text = await response.text();
-    const isJson = response.headers.get('content-type')?.includes('json');
-    const document = isJson && text ? JSON.parse(text) : text;
-    return response.ok ? textResult(document) : textResult({ status: response.status, ...document }, true);
+    return { response, text: await response.text() };
+  };
+
+  const callOperation = async (tool: OperationTool, args: Record<string, unknown>) => {
+    try {
+      const { response, text } = await send(tool, args);
+      return answerResult(response, text);
+    } catch (err) {
+      if (err instanceof ToolInputError) return errorResult({ detail: err.message });
+      return errorResult({
+        detail: `the service at ${options.baseUrl} could not be reached: ${(err as Error).message}`,
+      });
+    }
   };
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -118,14 +146,37 @@ export function createLeadServiceMcpServer(options: LeadServiceMcpOptions): Serv
         });
         await sent;
         await report(final);
-        return textResult(final);
+        return documentResult(final);
       } catch (err) {
-        return textResult({ detail: err instanceof Error ? err.message : String(err) }, true);
+        return errorResult({ detail: err instanceof Error ? err.message : String(err) });
       }
     }
     const tool = OPERATION_TOOLS.find((t) => t.name === request.params.name);
-    if (!tool) return textResult({ detail: `no tool ${request.params.name}` }, true);
+    if (!tool) return errorResult({ detail: `no tool ${request.params.name}` });
     return callOperation(tool, args);
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: RESULT_PAGES.map((page) => page.template),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    const page = resultPageOf(uri);
+    if (!page) throw new McpError(RESOURCE_NOT_FOUND, `no resource ${uri}`, { uri });
+    let answer: Awaited<ReturnType<typeof send>>;
+    try {
+      answer = await send(
+        OPERATION_TOOLS.find((t) => t.name === page.tool)!,
+        page.args,
+      );
+    } catch (err) {
+      throw new McpError(ErrorCode.InvalidParams, (err as Error).message, { uri });
+    }
+    const { response, text } = answer;
+    if (response.status === 404) throw new McpError(RESOURCE_NOT_FOUND, `${uri}: ${text}`, { uri });
+    if (!response.ok) throw new McpError(ErrorCode.InvalidParams, `${uri}: ${response.status} ${text}`, { uri });
+    return { contents: [{ uri, mimeType: 'application/json', text }] };
   });
   return server;
 }
