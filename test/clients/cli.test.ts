@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BrandModel } from '../../src/brands/brand.model';
@@ -16,6 +18,21 @@ interface Run {
   stderr: string;
 }
 
+/** A server that answers 401 to everything and records each request's Authorization header. */
+async function recordingServer() {
+  const authorizations: (string | undefined)[] = [];
+  const server = http.createServer((req, res) => {
+    authorizations.push(req.headers.authorization);
+    res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"detail":"Not authenticated"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    authorizations,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 describe('the lead-service command line against the service', () => {
   const ctx = useTestApi();
   const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lead-cli-')), 'config.json');
@@ -23,10 +40,15 @@ describe('the lead-service command line against the service', () => {
   let jobId = '';
 
   /** Runs the CLI as a user would (its own process; the API answers from this one, so never synchronously). */
-  const start = (args: string[]): { child: ChildProcess; done: Promise<Run> } => {
-    const child = spawn(CLI, args, {
-      env: { ...process.env, LEAD_SERVICE_URL: ctx.api.url, LEAD_SERVICE_CONFIG: configFile, LEAD_SERVICE_TOKEN: '' },
-    });
+  const envOf = (env: Record<string, string>) => ({
+    ...process.env,
+    LEAD_SERVICE_URL: ctx.api.url,
+    LEAD_SERVICE_CONFIG: configFile,
+    LEAD_SERVICE_TOKEN: '',
+    ...env,
+  });
+  const start = (args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } => {
+    const child = spawn(CLI, args, { env: envOf(env) });
     const run: Run = { code: null, stdout: '', stderr: '' };
     child.stdout!.on('data', (chunk) => (run.stdout += chunk));
     child.stderr!.on('data', (chunk) => (run.stderr += chunk));
@@ -46,17 +68,39 @@ describe('the lead-service command line against the service', () => {
     ]);
   });
 
-  it('login keeps a session for later commands, readable by its owner only', async () => {
-    const run = await cli('login', '--email', ADMIN.email, '--password', ADMIN.password, '--json');
+  it('login keeps a session for later commands, readable by its owner only; the password read from stdin', async () => {
+    // Not on the command line, where every user of the machine sees it: piped in, its first line.
+    const { child, done } = start(['login', '--email', ADMIN.email, '--json']);
+    child.stdin!.write(`${ADMIN.password}\n`); // the input stays open: the first line is enough
+    const run = await done;
     expect(run.code).toBe(0);
     expect(jsonOf(run)).toMatchObject({ email: ADMIN.email, role: 'super_admin', config: configFile });
     const stored = JSON.parse(fs.readFileSync(configFile, 'utf8'));
     expect(stored).toEqual({ url: ctx.api.url, token: expect.stringMatching(/^lss_/) });
     expect(fs.statSync(configFile).mode & 0o777).toBe(0o600);
 
+    // --password still works (discouraged: ps shows it).
     const wrong = await cli('login', '--email', ADMIN.email, '--password', 'not-the-password');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/^error: 401 /);
+  });
+
+  it('login on a terminal asks for the password without echoing it', async () => {
+    // script(1) gives the command a pseudo-terminal, as a person's shell does; what it echoes is in its output.
+    const command = `${CLI} login --email ${ADMIN.email} --json`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: envOf({}) });
+    let output = '';
+    const done = new Promise((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) =>
+      child.stdout!.on('data', (chunk) => {
+        output += chunk;
+        if (output.includes('Password: ')) resolve();
+      }),
+    );
+    child.stdin!.write(`${ADMIN.password}\r`);
+    expect(await done).toBe(0);
+    expect(output).not.toContain(ADMIN.password);
+    expect(output).toContain(`"email":"${ADMIN.email}"`);
   });
 
   it('token request prints the request id, waits for the approval and keeps the token', async () => {
@@ -77,6 +121,33 @@ describe('the lead-service command line against the service', () => {
     expect(JSON.parse(fs.readFileSync(configFile, 'utf8')).token).toBe(approved.access_token);
     expect(jsonOf(await cli('token', 'status', '--json'))).toMatchObject({ valid: true });
   }, 60_000);
+
+  it('sends the kept token only to the service it was kept for, not to another --url or LEAD_SERVICE_URL', async () => {
+    const elsewhere = await recordingServer();
+    try {
+      const stray = await cli('token', 'status', '--json', '--url', elsewhere.url);
+      expect(stray.code).toBe(1);
+      expect(stray.stderr).toContain(`note: the credential in ${configFile} is for ${ctx.api.url}, not sent to`);
+      const viaEnv = await start(['token', 'status'], { LEAD_SERVICE_URL: elsewhere.url }).done;
+      expect(viaEnv.code).toBe(1);
+      expect(elsewhere.authorizations).toEqual([undefined, undefined]);
+      // A token given for the call goes where the call goes: the caller chose both.
+      await cli('token', 'status', '--url', elsewhere.url, '--token', 'lpat_given');
+      expect(elsewhere.authorizations[2]).toBe('Bearer lpat_given');
+    } finally {
+      await elsewhere.close();
+    }
+    // The same origin written another way is the same service.
+    expect(jsonOf(await cli('token', 'status', '--json', '--url', `${ctx.api.url}/`))).toMatchObject({ valid: true });
+  });
+
+  it('--version and --help', async () => {
+    const version = await cli('--version');
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^@lead-service\/client \d+\.\d+\.\d+$/);
+    const help = await cli('--help');
+    expect(help.stdout).toContain('Usage: lead-service <command>');
+  });
 
   it('jobs submit, then watch shows the progress bar from the event stream until the job completes', async () => {
     const submitted = await cli(

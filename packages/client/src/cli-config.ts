@@ -2,10 +2,27 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** What `login` and `token request` keep for later commands: the service's URL and the credential. */
+/** What `login` and `token request` keep for later commands: the service's URL and the credential for it. */
 export interface StoredLogin {
   url?: string;
   token?: string;
+}
+
+const originOf = (url: string | undefined) => {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The kept credential when `url` is the service it was kept for (same origin: scheme, host and port), else
+ * undefined: a credential is never sent to another service, whatever --url or LEAD_SERVICE_URL names.
+ */
+export function storedTokenFor(stored: StoredLogin, url: string): string | undefined {
+  const keptFor = originOf(stored.url);
+  return keptFor && keptFor === originOf(url) ? stored.token : undefined;
 }
 
 /** $LEAD_SERVICE_CONFIG, else lead-service/config.json under $XDG_CONFIG_HOME (~/.config). */

@@ -5,14 +5,19 @@
 import { parseArgs } from 'node:util';
 import { AccessRequestRefused, type AccessRequestBody } from './access';
 import { createLeadServiceClient, type LeadServiceClient } from './client';
-import { configPath, readLogin, saveLogin } from './cli-config';
+import { configPath, readLogin, saveLogin, storedTokenFor } from './cli-config';
 import { LeadServiceError, unwrap } from './errors';
 import type { JobState } from './jobs';
+import { PACKAGE } from './package-info';
+import { readPassword } from './password-prompt';
 import { progressBar } from './progress-bar';
 
 const USAGE = `Usage: lead-service <command> [options]
 
-  login [--email E] [--password P]        log in as a dashboard user; the session is kept for later commands
+  login [--email E]                        log in as a dashboard user; the session is kept for later commands.
+                                           The password is asked for on a terminal (not echoed), else read
+                                           from the first line of standard input; --password P works too but
+                                           shows it to every user of the machine (ps), so it is discouraged
   jobs submit [--type maps-scrape|research] [--query Q --country CC --region R ... --max-locations N
               --max-results N --language L] [--source-job ID] [--data JSON] [--watch]
   jobs status|results|watch|pause|resume|cancel <job id>
@@ -24,14 +29,16 @@ const USAGE = `Usage: lead-service <command> [options]
   token status                             the token in use
 
 Options: --url URL (LEAD_SERVICE_URL, default http://127.0.0.1:8080), --token T (LEAD_SERVICE_TOKEN: an agent
-token, a session or a credential triple), --json. Login and approved tokens are kept in $LEAD_SERVICE_CONFIG
-(default ~/.config/lead-service/config.json).`;
+token, a session or a credential triple), --json, --version, --help. Login and approved tokens are kept in
+$LEAD_SERVICE_CONFIG (default ~/.config/lead-service/config.json), each sent only to the service (origin) it was
+kept for. LEAD_SERVICE_EMAIL and LEAD_SERVICE_PASSWORD stand in for login's --email and --password.`;
 
 const OPTIONS = {
   url: { type: 'string' },
   token: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
   email: { type: 'string' },
   password: { type: 'string' },
   type: { type: 'string' },
@@ -100,40 +107,10 @@ const jsonOption = (value: string) => {
 const brandHeaders = (inv: Invocation) =>
   inv.values.brand ? { 'X-Brand-Id': integer(inv.values.brand, 'brand') } : undefined;
 
-/** Reads a password from the terminal without echoing it, or the first line of piped input. */
-async function readPassword(): Promise<string> {
-  const input = process.stdin;
-  if (!input.isTTY) {
-    let text = '';
-    for await (const chunk of input) text += chunk;
-    return text.split('\n')[0];
-  }
-  process.stderr.write('Password: ');
-  input.setRawMode(true);
-  input.resume();
-  return new Promise((resolve) => {
-    let typed = '';
-    const onData = (chunk: Buffer) => {
-      for (const char of chunk.toString('utf8')) {
-        if (char === '\r' || char === '\n' || char === '\u0004') {
-          input.setRawMode(false);
-          input.pause();
-          input.off('data', onData);
-          process.stderr.write('\n');
-          return resolve(typed);
-        }
-        if (char === '\u0003') process.exit(130);
-        typed = char === '\u007f' ? typed.slice(0, -1) : typed + char;
-      }
-    };
-    input.on('data', onData);
-  });
-}
-
 async function login(inv: Invocation) {
   const email = inv.values.email ?? process.env.LEAD_SERVICE_EMAIL;
   if (!email) throw new UsageError('login needs --email (or LEAD_SERVICE_EMAIL)');
-  const password = inv.values.password ?? process.env.LEAD_SERVICE_PASSWORD ?? (await readPassword());
+  const password = inv.values.password ?? process.env.LEAD_SERVICE_PASSWORD ?? (await readPassword(process.stdin));
   const session = await unwrap(inv.client.api.POST('/api/v1/auth/login', { body: { email, password } }));
   saveLogin(inv.configFile, { url: inv.url, token: session.access_token });
   inv.print(
@@ -328,6 +305,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     json = Boolean(values.json);
     const name = COMMANDS[positionals[0]] ? positionals[0] : positionals.slice(0, 2).join(' ');
     const command = COMMANDS[name];
+    if (values.version) return void console.log(`${PACKAGE.name} ${PACKAGE.version}`);
     if (values.help || !command) {
       console.log(USAGE);
       if (!values.help) process.exitCode = 2;
@@ -337,7 +315,12 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const stored = readLogin(configFile);
     // An empty variable counts as unset, as a shell's `LEAD_SERVICE_TOKEN= lead-service …` means.
     const url = values.url || process.env.LEAD_SERVICE_URL || stored.url || DEFAULT_URL;
-    const token = values.token || process.env.LEAD_SERVICE_TOKEN || stored.token;
+    const given = values.token || process.env.LEAD_SERVICE_TOKEN;
+    // A kept credential goes only to the service it was kept for, never to another --url or LEAD_SERVICE_URL.
+    const kept = storedTokenFor(stored, url);
+    if (!given && stored.token && !kept && !['login', 'token request'].includes(name))
+      console.error(`note: the credential in ${configFile} is for ${stored.url}, not sent to ${url}`);
+    const token = given || kept;
     await command({
       values,
       operands: positionals.slice(name.split(' ').length),
