@@ -8,7 +8,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'coverage/**', '.scratch/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'packages/*/dist/**', '.data/**', 'coverage/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import openapiTS, { astToString, COMMENT_HEADER, transformSchemaObject, type SchemaObject } from 'openapi-typescript';
-import { formatted, generatorArgs, readContract, writeOrCheck } from './generated-files';
+import { formatted, generatorArgs, readContract, writeOrCheck } from '../../../scripts/generated-files';
 
 export const TYPES_FILE = path.resolve(__dirname, '../src/generated/openapi.ts');
 const CONTENT_SCHEMA = 'x-content-schema';

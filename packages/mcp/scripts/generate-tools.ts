@@ -5,7 +5,7 @@
  * its summary. `--check` compares instead of writing; `--contract <file>` reads another contract.
  */
 import path from 'node:path';
-import { formatted, generatorArgs, readContract, writeOrCheck } from '../../client/scripts/generated-files';
+import { formatted, generatorArgs, readContract, writeOrCheck } from '../../../scripts/generated-files';
 import { TOOL_OPERATIONS, type OperationTool, type ToolParameter } from '../src/tool-operations';
 import { foldOneOf, forHosts } from './host-schemas';
 

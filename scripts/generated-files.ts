@@ -1,14 +1,15 @@
 /**
- * What the client generators share: the contract they read (openapi.yaml, or `--contract <file>`), Prettier with the
- * repository's settings, and `--check`, which compares instead of writing (the test that keeps the committed files
- * equal to the contract runs the generators with it).
+ * What the generators of both packages share, kept outside both so that neither reaches into the other: the
+ * contract they read (openapi.yaml, or `--contract <file>`), Prettier with the repository's settings, and `--check`,
+ * which compares instead of writing (the test that keeps the committed files equal to the contract runs the
+ * generators with it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import prettier from 'prettier';
 import YAML from 'yaml';
 
-export const REPOSITORY_ROOT = path.resolve(__dirname, '../../..');
+export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 
 export interface GeneratorArgs {
   contractPath: string;
