@@ -12,7 +12,7 @@ interface OperationSecurity {
 function presentedToken(req: Request, schemes: Set<string>): string | undefined {
   const header = req.get('authorization');
   if (header && schemes.has('bearerAuth')) {
-    const match = /^Bearer\s+(.+)$/i.exec(header);
+    const match = /^Bearer\s+(\S.*)$/i.exec(header);
     if (!match) throw AppError.unauthorized('Authorization must be "Bearer <token>"');
     return match[1].trim();
   }
@@ -21,15 +21,25 @@ function presentedToken(req: Request, schemes: Set<string>): string | undefined 
   return undefined;
 }
 
-const SESSION_COOKIE_VALUE = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}\\s*=\\s*("?)([^";]*)\\1\\s*(?:;|$)`);
-
 /**
  * The session cookie's value, read as the cookie module reads a Cookie header (the first one of the name, quotes
- * removed, percent-decoded), and only on the requests that present no bearer credential.
+ * removed, percent-decoded), and only on the requests that present no bearer credential. One pass over the
+ * header, pair by pair: it is anyone's input up to Node's 16 KB, and a pattern with adjacent quantifiers over
+ * the same spaces (as `\s*=\s*("?)[^";]*`) backtracks cubically on a run of spaces, holding the process for minutes.
  */
 export function sessionCookieOf(header: string | undefined): string | undefined {
-  const value = header ? SESSION_COOKIE_VALUE.exec(header)?.[2] : undefined;
-  if (!value || !value.includes('%')) return value || undefined;
+  for (const pair of header ? header.split(';') : []) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || pair.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    const raw = pair.slice(eq + 1).trim();
+    const value = raw.length > 1 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+    return value ? percentDecoded(value) : undefined;
+  }
+  return undefined;
+}
+
+function percentDecoded(value: string): string {
+  if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {
