@@ -69,7 +69,7 @@ async function watchCompletions(url: string, n: number) {
       const frames = buf.split('\n\n');
       buf = frames.pop()!;
       for (const f of frames) {
-        if (/^event: job\.(completed|failed)$/m.test(f)) {
+        if (/^event: job\.(?:completed|failed)$/m.test(f)) {
           finished += 1;
           if (f.includes('event: job.failed')) failed += 1;
         }

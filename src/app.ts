@@ -101,6 +101,6 @@ function metricsOperationOf(contract: CompiledContract, pagePaths: string[]) {
     const declared = contract.lookup(req.method, path);
     if (declared.found) return declared.found.schema.operationId;
     if (pages.has(path)) return 'page';
-    return /^\/(docs|openapi\.yaml)(\/|$)/.test(path) ? 'docs' : 'unmatched';
+    return /^\/(?:docs|openapi\.yaml)(?:\/|$)/.test(path) ? 'docs' : 'unmatched';
   };
 }

@@ -8,7 +8,7 @@ export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 export const LOGO_MAX_INPUT_PIXELS = 25_000_000;
 const FORMATS = new Set(['png', 'jpeg', 'webp', 'gif', 'avif', 'heif']);
 const DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,/i;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64 = /^[A-Z0-9+/]*={0,2}$/i;
 
 const unusable = (message: string) =>
   AppError.invalid(`The logo is not usable: ${message}`, [{ location: 'body', field: 'file', message }]);

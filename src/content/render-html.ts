@@ -21,7 +21,7 @@ export function safeUrl(value: unknown, schemes: Set<string>): string | null {
     .filter((c) => c.charCodeAt(0) > 0x20 && (c.charCodeAt(0) < 0x7f || c.charCodeAt(0) > 0x9f))
     .join('');
   if (!compact || url.length > 2048) return null;
-  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(compact);
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(compact);
   if (!scheme) return url; // relative: /path, #anchor, //host (inherits http or https)
   return schemes.has(`${scheme[1].toLowerCase()}:`) ? url : null;
 }

@@ -1,5 +1,6 @@
 import { checkFreeForm } from '../lib/http/free-form';
 import { AppError } from '../lib/errors';
+import { oneOf, trimEndWhere } from '../lib/trim';
 
 /**
  * The post body: a rich-text node tree (ProseMirror/TipTap style). The root is `{type: "doc",
@@ -24,7 +25,7 @@ export const RICH_TEXT_LIMITS = { maxDepth: 32, maxNodes: 20_000, maxTextChars: 
 export const WORDS_PER_MINUTE = 200;
 export const EXCERPT_MAX_CHARS = 200;
 
-const TYPE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const TYPE_NAME = /^[A-Z][\w-]{0,63}$/i;
 const NODE_KEYS = new Set(['type', 'attrs', 'content', 'text', 'marks']);
 const MARK_KEYS = new Set(['type', 'attrs']);
 
@@ -121,6 +122,8 @@ export function excerptSource(doc: RichTextNode): string {
   return text.trim() ? text : plainText(doc);
 }
 
+const EXCERPT_END = oneOf(/[\s.,;:!?-]/);
+
 /** An excerpt from the body's text: its first EXCERPT_MAX_CHARS characters, cut at a word, with an ellipsis. */
 export function deriveExcerpt(text: string): string | null {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -128,5 +131,5 @@ export function deriveExcerpt(text: string): string | null {
   if (flat.length <= EXCERPT_MAX_CHARS) return flat;
   const cut = flat.slice(0, EXCERPT_MAX_CHARS);
   const space = cut.lastIndexOf(' ');
-  return `${(space > EXCERPT_MAX_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/, '')}…`;
+  return `${trimEndWhere(space > EXCERPT_MAX_CHARS / 2 ? cut.slice(0, space) : cut, EXCERPT_END)}…`;
 }

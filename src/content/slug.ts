@@ -1,5 +1,6 @@
 import { slugify } from 'transliteration';
 import { AppError } from '../lib/errors';
+import { trimEndWhere } from '../lib/trim';
 
 export const SLUG_MAX = 120;
 
@@ -12,7 +13,7 @@ export function slugFrom(text: string): string {
   if (slug.length <= SLUG_MAX) return slug;
   const cut = slug.slice(0, SLUG_MAX + 1);
   const boundary = cut.lastIndexOf('-');
-  return (boundary > 0 ? cut.slice(0, boundary) : cut.slice(0, SLUG_MAX)).replace(/-+$/, '');
+  return trimEndWhere(boundary > 0 ? cut.slice(0, boundary) : cut.slice(0, SLUG_MAX), (c) => c === '-');
 }
 
 /** The slug to store: the one given, or one derived from `source` (named `field` in the error). */

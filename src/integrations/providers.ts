@@ -190,7 +190,7 @@ export function validateCredentials(t: ProviderTemplate, given: Record<string, u
       err(f.name, `must be a ${f.type === 'secret' || f.type === 'url' ? 'string' : f.type}`);
     } else if (typeof v === 'string' && (v.length > MAX_TEXT || [...v].some((c) => c.charCodeAt(0) < 0x20))) {
       err(f.name, `must be at most ${MAX_TEXT} printable characters`);
-    } else if (f.type === 'url' && !/^https?:\/\/[^\s]+$/.test(v as string)) {
+    } else if (f.type === 'url' && !/^https?:\/\/\S+$/.test(v as string)) {
       err(f.name, 'must be an http(s) URL');
     } else out[f.name] = v as string | number | boolean;
   }

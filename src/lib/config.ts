@@ -49,7 +49,7 @@ const schema = z.object({
   MONGODB_URI: mongoUri.optional(),
   MONGODB_DB: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1..60 letters, digits, _ or -')
+    .regex(/^[\w-]{1,60}$/, 'must be 1..60 letters, digits, _ or -')
     .default('lead_service'),
   REDIS_URL: url.optional(),
   REDIS_KEY_PREFIX: z.string().default('lead:'),
@@ -103,13 +103,13 @@ const schema = z.object({
 
   CREDENTIALS_KEY: z
     .string()
-    .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex digits or base64')
+    .regex(/^([0-9a-f]{64}|[A-Z0-9+/]{43}=)$/i, 'must be 32 bytes as 64 hex digits or base64')
     .optional(),
   /** Keys CREDENTIALS_KEY replaced, comma-separated: values sealed under them still open (key rotation). */
   CREDENTIALS_KEY_PREVIOUS: z
     .string()
     .regex(
-      /^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)(\s*,\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=))*\s*$/,
+      /^\s*([0-9a-f]{64}|[A-Z0-9+/]{43}=)(\s*,\s*([0-9a-f]{64}|[A-Z0-9+/]{43}=))*\s*$/i,
       'must be 32-byte keys (64 hex digits or base64) separated by commas',
     )
     .optional(),
@@ -152,7 +152,7 @@ const schema = z.object({
   SIGNUP_TOKEN_KEYS: z
     .string()
     .regex(
-      /^\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{43,}(\s*,\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{43,})*\s*$/,
+      /^\s*[\w-]{1,32}:[\w+/=-]{43,}(\s*,\s*[\w-]{1,32}:[\w+/=-]{43,})*\s*$/,
       'must be kid:secret pairs separated by commas (secrets of 32+ bytes)',
     )
     .optional(),
@@ -179,7 +179,7 @@ const schema = z.object({
   /** The pin index's name in Meilisearch (tests give each run its own). */
   MEILISEARCH_INDEX: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1..100 letters, digits, _ or -')
+    .regex(/^[\w-]{1,100}$/, 'must be 1..100 letters, digits, _ or -')
     .default('pins'),
   MEILISEARCH_TIMEOUT_MS: positiveInt.default(5_000),
 
@@ -243,8 +243,9 @@ const schema = z.object({
   SOCIAL_ANALYTICS_KEY: z.string().min(1).optional(),
   SOCIAL_ACCOUNTS: z
     .string()
-    .regex(
-      /^\s*[a-z0-9_-]+:[^,:]+(\s*,\s*[a-z0-9_-]+:[^,:]+)*\s*$/i,
+    // Pair by pair: one pattern for the whole list would let its spaces and handles trade characters (exponential).
+    .refine(
+      (list) => list.split(',').every((pair) => /^[\w-]+:[^,:]+$/.test(pair.trim())),
       'must be network:handle pairs separated by commas',
     )
     .optional(),
@@ -343,7 +344,7 @@ function isLoopback(host: string): boolean {
     .trim()
     .toLowerCase()
     .replace(/^\[(.*)\]$/, '$1');
-  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+  return name === 'localhost' || name === '::1' || /^127(?:\.\d{1,3}){3}$/.test(name);
 }
 
 /** The keys CREDENTIALS_KEY replaced (CREDENTIALS_KEY_PREVIOUS), which still open what was sealed under them. */

@@ -98,7 +98,7 @@ export function needsRehash(stored: string): boolean {
 
 /** A 32-byte key given as 64 hex digits or base64. */
 export function parseKey(key: string): Buffer {
-  const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64');
+  const bytes = /^[0-9a-f]{64}$/i.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64');
   if (bytes.length !== 32) throw new Error('CREDENTIALS_KEY must be 32 bytes');
   return bytes;
 }

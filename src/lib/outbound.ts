@@ -69,13 +69,14 @@ function inRange(bytes: number[], r: Range): boolean {
 
 /** The 16 bytes of an IPv6 address (zone id dropped), or null when it is not one. */
 function ipv6Bytes(address: string): number[] | null {
-  const addr = address.replace(/%.*$/, '');
+  const addr = address.split('%')[0];
   if (net.isIPv6(addr) === false) return null;
   let text = addr;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1].split('.').map(Number);
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  const lastWord = text.lastIndexOf(':') + 1;
+  if (text.includes('.', lastWord)) {
+    // A dotted IPv4 tail (::ffff:127.0.0.1) becomes its two 16-bit words.
+    const [a, b, c, d] = text.slice(lastWord).split('.').map(Number);
+    text = `${text.slice(0, lastWord)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
   const words = (s: string) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);

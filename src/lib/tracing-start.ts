@@ -19,7 +19,7 @@ import { currentRequestId } from './request-context';
 import { REQUEST_ID_ATTRIBUTE, currentTracing, setCurrentTracing, type Tracing } from './tracing';
 
 /** Probes and scrapes are not traced: they would be most of the spans and tell nothing. */
-const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)(\?|$)/;
+const UNTRACED_PATHS = /^\/(?:healthz|readyz|metrics)(?:\?|$)/;
 
 /** Gives every span started while a request or an activity is served the request's id. */
 class RequestIdProcessor implements SpanProcessor {

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { transliterate } from 'transliteration';
 import { notModified } from '../lib/http/conditional-get';
 import type { MediaService, Rendition } from './media.service';
+import { oneOf, trimWhere } from '../lib/trim';
 
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',
@@ -25,12 +26,11 @@ const mediaType = (contentType: string) => contentType.split(';')[0].trim().toLo
 /** An ASCII file name without paths, quotes or control characters, with the rendition's extension. */
 export function safeFilename(r: Rendition): string {
   const ext = EXTENSIONS[mediaType(r.content_type)] ?? 'bin';
-  const base = transliterate(r.filename ?? '')
+  const safe = transliterate(r.filename ?? '')
     .replace(/^.*[\\/]/, '')
-    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
-    .replace(/[^A-Za-z0-9._ -]+/g, '_')
-    .replace(/^[.\s_-]+|[.\s_-]+$/g, '')
-    .slice(0, 100);
+    .replace(/\.[A-Z0-9]{1,5}$/i, '')
+    .replace(/[^\w. -]+/g, '_');
+  const base = trimWhere(safe, oneOf(/[.\s_-]/)).slice(0, 100);
   return `${base || r.media_id}.${ext}`;
 }
 

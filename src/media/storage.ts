@@ -27,7 +27,7 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
 }
 
-const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+const KEY = /^[A-Z0-9][\w.-]*(?:\/[A-Z0-9][\w.-]*)*$/i;
 
 function checkKey(key: string): string {
   if (!KEY.test(key) || key.includes('..')) throw new Error(`invalid storage key ${JSON.stringify(key)}`);

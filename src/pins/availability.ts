@@ -1,6 +1,7 @@
 import { PinModel } from './pin.model';
 import { ReservationModel } from './reservation.model';
 import { PIN_NAME, normalizePinName, pinId } from './pin-name';
+import { oneOf, trimEndWhere } from '../lib/trim';
 
 export const DEFAULT_SUGGESTION_COUNT = 5;
 /** Contract caps: check-name gives up to 10 alternatives, preview-pin's `count` is at most 20. */
@@ -26,7 +27,7 @@ function withTail(base: string, tail: string): string {
  * `round` (0, 1, ...) yields the next batch so that a crowded name still finds enough free ones.
  */
 export function candidateNames(name: string, countryCode: string, round: number, size: number): string[] {
-  const base = name.replace(/[-_]+$/, '') || name;
+  const base = trimEndWhere(name, oneOf(/[-_]/)) || name;
   const out: string[] = [];
   if (round === 0) {
     out.push(withTail(base, `-${countryCode}`));

@@ -13,7 +13,7 @@ export interface ResearchProvider {
 }
 
 const PROVIDER = 'research';
-const HTML = /^(text\/html|application\/xhtml\+xml|text\/plain)/i;
+const HTML = /^(?:text\/html|application\/xhtml\+xml|text\/plain)/i;
 /** The most of a page read (bytes): a company website is hostile input, and extraction reads no more than this. */
 export const MAX_PAGE_BYTES = 1_048_576;
 

@@ -1,5 +1,6 @@
 import { normalizePhone } from '../jobs/resource-writes';
 import { MAX_PAGE_BYTES } from '../providers/research';
+import { oneOf, trimEndWhere } from '../lib/trim';
 
 /** What one company web page (or several, merged) tells about the company. */
 export interface Extracted {
@@ -80,9 +81,9 @@ function firstElementContent(html: string, opening: RegExp, name: keyof typeof E
   return end < 0 ? null : html.slice(gt + 1, end);
 }
 
-const LOCAL_CHAR = /[A-Za-z0-9._%+-]/;
-const LABEL_CHAR = /[A-Za-z0-9-]/;
-const LETTER = /[A-Za-z]/;
+const LOCAL_CHAR = /[\w.%+-]/;
+const LABEL_CHAR = /[A-Z0-9-]/i;
+const LETTER = /[A-Z]/i;
 
 /**
  * Where an e-mail domain starting at `from` ends, or -1: labels of [A-Za-z0-9-] separated by dots, the last
@@ -122,7 +123,7 @@ function emailsIn(text: string): string[] {
 }
 
 const PHONE = /\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){1,4}/g;
-const LINKEDIN = /https?:\/\/(?:[a-z]{2,3}\.)?linkedin\.com\/(in|company)\/([A-Za-z0-9_%-]+)/gi;
+const LINKEDIN = /https?:\/\/(?:[a-z]{2,3}\.)?linkedin\.com\/(in|company)\/([\w%-]+)/gi;
 /** The words that introduce a company's registration number, in the languages of the sites researched. */
 const REGISTRY_LABELS = [
   /registration\s+(?:no\.?|number)/,
@@ -132,14 +133,19 @@ const REGISTRY_LABELS = [
   /crn|handelsregister|hrb|siren/,
   /registry\s+(?:no\.?|number)/,
 ];
-const REGISTRY_NUMBER = /\s*[:#]?\s*([A-Z]{0,3}[ -]?\d[\d .-]{3,16}\d)/;
+const REGISTRY_NUMBER = /\s*(?:[:#]\s*)?([A-Z]{0,3}[ -]?\d[\d .-]{3,16}\d)/;
 const REGISTRY = new RegExp(`(?:${REGISTRY_LABELS.map((r) => r.source).join('|')})${REGISTRY_NUMBER.source}`, 'i');
+/** The registration number a page's text gives after one of the registry labels, or null. */
+function registryNumberIn(text: string): string | null {
+  const found = REGISTRY.exec(text)?.[1];
+  return found ? trimEndWhere(found, oneOf(/[\s.-]/)).trim() : null;
+}
 const LEGAL_FORM =
   /©\s*(?:\d{4}\s+)?([A-Z][^©<>|]{1,80}?\s(?:B\.V\.|N\.V\.|GmbH|Ltd\.?|LLC|Inc\.?|S\.A\.|SAS|AG|AB|BV|NV))/;
-const FOLLOW = /(team|about|contact|people|leadership|management|impressum|imprint|over-ons|kontakt)/i;
+const FOLLOW = /team|about|contact|people|leadership|management|impressum|imprint|over-ons|kontakt/i;
 
 const linkedinUrl = (kind: string, handle: string) => `https://www.linkedin.com/${kind.toLowerCase()}/${handle}`;
-const plausibleEmail = (e: string) => !/\.(png|jpe?g|gif|svg|webp)$/i.test(e) && !/^(example|test)@/i.test(e);
+const plausibleEmail = (e: string) => !/\.(?:png|jpe?g|gif|svg|webp)$/i.test(e) && !/^(?:example|test)@/i.test(e);
 
 /** The content of every `<script ... application/ld+json ...>` element, in order. */
 function jsonLdBlocks(html: string): string[] {
@@ -294,13 +300,7 @@ export function extractPage(page: string, pageUrl: string): Extracted {
     linkedin,
     links,
     people: people(html, ld),
-    registrationNumber:
-      str(org?.taxID) ??
-      str(org?.leiCode) ??
-      REGISTRY.exec(text)?.[1]
-        ?.replace(/[\s.-]+$/, '')
-        .trim() ??
-      null,
+    registrationNumber: str(org?.taxID) ?? str(org?.leiCode) ?? registryNumberIn(text),
   };
 }
 

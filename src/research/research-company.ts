@@ -42,7 +42,7 @@ export const researchResultsCount = (clientId: string, jobId: string) =>
 
 /** The company's website: given, from its business, or looked up on the maps provider by name. */
 async function websiteOf(deps: ResearchDeps, c: CompanyInput): Promise<string | null> {
-  if (c.domain) return `https://${c.domain.replace(/^https?:\/\//i, '').replace(/\/.*$/, '')}/`;
+  if (c.domain) return `https://${c.domain.replace(/^https?:\/\//i, '').split('/')[0]}/`;
   if (c.website) return c.website;
   const { places } = await deps.maps.textSearch({ query: c.name, region: c.country_code ?? undefined }, deps.signal);
   return places.find((p) => p.website)?.website ?? null;

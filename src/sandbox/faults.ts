@@ -29,7 +29,7 @@ export const withoutMagic = (s: string) =>
   s
     .replace(new RegExp(`${FAIL.source}|${SLOW.source}|${MALFORMED.source}`, 'gi'), '')
     .replace(/\s+/g, ' ')
-    .replace(/--+/g, '-')
+    .replace(/-{2,}/g, '-')
     .trim();
 
 export class FaultPlan {

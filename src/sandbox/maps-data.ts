@@ -55,10 +55,7 @@ function parseQuery(query: string): { what: string; where: string } {
 }
 
 function phoneFor(seed: Seed, region: string): string {
-  const code =
-    Country.getCountryByCode(region.toUpperCase())
-      ?.phonecode?.replace(/^\+/, '')
-      .split(/[^0-9]/)[0] || '1';
+  const code = Country.getCountryByCode(region.toUpperCase())?.phonecode?.replace(/^\+/, '').split(/\D/)[0] || '1';
   return `+${code} ${seed.int(10, 99)} ${seed.int(100, 999)} ${seed.int(1000, 9999)}`;
 }
 

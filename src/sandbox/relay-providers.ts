@@ -135,7 +135,7 @@ function parcelAnswer(method: string, path: string, headers: http.IncomingHttpHe
   }
   if (path === '/trackings' && method === 'GET')
     return json(200, { meta: { code: 200 }, data: { trackings: [tracking('3SABCD1234567')] } });
-  const one = /^\/trackings\/([A-Za-z0-9_-]+)$/.exec(path);
+  const one = /^\/trackings\/([\w-]+)$/.exec(path);
   if (one) {
     if (one[1].startsWith('NOTFOUND'))
       return json(404, { meta: { code: 4004, message: 'Tracking does not exist.', type: 'NotFound' }, data: {} });

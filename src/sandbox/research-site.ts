@@ -1,5 +1,6 @@
 import { withoutMagic } from './faults';
 import { Seed, titleCase } from './seed';
+import { trimEndWhere } from '../lib/trim';
 
 export interface SitePerson {
   name: string;
@@ -114,7 +115,7 @@ export function renderPage(domain: string, path: string): string | null {
 <p><a href="${site.linkedinCompany}">Follow us on LinkedIn</a></p></footer>`;
   const mailto = (email: string) => `<a href="mailto:${email}">${email}</a>`;
   const tel = (phone: string) => `<a href="tel:${phone.replace(/ /g, '')}">${phone}</a>`;
-  switch (path.replace(/\/+$/, '') || '/') {
+  switch (trimEndWhere(path, (c) => c === '/') || '/') {
     case '/':
       return page(
         `${site.name} — Welcome`,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { trimWhere } from '../lib/trim';
 
 /** Deterministic pseudo-randomness for the sandbox: the same input always yields the same data. */
 export class Seed {
@@ -30,10 +31,6 @@ export class Seed {
 }
 
 export const slugify = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40) || 'company';
+  trimWhere(s.toLowerCase().replace(/[^a-z0-9]+/g, '-'), (c) => c === '-').slice(0, 40) || 'company';
 
 export const titleCase = (s: string) => s.replace(/\b[a-z]/g, (c) => c.toUpperCase());

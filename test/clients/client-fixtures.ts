@@ -28,7 +28,7 @@ export async function droppableProxy(target: string) {
     const outbound = net.connect(Number(port), hostname);
     sockets.add(inbound).add(outbound);
     inbound.once('data', (head) => {
-      const header = /^last-event-id:\s*(.*)$/im.exec(head.toString('latin1'));
+      const header = /^last-event-id:(.*)$/im.exec(head.toString('latin1'));
       lastEventIds.push(header ? header[1].trim() : null);
     });
     inbound.pipe(outbound).pipe(inbound);

@@ -11,11 +11,11 @@ import { unbuiltOperations } from '../fuzz/unbuilt';
 const { doc } = loadOpenApi();
 const operations = declaredOperations(doc);
 const concrete = (p: string) =>
-  p.replace(/\{([^}]+)\}/g, (_m, name: string) => (/brand_id|integration_id/.test(name) ? '1' : 'x-' + name));
+  p.replace(/\{([^{}]+)\}/g, (_m, name: string) => (/brand_id|integration_id/.test(name) ? '1' : 'x-' + name));
 
 describe('the contract', () => {
   it('declares every operation of the interface (spec/interface-operations.tsv, kept with the product)', () => {
-    const shape = (method: string, p: string) => `${method.toUpperCase()} ${p.replace(/\{[^}]+\}/g, '{}')}`;
+    const shape = (method: string, p: string) => `${method.toUpperCase()} ${p.replace(/\{[^{}]+\}/g, '{}')}`;
     const interfaceOps = fs
       .readFileSync(path.resolve(__dirname, '../../spec/interface-operations.tsv'), 'utf8')
       .trim()

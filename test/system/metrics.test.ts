@@ -10,9 +10,9 @@ import { SUBMIT, jobPath, waitForStatus } from '../jobs/support';
 /** One sample of a scrape: its value, or undefined when no line has that name and exactly those labels. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
+    const m = /^([a-z_:][\w:]*)(?:\{(.*)\})? (\S+)/i.exec(line);
     if (!m || m[1] !== name) continue;
-    const got = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
+    const got = Object.fromEntries([...(m[2] ?? '').matchAll(/\b(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
     if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
   }
   return undefined;

@@ -28,7 +28,7 @@ export function createLeadServiceClient(options: LeadServiceClientOptions) {
   if (options.selectedClientId) headers['X-Selected-Client-Id'] = options.selectedClientId;
   const customFetch = options.fetch;
   const api: Client<paths, JsonMedia> = createClient<paths, JsonMedia>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: options.baseUrl.replace(/(?<!\/)\/+$/, ''),
     headers,
     ...(customFetch ? { fetch: (request: Request) => customFetch(request) } : {}),
   });

@@ -144,7 +144,7 @@ export async function compileContract(doc: OpenApiDocument, options: ContractOpt
       method: route.method,
       path,
       expressRoute: route.expressRoute,
-      paramNames: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
+      paramNames: [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]),
       schema: paths[path][method],
       responseSchema: responsePaths?.[path]?.[method],
     };

@@ -26,7 +26,7 @@ const MONGO_UNAVAILABLE_KINDS = [
   'PoolClosed',
   'WaitQueueTimeout',
 ];
-const MONGO_UNAVAILABLE = new RegExp(`^Mongo(ose)?(${MONGO_UNAVAILABLE_KINDS.join('|')})Error$`);
+const MONGO_UNAVAILABLE = new RegExp(`^Mongo(?:ose)?(?:${MONGO_UNAVAILABLE_KINDS.join('|')})Error$`);
 
 /**
  * A server that answered but could not do the work: a command that ran out of its time limit (MaxTimeMSExpired,

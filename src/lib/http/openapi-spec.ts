@@ -51,7 +51,7 @@ export function declaredOperations(doc: OpenApiDocument): DeclaredOperation[] {
   for (const [p, item] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as OperationObject | undefined;
-      if (operation) ops.push({ method, path: p, expressPath: p.replace(/\{([^}]+)\}/g, ':$1'), operation });
+      if (operation) ops.push({ method, path: p, expressPath: p.replace(/\{([^{}]+)\}/g, ':$1'), operation });
     }
   }
   // Literal segments before parameters, so /idap/media/{id} and /idap/{type}/search resolve predictably.

@@ -10,7 +10,7 @@ import { tagRequestSpan } from '../tracing';
  * their values never reach a log line.
  */
 const SECRET_QUERY = /([?&](?:token|approval_token|poll_token|api_secret|search)=)[^&]*/gi;
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+const REQUEST_ID = /^[\w.-]{1,100}$/;
 
 /** As the access log always leveled it: by status; a request its client gave up on is not the service's error. */
 const levelOf = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info');

@@ -168,7 +168,7 @@ class Parser {
     if (t.kind === 'word' && (t.text === '_geoRadius' || t.text === '_geoBoundingBox') && this.peek(1).kind === '(') {
       return t.text === '_geoRadius' ? this.geoRadius() : this.geoBox();
     }
-    if (t.kind === 'word' && /^_geo(Point|Distance)?$/.test(t.text)) {
+    if (t.kind === 'word' && /^_geo(?:Point|Distance)?$/.test(t.text)) {
       this.fail(
         `\`${t.text}\` is a reserved keyword and thus can't be used as a filter expression. ` +
           'Use the `_geoRadius(latitude, longitude, distance)` or ' +

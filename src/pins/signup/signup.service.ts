@@ -20,7 +20,7 @@ import type { SignupTokens } from './tokens';
 
 export const SIGNUP_CHANNELS = ['sms', 'email'] as const;
 const E164 = /^\+[1-9]\d{6,14}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = /^[^\s@]+@[^\s@][^\s.@]*\.[^\s@]+$/;
 const ADDRESS_FIELD_MAX = 200;
 
 export interface SignupDeps {

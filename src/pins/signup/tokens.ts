@@ -24,7 +24,7 @@ export interface SigningKey {
   secret: Buffer;
 }
 
-const decodeSecret = (s: string) => (/^[0-9a-fA-F]{64,}$/.test(s) ? Buffer.from(s, 'hex') : Buffer.from(s, 'base64'));
+const decodeSecret = (s: string) => (/^[0-9a-f]{64,}$/i.test(s) ? Buffer.from(s, 'hex') : Buffer.from(s, 'base64'));
 
 /** The keys from SIGNUP_TOKEN_KEYS (`kid:secret,...`), else one derived from the credentials key. */
 export function signingKeys(configured: string | undefined, credentialsKey: string): SigningKey[] {
