@@ -210,8 +210,9 @@ const schema = z.object({
   /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
   JOB_INDEX_RESULTS: bool.default(true),
   /**
-   * Whether webhooks, pin callbacks and deploy hooks may reach loopback, private, link-local and metadata
-   * addresses (src/lib/outbound.ts). Unset: allowed outside production (local receivers), refused in production.
+   * Whether webhooks, pin callbacks and deploy hooks may reach loopback, private, link-local, metadata, NAT64 and
+   * Teredo addresses (src/lib/outbound.ts). Refused unless set to true, in every environment: a developer's
+   * machine sits on networks too. The tests set it (their receivers listen on loopback); production never should.
    */
   OUTBOUND_ALLOW_PRIVATE: bool.optional(),
   /** How long a rotated webhook signing secret keeps signing deliveries beside the new one. */

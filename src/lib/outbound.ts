@@ -9,18 +9,21 @@ import { AppError } from './errors';
  * The one way the service calls a URL a caller chose: job and research webhooks, pin_created callbacks and
  * the deploy hook (operator-configured providers and relays are not caller-chosen and do not come here).
  *
- * Unless `allowPrivate` (OUTBOUND_ALLOW_PRIVATE, on by default outside production), the host is resolved
- * once, every address it resolves to is checked, and the connection goes to the checked address (the socket's
- * `lookup` answers it, so a second resolution cannot swap in another: no DNS rebinding). Loopback, private,
- * link-local, carrier-grade NAT, unspecified, multicast, reserved and cloud-metadata addresses are refused,
- * also when embedded in IPv6 (IPv4-mapped, NAT64, 6to4). Redirects are never followed: a 3xx is a failure.
+ * Unless `allowPrivate` (OUTBOUND_ALLOW_PRIVATE=true, off unless set so, in every environment), the host is
+ * resolved once, every address it resolves to is checked, and the connection goes to the checked address (the
+ * socket's `lookup` answers it, so a second resolution cannot swap in another: no DNS rebinding). Loopback,
+ * private, link-local, carrier-grade NAT, unspecified, multicast, reserved and cloud-metadata addresses are
+ * refused, also when embedded in IPv6 (IPv4-mapped and -compatible, 6to4), and so are the NAT64 and Teredo
+ * prefixes whole: a translator or relay on the path decides where those reach, not the address we checked.
+ * Redirects are never followed: a 3xx is a failure.
  */
 export interface OutboundPolicy {
   allowPrivate: boolean;
 }
 
-export function outboundPolicy(config: { OUTBOUND_ALLOW_PRIVATE?: boolean; NODE_ENV: string }): OutboundPolicy {
-  return { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production' };
+/** Private destinations only where OUTBOUND_ALLOW_PRIVATE=true says so: never by default, whatever NODE_ENV is. */
+export function outboundPolicy(config: { OUTBOUND_ALLOW_PRIVATE?: boolean }): OutboundPolicy {
+  return { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE === true };
 }
 
 type Range = { reason: string; bytes: number[]; prefix: number };
@@ -57,6 +60,11 @@ const V6_RANGES: Range[] = [
   v6('link-local', 'fe80::/10'),
   v6('site-local', 'fec0::/10'),
   v6('multicast', 'ff00::/8'),
+  // Translated or tunnelled: the IPv4 host they reach is chosen by a NAT64 gateway (RFC 6052, and RFC 8215's
+  // local-use prefix, which may map anything) or hidden in a Teredo address, not by the address checked here.
+  v6('NAT64', '64:ff9b::/96'),
+  v6('NAT64', '64:ff9b:1::/48'),
+  v6('Teredo', '2001::/32'),
 ];
 
 function inRange(bytes: number[], r: Range): boolean {
@@ -95,12 +103,10 @@ export function forbiddenAddressReason(address: string): string | null {
   }
   const bytes = ipv6Bytes(plain);
   if (!bytes) return 'unparseable';
-  // IPv4 carried in IPv6: mapped (::ffff:0:0/96), compatible (::/96), NAT64 (64:ff9b::/96), 6to4 (2002::/16).
+  // IPv4 carried in IPv6: mapped (::ffff:0:0/96), compatible (::/96), 6to4 (2002::/16).
   const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   let embedded: number[] | null = null;
   if (zeros(0, 10) && ((bytes[10] === 0xff && bytes[11] === 0xff) || (bytes[10] === 0 && bytes[11] === 0))) {
-    embedded = bytes.slice(12);
-  } else if (inRange(bytes, { reason: '', bytes: ipv6Bytes('64:ff9b::')!, prefix: 96 })) {
     embedded = bytes.slice(12);
   } else if (bytes[0] === 0x20 && bytes[1] === 0x02) {
     embedded = bytes.slice(2, 6);

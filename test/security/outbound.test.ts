@@ -77,6 +77,10 @@ describe('outbound calls to caller-chosen URLs, private addresses refused (OUTBO
       'http://10.0.0.5/hook',
       'http://100.64.1.1/',
       'http://[fe80::1]/',
+      // NAT64 (a public IPv4 inside: the gateway, not this check, decides where it goes) and Teredo.
+      'http://[64:ff9b::808:808]/hook',
+      'http://[64:ff9b:1::a00:5]/hook',
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook',
     ];
     for (const url of literals) {
       const calls = [
@@ -256,17 +260,37 @@ describe('outbound calls never follow a redirect', () => {
   });
 });
 
-describe('the OUTBOUND_ALLOW_PRIVATE default', () => {
-  it('refuses private addresses in production and allows them in development and test unless set', () => {
+describe('the OUTBOUND_ALLOW_PRIVATE default: refused in every environment unless set to true', () => {
+  it('allows private destinations only where OUTBOUND_ALLOW_PRIVATE=true', () => {
     const allowed = (env: Record<string, string>) => outboundPolicy(loadConfig(env)).allowPrivate;
     const key = 'a'.repeat(64);
     const site = 'https://leads.example';
     expect(allowed({ NODE_ENV: 'production', CREDENTIALS_KEY: key, PUBLIC_BASE_URL: site })).toBe(false);
-    expect(allowed({ NODE_ENV: 'development' })).toBe(true);
-    expect(allowed({ NODE_ENV: 'test' })).toBe(true);
+    expect(allowed({ NODE_ENV: 'development' })).toBe(false);
+    expect(allowed({ NODE_ENV: 'test' })).toBe(false);
     expect(allowed({ NODE_ENV: 'test', OUTBOUND_ALLOW_PRIVATE: 'false' })).toBe(false);
+    expect(allowed({ NODE_ENV: 'development', OUTBOUND_ALLOW_PRIVATE: 'true' })).toBe(true);
     expect(
       allowed({ NODE_ENV: 'production', CREDENTIALS_KEY: key, PUBLIC_BASE_URL: site, OUTBOUND_ALLOW_PRIVATE: 'true' }),
     ).toBe(true);
+  });
+
+  describe('a development service (as `npm start` runs) without the variable', () => {
+    const ctx = useTestApi({ NODE_ENV: 'development', OUTBOUND_ALLOW_PRIVATE: '' });
+
+    it('answers 422 for a webhook and a deploy hook on loopback', async () => {
+      const site = await createSite(ctx.api, ctx.admin, 'Dev Default', 'dev-default.example');
+      const job = await ctx.api.call('POST', SUBMIT, {
+        token: site.triple,
+        body: { query: 'x', country_code: 'LU', max_locations: 1, webhook_url: 'http://127.0.0.1:9999/jobs' },
+      });
+      expect(job.status).toBe(422);
+      expect(job.body.detail).toMatch(/webhook_url must not point at a loopback address/);
+      const hook = await ctx.api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {
+        token: ctx.admin,
+        body: { deploy_hook_url: 'http://[::1]:9999/deploy' },
+      });
+      expect(hook.status).toBe(422);
+    });
   });
 });

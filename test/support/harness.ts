@@ -55,6 +55,9 @@ export async function startTestApi(
     RUN_WORKER: 'true',
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    // The tests' webhook, callback and deploy-hook receivers listen on loopback, which the service refuses
+    // unless told (test/security/outbound.test.ts checks the refusal, and the default with this unset).
+    OUTBOUND_ALLOW_PRIVATE: 'true',
     ...env,
   });
   const rt = await startApi(config, {

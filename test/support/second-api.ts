@@ -22,6 +22,7 @@ export function spawnBeside<T>(
       REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,
       TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
       DATA_DIR: c.dataDir,
+      OUTBOUND_ALLOW_PRIVATE: c.OUTBOUND_ALLOW_PRIVATE === undefined ? '' : String(c.OUTBOUND_ALLOW_PRIVATE),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

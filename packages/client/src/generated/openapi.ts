@@ -7164,9 +7164,10 @@ export interface operations {
            * v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`) with the client's webhook secret (`GET
            * /api/v1/dashboard/webhook-secret`; during a rotation's overlap two signatures, newest first). Delivered at
            * least once: 408, 425, 429, 5xx and network errors are retried with backoff; another 4xx ends the delivery.
-           * In production (OUTBOUND_ALLOW_PRIVATE off) a URL whose host is a literal loopback, private, link-local,
-           * CGNAT, multicast or metadata address answers 422; a host name resolving to one is refused when called (the
-           * delivery fails at once, not retried); a 3xx answer is a failed delivery, never followed.
+           * Unless the service runs with OUTBOUND_ALLOW_PRIVATE=true (never in production) a URL whose host is a
+           * literal loopback, private, link-local, CGNAT, multicast, metadata, NAT64 or Teredo address answers 422; a
+           * host name resolving to one is refused when called (the delivery fails at once, not retried); a 3xx answer
+           * is a failed delivery, never followed.
            */
           webhook_url?: string;
         };
@@ -7639,10 +7640,10 @@ export interface operations {
                * `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`) with the client's webhook
                * secret (`GET /api/v1/dashboard/webhook-secret`; during a rotation's overlap two signatures, newest
                * first). Delivered at least once: 408, 425, 429, 5xx and network errors are retried with backoff;
-               * another 4xx ends the delivery. In production (OUTBOUND_ALLOW_PRIVATE off) a URL whose host is a literal
-               * loopback, private, link-local, CGNAT, multicast or metadata address answers 422; a host name resolving
-               * to one is refused when called (the delivery fails at once, not retried); a 3xx answer is a failed
-               * delivery, never followed.
+               * another 4xx ends the delivery. Unless the service runs with OUTBOUND_ALLOW_PRIVATE=true (never in
+               * production) a URL whose host is a literal loopback, private, link-local, CGNAT, multicast, metadata,
+               * NAT64 or Teredo address answers 422; a host name resolving to one is refused when called (the delivery
+               * fails at once, not retried); a 3xx answer is a failed delivery, never followed.
                */
               webhook_url?: string;
             }
@@ -7660,10 +7661,10 @@ export interface operations {
                * `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`) with the client's webhook
                * secret (`GET /api/v1/dashboard/webhook-secret`; during a rotation's overlap two signatures, newest
                * first). Delivered at least once: 408, 425, 429, 5xx and network errors are retried with backoff;
-               * another 4xx ends the delivery. In production (OUTBOUND_ALLOW_PRIVATE off) a URL whose host is a literal
-               * loopback, private, link-local, CGNAT, multicast or metadata address answers 422; a host name resolving
-               * to one is refused when called (the delivery fails at once, not retried); a 3xx answer is a failed
-               * delivery, never followed.
+               * another 4xx ends the delivery. Unless the service runs with OUTBOUND_ALLOW_PRIVATE=true (never in
+               * production) a URL whose host is a literal loopback, private, link-local, CGNAT, multicast, metadata,
+               * NAT64 or Teredo address answers 422; a host name resolving to one is refused when called (the delivery
+               * fails at once, not retried); a 3xx answer is a failed delivery, never followed.
                */
               webhook_url?: string;
             };
@@ -8712,9 +8713,10 @@ export interface operations {
           channel: string;
           /**
            * Format: uri
-           * @description Receives the pin_created notification. In production (OUTBOUND_ALLOW_PRIVATE off) a URL whose
-           * host is a literal loopback, private, link-local, CGNAT, multicast or metadata address answers 422; a host
-           * name resolving to one is refused when called (the callback fails, not retried); a 3xx is never followed.
+           * @description Receives the pin_created notification. Unless the service runs with
+           * OUTBOUND_ALLOW_PRIVATE=true (never in production) a URL whose host is a literal loopback, private,
+           * link-local, CGNAT, multicast, metadata, NAT64 or Teredo address answers 422; a host name
+           *     resolving to one is refused when called (the callback fails, not retried); a 3xx is never followed.
            */
           callback_url?: string;
         };
@@ -15070,9 +15072,10 @@ export interface operations {
            * Format: uri
            * @description Called (HTTP POST, JSON `{event, type, id, slug, client_id, revision, published_at}`) when one
            * of the client's posts or pages is published; null removes it. Signed like the client's job webhooks
-           * (Standard Webhooks, `webhook-id` = the `Idempotency-Key`). In production (OUTBOUND_ALLOW_PRIVATE off) a URL
-           * whose host is a literal loopback, private, link-local, CGNAT, multicast or metadata address answers 422, a
-           * name resolving to one is refused when called, and a redirect is a failed call.
+           * (Standard Webhooks, `webhook-id` = the `Idempotency-Key`). Unless the service runs with
+           * OUTBOUND_ALLOW_PRIVATE=true (never in production) a URL whose host is a literal loopback, private,
+           * link-local, CGNAT, multicast, metadata, NAT64 or Teredo address answers 422, a name resolving to one is
+           * refused when called, and a redirect is a failed call.
            */
           deploy_hook_url?: string | null;
         };
@@ -15155,9 +15158,10 @@ export interface operations {
            * Format: uri
            * @description Called (HTTP POST, JSON `{event, type, id, slug, client_id, revision, published_at}`) when one
            * of the client's posts or pages is published; null removes it. Signed like the client's job webhooks
-           * (Standard Webhooks, `webhook-id` = the `Idempotency-Key`). In production (OUTBOUND_ALLOW_PRIVATE off) a URL
-           * whose host is a literal loopback, private, link-local, CGNAT, multicast or metadata address answers 422, a
-           * name resolving to one is refused when called, and a redirect is a failed call.
+           * (Standard Webhooks, `webhook-id` = the `Idempotency-Key`). Unless the service runs with
+           * OUTBOUND_ALLOW_PRIVATE=true (never in production) a URL whose host is a literal loopback, private,
+           * link-local, CGNAT, multicast, metadata, NAT64 or Teredo address answers 422, a name resolving to one is
+           * refused when called, and a redirect is a failed call.
            */
           deploy_hook_url?: string | null;
         };
