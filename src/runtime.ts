@@ -75,7 +75,9 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
   const temporalAddress = config.TEMPORAL_ADDRESS ?? devstack!.temporal!.url;
   const temporal = temporalConnectionOf(config, temporalAddress);
   const credentialsKey = config.CREDENTIALS_KEY ?? localCredentialsKey(config.dataDir);
-  const payloadCodec = new EncryptionCodec(credentialsKey, previousCredentialsKeys(config));
+  const payloadCodec = new EncryptionCodec(credentialsKey, previousCredentialsKeys(config), {
+    acceptPlaintext: config.TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS,
+  });
   const engines = await connectEngines({
     mongoUri: config.MONGODB_URI ?? devstack!.mongo!.url,
     mongoDb: config.MONGODB_DB,

@@ -90,6 +90,12 @@ const schema = z.object({
     .pipe(z.array(z.enum(['interactive', 'bulk'])).min(1, 'must name interactive, bulk or both'))
     .default(['interactive', 'bulk']),
   TEMPORAL_UI_URL: url.optional(),
+  /**
+   * Whether the payload codec reads payloads that are not encrypted: off, an unencrypted input, signal or Update
+   * (which anyone reaching Temporal's frontend could send) fails its decode. Only for the migration of histories
+   * written before payloads were encrypted, until their runs have closed (docs/upgrades.md).
+   */
+  TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS: bool.default(false),
   /** mTLS to a Temporal cluster (Temporal Cloud's certificates, a self-hosted TLS frontend): both or neither. */
   TEMPORAL_TLS_CERT: pem.optional(),
   TEMPORAL_TLS_KEY: pem.optional(),

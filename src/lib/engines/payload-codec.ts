@@ -14,18 +14,35 @@ const ProtoPayload = temporal.api.common.v1.Payload;
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | null | undefined) => (b ? new TextDecoder().decode(b) : undefined);
 
+/** A payload without this codec's encryption, refused (TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS is off). */
+export class PlaintextPayloadRefused extends Error {
+  constructor(encoding: string | undefined) {
+    super(
+      `payload is not encrypted (encoding ${encoding ?? 'none'}): refused, since only this service's codec writes ` +
+        'payloads; TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS=true admits histories written before encryption',
+    );
+    this.name = 'PlaintextPayloadRefused';
+  }
+}
+
 /**
  * Encrypts every workflow and activity payload (inputs, results, signals, Updates) with AES-256-GCM before
  * it reaches Temporal, so secrets (approval and signup links, callback secrets, e-mail bodies) never sit in
  * clear in workflow history. Each payload names the id of its key; the keys are derived (HKDF) from
- * CREDENTIALS_KEY and the keys it replaced, so a rotation keeps older histories readable. Payloads written
- * before encryption (no such encoding) pass through, so running workflows carry on.
+ * CREDENTIALS_KEY and the keys it replaced, so a rotation keeps older histories readable.
+ *
+ * A payload without the encryption is refused, not read: whoever reaches Temporal's frontend could otherwise
+ * start a workflow, signal it or send an Update (an approval decision) that the worker would act on. Histories
+ * written before encryption are admitted only while `acceptPlaintext` (TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS) says
+ * so, for the time their runs take to finish.
  */
 export class EncryptionCodec implements PayloadCodec {
   private readonly keys = new Map<string, Buffer>();
   private readonly currentKeyId: string;
+  private readonly acceptPlaintext: boolean;
 
-  constructor(current: string, previous: string[] = []) {
+  constructor(current: string, previous: string[] = [], opts: { acceptPlaintext?: boolean } = {}) {
+    this.acceptPlaintext = opts.acceptPlaintext ?? false;
     this.currentKeyId = keyIdOf(current);
     for (const key of [current, ...previous]) {
       const derived = Buffer.from(hkdfSync('sha256', parseKey(key), Buffer.alloc(0), 'temporal-payload-codec:v1', 32));
@@ -42,7 +59,11 @@ export class EncryptionCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      if (text(payload.metadata?.encoding) !== ENCODING) return payload;
+      const encoding = text(payload.metadata?.encoding);
+      if (encoding !== ENCODING) {
+        if (this.acceptPlaintext) return payload;
+        throw new PlaintextPayloadRefused(encoding);
+      }
       const keyId = text(payload.metadata?.[KEY_ID]) ?? '';
       const key = this.keys.get(keyId);
       if (!key)

@@ -2412,8 +2412,10 @@ export interface paths {
      *     payload's metadata), so workflow history holds no secret in clear; this operation decrypts a batch
      *     of payloads for an operator who is signed in as a super_admin. The Temporal UI calls it from its own
      *     origin (`TEMPORAL_UI_URL`, allowed by CORS with credentials): turn on "include cross-origin credentials"
-     *     in the UI's codec settings so the dashboard session cookie is sent. Payloads not encrypted by the
-     *     service pass through unchanged; one encrypted under a key that is not configured, or altered, is 422.
+     *     in the UI's codec settings so the dashboard session cookie is sent. A payload not encrypted by the
+     *     service is 422, as the service's workers refuse to read one (unless TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS=true,
+     *     for histories from before encryption: then it passes through unchanged); so is one encrypted under a key
+     *     that is not configured, or altered.
      */
     post: operations['decodeTemporalPayloads'];
     delete?: never;
@@ -2439,8 +2441,8 @@ export interface paths {
      *     payload's metadata), so workflow history holds no secret in clear; this operation encrypts a batch
      *     of payloads for an operator who is signed in as a super_admin. The Temporal UI calls it from its own
      *     origin (`TEMPORAL_UI_URL`, allowed by CORS with credentials): turn on "include cross-origin credentials"
-     *     in the UI's codec settings so the dashboard session cookie is sent. Payloads not encrypted by the
-     *     service pass through unchanged; one encrypted under a key that is not configured, or altered, is 422.
+     *     in the UI's codec settings so the dashboard session cookie is sent. Every payload given is encrypted
+     *     under the current key.
      */
     post: operations['encodeTemporalPayloads'];
     delete?: never;
