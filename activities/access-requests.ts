@@ -4,7 +4,7 @@ import type { Approver, Verdict } from '../workflows/access-request-api';
 export function createAccessRequestActivities(deps: { agents: { credentialsKey: string } }) {
   const decisions = createAccessDecisions(deps.agents);
   return {
-    decideAccessRequest(input: { request_id: string; verdict: Verdict; token_id: string; approver?: Approver }) {
+    decideAccessRequest(input: { request_id: string; verdict: Verdict; token_id: string; approver: Approver }) {
       return decisions.decide(input.request_id, input.verdict, input.token_id, input.approver);
     },
     expireAccessRequest(requestId: string) {

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../src/lib/config';
 import { createLogger } from '../src/lib/logger';
 import { startApi, type ApiRuntime } from '../src/runtime';
 import { BrandModel } from '../src/brands/brand.model';
-import { createAccessDecisions } from '../src/agents/access-decisions';
+import { CLIENT_ADMIN, createAccessDecisions } from '../src/agents/access-decisions';
 import { AccessRequestModel } from '../src/agents/access-request.model';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -189,6 +189,7 @@ export async function approvedAgentToken(api: ApiRuntime, clientId: string, owne
     receipt.request_id,
     'approved',
     crypto.randomUUID(),
+    CLIENT_ADMIN,
   );
   await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() });
   return (await requests.status(receipt.request_id, receipt.poll_token)).access_token!;

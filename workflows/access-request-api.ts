@@ -8,8 +8,8 @@ export type Verdict = 'approved' | 'denied';
 
 /**
  * Who decided, from the link they followed: the client's administrator (its admin_email) may grant any of the
- * client's brands; a brand_admin only the brands they administer. A request made before approvers were
- * recorded names none, and is decided as by the client's administrator.
+ * client's brands; a brand_admin only the brands they administer. The API always names one (for a request made
+ * before approvers were recorded, the client's administrator, whose single link it was).
  */
 export interface Approver {
   email: string | null;
@@ -26,15 +26,28 @@ export interface AccessDecisionResult {
   token_expires_at: string | null;
 }
 
-/** Failure types the API maps to 409 and 410. */
+/** Failure types the API maps to 409 and 410; an Update without a verdict and approver is refused as invalid. */
 export const ALREADY_DECIDED = 'AlreadyDecided';
 export const EXPIRED = 'Expired';
+export const INVALID_DECISION = 'InvalidDecision';
+
+/** Whether an Update's arguments are a verdict and an approver (a brand_admin named by their user id). */
+export function isDecision(verdict: unknown, approver: unknown): approver is Approver {
+  if (verdict !== 'approved' && verdict !== 'denied') return false;
+  if (!approver || typeof approver !== 'object') return false;
+  const { email, role, user_id } = approver as Partial<Approver>;
+  if (email !== null && typeof email !== 'string') return false;
+  if (role === 'client_admin') return user_id === null || typeof user_id === 'string';
+  return role === 'brand_admin' && typeof user_id === 'string' && user_id !== '';
+}
 
 /**
- * The admin's decision, delivered as an Update so the link's answer reports the decision actually taken. The
- * approver is a second, optional argument so histories of Updates made before it existed replay unchanged.
+ * The admin's decision, delivered as an Update so the link's answer reports the decision actually taken, with
+ * the approver it is made as: required, so an Update that names none is refused instead of deciding as the
+ * client's administrator. (Updates accepted before it was required replay unchanged: a validator does not run
+ * on replay.)
  */
-export const decideUpdate = defineUpdate<AccessDecisionResult, [Verdict, Approver?]>('decide');
+export const decideUpdate = defineUpdate<AccessDecisionResult, [Verdict, Approver]>('decide');
 
 export interface AccessRequestInput {
   request_id: string;

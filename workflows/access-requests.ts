@@ -13,7 +13,9 @@ import type { Activities } from '../activities';
 import {
   ALREADY_DECIDED,
   EXPIRED,
+  INVALID_DECISION,
   decideUpdate,
+  isDecision,
   type AccessRequestInput,
   type Approver,
   type Verdict,
@@ -52,7 +54,17 @@ export async function accessRequestWorkflow(input: AccessRequestInput): Promise<
       // The token's id comes from the workflow, so a retried activity issues the same token once.
       return decideAccessRequest({ request_id: input.request_id, verdict: decision, token_id: uuid4(), approver });
     },
-    { validator: (_decision: Verdict, _approver?: Approver) => refuse() },
+    {
+      validator: (decision: Verdict, approver: Approver) => {
+        if (!isDecision(decision, approver))
+          throw ApplicationFailure.create({
+            type: INVALID_DECISION,
+            message: 'A decision needs a verdict and the approver it is made as',
+            nonRetryable: true,
+          });
+        refuse();
+      },
+    },
   );
 
   const { workflowId } = workflowInfo();

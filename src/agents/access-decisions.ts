@@ -1,10 +1,17 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { SecretBox } from '../lib/crypto';
 import { isDuplicateKeyError } from '../lib/errors';
 import { iso } from '../lib/ids';
 import { BrandModel } from '../brands/brand.model';
 import { administeredBrands } from '../brands/brand-access';
 import { UserModel } from '../users/user.model';
-import type { AccessDecisionResult, Approver, Verdict } from '../../workflows/access-request-api';
+import {
+  INVALID_DECISION,
+  isDecision,
+  type AccessDecisionResult,
+  type Approver,
+  type Verdict,
+} from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
 import { AgentUserModel } from './agent-user.model';
 import { storeToken } from './issue-token';
@@ -19,7 +26,7 @@ const result = (doc: AccessRequestDoc): AccessDecisionResult => ({
   token_expires_at: iso(doc.token_expires_at),
 });
 
-/** An approver of a request made before approvers were recorded: the client's administrator. */
+/** The approver of a request made before approvers were recorded (its single link): the client's administrator. */
 export const CLIENT_ADMIN: Approver = { email: null, role: 'client_admin', user_id: null };
 
 export type BrandGrant = { brand_ids: number[] } | { refused: string };
@@ -124,8 +131,11 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
       requestId: string,
       verdict: Verdict,
       tokenId: string,
-      approver: Approver = CLIENT_ADMIN,
+      approver: Approver,
     ): Promise<AccessDecisionResult> {
+      // The workflow's validator refuses an Update without one; nothing decides as someone unnamed.
+      if (!isDecision(verdict, approver))
+        throw ApplicationFailure.nonRetryable(`access request ${requestId}: no valid approver`, INVALID_DECISION);
       const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
       if (!doc) throw new Error(`access request ${requestId} not found`);
       if (verdict === 'denied') {

@@ -3,8 +3,10 @@ import { HOUR, useTimeSkipping } from '../support/time-skipping';
 import { accessRequestWorkflow } from '../../workflows/access-requests';
 import {
   accessRequestWorkflowId,
+  INVALID_DECISION,
   decideUpdate,
   type AccessRequestInput,
+  type Approver,
   type Verdict,
 } from '../../workflows/access-request-api';
 
@@ -52,8 +54,9 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     });
   }
 
+  const ADMIN: Approver = { email: 'admin@client.test', role: 'client_admin', user_id: null };
   const approve = (handle: WorkflowHandle, verdict: Verdict = 'approved') =>
-    handle.executeUpdate(decideUpdate, { args: [verdict] }).then(
+    handle.executeUpdate(decideUpdate, { args: [verdict, ADMIN] }).then(
       () => 'accepted' as const,
       (err: unknown) => err,
     );
@@ -91,6 +94,28 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
           : { offset, answer: 'refused', outcome: 'expired', decided: [], expired: 1 },
       );
     }
+  });
+
+  it('refuses a decision that names no approver, or a brand_admin without a user id; the request stays open', async () => {
+    const { calls, activities } = recorder();
+    const { worker, taskQueue } = await ts.worker(activities);
+    const refusals = await worker.runUntil(async () => {
+      const handle = await startRequest(taskQueue);
+      const send = (args: unknown[]) =>
+        handle.executeUpdate(decideUpdate, { args: args as [Verdict, Approver] }).then(
+          () => 'accepted',
+          (err: { cause?: { type?: string } }) => err.cause?.type,
+        );
+      const answers = [
+        await send(['approved']),
+        await send(['approved', null]),
+        await send(['approved', { email: null, role: 'brand_admin', user_id: null }]),
+        await send(['maybe', ADMIN]),
+      ];
+      return { answers, open: (await handle.describe()).status.name };
+    });
+    expect(refusals).toEqual({ answers: Array(4).fill(INVALID_DECISION), open: 'RUNNING' });
+    expect(calls.decided).toEqual([]);
   });
 
   // The API then answers 409 from the stored state; the simultaneous race runs on the dev server

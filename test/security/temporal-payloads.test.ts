@@ -1,6 +1,14 @@
-import { Client, Connection } from '@temporalio/client';
-import { createClient, useTestApi } from '../support/harness';
-import { approvalMail, requestAccess } from '../agents/agent-helpers';
+import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
+import { AccessRequestModel } from '../../src/agents/access-request.model';
+import {
+  INVALID_DECISION,
+  accessRequestWorkflowId,
+  decideUpdate,
+  type Approver,
+  type Verdict,
+} from '../../workflows/access-request-api';
+import { createClient, eventually, useTestApi } from '../support/harness';
+import { approvalMail, decideByLink, linkOf, pollUntil, requestAccess } from '../agents/agent-helpers';
 
 type RawPayload = { metadata?: Record<string, Uint8Array>; data?: Uint8Array };
 
@@ -107,5 +115,77 @@ describe('secrets never sit in clear in Temporal history', () => {
     expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
     const other = await preflight('http://evil.example');
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+const plainPayloads = (json: string) => ({
+  payloads: [{ metadata: { encoding: base64(Buffer.from('json/plain')) }, data: base64(Buffer.from(json)) }],
+});
+
+describe('a payload that is not encrypted is refused', () => {
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
+  const ADMIN_APPROVER: Approver = { email: null, role: 'client_admin', user_id: null };
+
+  it('an Update sent in clear to Temporal (as anyone reaching its frontend could) decides nothing', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Plain Update');
+    const receipt = await requestAccess(ctx.api, client.client_id);
+    const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
+    // A Temporal client without the service's codec: its payloads reach the worker as plain JSON.
+    const connection = await Connection.connect({ address: ctx.api.rt.temporalAddress });
+    try {
+      const outsider = new Client({ connection }).workflow.getHandle(accessRequestWorkflowId(receipt.request_id));
+      const sent = await outsider.executeUpdate(decideUpdate, { args: ['approved', ADMIN_APPROVER] }).then(
+        () => 'decided',
+        (err: Error) => `${err.message}: ${(err.cause as Error | undefined)?.message}`,
+      );
+      // The worker fails the workflow task that would run it; Temporal then refuses the Update.
+      expect(sent).toMatch(/Workflow Task in failed state/);
+    } finally {
+      await connection.close();
+    }
+    expect(await AccessRequestModel.findById(receipt.request_id).lean()).toMatchObject({ status: 'pending' });
+    // The administrator's own link still decides, once Temporal has retried the run's failed workflow task (which
+    // no longer carries the refused Update); until then a decision is refused and decides nothing either.
+    await eventually(
+      async () => ((await decideByLink(linkOf(mail, 'approve'))).status === 200 ? true : undefined),
+      60_000,
+      500,
+    );
+    await pollUntil(ctx.api, receipt, (b) => b.status === 'approved');
+  });
+
+  it('an encrypted Update without the approver it is made as is refused, not decided as the admin', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'No Approver');
+    const receipt = await requestAccess(ctx.api, client.client_id);
+    const handle = ctx.api.rt.engines.temporal.workflow.getHandle(accessRequestWorkflowId(receipt.request_id));
+    const refused = await handle
+      .executeUpdate(decideUpdate, { args: ['approved'] as unknown as [Verdict, Approver] })
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+    expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: INVALID_DECISION });
+    expect((await ctx.api.call('GET', receipt.poll_url)).body).toMatchObject({ status: 'pending', access_token: null });
+  });
+
+  it('the codec endpoint refuses to decode a payload in clear (422 naming why)', async () => {
+    const res = await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', {
+      token: ctx.admin,
+      body: plainPayloads('{"verdict":"approved"}'),
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toMatch(/not encrypted .*TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS/);
+  });
+});
+
+describe('TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS=true, for histories written before encryption', () => {
+  const ctx = useTestApi({ TEMPORAL_ACCEPT_PLAINTEXT_PAYLOADS: 'true' });
+
+  it('reads payloads in clear as they are', async () => {
+    const body = plainPayloads('{"older":"history"}');
+    const res = await ctx.api.call('POST', '/api/v1/system/temporal-codec/decode', { token: ctx.admin, body });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(body);
   });
 });
