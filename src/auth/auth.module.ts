@@ -28,5 +28,7 @@ export function createAuthModule(deps: AuthModuleDeps) {
     }),
     /** The caller a bearer credential stands for, or null (what authenticate() asks). */
     resolve: auth.resolve,
+    /** Why a credential resolve() no longer accepts was refused (an event stream's last word). */
+    whyRefused: auth.whyRefused,
   } satisfies AreaModule;
 }

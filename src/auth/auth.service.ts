@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import { AppError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import { fixedWindowLimit, type FixedWindow } from '../lib/rate-limit';
-import type { Caller, Role } from '../lib/tenancy';
+import type { Caller, RevocationReason, Role } from '../lib/tenancy';
 import type { ClientsService } from '../clients/clients.service';
 import type { UsersService } from '../users/users.service';
 import { UserModel, type UserDoc } from '../users/user.model';
@@ -139,6 +139,37 @@ export function createAuthService(deps: AuthDeps) {
       if (token.startsWith(ACCESS_TOKEN_PREFIX)) return accessTokenCaller(token);
       if (token.split(':').length === 3) return tripleCaller(token);
       return null;
+    },
+
+    /**
+     * Why a credential that resolved before no longer does, read from the store (a stream it opened says so as
+     * it ends). Only asked once resolve() has answered null.
+     */
+    async whyRefused(token: string): Promise<RevocationReason> {
+      const tokenHash = sha256(token);
+      const now = new Date();
+      if (token.startsWith(SESSION_PREFIX)) {
+        const session = await SessionModel.findOne({ token_hash: tokenHash }).lean<{
+          user_id: string;
+          revoked_at: Date | null;
+          expires_at: Date;
+        }>();
+        if (!session || session.revoked_at) return 'session_ended';
+        if (session.expires_at <= now) return 'expired';
+        const user = await UserModel.findById(session.user_id).lean<UserDoc>();
+        if (!user?.is_active) return 'user_deactivated';
+        return user.role !== 'super_admin' && !(await clientIsActive(user.client_id))
+          ? 'client_deactivated'
+          : 'session_ended';
+      }
+      if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
+        const doc = await AccessTokenModel.findOne({ token_hash: tokenHash }, null, {
+          allTenants: true,
+        }).lean<AccessTokenDoc>();
+        if (!doc || doc.revoked_at) return 'token_revoked';
+        return doc.expires_at <= now ? 'expired' : 'client_deactivated';
+      }
+      return (await clientIsActive(token.split(':')[0])) ? 'credentials_regenerated' : 'client_deactivated';
     },
 
     /**

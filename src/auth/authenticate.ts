@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../lib/errors';
-import type { Caller } from '../lib/tenancy';
+import { sha256 } from '../lib/crypto';
+import type { Caller, CredentialCheck } from '../lib/tenancy';
 import { SESSION_COOKIE, type AuthService } from './auth.service';
 
 interface OperationSecurity {
@@ -69,7 +70,35 @@ const CREDENTIAL_SCHEMES = ['bearerAuth', 'sessionCookie', 'streamToken'];
  * `security` (once, when the routes are built), resolves the presented one (triple, session or access token)
  * and applies its role and scope rules. Operations that declare no credential scheme pass through.
  */
-export function authenticate(auth: Pick<AuthService, 'resolve'>, op: OperationSecurity) {
+/**
+ * The credential asked again, for an answer that outlives its request (an event stream): refused now, it says why;
+ * still accepted, it must still pass the operation's role and scope rules for the same tenant.
+ */
+function credentialCheck(
+  auth: Pick<AuthService, 'resolve' | 'whyRefused'>,
+  op: OperationSecurity,
+  token: string,
+  caller: Caller,
+): CredentialCheck {
+  return {
+    // Computed only when asked (by a stream), not on every request.
+    get key() {
+      return sha256(token);
+    },
+    async recheck() {
+      const now = await auth.resolve(token);
+      if (!now) return auth.whyRefused(token);
+      try {
+        authorize(op, now);
+      } catch {
+        return 'access_changed';
+      }
+      return now.clientId === caller.clientId ? null : 'access_changed';
+    },
+  };
+}
+
+export function authenticate(auth: Pick<AuthService, 'resolve' | 'whyRefused'>, op: OperationSecurity) {
   const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
   if (!CREDENTIAL_SCHEMES.some((s) => schemes.has(s))) {
     // The signup token is verified by the signup handlers (401 expired or badly signed, 410 old
@@ -87,6 +116,7 @@ export function authenticate(auth: Pick<AuthService, 'resolve'>, op: OperationSe
     if (!caller) throw AppError.unauthorized('Invalid or expired credentials');
     authorize(op, caller);
     req.caller = caller;
+    req.credential = credentialCheck(auth, op, token, caller);
     next();
   };
 }

@@ -50,9 +50,11 @@ export function createTokenCache<T>(
   const entries = new Map<string, Entry<T>>();
   const invalidations = invalidationsOf(redis);
   let generation = 0;
+  const changed = new Set<() => void>();
   const subscription = invalidations.watch(epochKey, () => {
     generation++;
     entries.clear();
+    changed.forEach((listener) => listener());
   });
   const fresh = (hit: Entry<T> | undefined, now: number): hit is Entry<T> =>
     hit !== undefined && hit.generation === generation && hit.expiresAt > now && now - hit.cachedAt < ttlMs;
@@ -80,6 +82,15 @@ export function createTokenCache<T>(
         entries.set(key, { value: loaded.value, generation, expiresAt: loaded.expiresAt.getTime(), cachedAt: now });
       }
       return loaded.value;
+    },
+
+    /**
+     * Calls `listener` (after the entries are dropped, so a lookup it makes reads the store) whenever access may
+     * have been taken away on any process, or messages about it may have been missed. Returns the unsubscribe.
+     */
+    onChange(listener: () => void): () => void {
+      changed.add(listener);
+      return () => changed.delete(listener);
     },
 
     /** After a write that takes access away: every process's entries stop counting. */

@@ -3,7 +3,7 @@ import type { AreaModule } from '../lib/module';
 import { eventsRoutes } from './events.routes';
 import { createEventsService } from './events.service';
 
-export type EventsDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'events'>;
+export type EventsDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'events' | 'credentials'>;
 
 /**
  * Job events as server-sent streams per client (replayed from Last-Event-ID, limited per client across API
@@ -18,6 +18,7 @@ export function createEventsModule(deps: EventsDeps) {
     windowSeconds: config.EVENT_REPLAY_WINDOW_SECONDS,
     maxStreamsPerClient: config.SSE_MAX_STREAMS_PER_CLIENT,
     logger: deps.logger,
+    credentialsChanged: deps.credentials.onChange,
   });
   return {
     handlers: eventsRoutes({ events }),

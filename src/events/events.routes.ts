@@ -42,7 +42,7 @@ export function eventsRoutes(deps: { events: EventsService }): OperationHandlers
     async streamEvents(req, res) {
       const lastEventId =
         req.get('last-event-id') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : undefined);
-      await deps.events.stream(tenantScope(req), lastEventId, sseSink(req, res));
+      await deps.events.stream(tenantScope(req), lastEventId, sseSink(req, res), req.credential);
     },
     async getEventStatus(req, res) {
       res.json(await deps.events.status(tenantScope(req)));

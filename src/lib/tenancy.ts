@@ -23,6 +23,28 @@ export interface Caller {
   sessionId?: string;
 }
 
+/** Why a credential that authenticated a request no longer does (the last event of a stream it opened). */
+export const REVOCATION_REASONS = [
+  'session_ended',
+  'token_revoked',
+  'expired',
+  'user_deactivated',
+  'client_deactivated',
+  'credentials_regenerated',
+  'access_changed',
+] as const;
+export type RevocationReason = (typeof REVOCATION_REASONS)[number];
+
+/**
+ * The credential a request was authenticated with, asked again (a long-lived answer such as an event stream
+ * outlives the moment it was checked): null while it still grants the operation to the same tenant, else why
+ * not. `key` is the same for every request made with the credential, so one answer serves all of them.
+ */
+export interface CredentialCheck {
+  key: string;
+  recheck(): Promise<RevocationReason | null>;
+}
+
 export const SELECTED_CLIENT_HEADER = 'x-selected-client-id';
 
 export function callerOf(req: Request): Caller {

@@ -8,6 +8,8 @@ export interface Frame {
 export interface SseStream {
   status: number;
   frames: Frame[];
+  /** Settles once the answer's body has ended (the server closed the stream, or close() was called). */
+  ended: Promise<void>;
   next(match: (f: Frame) => boolean, timeoutMs?: number): Promise<Frame>;
   close(): void;
 }
@@ -26,8 +28,9 @@ export async function openStream(url: string, headers: Record<string, string> = 
       }
     }
   };
+  let ended: Promise<void> = Promise.resolve();
   if (res.ok && res.body) {
-    void (async () => {
+    ended = (async () => {
       const decoder = new TextDecoder();
       let buf = '';
       try {
@@ -57,6 +60,7 @@ export async function openStream(url: string, headers: Record<string, string> = 
   return {
     status: res.status,
     frames,
+    ended,
     next(match, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const found = frames.slice(seen).find(match);

@@ -16,6 +16,7 @@ export const STREAM_EVENTS = [
   'job.started',
   'job.completed',
   'job.failed',
+  'revoked',
 ] as const satisfies readonly StreamEventName[];
 // A frame the contract adds fails this line until it is listed above.
 const EVERY_EVENT_LISTED: Exclude<StreamEventName, (typeof STREAM_EVENTS)[number]> extends never ? true : never = true;
@@ -48,7 +49,7 @@ interface StreamConnection {
  * refuses a reconnection (a 503 while it restarts, a 429 at the stream limit) the stream is opened again here,
  * after `reopenDelayMs`, from the last id received, so no event is missed or repeated. Ending the iteration (break,
  * return or the signal) closes the connection; a refusal that another attempt cannot change (401, 403, 422) ends
- * it with a LeadServiceError.
+ * it with a LeadServiceError; a `revoked` frame (the credential was taken away) is the last one it yields.
  */
 export function openEvents(
   connection: StreamConnection,
@@ -104,7 +105,9 @@ export function openEvents(
         if (message.lastEventId) lastEventId = message.lastEventId;
         const frame = { event: name, data: JSON.parse(message.data), id: message.lastEventId || undefined };
         frames.push(frame as StreamFrame);
-        settle();
+        // The credential was taken away: the iteration ends after this frame instead of reconnecting with it.
+        if (name === 'revoked') close();
+        else settle();
       });
     opened.addEventListener('error', (error) => {
       if (done || opened.readyState !== EventSource.CLOSED) return; // EventSource reconnects by itself

@@ -2596,6 +2596,12 @@ export interface paths {
      *     SSE_MAX_STREAMS_PER_CLIENT streams open at once (20 by default, across every API instance); one more
      *     answers 429 with Retry-After.
      *
+     *     A stream lasts no longer than the credential it was opened with: within seconds of a logout, a revoked
+     *     or regenerated access token, a deactivated client, user or regenerated client credentials (on whichever
+     *     API instance holds the stream), or once the credential expires or no longer grants the stream, it ends
+     *     with a last `event: revoked` (data `{"reason": ..., "detail": ..., "revoked_at": ...}`, no `id:`), and
+     *     reconnecting with that credential answers 401.
+     *
      *     ```
      *     retry: 3000
      *     id: 1710410700000-0
@@ -3448,7 +3454,40 @@ export interface components {
     EventStreamFrame:
       | components['schemas']['ConnectedFrame']
       | components['schemas']['HeartbeatFrame']
-      | components['schemas']['JobEventFrame'];
+      | components['schemas']['JobEventFrame']
+      | components['schemas']['RevokedFrame'];
+    /**
+     * @description The last frame of a stream whose credential was taken away (logout, token revoked or regenerated,
+     * client or user deactivated, client credentials regenerated, expiry, or its role, scopes or client changed): the
+     *     stream ends after it. It has no `id:` line, so reconnecting with Last-Event-ID (and a valid credential)
+     *     misses no job event.
+     */
+    RevokedFrame: {
+      /** @enum {string} */
+      event: 'revoked';
+      id?: components['schemas']['EventStreamId'];
+      data: {
+        /**
+         * @description Why: `session_ended` (logout, a password changed or reset, the session removed), `token_revoked`
+         *     (the access token revoked or regenerated), `expired`, `user_deactivated` (or removed),
+         *     `client_deactivated`, `credentials_regenerated` (the client's credential triple), `access_changed`
+         *     (the credential still works but no longer grants this stream).
+         * @enum {string}
+         */
+        reason:
+          | 'session_ended'
+          | 'token_revoked'
+          | 'expired'
+          | 'user_deactivated'
+          | 'client_deactivated'
+          | 'credentials_regenerated'
+          | 'access_changed';
+        /** @description The reason in words. */
+        detail: string;
+        /** Format: date-time */
+        revoked_at: string;
+      };
+    };
     /**
      * @description The first frame of every stream. Its id is the stream position the stream starts after (the
      *     Last-Event-ID sent, or the newest retained event), so a client that reconnects with it misses nothing;
