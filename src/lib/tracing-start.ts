@@ -17,6 +17,7 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { currentRequestId } from './request-context';
 import { REQUEST_ID_ATTRIBUTE, currentTracing, setCurrentTracing, type Tracing } from './tracing';
+import { redactingExporter } from './tracing-redaction';
 
 /** Probes and scrapes are not traced: they would be most of the spans and tell nothing. */
 const UNTRACED_PATHS = /^\/(?:healthz|readyz|metrics)(?:\?|$)/;
@@ -35,13 +36,15 @@ class RequestIdProcessor implements SpanProcessor {
 /**
  * Starts tracing for this process: a tracer provider registered globally (W3C trace context and baggage, an
  * AsyncLocalStorage context), the HTTP (server and client), fetch, MongoDB and Redis instrumentations, and
- * spans handed to `exporter`. Call it before the instrumented libraries are loaded (the entry points import
+ * spans handed to `exporter` with their secrets taken out (tracing-redaction.ts: query values redacted, no
+ * credential header). Call it before the instrumented libraries are loaded (the entry points import
  * src/tracing-preload.ts first). `simple` exports each span as it ends (tests); otherwise in batches.
  */
 export function startTracing(opts: { exporter: SpanExporter; serviceName?: string; simple?: boolean }): Tracing {
   if (currentTracing()) throw new Error('tracing is already started in this process');
   const resource = new Resource({ 'service.name': opts.serviceName ?? 'lead-service' });
-  const processor = opts.simple ? new SimpleSpanProcessor(opts.exporter) : new BatchSpanProcessor(opts.exporter);
+  const exporter = redactingExporter(opts.exporter);
+  const processor = opts.simple ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new RequestIdProcessor(), processor] });
   provider.register();
   const instrumentations: Instrumentation[] = [
@@ -49,8 +52,10 @@ export function startTracing(opts: { exporter: SpanExporter; serviceName?: strin
       ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.test(req.url ?? ''),
     }),
     new UndiciInstrumentation({ ignoreRequestHook: (req) => UNTRACED_PATHS.test(req.path) }),
-    new MongoDBInstrumentation(),
-    new IORedisInstrumentation(),
+    // Statements with their values masked (the default), never the documents themselves.
+    new MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
+    // The command's name only: its arguments are keys and values (an event's data, a lock's token, AUTH's password).
+    new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
   ];
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations });
   // Patches the HTTP modules now, even where this process loaded them before (the instrumentation patches on require).

@@ -6,7 +6,10 @@ export interface FetchedPage {
   html: string;
 }
 
-/** The research-source provider: fetches a company's web page for us (GET {base}/fetch?url=...). */
+/**
+ * The research-source provider: fetches a company's web page for us (GET {base}/fetch?url=...), authenticated by
+ * its key in the `X-Api-Key` header (never in the URL, which traces and proxies' logs record).
+ */
 export interface ResearchProvider {
   /** The page's HTML, or null when the target page does not exist (404/410 from the target). */
   fetchPage(url: string, signal?: AbortSignal): Promise<FetchedPage | null>;
@@ -23,12 +26,12 @@ export function createResearchProvider(opts: { baseUrl: string; key?: string; ti
   return {
     async fetchPage(url, signal) {
       const params = new URLSearchParams({ url });
-      if (opts.key) params.set('api_key', opts.key);
       const res = await providerRequest(PROVIDER, `${base}/fetch?${params}`, {
         timeoutMs,
         signal,
         accept: 'text/html',
         maxBodyBytes: MAX_PAGE_BYTES,
+        headers: opts.key ? { 'x-api-key': opts.key } : undefined,
       });
       if (res.status === 404 || res.status === 410) return null;
       if (res.status >= 400) throw rejected(PROVIDER, res);

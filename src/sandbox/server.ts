@@ -14,7 +14,7 @@ import sharp from 'sharp';
  *
  *   GET  /maps/api/place/textsearch/json   classic Places Text Search (query, location, radius, region, pagetoken)
  *   GET  /maps/api/place/photo             a place photo (photo_reference)
- *   GET  /research/fetch?url=              a company web page as HTML (home, /team, /contact)
+ *   GET  /research/fetch?url=              a company web page as HTML (home, /team, /contact); key in X-Api-Key
  *   /maps/api/..., /parcel-tracking/v4/..., /messaging/2010-04-01/...
  *                                          the relays' providers (see relay-providers.ts)
  *   /product-analytics, /web-analytics, /mobile-subscriptions, /social, /campaigns: the analytics
@@ -79,7 +79,9 @@ function textSearch(q: URLSearchParams): Answer {
   });
 }
 
-function fetchPage(q: URLSearchParams): Answer {
+/** A research fetch: its key (if any) in the `X-Api-Key` header, `sbx-invalid` refused as a real provider would. */
+function fetchPage(q: URLSearchParams, key: string | undefined): Answer {
+  if (key === 'sbx-invalid') return json(401, { error: 'invalid api key' });
   let target: URL;
   try {
     target = new URL(q.get('url') ?? '');
@@ -178,7 +180,12 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
             : { status: 200, type: 'application/octet-stream', body: Buffer.from([0, 159, 146, 150]) },
         );
       }
-      send(target === 'maps' ? textSearch(url.searchParams) : fetchPage(url.searchParams));
+      const researchKey = req.headers['x-api-key'];
+      send(
+        target === 'maps'
+          ? textSearch(url.searchParams)
+          : fetchPage(url.searchParams, typeof researchKey === 'string' ? researchKey : undefined),
+      );
     } catch (err) {
       send(json(500, { error: (err as Error).message }));
     }

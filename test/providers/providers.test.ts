@@ -137,6 +137,15 @@ describe('research adapter against the sandbox', () => {
     await expectProviderError(research().fetchPage('https://acme-sbx-fail-401.example/'), 'rejected', 401);
     await expectProviderError(research().fetchPage('https://acme-sbx-malformed.example/'), 'malformed');
   });
+
+  it('sends its key in the X-Api-Key header, never in the URL (which traces and proxy logs record)', async () => {
+    const page = 'https://golden-bakery-1a2b.example/';
+    const keyed = createResearchProvider({ baseUrl: `${sandbox.url}/research`, key: 'research-key-1' });
+    expect((await keyed.fetchPage(page))?.html).toContain('<html');
+    // The sandbox refuses `sbx-invalid` from the header only: refused, the key was read from there.
+    const denied = createResearchProvider({ baseUrl: `${sandbox.url}/research`, key: 'sbx-invalid' });
+    await expectProviderError(denied.fetchPage(page), 'rejected', 401);
+  });
 });
 
 describe('providerFailure', () => {
