@@ -1,6 +1,7 @@
 import { createClient, useTestApi } from '../support/harness';
 import { startSecondApi } from '../support/second-api';
 import { approvedToken, brandsFor } from '../agents/agent-helpers';
+import { userOf } from '../brands/brand-helpers';
 import { openStream, type SseStream } from './sse-client';
 
 const STREAM = '/api/v1/events/stream';
@@ -57,17 +58,7 @@ describe('an open event stream ends when its credential is taken away, on every 
 
   it('ends a session stream at logout', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Logout Streams');
-    const created = await ctx.api.call('POST', '/api/v1/dashboard/users', {
-      token: ctx.admin,
-      body: {
-        email: 'ops@logout-streams.test',
-        role: 'client_user',
-        client_id: client.client_id,
-        password: 'pw-123456789',
-      },
-    });
-    expect(created.status).toBe(201);
-    const session = await ctx.api.login('ops@logout-streams.test', 'pw-123456789');
+    const { token: session } = await userOf(ctx.api, ctx.admin, client.client_id, 'ops@logout-streams.test');
     const streams = await streamsOnBoth(session);
     expect((await ctx.api.call('POST', '/api/v1/auth/logout', { token: session })).status).toBe(200);
     await expectEnded(streams, 'session_ended', session);
