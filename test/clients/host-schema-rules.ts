@@ -44,7 +44,7 @@ export const HOST_RULES: HostRule[] = [
     source:
       'OpenAI function calling (name: a-z, A-Z, 0-9, underscores and dashes, at most 64); Anthropic Messages API ' +
       'tools (name ^[a-zA-Z0-9_-]{1,64}$); Bedrock Converse ToolSpecification (name [a-zA-Z0-9_-]+, 1 to 64)',
-    broken: (tool) => (/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name) ? [] : [tool.name]),
+    broken: (tool) => (/^[\w-]{1,64}$/.test(tool.name) ? [] : [tool.name]),
   },
   {
     rule: 'the input schema is an object schema: `type: "object"` with `properties`',
@@ -99,7 +99,7 @@ export const HOST_RULES: HostRule[] = [
     broken: ({ inputSchema }) => {
       const places: string[] = [];
       for (const [schema, at] of subschemas(inputSchema))
-        if (typeof schema.pattern === 'string' && /\(\?<?[=!]|\\[1-9]|\\[bB]|\(\?</.test(schema.pattern))
+        if (typeof schema.pattern === 'string' && /\(\?<?[=!]|\\[1-9]|\\b|\(\?</i.test(schema.pattern))
           places.push(`${at}.pattern`);
       return places;
     },

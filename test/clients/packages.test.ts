@@ -142,12 +142,12 @@ describe('the packages, packed and installed outside the repository', () => {
   it("the MCP package reaches the client only through the client's public entry point", () => {
     const mcp = PACKAGES[1];
     const deep = filesUnder(mcp)
-      .filter((file) => !file.includes(`${path.sep}dist${path.sep}`) && /\.(ts|cjs|js|json)$/.test(file))
+      .filter((file) => !file.includes(`${path.sep}dist${path.sep}`) && /\.(?:ts|cjs|js|json)$/.test(file))
       .flatMap((file) =>
         fs
           .readFileSync(file, 'utf8')
           .split('\n')
-          .filter((line) => /@lead-service\/client\/|['"](\.\.\/)+client\/|packages\/client/.test(line))
+          .filter((line) => /@lead-service\/client\/|['"](?:\.\.\/)+client\/|packages\/client/.test(line))
           .map((line) => `${path.relative(ROOT, file)}: ${line.trim()}`),
       );
     expect(deep).toEqual([]);

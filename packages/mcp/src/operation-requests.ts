@@ -6,7 +6,7 @@ export class ToolInputError extends Error {}
 
 /** `%XX` decoded byte by byte (never throws on a malformed sequence); enough for the ASCII `.`, `/` and `\`. */
 const decodePercent = (text: string) =>
-  text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  text.replace(/%([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /**
  * Whether a path argument has a `.` or `..` segment, as is or percent-encoded (also twice), or after `\`. fetch's URL

@@ -40,7 +40,7 @@ function splitUrl(url: string): [string, string] {
 
 /** `%XX` decoded byte by byte (never throws on a malformed sequence); enough for the ASCII `.`, `/` and `\`. */
 const decodePercent = (text: string) =>
-  text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  text.replace(/%([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /**
  * Whether `path` has a `.` or `..` segment, sent as is or percent-encoded (`%2e%2E`, `.%2e`, also encoded twice or
