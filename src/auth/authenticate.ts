@@ -66,11 +66,6 @@ export function authorize(op: OperationSecurity, caller: Caller): void {
 const CREDENTIAL_SCHEMES = ['bearerAuth', 'sessionCookie', 'streamToken'];
 
 /**
- * The authentication gate of one operation: reads which credentials the operation accepts from its OpenAPI
- * `security` (once, when the routes are built), resolves the presented one (triple, session or access token)
- * and applies its role and scope rules. Operations that declare no credential scheme pass through.
- */
-/**
  * The credential asked again, for an answer that outlives its request (an event stream): refused now, it says why;
  * still accepted, it must still pass the operation's role and scope rules for the same tenant.
  */
@@ -98,6 +93,11 @@ function credentialCheck(
   };
 }
 
+/**
+ * The authentication gate of one operation: reads which credentials the operation accepts from its OpenAPI
+ * `security` (once, when the routes are built), resolves the presented one (triple, session or access token)
+ * and applies its role and scope rules. Operations that declare no credential scheme pass through.
+ */
 export function authenticate(auth: Pick<AuthService, 'resolve' | 'whyRefused'>, op: OperationSecurity) {
   const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
   if (!CREDENTIAL_SCHEMES.some((s) => schemes.has(s))) {
