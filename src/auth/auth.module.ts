@@ -19,6 +19,7 @@ export function createAuthModule(deps: AuthModuleDeps) {
     credentialCache: deps.credentials,
     redis: deps.engines.redis,
     loginFailures: { max: config.LOGIN_MAX_FAILURES, seconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
+    loginAccountsPerAddress: config.LOGIN_ADDRESS_MAX_ACCOUNTS,
   });
   return {
     handlers: authRoutes({

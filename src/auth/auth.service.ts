@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { AppError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/crypto';
-import { fixedWindowLimit, type FixedWindow } from '../lib/rate-limit';
+import { distinctWindowCount, fixedWindowLimit, type FixedWindow, type WindowCount } from '../lib/rate-limit';
 import type { Caller, RevocationReason, Role } from '../lib/tenancy';
 import type { ClientsService } from '../clients/clients.service';
 import type { UsersService } from '../users/users.service';
@@ -38,9 +38,17 @@ export interface AuthDeps {
   sessionTtlSeconds: number;
   credentialCache: TokenCache<Caller>;
   redis: Redis;
-  /** Failed logins allowed per account and per address in one window; past it, 429. */
+  /** Failed logins allowed per account, and per account and address, in one window; past it, 429. */
   loginFailures: FixedWindow;
+  /**
+   * Distinct accounts that may fail from one address in that window (the credential-stuffing guard); past it,
+   * the address may try no further account, but an account that logged in from it lately still gets in.
+   */
+  loginAccountsPerAddress: number;
 }
+
+/** How long a successful login makes its address known for the account (the guards then let it through). */
+export const KNOWN_LOGIN_ADDRESS_SECONDS = 30 * 24 * 3600;
 
 /** Whether a user's or token's client still lets it in (a super_admin's access does not hang on a client). */
 async function clientIsActive(clientId: string | null | undefined): Promise<boolean> {
@@ -51,7 +59,9 @@ async function clientIsActive(clientId: string | null | undefined): Promise<bool
 export function createAuthService(deps: AuthDeps) {
   const cache = deps.credentialCache;
   const failuresByAccount = fixedWindowLimit(deps.redis, 'login-failures:account', deps.loginFailures);
-  const failuresByAddress = fixedWindowLimit(deps.redis, 'login-failures:address', deps.loginFailures);
+  const failuresByPair = fixedWindowLimit(deps.redis, 'login-failures:account-address', deps.loginFailures);
+  const accountsByAddress = distinctWindowCount(deps.redis, 'login-failures:address-accounts', deps.loginFailures);
+  const knownKey = (account: string, address: string) => `login-known:${account}:${address}`;
 
   function sessionCaller(token: string): Promise<Caller | null> {
     const tokenHash = sha256(token);
@@ -173,24 +183,44 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /**
-     * Every attempt counts against its account and its address before the password is checked (so a burst
-     * is cut off at once, before any hashing), and a successful one is taken back: what remains are failures.
+     * Every attempt counts before the password is checked (so a burst is cut off at once, before any hashing),
+     * and a successful one is taken back: what remains are failures. Three limits (docs/security.md, "Login"):
+     * - the account, and the account from this address: `loginFailures.max` failures, then 429 even for the
+     *   right password (guessing at one account);
+     * - the address: `loginAccountsPerAddress` distinct accounts failed, then no further account may be tried
+     *   from it (credential stuffing); one person's typos at their own account never reach it.
+     * An address the account logged in from lately is known: only its own account-and-address limit holds
+     * there, so neither an attacker elsewhere nor a stuffer behind the same address locks its owner out.
      * The same 429 whether or not the account exists.
      */
     async login(email: string, password: string, address: string) {
-      const subjects = [
-        [failuresByAccount, sha256(email.toLowerCase())],
-        [failuresByAddress, address],
-      ] as const;
-      const counts = await Promise.all(subjects.map(([limit, subject]) => limit.hit(subject)));
-      const over = counts.filter((c) => c.count > deps.loginFailures.max);
+      const account = sha256(email.toLowerCase());
+      const pairSubject = `${account}:${address}`;
+      const [byAccount, byPair, byAddress, known] = await Promise.all([
+        failuresByAccount.hit(account),
+        failuresByPair.hit(pairSubject),
+        accountsByAddress.add(address, account),
+        deps.redis.exists(knownKey(account, address)),
+      ]);
+      const max = deps.loginFailures.max;
+      const over: WindowCount[] = [byPair].filter((c) => c.count > max);
+      if (!known) {
+        if (byAccount.count > max) over.push(byAccount);
+        if (byAddress.count > deps.loginAccountsPerAddress) over.push(byAddress);
+      }
       if (over.length) {
+        if (byAddress.added) await accountsByAddress.forget(address, account); // a refusal checked nothing
         const retryAfter = Math.max(...over.map((c) => c.retryAfterSeconds));
         throw AppError.tooManyRequests('Too many failed logins; try again later', retryAfter);
       }
       const user = await deps.users.verifyLogin(email, password);
       if (!user) throw AppError.unauthorized('Invalid e-mail or password');
-      await Promise.all(subjects.map(([limit, subject]) => limit.undo(subject)));
+      await Promise.all([
+        failuresByAccount.undo(account),
+        failuresByPair.undo(pairSubject),
+        accountsByAddress.forget(address, account),
+        deps.redis.set(knownKey(account, address), '1', 'EX', KNOWN_LOGIN_ADDRESS_SECONDS),
+      ]);
       const access_token = randomToken(SESSION_PREFIX, 32);
       const expires = new Date(Date.now() + deps.sessionTtlSeconds * 1000);
       await SessionModel.create({ token_hash: sha256(access_token), user_id: user._id, expires_at: expires });

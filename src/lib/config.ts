@@ -120,9 +120,11 @@ const schema = z.object({
     )
     .optional(),
   SESSION_TTL_SECONDS: positiveInt.default(12 * 3600),
-  /** Failed logins allowed per account and per address in one window (then 429 until the window ends). */
+  /** Failed logins allowed per account, and per account and address, in one window (then 429 until it ends). */
   LOGIN_MAX_FAILURES: positiveInt.default(10),
   LOGIN_FAILURE_WINDOW_SECONDS: positiveInt.default(15 * 60),
+  /** Distinct accounts that may fail from one address in that window before it may try no further account. */
+  LOGIN_ADDRESS_MAX_ACCOUNTS: positiveInt.default(20),
   /**
    * Express's `trust proxy`: off by default (the peer's address is the client's). Behind a reverse proxy,
    * `true`, a number of hops, or addresses and subnets (`loopback`, `10.0.0.0/8`, comma-separated) whose

@@ -57,3 +57,45 @@ export function fixedWindowLimit(redis: Redis, name: string, window: FixedWindow
     },
   };
 }
+
+export interface DistinctCount extends WindowCount {
+  /** Whether this member was new in the window (a refused newcomer is taken out again by `forget`). */
+  added: boolean;
+}
+
+/**
+ * How many distinct members (accounts, recipients) a subject met in one fixed window: a Redis set per subject
+ * and window, expiring with it. Counting distinct members rather than hits tells many accounts tried from one
+ * address (credential stuffing) from one person retrying their own.
+ */
+export function distinctWindowCount(redis: Redis, name: string, window: FixedWindow) {
+  const current = (subject: string) => {
+    const nowSeconds = Date.now() / 1000;
+    const index = Math.floor(nowSeconds / window.seconds);
+    return {
+      key: `distinct:${name}:${subject}:${index}`,
+      retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * window.seconds - nowSeconds)),
+    };
+  };
+
+  return {
+    window,
+
+    /** Adds `member` to the subject's set and returns how many distinct members the window holds now. */
+    async add(subject: string, member: string): Promise<DistinctCount> {
+      const { key, retryAfterSeconds } = current(subject);
+      const [[, added], [, count]] = (await redis
+        .multi()
+        .sadd(key, member)
+        .scard(key)
+        .expire(key, window.seconds + 1)
+        .exec()) as [[null, number], [null, number]];
+      return { count: Number(count), added: Number(added) === 1, retryAfterSeconds };
+    },
+
+    /** Takes a member out again (it turned out not to count: a refused attempt, a login that succeeded). */
+    async forget(subject: string, member: string): Promise<void> {
+      await redis.srem(current(subject).key, member);
+    },
+  };
+}

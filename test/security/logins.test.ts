@@ -111,7 +111,7 @@ describe('sessions end when a password changes', () => {
 });
 
 describe('login throttling by address without a trusted proxy', () => {
-  const ctx = useTestApi({ LOGIN_MAX_FAILURES: '3' });
+  const ctx = useTestApi({ LOGIN_MAX_FAILURES: '3', LOGIN_ADDRESS_MAX_ACCOUNTS: '3' });
 
   it("X-Forwarded-For is not believed: every attempt counts against the peer's own address", async () => {
     const { email } = await userOf(ctx.api, ctx.admin, 'Spoofed Address');
@@ -130,7 +130,7 @@ describe('login throttling by address without a trusted proxy', () => {
 });
 
 describe('login throttling behind a trusted reverse proxy, and the password hash under a burst', () => {
-  const ctx = useTestApi({ LOGIN_MAX_FAILURES: '3', TRUST_PROXY: 'loopback' });
+  const ctx = useTestApi({ LOGIN_MAX_FAILURES: '3', LOGIN_ADDRESS_MAX_ACCOUNTS: '3', TRUST_PROXY: 'loopback' });
 
   it('past the failures allowed: 429 with Retry-After, even with the right password, or no account', async () => {
     const { email } = await userOf(ctx.api, ctx.admin, 'Throttled Account');
@@ -191,5 +191,63 @@ describe('login throttling behind a trusted reverse proxy, and the password hash
     expect(statuses.every((s) => s === 401)).toBe(true);
     expect(readMs).toBeLessThan(250);
     expect(takePeakPasswordHashes()).toBe(2);
+  });
+});
+
+describe('login limits: tight per account, a credential-stuffing guard per address', () => {
+  // The default failures per account (10); the guard lowered so that a test tries few accounts.
+  const ctx = useTestApi({ LOGIN_ADDRESS_MAX_ACCOUNTS: '4', TRUST_PROXY: 'loopback' });
+  const wrongTimes = async (email: string, from: string, times: number) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < times; i++) statuses.push((await login(ctx.api, email, 'wrong-password', from)).status);
+    return statuses;
+  };
+
+  it("one person's typos lock their own account, never the administrator's right password from that address", async () => {
+    const { email } = await userOf(ctx.api, ctx.admin, 'Office Typist');
+    const office = '203.0.113.60';
+    // Ten failures are allowed per account, the eleventh and twelfth are refused without a check.
+    expect(await wrongTimes(email, office, 12)).toEqual([...Array(10).fill(401), 429, 429]);
+    // The administrator, from the same office address for the first time, gets in.
+    const admin = await login(ctx.api, 'root@example.test', 'root-password-123', office);
+    expect(admin.status).toBe(200);
+    // The typist's own account stays locked, the right password too, from anywhere not known for it.
+    expect((await login(ctx.api, email, PASSWORD, office)).status).toBe(429);
+    expect((await login(ctx.api, email, PASSWORD, '203.0.113.61')).status).toBe(429);
+  });
+
+  it('many accounts guessed from one address: no further account from it; a known login still gets in', async () => {
+    const { email: regular } = await userOf(ctx.api, ctx.admin, 'Regular At Cafe');
+    const { email: newcomer } = await userOf(ctx.api, ctx.admin, 'First Time At Cafe');
+    const cafe = '198.51.100.70';
+    expect((await login(ctx.api, regular, PASSWORD, cafe)).status).toBe(200); // the address is now known for it
+    // Stuffing: one guess at each of many accounts.
+    const guesses = [];
+    for (let i = 0; i < 6; i++)
+      guesses.push((await login(ctx.api, `stuffed-${i}@logins.test`, 'Summer2024!', cafe)).status);
+    expect(guesses).toEqual([401, 401, 401, 401, 429, 429]);
+    const refused = await login(ctx.api, 'stuffed-9@logins.test', 'Summer2024!', cafe);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // An account never used from here cannot be tried from here, not even with its right password...
+    expect((await login(ctx.api, newcomer, PASSWORD, cafe)).status).toBe(429);
+    // ...one that logged in from here lately gets in with its right password, and its typos are still answered.
+    expect((await login(ctx.api, regular, 'wrong-password', cafe)).status).toBe(401);
+    expect((await login(ctx.api, regular, PASSWORD, cafe)).status).toBe(200);
+    // Another address is counted apart.
+    expect((await login(ctx.api, newcomer, PASSWORD, '198.51.100.71')).status).toBe(200);
+  });
+
+  it('an account guessed at from elsewhere stays open from the address it logs in from', async () => {
+    const { email } = await userOf(ctx.api, ctx.admin, 'Targeted Owner');
+    const home = '192.0.2.80';
+    expect((await login(ctx.api, email, PASSWORD, home)).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await login(ctx.api, email, 'wrong-password', `192.0.2.${100 + i}`)).status).toBe(401);
+    expect((await login(ctx.api, email, PASSWORD, '192.0.2.90')).status).toBe(429); // locked where it is unknown
+    expect((await login(ctx.api, email, PASSWORD, home)).status).toBe(200);
+    // From its known address it has a tight limit of its own.
+    expect(await wrongTimes(email, home, 11)).toEqual([...Array(10).fill(401), 429]);
+    expect((await login(ctx.api, email, PASSWORD, home)).status).toBe(429);
   });
 });
