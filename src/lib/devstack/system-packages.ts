@@ -29,9 +29,15 @@ export const MAVEN: SystemNeed = {
   neededBy: 'fetching the time-skipping test server',
 };
 
+/** A real reverse proxy in front of the test API, as the deployment has one (test/deploy/proxy-hop.test.ts). */
+export const NGINX: SystemNeed = { command: 'nginx', packages: ['nginx'], neededBy: 'the reverse-proxy test' };
+
 /** What `npm start` needs beyond Node and Go, and what `npm test` needs on top. */
 export const SERVICE_NEEDS = [REDIS_SERVER];
-export const TEST_NEEDS = [REDIS_SERVER, CHROMIUM, JAVA, MAVEN];
+export const TEST_NEEDS = [REDIS_SERVER, CHROMIUM, JAVA, MAVEN, NGINX];
+
+/** invoke-rc.d and deb-systemd-invoke ask this script whether a package may start its service; 101: no. */
+const POLICY_RC_D = '/usr/sbin/policy-rc.d';
 
 const present = (need: SystemNeed) =>
   need.command.startsWith('/') ? fs.existsSync(need.command) : !!onPath(need.command);
@@ -66,7 +72,16 @@ export async function ensureSystemPackages(needs: SystemNeed[], progress: Progre
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   const label = `apt-get install ${packages.join(' ')}`;
   await run('apt-get', ['update', '-qq'], { progress, label, env });
-  await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { progress, label, env });
+  // The packages' own services (a system redis on 6379, nginx's default site on port 80) are not started: the
+  // devstack and the tests run their own instances, on loopback, with their own configuration.
+  const holdServices = !fs.existsSync(POLICY_RC_D);
+  if (holdServices)
+    fs.writeFileSync(POLICY_RC_D, '#!/bin/sh\n# lead-service devstack: installing\nexit 101\n', { mode: 0o755 });
+  try {
+    await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { progress, label, env });
+  } finally {
+    if (holdServices) fs.rmSync(POLICY_RC_D, { force: true });
+  }
   const still = missingNeeds(missing);
   if (still.length)
     throw new Error(
