@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
 import { parse } from 'yaml';
 import { CONFIG_KEYS } from '../../src/lib/config';
 import { WORKER_SHUTDOWN_FORCE_MS } from '../../src/worker/create-worker';
@@ -16,9 +18,17 @@ interface Service {
   healthcheck?: { test: string[] };
   stop_grace_period?: string;
   volumes?: string[];
+  restart?: string;
+  depends_on?: Record<string, { condition: string }>;
+  entrypoint?: string[];
+  command?: string[];
+  networks?: string[] | Record<string, { ipv4_address?: string } | null>;
 }
 
-const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, Service>;
+  networks: Record<string, { ipam?: { config: { subnet: string }[] } } | null>;
+};
 const services = Object.entries(compose.services);
 const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)?.[1] ?? NaN);
 
@@ -75,6 +85,79 @@ describe('docker-compose.yml', () => {
         if (volume.startsWith('./')) expect(fs.existsSync(path.join(root, volume.split(':')[0]))).toBe(true);
       }
     }
+  });
+
+  it("is valid by the Compose Specification's JSON schema", () => {
+    const schemaFile = path.join(__dirname, 'compose-spec', 'compose-spec.json');
+    // The vendored copy is the one its README names (check-jsonschema's, by checksum).
+    const digest = createHash('sha256').update(fs.readFileSync(schemaFile)).digest('hex');
+    expect(fs.readFileSync(path.join(__dirname, 'compose-spec', 'README.md'), 'utf8')).toContain(digest);
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const validate = ajv.compile(JSON.parse(fs.readFileSync(schemaFile, 'utf8')));
+    // Compose resolves YAML merge keys (<<: *app) before it validates; so does `parse(…, { merge: true })`.
+    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+    // The schema can fail: a misspelt key is refused.
+    const broken = structuredClone(compose) as unknown as { services: Record<string, Record<string, unknown>> };
+    broken.services.api.restart_policy = 'always';
+    expect(validate(broken)).toBe(false);
+  });
+
+  it('the API trusts the forwarded address of the proxy alone, which has a fixed address on its own network', () => {
+    const api = compose.services.api;
+    const proxy = compose.services.proxy;
+    const fallback = (value: string) => /^\$\{\w+:-([^}]+)\}$/.exec(value)?.[1] ?? value;
+    const proxyNetworks = proxy.networks as Record<string, { ipv4_address: string }>;
+    expect(Object.keys(proxyNetworks)).toEqual(['edge']);
+    expect(api.environment!.TRUST_PROXY).toBe(proxyNetworks.edge.ipv4_address);
+    expect(api.networks).toContain('edge');
+    // Nothing but the proxy and the API replicas is on that network.
+    const onEdge = services
+      .filter(([, s]) => (Array.isArray(s.networks) ? s.networks : Object.keys(s.networks ?? {})).includes('edge'))
+      .map(([name]) => name);
+    expect(onEdge.sort()).toEqual(['api', 'proxy']);
+    const subnet = fallback(compose.networks.edge!.ipam!.config[0].subnet);
+    const address = fallback(proxyNetworks.edge.ipv4_address);
+    expect(subnet).toBe('172.30.80.0/24');
+    expect(address.startsWith('172.30.80.')).toBe(true);
+  });
+
+  it("the Temporal UI is published on loopback only; Caddy's health checks are ones it runs on dynamic upstreams", () => {
+    expect(compose.services['temporal-ui'].ports).toEqual(['127.0.0.1:8233:8080']);
+    for (const [name, service] of services) {
+      for (const port of service.ports ?? []) {
+        // Only the proxy listens on every interface; anything else is loopback.
+        if (name !== 'proxy') expect({ name, port }).toEqual({ name, port: expect.stringMatching(/^127\.0\.0\.1:/) });
+      }
+    }
+    const caddyfile = read('deploy/Caddyfile').replace(/#.*$/gm, '');
+    expect(caddyfile).toMatch(/\bdynamic a\b/);
+    // Caddy runs no active health check on dynamic upstreams: none may be configured as if it did.
+    expect(caddyfile).not.toMatch(/\bhealth_(uri|port|interval)\b/);
+    expect(caddyfile).toMatch(/\bfail_duration \d+s\b/);
+    expect(caddyfile).toMatch(/\blb_try_duration \d+s\b/);
+  });
+
+  it('one-shot jobs fail loudly and are retried; the S3 health check asks the S3 gateway', () => {
+    const jobs = new Set(
+      services.flatMap(([, s]) =>
+        Object.entries(s.depends_on ?? {})
+          .filter(([, d]) => d.condition === 'service_completed_successfully')
+          .map(([name]) => name),
+      ),
+    );
+    expect([...jobs].sort()).toEqual(['s3-bucket', 'temporal-namespace', 'temporal-schema']);
+    for (const name of jobs) {
+      const job = compose.services[name];
+      expect({ name, restart: job.restart }).toEqual({ name, restart: expect.stringMatching(/^on-failure:\d+$/) });
+      const script = [...(job.entrypoint ?? []), ...(job.command ?? [])].join(' ');
+      const mounted = (job.volumes ?? []).map((v) => v.split(':')[0]).filter((f) => f.endsWith('.sh'));
+      const text = [script, ...mounted.map((f) => read(f))].join('\n');
+      expect({ name, swallowsFailures: /\|\|\s*true\b/.test(text) }).toEqual({ name, swallowsFailures: false });
+      for (const f of mounted) expect(read(f)).toMatch(/^set -eu/m);
+    }
+    expect(compose.services['s3-bucket'].environment).toMatchObject({ AWS_RETRY_MODE: 'standard' });
+    expect(compose.services.s3.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:8333/healthz');
+    expect(compose.services.s3.command!.join(' ')).toContain('-s3.port=8333');
   });
 
   it('the image runs a supported Node LTS, keeps .env out and bundles the workflows at build time', () => {
