@@ -37,6 +37,7 @@ export function createModules(infra: Infra, opts: ModuleOptions) {
   const users = createUsersModule(infra);
   const integrations = createIntegrationsModule(infra);
   const jobCore = createJobCore({ ...infra, providers: opts.providers, sweep: opts.serves });
+  const jobs = createJobsModule({ ...infra, core: jobCore });
   return {
     clients,
     users,
@@ -45,7 +46,7 @@ export function createModules(infra: Infra, opts: ModuleOptions) {
     agents: createAgentsModule(infra),
     integrations,
     pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }),
-    jobs: createJobsModule({ ...infra, core: jobCore }),
+    jobs,
     research: createResearchModule({ ...infra, core: jobCore }),
     events: createEventsModule(infra),
     locations: createLocationsModule(),
@@ -56,7 +57,11 @@ export function createModules(infra: Infra, opts: ModuleOptions) {
     admin: createAdminModule({ ...infra, captureLogs: opts.serves }),
     notifications: createNotificationsModule(infra),
     retention: createRetentionModule(infra),
-    system: createSystemModule({ ...infra, credentialHealth: clients.service.credentialHealth }),
+    system: createSystemModule({
+      ...infra,
+      credentialHealth: clients.service.credentialHealth,
+      activeJobCounts: jobs.service.activeJobCounts,
+    }),
   };
 }
 

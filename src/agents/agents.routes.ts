@@ -81,10 +81,10 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
             ? req.query.client_id
             : tenantScope(req)
           : tenantScope(req);
-      res.json(await tokens.list(scope, flag(req, 'include_inactive'), pageOf(req)));
+      res.json(await tokens.list(caller, scope, flag(req, 'include_inactive'), pageOf(req)));
     },
     async revokeAccessToken(req, res) {
-      res.json(await tokens.revoke(tenantScope(req), pathParam(req, 'token_id')));
+      res.json(await tokens.revoke(callerOf(req), tenantScope(req), pathParam(req, 'token_id')));
     },
     async listAgentUsers(req, res) {
       res.json(await tokens.agentUsers(callerOf(req), brandOf(req), flag(req, 'include_inactive'), pageOf(req)));

@@ -4,7 +4,7 @@ import { iso, newId } from '../lib/ids';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { tenantQuery, type Caller } from '../lib/tenancy';
 import { AccessTokenModel, lastUsedOf } from '../auth/access-token.model';
-import { brandAccess, grantableBrands } from '../brands/brand-access';
+import { agentBrandsManagedBy, brandAccess, grantableBrands } from '../brands/brand-access';
 import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
 import { storeToken } from './issue-token';
 import { newAccessToken } from './token-format';
@@ -97,16 +97,29 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
   }
 
   return {
-    async list(scope: string | null, includeInactive: boolean, page: Page) {
+    /**
+     * The client's tokens as the caller manages them: all of them for a super_admin and the client's triple; for
+     * a dashboard user, those acting for a brand they administer, showing only those brands (the others' ids,
+     * like the brands themselves, are not theirs to see).
+     */
+    async list(caller: Caller, scope: string | null, includeInactive: boolean, page: Page) {
       const tenant = tenantQuery(scope);
-      const filter = { ...tenant.filter, ...(includeInactive ? {} : active()) };
+      const managed = scope ? await agentBrandsManagedBy(caller, scope) : 'all';
+      const filter = {
+        ...tenant.filter,
+        ...(includeInactive ? {} : active()),
+        ...(managed === 'all' ? {} : { brand_ids: { $in: managed } }),
+      };
       const sort = { created_at: -1, _id: 1 } as const;
-      const { docs, total } = await findPage<TokenDoc>(
-        AccessTokenModel,
-        { filter, sort, options: tenant.options },
-        page,
-      );
-      return pageEnvelope('agents', await withLastUse(docs), total, page);
+      const { docs, total } =
+        managed !== 'all' && !managed.length
+          ? { docs: [], total: 0 }
+          : await findPage<TokenDoc>(AccessTokenModel, { filter, sort, options: tenant.options }, page);
+      const shown =
+        managed === 'all'
+          ? docs
+          : docs.map((d) => ({ ...d, brand_ids: d.brand_ids.filter((b) => managed.includes(b)) }));
+      return pageEnvelope('agents', await withLastUse(shown), total, page);
     },
 
     /** The calling token's status; the call itself is its last use (`usedAt`), so nothing is read for it. */
@@ -118,8 +131,12 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
       return { valid: true, token: toAccessToken(token, usedAt) };
     },
 
-    /** Revokes a token in every brand; authentication sees it on the next request, on every process. */
-    async revoke(scope: string | null, tokenId: string) {
+    /**
+     * Revokes a token in every brand; authentication sees it on the next request, on every process. A dashboard
+     * user revokes only a token that acts for no brand but theirs: a token they do not see is 404, one that also
+     * acts for a brand they do not administer is 403 (they take their own brands from it per agent user).
+     */
+    async revoke(caller: Caller, scope: string | null, tokenId: string) {
       const tenant = tenantQuery(scope);
       const t = await AccessTokenModel.findOne(
         { _id: tokenId, ...tenant.filter },
@@ -127,6 +144,14 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
         tenant.options,
       ).lean<TokenDoc>();
       if (!t) throw AppError.notFound('Access token not found');
+      const managed = await agentBrandsManagedBy(caller, t.client_id);
+      if (managed !== 'all') {
+        if (!t.brand_ids.some((b) => managed.includes(b))) throw AppError.notFound('Access token not found');
+        if (!t.brand_ids.every((b) => managed.includes(b)))
+          throw AppError.forbidden(
+            'This token also acts for brands you do not administer; revoke its agent user in your brands instead',
+          );
+      }
       const now = new Date();
       if (!t.revoked_at)
         await AccessTokenModel.updateOne({ _id: tokenId, client_id: t.client_id }, { revoked_at: now });

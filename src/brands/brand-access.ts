@@ -67,6 +67,17 @@ export async function administeredBrands(clientId: string, userId: string): Prom
 }
 
 /**
+ * The brands whose agents the caller manages (lists, revokes): every one (`'all'`) for a super_admin and the
+ * client's credential triple, the brands a dashboard user administers (admin or owner) otherwise. An agent
+ * manages none.
+ */
+export async function agentBrandsManagedBy(caller: Caller, clientId: string): Promise<number[] | 'all'> {
+  if (caller.role === 'super_admin' || caller.kind === 'client') return 'all';
+  if (caller.kind !== 'user' || !caller.userId) return [];
+  return administeredBrands(clientId, caller.userId);
+}
+
+/**
  * Of `brandIds`, those the caller may hand to an agent: every one for a super_admin and the client's credential
  * triple, the token's own brands for an agent, the brands they administer for a dashboard user.
  */

@@ -2,6 +2,7 @@ import type { Infra } from '../infra';
 import type { AreaModule } from '../lib/module';
 import { createJobActivities } from '../../activities/jobs';
 import type { JobCore } from './job-core';
+import { activeJobCounts } from './active-jobs';
 import { jobsRoutes } from './jobs.routes';
 import { createJobsService } from './jobs.service';
 
@@ -27,5 +28,7 @@ export function createJobsModule(deps: JobsDeps) {
     sweep: core.control.sweep,
     /** The jobs area owns the job records: it stops the core's sweep and waits for the starts in flight. */
     close: core.control.close,
+    /** What other areas read of the job records: a client's unfinished jobs by state and type. */
+    service: { activeJobCounts },
   } satisfies AreaModule;
 }

@@ -1,10 +1,13 @@
 import { temporal as proto } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
+import type { ActiveJobCounts } from '../jobs/active-jobs';
 
 const MAX_RUNNING_LISTED = 10_000;
+/** How long one platform figure is served again: a dashboard polling it reaches Temporal once per interval. */
+const PLATFORM_STATS_TTL_MS = 5_000;
 
 /** Backlog and pollers from Temporal's task-queue stats; running workflows counted by type from visibility. */
-export async function queueStats(client: Client, taskQueues: string[]) {
+async function readPlatformStats(client: Client, taskQueues: string[]) {
   const namespace = client.options.namespace;
   const task_queues = await Promise.all(
     taskQueues.map(async (name) => {
@@ -30,5 +33,29 @@ export async function queueStats(client: Client, taskQueues: string[]) {
       };
     }),
   );
-  return { generated_at: new Date().toISOString(), task_queues };
+  return { generated_at: new Date().toISOString(), scope: 'platform' as const, task_queues };
+}
+
+/**
+ * The platform's queues as an operator sees them, read from Temporal at most once per PLATFORM_STATS_TTL_MS
+ * per process; callers meanwhile share the one read in flight or its result.
+ */
+export function platformQueueStats(client: Client, taskQueues: string[]) {
+  let last: { at: number; stats: Promise<Awaited<ReturnType<typeof readPlatformStats>>> } | null = null;
+  return () => {
+    if (!last || Date.now() - last.at > PLATFORM_STATS_TTL_MS) {
+      const stats = readPlatformStats(client, taskQueues);
+      const entry = { at: Date.now(), stats };
+      last = entry;
+      stats.catch(() => {
+        if (last === entry) last = null; // a failed read is not served again
+      });
+    }
+    return last.stats;
+  };
+}
+
+/** One client's view: its own unfinished jobs, from its job records; nothing of other tenants or of Temporal. */
+export async function clientQueueStats(clientId: string, counts: (clientId: string) => Promise<ActiveJobCounts>) {
+  return { generated_at: new Date().toISOString(), scope: 'client' as const, jobs: await counts(clientId) };
 }

@@ -1199,9 +1199,12 @@ export interface paths {
     post?: never;
     /**
      * Revoke an agent access token
-     * @description Revokes the token in every brand at once; it stops working immediately. Callers: any dashboard user
-     *     or the credential triple of the token's client (a super_admin for any client); agent tokens are not
-     *     accepted. A token of another client answers 404.
+     * @description Revokes the token in every brand at once; it stops working immediately. Callers: the credential
+     *     triple of the token's client (a super_admin for any client), or a dashboard user for a token that
+     *     acts only for brands they administer (admin or owner): a token acting for none of their brands is
+     *     404 like another client's, one that also acts for a brand they do not administer is 403 (take it
+     *     out of their brands with DELETE /brands/{brand_id}/agent-users/{agent_user_id}). Agent tokens are
+     *     not accepted.
      */
     delete: operations['revokeAccessToken'];
     options?: never;
@@ -1220,8 +1223,10 @@ export interface paths {
      * List agent access tokens
      * @description Lists the client's agent access tokens, newest first; revoked and expired ones only with
      *     include_inactive. A super_admin sees all clients' tokens or filters with client_id; for other
-     *     callers client_id is ignored (always their own client). Any dashboard user or the credential triple;
-     *     agent tokens are not accepted.
+     *     callers client_id is ignored (always their own client). The client's credential triple and a
+     *     super_admin see every token; a dashboard user (brand_admin or client_user) sees only the tokens that
+     *     act for a brand they administer (admin or owner role), with `brand_ids` showing only those brands,
+     *     and an empty list when they administer none. Agent tokens are not accepted.
      */
     get: operations['listAccessTokens'];
     put?: never;
@@ -2296,8 +2301,10 @@ export interface paths {
      * Check service health
      * @description Checks the API process and its connections to MongoDB, Redis and Temporal, each with a short
      *     timeout. 200 when everything is up, 503 with the same body and a `detail` naming what is down.
-     *     Roles: super_admin, brand_admin, client_user. Load balancers and orchestrators use the
-     *     unauthenticated probes `/healthz` (liveness) and `/readyz` (readiness), which give no details.
+     *     Roles: super_admin, brand_admin, client_user. Tenant users see each engine's state and latency; a
+     *     failed check's `error` (the driver's message, which may name hosts and ports) only a super_admin.
+     *     Load balancers and orchestrators use the unauthenticated probes `/healthz` (liveness) and `/readyz`
+     *     (readiness), which give no details.
      */
     get: operations['getHealth'];
     put?: never;
@@ -2360,9 +2367,11 @@ export interface paths {
     };
     /**
      * Show job queue depths
-     * @description Current backlog, pollers and running workflows per Temporal task queue and job type. Roles:
-     *     super_admin, brand_admin, client_user; the figures are platform-wide operational counts and name no
-     *     client.
+     * @description For a super_admin (`scope: platform`): the backlog, pollers and running workflows per Temporal task
+     *     queue and workflow type, read from Temporal at most once every 5 seconds per API process (callers
+     *     meanwhile get the same figures). For every other caller (`scope: client`): their own client's
+     *     unfinished jobs by state and job type, counted from its job records; nothing of other tenants and no
+     *     call to Temporal. Roles: super_admin, brand_admin, client_user.
      */
     get: operations['getQueueStats'];
     put?: never;
@@ -2925,7 +2934,10 @@ export interface components {
       status: 'up' | 'down';
       /** @description Round-trip time of the check. */
       latency_ms: number;
-      /** @description Why the check failed (only when down). */
+      /**
+       * @description Why the check failed, as the engine's driver said it (it may name hosts and ports). Only when
+       * down, and only for a super_admin; other callers get the state and latency alone.
+       */
       error?: string;
     };
     Health: {
@@ -2988,19 +3000,40 @@ export interface components {
     QueueStats: {
       /** Format: date-time */
       generated_at: string;
-      task_queues: {
+      /**
+       * @description `platform` (a super_admin): `task_queues`, Temporal's figures. `client` (everyone else): `jobs`,
+       * the caller's own client's unfinished jobs.
+       * @enum {string}
+       */
+      scope: 'platform' | 'client';
+      /** @description Only with scope `client`: unfinished jobs by state, each by job type. */
+      jobs?: {
+        queued: components['schemas']['JobCountsByType'];
+        running: components['schemas']['JobCountsByType'];
+        paused: components['schemas']['JobCountsByType'];
+        active_total: number;
+      };
+      /** @description Only with scope `platform`. */
+      task_queues?: {
         /** @description Temporal task queue. */
         name: string;
         /** @description Tasks waiting for a worker. */
         backlog: number;
         /** @description Workers polling the queue. */
         pollers: number;
-        /** @description Running workflows by job type, e.g. `{"maps-scrape": 2, "research": 1}`. */
+        /** @description Running workflows by workflow type, e.g. `{"mapsScrapeWorkflow": 2, "researchWorkflow": 1}`. */
         running: {
           [key: string]: number;
         };
         running_total: number;
       }[];
+    };
+    /** @description Jobs by job type (`maps-scrape` is its `processing` state under running). */
+    JobCountsByType: {
+      'maps-scrape': number;
+      research: number;
+    } & {
+      [key: string]: number;
     };
     CredentialHealth: {
       active_clients: number;
@@ -14293,23 +14326,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "generated_at": "2025-03-14T09:30:00Z",
-           *       "task_queues": [
-           *         {
-           *           "name": "lead-jobs",
-           *           "backlog": 0,
-           *           "pollers": 2,
-           *           "running": {
-           *             "maps-scrape": 1,
-           *             "research": 0
-           *           },
-           *           "running_total": 1
-           *         }
-           *       ]
-           *     }
-           */
           'application/json': components['schemas']['QueueStats'];
         };
       };
