@@ -4,7 +4,10 @@ import type { AreaModule } from '../lib/module';
 import { clientsRoutes } from './clients.routes';
 import { createClientsService } from './clients.service';
 
-export type ClientsDeps = Pick<Infra, 'credentialsKey' | 'credentials' | 'outbound' | 'webhooks'>;
+export type ClientsDeps = Pick<
+  Infra,
+  'credentialsKey' | 'credentials' | 'outbound' | 'webhooks' | 'notifier' | 'logger'
+>;
 
 /**
  * The tenants: clients with their credential triples (hashed, and sealed for scheduled work) and content
@@ -12,7 +15,10 @@ export type ClientsDeps = Pick<Infra, 'credentialsKey' | 'credentials' | 'outbou
  * the credential cache.
  */
 export function createClientsModule(deps: ClientsDeps) {
-  const clients = createClientsService(new SecretBox(deps.credentialsKey), deps.credentials.invalidate);
+  const clients = createClientsService(new SecretBox(deps.credentialsKey), deps.credentials.invalidate, {
+    notifier: deps.notifier,
+    logger: deps.logger,
+  });
   return {
     handlers: clientsRoutes({ clients, webhooks: deps.webhooks, outbound: deps.outbound }),
     /** What other areas use: triples for authentication, content domains, credential health. */

@@ -41,7 +41,7 @@ export function clientsRoutes(deps: ClientsRouteDeps): OperationHandlers {
       if (caller.role === 'super_admin')
         throw AppError.forbidden('A super_admin has no client credentials to regenerate');
       if (!caller.clientId) throw AppError.forbidden('This account belongs to no client');
-      res.json(await deps.clients.regenerate(caller.clientId));
+      res.json(await deps.clients.regenerate(caller.clientId, { caller, address: req.ip ?? 'unknown' }));
     },
   };
 }

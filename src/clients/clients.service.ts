@@ -4,11 +4,13 @@ import { iso } from '../lib/ids';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { ClientModel, ContentDomainModel, type ClientDoc } from './client.model';
 import { newId } from '../lib/ids';
+import { noticeRegeneration, type Regeneration } from './credentials-notice';
 
 export interface ClientCredentials {
   client_id: string;
   api_key: string;
   api_secret: string;
+  regenerated_at?: string;
 }
 
 export function toClient(doc: ClientDoc) {
@@ -58,8 +60,15 @@ async function claimDomains(clientId: string, domains: string[]): Promise<void> 
   }
 }
 
-/** `invalidateCredentials`: after a write that may take a triple's access away (deactivation, rotated secrets). */
-export function createClientsService(box: SecretBox, invalidateCredentials: () => Promise<void>) {
+/**
+ * `invalidateCredentials`: after a write that may take a triple's access away (deactivation, rotated secrets).
+ * `noticeDeps`: how the client's administrator hears of a regeneration.
+ */
+export function createClientsService(
+  box: SecretBox,
+  invalidateCredentials: () => Promise<void>,
+  noticeDeps: Parameters<typeof noticeRegeneration>[0],
+) {
   return {
     async create(input: {
       name: string;
@@ -104,13 +113,18 @@ export function createClientsService(box: SecretBox, invalidateCredentials: () =
       return toClient(doc!);
     },
 
-    /** Issues a new key and secret for a client; the old ones stop working at once. */
-    async regenerate(clientId: string): Promise<ClientCredentials> {
+    /**
+     * Issues a new key and secret for a client; the old ones stop working at once, and the client's administrator
+     * is told who did it, when and from where.
+     */
+    async regenerate(clientId: string, by: Regeneration): Promise<ClientCredentials> {
       const secrets = newSecrets(box);
       const doc = await ClientModel.findByIdAndUpdate(clientId, secrets.stored, { new: true }).lean<ClientDoc>();
       if (!doc) throw AppError.notFound('Client not found');
       await invalidateCredentials();
-      return { client_id: doc._id, ...secrets.plain };
+      const at = new Date();
+      await noticeRegeneration(noticeDeps, doc, by, at);
+      return { client_id: doc._id, ...secrets.plain, regenerated_at: at.toISOString() };
     },
 
     /** Verifies a credential triple in constant time; null when anything does not match. */

@@ -1,14 +1,16 @@
+import { ActivityEventModel } from '../../src/activity/activity-event.model';
 import { AccessTokenModel } from '../../src/auth/access-token.model';
 import { JobModel } from '../../src/jobs/job.model';
 import { approvedToken, brandsFor } from '../agents/agent-helpers';
 import { addMember, userOf } from '../brands/brand-helpers';
-import { createClient, useTestApi } from '../support/harness';
+import { createClient, eventually, useTestApi } from '../support/harness';
 
 const ids = (body: { agents: { token_id: string }[] }) => body.agents.map((a) => a.token_id).sort();
 
 /** What one dashboard user of a client may see and do of what belongs to others of the same client. */
 describe('an insider: a dashboard user of the client', () => {
-  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
+  // Behind a trusted proxy on loopback, so that a test names the address a request comes from.
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0', TRUST_PROXY: 'loopback' });
 
   it('lists and revokes only the agent tokens of the brands they administer; the triple and super_admin all', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Insider Tokens');
@@ -87,5 +89,52 @@ describe('an insider: a dashboard user of the client', () => {
     const platform = await ctx.api.call('GET', '/api/v1/system/queue-stats', { token: ctx.admin });
     expect(platform.body.scope).toBe('platform');
     expect(platform.body.task_queues.map((q: { name: string }) => q.name)).toContain(ctx.api.config.bulkTaskQueue);
+  });
+
+  it("a credential regeneration by any of the client's users is told to its administrator and logged", async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Regenerated');
+    const dave = await userOf(ctx.api, ctx.admin, client.client_id, 'dave@regenerated.test');
+    const res = await ctx.api.call('POST', '/api/v1/dashboard/credentials/regenerate', {
+      token: dave.token,
+      headers: { 'x-forwarded-for': '203.0.113.77' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      client_id: client.client_id,
+      api_key: expect.any(String),
+      api_secret: expect.any(String),
+      regenerated_at: expect.any(String),
+    });
+    const notices = (to: string) =>
+      eventually(async () => {
+        const outbox = await ctx.api.call('GET', `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(to)}`, {
+          token: ctx.admin,
+        });
+        const found = outbox.body.messages.filter((m: { subject: string }) =>
+          /credentials regenerated/.test(m.subject),
+        );
+        return found.length ? found : undefined;
+      });
+    const [notice] = await notices(client.admin_email);
+    expect(notice.subject).toBe('Regenerated: API credentials regenerated');
+    expect(notice.text).toContain('By: dave@regenerated.test (dashboard user, client_user)');
+    expect(notice.text).toContain(`When: ${res.body.regenerated_at}`);
+    expect(notice.text).toContain('From address: 203.0.113.77');
+    expect(JSON.stringify(notice)).not.toContain(res.body.api_secret); // mail is stored and forwarded in clear
+    const [logged] = await eventually(async () => {
+      const found = await ActivityEventModel.find({ client_id: client.client_id, action: 'regenerateCredentials' });
+      return found.length ? found : undefined;
+    });
+    expect(logged).toMatchObject({ actor_id: dave.userId, actor_kind: 'user', actor_name: 'dave@regenerated.test' });
+
+    // The triple regenerating itself is told too, as what it is.
+    const triple = `${client.client_id}:${res.body.api_key}:${res.body.api_secret}`;
+    const again = await ctx.api.call('POST', '/api/v1/dashboard/credentials/regenerate', { token: triple });
+    expect(again.status).toBe(200);
+    const both = await eventually(async () => {
+      const found = await notices(client.admin_email);
+      return found.length === 2 ? found : undefined;
+    });
+    expect(both.map((m: { text: string }) => m.text).join('\n')).toContain("By: the client's own credential triple");
   });
 });

@@ -1858,7 +1858,10 @@ export interface paths {
      * @description Issues a new api_key and api_secret for the caller's own client; the old pair stops working at once.
      *     The new secret is shown only in this answer and cannot be retrieved again. Roles: brand_admin and
      *     client_user (including the credential triple itself); a super_admin gets 403 because it has no own
-     *     client.
+     *     client. The triple acts as the client in every brand, so each regeneration is made visible: the
+     *     client's administrator (its `admin_email`) is e-mailed at once with who regenerated it, when
+     *     (`regenerated_at`) and from which address, and the activity log records it (action
+     *     `regenerateCredentials`).
      */
     post: operations['regenerateCredentials'];
     delete?: never;
