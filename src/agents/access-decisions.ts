@@ -62,6 +62,16 @@ export async function brandsToGrant(
     : { refused: 'You administer no active brand of this client' };
 }
 
+/** The brands' names, in the order of `ids` (a brand removed since keeps its id as its name). */
+export async function brandNames(clientId: string, ids: number[]): Promise<{ brand_id: number; name: string }[]> {
+  if (!ids.length) return [];
+  const rows = await BrandModel.find({ client_id: clientId, _id: { $in: ids } }, { brand_name: 1 }).lean<
+    { _id: number; brand_name: string }[]
+  >();
+  const names = new Map(rows.map((r) => [r._id, r.brand_name]));
+  return ids.map((id) => ({ brand_id: id, name: names.get(id) ?? `brand ${id}` }));
+}
+
 /**
  * The side effects of a decision, run by the approval workflow's activity. Idempotent: a retry after
  * a partial write finishes the same decision with the same token (its id comes from the workflow and

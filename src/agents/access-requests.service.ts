@@ -8,7 +8,7 @@ import { ClientModel } from '../clients/client.model';
 import { UserModel } from '../users/user.model';
 import type { AccessRequestInput, Approver, Verdict } from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
-import { brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
+import { brandNames, brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
 import { approvalEmail } from './approval-views';
 import type { AccessRequestWorkflows } from './agents.workflows';
 
@@ -249,8 +249,21 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     async preview(requestId: string, approvalToken: string, verdict: Verdict) {
       const { doc, approver } = await approverOf(requestId, approvalToken);
       const state = stateOf(doc);
-      const authority =
-        state === 'pending' ? await authorityOf(doc, approver, verdict) : { refused: stateReason(state) };
+      // Both decisions, so that the page offers either one this approver may make, whichever link they followed.
+      const [approve, deny]: BrandGrant[] =
+        state === 'pending'
+          ? await Promise.all([authorityOf(doc, approver, 'approved'), authorityOf(doc, approver, 'denied')])
+          : [{ refused: stateReason(state) }, { refused: stateReason(state) }];
+      const authority = verdict === 'approved' ? approve : deny;
+      const decision = (grant: BrandGrant) => ({
+        can_decide: !('refused' in grant),
+        reason: 'refused' in grant ? grant.refused : null,
+      });
+      const clientId = doc.client_id ?? '';
+      const [client, brands] = await Promise.all([
+        ClientModel.findById(clientId, { name: 1 }).lean<{ name: string }>(),
+        brandNames(clientId, 'brand_ids' in approve ? approve.brand_ids : []),
+      ]);
       return {
         request_id: doc._id,
         status: state,
@@ -263,8 +276,11 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         expires_at: iso(doc.expires_at)!,
         approver_email: approver.email,
         brand_ids: 'brand_ids' in authority ? authority.brand_ids : [],
-        can_decide: !('refused' in authority),
-        reason: 'refused' in authority ? authority.refused : null,
+        ...decision(authority),
+        client_name: client?.name ?? null,
+        brands,
+        fingerprint: (doc.fingerprint ?? {}) as Record<string, unknown>,
+        decisions: { approved: decision(approve), denied: decision(deny) },
       };
     },
 
@@ -282,7 +298,11 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         if (now === 'expired') return new AppError(410, 'Access request has expired');
         return now === 'pending' ? null : AppError.conflict(`Access request already ${now}`);
       });
-      return { decision, scopes: doc.requested_scopes };
+      return {
+        decision,
+        scopes: doc.requested_scopes,
+        brands: await brandNames(doc.client_id ?? '', decision.brand_ids),
+      };
     },
   };
 }

@@ -29,10 +29,7 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
     const token = String(req.query.approval_token);
     const facts = await requests.preview(pathParam(req, 'request_id'), token, verdict);
     if (!wantsHtml(req)) return void res.json(facts);
-    res
-      .set(APPROVAL_PAGE_HEADERS)
-      .type('html')
-      .send(confirmationPage(facts, `?approval_token=${encodeURIComponent(token)}`));
+    res.set(APPROVAL_PAGE_HEADERS).type('html').send(confirmationPage(facts, token));
   }
 
   /** The button (or a JSON client) POSTs the decision; a person gets its outcome, or why it failed, as a page. */
@@ -41,11 +38,11 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
     if (!wantsHtml(req)) return void res.json((await decided).decision);
     res.set(APPROVAL_PAGE_HEADERS).type('html');
     try {
-      const { decision, scopes } = await decided;
+      const { decision, scopes, brands } = await decided;
       res.send(
         decisionPage(
           decision.status === 'approved' ? 'Access approved' : 'Access denied',
-          decisionLines(decision, scopes),
+          decisionLines(decision, scopes, brands),
         ),
       );
     } catch (err) {

@@ -1126,9 +1126,13 @@ export interface paths {
     /**
      * Approve an access request
      * @description The approve link of the approval e-mail. Following it decides nothing (mail scanners and link
-     *     previews fetch every link): a browser (Accept: text/html) gets a confirmation page naming what
-     *     approval would grant (scopes, lifetime and the brands this approver's approval would grant) with one
-     *     button that POSTs the decision to the same URL; a client asking for JSON gets the same facts. Public:
+     *     previews fetch every link): a browser (Accept: text/html) gets a confirmation page that names the
+     *     client and the brands this approver's approval would grant by name, the requester, the agent's
+     *     fingerprint (agent type, host, working directory), the scopes in words, the token's lifetime and when
+     *     the request expires undecided (relative, and absolute in UTC), with both buttons: approve (this
+     *     link's, first) and deny, each a form that POSTs to its own link with the same approval_token. A
+     *     decision this approver may not make shows its reason instead of its button. A client asking for JSON
+     *     gets the same facts. The page is `no-store`, sends no referrer and has a CSP without scripts. Public:
      *     the `approval_token` from the e-mail authorises (a wrong one answers 401). Each recipient of the
      *     e-mail has a token of their own: the client's administrator (its admin_email) may grant the client's
      *     oldest active brand, or all its active brands for a multi_brand request; a brand_admin only the
@@ -1166,8 +1170,10 @@ export interface paths {
     /**
      * Deny an access request
      * @description The deny link of the approval e-mail. Like the approve link, following it decides nothing: a browser
-     *     gets a confirmation page with one button that POSTs the denial to the same URL, a client asking for
-     *     JSON gets the facts. Public: the `approval_token` from the e-mail authorises (a wrong one answers 401).
+     *     gets the same confirmation page (client, brands, requester, fingerprint, scopes, lifetime, expiry)
+     *     with the deny button first and the approve button beside it, each POSTing to its own link; a client
+     *     asking for JSON gets the facts. Public: the `approval_token` from the e-mail authorises (a wrong one
+     *     answers 401).
      */
     get: operations['denyAccessRequest'];
     put?: never;
@@ -3805,6 +3811,29 @@ export interface components {
       brand_ids: number[];
       can_decide: boolean;
       /** @description Why this link cannot decide (already decided, expired, or not this approver's to make). */
+      reason: string | null;
+      /** @description The client the agent asks access to. */
+      client_name: string | null;
+      /**
+       * @description The brands an approval through this link would grant, by name (on the deny link too: what the
+       * denial refuses). Empty when this approver may not approve.
+       */
+      brands: {
+        brand_id: number;
+        name: string;
+      }[];
+      /** @description What the agent reported about itself (agent_type, hostname, cwd, platform, ...), unverified. */
+      fingerprint: {
+        [key: string]: unknown;
+      };
+      /** @description Both decisions this approver could make from either link, each with why not. */
+      decisions: {
+        approved: components['schemas']['DecisionAvailability'];
+        denied: components['schemas']['DecisionAvailability'];
+      };
+    };
+    DecisionAvailability: {
+      can_decide: boolean;
       reason: string | null;
     };
     /**
@@ -9848,7 +9877,30 @@ export interface operations {
            *         12
            *       ],
            *       "can_decide": true,
-           *       "reason": null
+           *       "reason": null,
+           *       "client_name": "Acme",
+           *       "brands": [
+           *         {
+           *           "brand_id": 12,
+           *           "name": "Acme Bakeries"
+           *         }
+           *       ],
+           *       "fingerprint": {
+           *         "agent_type": "claude-code",
+           *         "hostname": "dev-laptop",
+           *         "cwd": "/home/dev/lead-finder",
+           *         "platform": "linux"
+           *       },
+           *       "decisions": {
+           *         "approved": {
+           *           "can_decide": true,
+           *           "reason": null
+           *         },
+           *         "denied": {
+           *           "can_decide": true,
+           *           "reason": null
+           *         }
+           *       }
            *     }
            */
           'application/json': components['schemas']['AccessDecisionPreview'];
@@ -10062,7 +10114,30 @@ export interface operations {
            *       "approver_email": "ops@acme.example",
            *       "brand_ids": [],
            *       "can_decide": true,
-           *       "reason": null
+           *       "reason": null,
+           *       "client_name": "Acme",
+           *       "brands": [
+           *         {
+           *           "brand_id": 12,
+           *           "name": "Acme Bakeries"
+           *         }
+           *       ],
+           *       "fingerprint": {
+           *         "agent_type": "claude-code",
+           *         "hostname": "dev-laptop",
+           *         "cwd": "/home/dev/lead-finder",
+           *         "platform": "linux"
+           *       },
+           *       "decisions": {
+           *         "approved": {
+           *           "can_decide": true,
+           *           "reason": null
+           *         },
+           *         "denied": {
+           *           "can_decide": true,
+           *           "reason": null
+           *         }
+           *       }
            *     }
            */
           'application/json': components['schemas']['AccessDecisionPreview'];
