@@ -13,19 +13,22 @@ export interface WindowCount {
   retryAfterSeconds: number;
 }
 
+/** The Redis key of `subject`'s current window (one per window, so it expires with it) and the seconds left. */
+function currentWindow(prefix: string, subject: string, window: FixedWindow) {
+  const nowSeconds = Date.now() / 1000;
+  const index = Math.floor(nowSeconds / window.seconds);
+  return {
+    key: `${prefix}:${subject}:${index}`,
+    retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * window.seconds - nowSeconds)),
+  };
+}
+
 /**
  * Fixed-window counters in Redis, shared by every API process: one key per subject and window, counted with
  * INCR and expiring with its window. `name` keeps one limit's keys apart from another's.
  */
 export function fixedWindowLimit(redis: Redis, name: string, window: FixedWindow) {
-  const current = (subject: string) => {
-    const nowSeconds = Date.now() / 1000;
-    const index = Math.floor(nowSeconds / window.seconds);
-    return {
-      key: `rate:${name}:${subject}:${index}`,
-      retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * window.seconds - nowSeconds)),
-    };
-  };
+  const current = (subject: string) => currentWindow(`rate:${name}`, subject, window);
 
   return {
     window,
@@ -69,14 +72,7 @@ export interface DistinctCount extends WindowCount {
  * address (credential stuffing) from one person retrying their own.
  */
 export function distinctWindowCount(redis: Redis, name: string, window: FixedWindow) {
-  const current = (subject: string) => {
-    const nowSeconds = Date.now() / 1000;
-    const index = Math.floor(nowSeconds / window.seconds);
-    return {
-      key: `distinct:${name}:${subject}:${index}`,
-      retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * window.seconds - nowSeconds)),
-    };
-  };
+  const current = (subject: string) => currentWindow(`distinct:${name}`, subject, window);
 
   return {
     window,
