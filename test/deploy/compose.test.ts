@@ -160,6 +160,24 @@ describe('docker-compose.yml', () => {
     expect(compose.services.s3.command!.join(' ')).toContain('-s3.port=8333');
   });
 
+  it("the README's compose and Production sections say what the file does", () => {
+    const readme = read('README.md');
+    const section = (title: string) => readme.split(`\n## ${title}\n`)[1].split('\n## ')[0];
+    // Wrapped lines read as one: a statement may break anywhere.
+    const text = `${section('Running with docker compose')}\n${section('Production')}`.replace(/\s+/g, ' ');
+    // Every published port, as published.
+    const published = services.flatMap(([, s]) => s.ports ?? []);
+    expect(published.sort()).toEqual(['127.0.0.1:8233:8080', '8080:8080']);
+    expect(text).toContain('127.0.0.1:8233');
+    expect(text).toContain('port 8080');
+    // The jobs' restart policy, the API's trust of the proxy, the workers' grace and the API's worker switch.
+    expect(text).toContain(`restart: ${compose.services['s3-bucket'].restart}`);
+    expect(text).toContain('`PROXY_ADDRESS`');
+    expect(text).toContain(`RUN_WORKER=${compose.services.api.environment!.RUN_WORKER}`);
+    expect(text).toContain(`gets ${seconds(compose.services.worker.stop_grace_period!)} s to stop`);
+    for (const name of ['api', 'worker']) expect(text).toContain(`\`${compose.services[name].command!.join(' ')}`);
+  });
+
   it('the image runs a supported Node LTS, keeps .env out and bundles the workflows at build time', () => {
     const dockerfile = read('Dockerfile');
     const nodeMajors = [...dockerfile.matchAll(/^FROM node:(\d+)/gm)].map((m) => Number(m[1]));
