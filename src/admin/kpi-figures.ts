@@ -27,11 +27,13 @@ const JOB_STATES = {
   'maps-scrape': ['queued', 'processing', 'completed', 'failed', 'cancelled'],
   research: ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'],
 } as const;
-export type StatusCounts = Record<string, number>;
+type JobKind = keyof typeof JOB_STATES;
+/** A count for every state of a job type. */
+export type StatusCounts<Kind extends JobKind> = Record<(typeof JOB_STATES)[Kind][number], number>;
 
-export interface JobFigures {
+export interface JobFigures<Kind extends JobKind> {
   submitted: number;
-  by_status: StatusCounts;
+  by_status: StatusCounts<Kind>;
   /** Sum of the jobs' results_count: businesses for maps-scrape, companies for research. */
   results: number;
 }
@@ -43,11 +45,11 @@ function createdIn(scope: KpiScope, start = windowRange(scope.window).start, end
 /** Where each job type keeps the country it was submitted for. */
 const JOB_COUNTRY_FIELD = { 'maps-scrape': 'params.country_code', research: 'params.companies.country_code' } as const;
 
-async function jobFigures(
+async function jobFigures<Kind extends JobKind>(
   scope: KpiScope,
-  type: 'maps-scrape' | 'research',
+  type: Kind,
   range?: { start: Date; end: Date },
-): Promise<JobFigures> {
+): Promise<JobFigures<Kind>> {
   const tenant = tenantQuery(scope.clientId);
   const match: Record<string, unknown> = {
     ...tenant.filter,
@@ -62,14 +64,14 @@ async function jobFigures(
       { $group: { _id: '$status', v: accumulator } },
     ] as PipelineStage[]).option(tenant.options as never);
   const [counts, sums] = await Promise.all([grouped({ $sum: 1 }), grouped({ $sum: '$results_count' })]);
-  const by_status: StatusCounts = Object.fromEntries(JOB_STATES[type].map((s) => [s, 0]));
+  const by_status: Record<string, number> = Object.fromEntries(JOB_STATES[type].map((s) => [s, 0]));
   let submitted = 0;
   for (const g of counts) {
     if (g._id in by_status) by_status[g._id] += g.v;
     submitted += g.v;
   }
   const results = sums.reduce((n, g) => n + (g.v ?? 0), 0);
-  return { submitted, by_status, results };
+  return { submitted, by_status: by_status as StatusCounts<Kind>, results }; // every state of JOB_STATES[type]
 }
 
 /** Maps-scrape jobs submitted in the window, by status, and the businesses they found. */

@@ -4,6 +4,7 @@ import { computeKpis, scopeKey } from './kpis.service';
 import { createReportCache } from './report-cache';
 import type { AnalyticsSources } from './analytics-sources';
 import type { KpiScope } from './kpi-figures';
+import type { KpiWindow } from './kpi-window';
 
 /** Cache lifetimes the interface gives: about 60 s, 5 minutes for web analytics and social. */
 export const CACHE_SECONDS = {
@@ -21,6 +22,9 @@ interface Request {
   scope: KpiScope;
   refresh: boolean;
 }
+
+/** The window a report covers, first in its answer; a windowless source's report has none. */
+type WindowPart<Windowless extends boolean> = Windowless extends true ? object : { window: KpiWindow };
 
 const keepUnlessUnavailable = (v: { source_status: SourceStatus }) => v.source_status !== 'unavailable';
 
@@ -76,16 +80,17 @@ export function createAdminReports(deps: { redis: Redis; logger: Logger; sources
    * them (null when the source gave none) after the window (unless `windowless`), the time and the source's
    * status. An answer of an unavailable source is not kept.
    */
-  function sourceReport<S, F, T extends object>(
+  function sourceReport<S, F, T extends object, Windowless extends boolean = false>(
     report: keyof typeof CACHE_SECONDS,
     name: string,
     get: () => Promise<S | null>,
     how: {
       fetch: (source: S, scope: KpiScope) => Promise<F>;
       answer: (figures: F | null, scope: KpiScope) => T;
-      windowless?: boolean;
+      windowless?: Windowless;
     },
   ) {
+    const windowPart = (scope: KpiScope) => (how.windowless ? {} : { window: scope.window }) as WindowPart<Windowless>;
     return (r: Request) =>
       cached(
         report,
@@ -93,7 +98,7 @@ export function createAdminReports(deps: { redis: Redis; logger: Logger; sources
         async () => {
           const s = await fromSource(name, r.scope, get, (src) => how.fetch(src, r.scope));
           return {
-            ...(how.windowless ? {} : { window: r.scope.window }),
+            ...windowPart(r.scope),
             generated_at: new Date().toISOString(),
             source_status: s.source_status,
             ...how.answer(s.figures, r.scope),

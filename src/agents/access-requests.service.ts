@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { randomToken, safeEqual, sha256, SecretBox } from '../lib/crypto';
+import type { Schemas } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { claimOnce } from '../lib/claims';
@@ -11,6 +12,7 @@ import { AccessRequestModel, type AccessRequestDoc } from './access-request.mode
 import { brandNames, brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
 import { approvalEmail } from './approval-views';
 import type { AccessRequestWorkflows } from './agents.workflows';
+import type { AccessScope } from './tokens.service';
 
 export const POLL_INTERVAL_SECONDS = 3;
 
@@ -214,7 +216,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       return open(client, addressed ? [addressed] : [], input, profile);
     },
 
-    async status(requestId: string, pollToken: string) {
+    async status(requestId: string, pollToken: string): Promise<Schemas['AccessRequest']> {
       const doc = await withPollToken(requestId, pollToken);
       // RFC 8628's slow_down: more than one poll a second is refused, with the interval to keep.
       const fresh = await deps.redis.set(`access-request-poll:${requestId}`, '1', 'PX', 1000, 'NX').catch(() => 'OK');
@@ -228,7 +230,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         request_id: doc._id,
         status: stateOf(doc),
         project_name: doc.project_name,
-        requested_scopes: doc.requested_scopes,
+        requested_scopes: doc.requested_scopes as AccessScope[],
         ttl_hours: doc.ttl_hours,
         multi_brand: doc.multi_brand,
         created_at: iso(doc.created_at),
@@ -246,7 +248,11 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
      * What following a link would decide, without deciding (a GET: mail scanners and link previews fetch
      * links, so a GET never decides).
      */
-    async preview(requestId: string, approvalToken: string, verdict: Verdict) {
+    async preview(
+      requestId: string,
+      approvalToken: string,
+      verdict: Verdict,
+    ): Promise<Schemas['AccessDecisionPreview']> {
       const { doc, approver } = await approverOf(requestId, approvalToken);
       const state = stateOf(doc);
       // Both decisions, so that the page offers either one this approver may make, whichever link they followed.

@@ -1,3 +1,4 @@
+import type { Schemas } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { orNull } from '../lib/api-views';
 import { iso, newId } from '../lib/ids';
@@ -9,13 +10,16 @@ import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
 import { storeToken } from './issue-token';
 import { newAccessToken } from './token-format';
 
+/** A scope an agent may be granted, as the contract lists them (records hold them as validated when requested). */
+export type AccessScope = Schemas['AccessToken']['scopes'][number];
+
 interface TokenDoc {
   _id: string;
   client_id: string;
   token_prefix: string;
   project_name: string | null;
   owner_email: string | null;
-  scopes: string[];
+  scopes: AccessScope[];
   multi_brand: boolean;
   brand_ids: number[];
   fingerprint: Record<string, unknown>;
@@ -28,7 +32,7 @@ interface TokenDoc {
 
 const statusOf = (t: TokenDoc) => (t.revoked_at ? 'revoked' : t.expires_at <= new Date() ? 'expired' : 'active');
 
-export function toAccessToken(t: TokenDoc, lastUsed: Date | null) {
+export function toAccessToken(t: TokenDoc, lastUsed: Date | null): Schemas['AccessToken'] {
   return {
     token_id: t._id,
     client_id: t.client_id,
@@ -47,7 +51,7 @@ export function toAccessToken(t: TokenDoc, lastUsed: Date | null) {
   };
 }
 
-function toAgentUser(a: AgentUserDoc, lastUsed: Date | null) {
+function toAgentUser(a: AgentUserDoc, lastUsed: Date | null): Schemas['AgentUser'] {
   const { brand_id, token_id, project_name, scopes, allowed_models, is_active } = a;
   return {
     agent_user_id: a._id,
@@ -56,7 +60,7 @@ function toAgentUser(a: AgentUserDoc, lastUsed: Date | null) {
     ...orNull(a, 'name', 'description', 'photo'),
     project_name,
     owner_email: a.owner_email ?? null,
-    scopes,
+    scopes: scopes as AccessScope[],
     ...orNull(a, 'monthly_budget_usd', 'rate_limit_rpm', 'rate_limit_rpd'),
     allowed_models,
     is_active,

@@ -1,3 +1,4 @@
+import type { Schemas } from '../lib/contract-types';
 import { iso } from '../lib/ids';
 import type { BrandDoc, BrandRole, MemberDoc } from './brand.model';
 
@@ -62,9 +63,12 @@ export function toSettings(doc: BrandDoc, logoUrl: LogoUrl) {
   };
 }
 
-export function toInformation(doc: BrandDoc) {
+export function toInformation(doc: BrandDoc): Schemas['BrandInformation'] {
   const stored = (doc.information ?? {}) as Record<string, string | null>;
-  const fields = Object.fromEntries(INFORMATION_FIELDS.map((f) => [f, stored[f] ?? null]));
+  const fields = Object.fromEntries(INFORMATION_FIELDS.map((f) => [f, stored[f] ?? null])) as Record<
+    (typeof INFORMATION_FIELDS)[number],
+    string | null
+  >;
   return { brand_id: doc._id, ...fields, updated_at: iso(doc.updated_at) };
 }
 

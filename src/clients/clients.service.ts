@@ -1,3 +1,4 @@
+import type { JsonAnswer } from '../lib/contract-types';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { SecretBox, randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { iso } from '../lib/ids';
@@ -143,7 +144,7 @@ export function createClientsService(
       return ClientModel.findOne({ _id: entry.client_id, is_active: true }).lean<ClientDoc>();
     },
 
-    async credentialHealth() {
+    async credentialHealth(): Promise<JsonAnswer<'getCredentialHealth', 200>> {
       const [active_clients, missing_encrypted_credentials] = await Promise.all([
         ClientModel.countDocuments({ is_active: true }),
         ClientModel.countDocuments({

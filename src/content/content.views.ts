@@ -1,6 +1,7 @@
 import { orNull } from '../lib/api-views';
+import type { Schemas } from '../lib/contract-types';
 import { iso } from '../lib/ids';
-import type { AuthorDoc } from './author.model';
+import type { AUTHOR_ROLES, AuthorDoc } from './author.model';
 import type { PageDoc } from './page.model';
 import type { PostDoc } from './post.model';
 import type { TaxonomyDoc } from './taxonomy.model';
@@ -23,7 +24,7 @@ export function toAuthor(doc: AuthorDoc) {
 }
 
 /** Public role names: the stored administrator is shown as admin, author as contributor. */
-const PUBLIC_ROLES: Record<string, string> = {
+const PUBLIC_ROLES: Record<(typeof AUTHOR_ROLES)[number], Schemas['PublicAuthor']['role']> = {
   administrator: 'admin',
   editor: 'editor',
   contributor: 'contributor',
@@ -31,7 +32,7 @@ const PUBLIC_ROLES: Record<string, string> = {
 };
 
 /** The public author: role shown as admin, editor or contributor; agent_type null for humans, "ai" for AI authors. */
-export function toPublicAuthor(doc: AuthorDoc) {
+export function toPublicAuthor(doc: AuthorDoc): Schemas['PublicAuthor'] {
   const { is_active: _active, created_at: _c, updated_at: _u, ...rest } = toAuthor(doc);
   return {
     ...rest,

@@ -1,4 +1,5 @@
 import { Schema, model } from 'mongoose';
+import type { Schemas } from '../lib/contract-types';
 import { contentSchema, publishableFields, type PublishableBase } from './content-schema';
 
 const postSchema = contentSchema({
@@ -24,7 +25,8 @@ postSchema.index({ status: 1, published_at: -1 }); // the platform's KPIs: publi
 
 export interface PostDoc extends PublishableBase {
   title: string;
-  body: Record<string, unknown>;
+  /** Rich text, as the contract's RichTextNode (validated before it is stored). */
+  body: Schemas['RichTextNode'];
   body_html: string;
   excerpt: string | null;
   tldr_summary: string | null;

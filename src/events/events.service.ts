@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { JsonAnswer } from '../lib/contract-types';
 import type { Logger } from '../lib/logger';
 import type { CredentialCheck, RevocationReason } from '../lib/tenancy';
 import { isStreamId, type EventBus, type JobEvent } from './event-bus';
@@ -175,7 +176,7 @@ export function createEventsService(deps: {
     }
   }
 
-  async function status(scope: string | null) {
+  async function status(scope: string | null): Promise<JsonAnswer<'getEventStatus', 200>> {
     let ok = true;
     let active = hub.localCount();
     try {

@@ -4,6 +4,7 @@ import { tenantOwned } from '../lib/tenancy';
 
 export const SPEND_PERIODS = ['daily', 'weekly', 'monthly'] as const;
 export type SpendPeriod = (typeof SPEND_PERIODS)[number];
+export type SpendAction = 'notify' | 'block';
 
 /**
  * A brand's key for a provider. Its id is an integer (docs/decisions.md §9). The credentials are stored
@@ -35,7 +36,13 @@ const integrationSchema = new Schema(
 integrationSchema.index({ client_id: 1, brand_id: 1, provider_name: 1 });
 integrationSchema.plugin(tenantOwned);
 
-export type IntegrationDoc = InferSchemaType<typeof integrationSchema> & {
+export type IntegrationDoc = Omit<
+  InferSchemaType<typeof integrationSchema>,
+  'spend_limit_period' | 'spend_limit_action'
+> & {
+  /** The spend settings hold what the contract allows (validated when written). */
+  spend_limit_period?: SpendPeriod | null;
+  spend_limit_action?: SpendAction | null;
   _id: number;
   created_at: Date;
   updated_at: Date;

@@ -48,7 +48,7 @@ const spendKey = (id: number, day: string) => `integration:${id}:spend:${day}`;
 
 /** The period a key's spend is counted over (monthly when it sets none). */
 export const spendPeriodOf = (key: Pick<LimitedKey, 'spend_limit_period'>): SpendPeriod =>
-  (key.spend_limit_period as SpendPeriod | null) ?? 'monthly';
+  key.spend_limit_period ?? 'monthly';
 
 /**
  * Usage and spend limits per key in Redis (FerretDB would not make the counting atomic): windows

@@ -1,3 +1,4 @@
+import type { Schemas } from '../lib/contract-types';
 import { iso } from '../lib/ids';
 import type { JobEventData, JobEventName } from '../events/event-bus';
 import type { JobDoc } from './job.model';
@@ -9,8 +10,8 @@ export function processingTime(doc: Pick<JobDoc, 'started_at' | 'completed_at' |
   return Math.max(0, Math.round(ms) / 1000);
 }
 
+/** What every job shows; the record keeps the status as a string, which the job's kind narrows below. */
 const common = (d: JobDoc) => ({
-  status: d.status,
   client_id: d.client_id,
   progress: { done: d.progress?.done ?? 0, total: d.progress?.total ?? 0 },
   message: d.message ?? null,
@@ -22,11 +23,12 @@ const common = (d: JobDoc) => ({
 });
 
 /** A maps-scrape job as the API shows it (schema Job). */
-export function toJob(d: JobDoc) {
+export function toJob(d: JobDoc): Schemas['Job'] {
   const p = d.params as Record<string, any>;
   return {
     job_id: d._id,
-    type: d.type,
+    type: 'maps-scrape', // only maps-scrape records are read as this view
+    status: d.status as Schemas['Job']['status'],
     ...common(d),
     query: p.query,
     country_code: p.country_code,
@@ -40,10 +42,11 @@ export function toJob(d: JobDoc) {
 }
 
 /** A research job as the API shows it (schema ResearchJob). */
-export function toResearchJob(d: JobDoc) {
+export function toResearchJob(d: JobDoc): Schemas['ResearchJob'] {
   const p = d.params as Record<string, any>;
   return {
     research_id: d._id,
+    status: d.status as Schemas['ResearchJob']['status'],
     ...common(d),
     source_job_id: p.source_job_id ?? null,
     companies_total: d.companies_total ?? 0,

@@ -1,5 +1,6 @@
 import { assertSelectedClient } from '../clients/selected-client';
 import { AppError } from '../lib/errors';
+import type { Schemas } from '../lib/contract-types';
 import { pageEnvelope, type Page } from '../lib/pagination';
 import { countryExists, unknownRegions } from '../locations/dataset';
 import type { JobControl, Submitter } from './job-control';
@@ -27,7 +28,7 @@ export const BUSINESS_COLUMNS = [
 export function createJobsService(deps: { control: JobControl; workflows: Pick<JobWorkflows, 'cancel'> }) {
   const { control } = deps;
   return {
-    async submit(who: Submitter, body: MapsJobParams & { webhook_url?: string }) {
+    async submit(who: Submitter, body: MapsJobParams & { webhook_url?: string }): Promise<Schemas['JobSubmitted']> {
       const { webhook_url, ...params } = body;
       if (!countryExists(params.country_code)) {
         throw AppError.invalid(`Unknown country_code ${params.country_code}`, [
@@ -80,7 +81,13 @@ export function createJobsService(deps: { control: JobControl; workflows: Pick<J
       if (doc.status !== 'completed') throw AppError.conflict(`Job is not completed (status: ${doc.status})`);
       if (format !== 'json')
         return { download: resultsDownload(doc, { format, filename: `job-${jobId}`, columns: BUSINESS_COLUMNS }) };
-      return { json: { job_id: jobId, status: 'completed', ...(await resultsPage(doc, page)) } };
+      return {
+        json: {
+          job_id: jobId,
+          status: 'completed' as const,
+          ...(await resultsPage<Schemas['ScrapedBusiness']>(doc, page)),
+        },
+      };
     },
   };
 }

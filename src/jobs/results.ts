@@ -13,9 +13,9 @@ export interface ResultsDownload {
 
 const filterOf = (doc: JobDoc) => ({ ...jobItemsOf(doc.client_id, doc._id, 'result'), found: true });
 
-/** One page of a job's results, in the order found. */
-export async function resultsPage(doc: JobDoc, page: Page) {
-  const { docs, total } = await findPage<{ data: Record<string, unknown> }>(
+/** One page of a job's results, in the order found: items of the kind the job's activities store (`Item`). */
+export async function resultsPage<Item = Record<string, unknown>>(doc: JobDoc, page: Page) {
+  const { docs, total } = await findPage<{ data: Item }>(
     JobItemModel,
     { filter: filterOf(doc), sort: { seq: 1 } },
     page,

@@ -5,6 +5,6 @@
 export function orNull<T extends object, K extends keyof T>(
   doc: T,
   ...keys: K[]
-): { [P in K]: NonNullable<T[P]> | null } {
-  return Object.fromEntries(keys.map((k) => [k, doc[k] ?? null])) as { [P in K]: NonNullable<T[P]> | null };
+): { [P in K]-?: NonNullable<T[P]> | null } {
+  return Object.fromEntries(keys.map((k) => [k, doc[k] ?? null])) as { [P in K]-?: NonNullable<T[P]> | null };
 }

@@ -15,4 +15,9 @@ export const baseSchemaOptions = {
   versionKey: false,
 } as const;
 
-export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+/** A date as the API writes it (ISO 8601), null for none: a date that is always there stays a string. */
+export function iso(d: Date): string;
+export function iso(d: Date | null | undefined): string | null;
+export function iso(d: Date | null | undefined): string | null {
+  return d ? d.toISOString() : null;
+}

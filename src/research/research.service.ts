@@ -1,5 +1,6 @@
 import { assertSelectedClient } from '../clients/selected-client';
 import { AppError } from '../lib/errors';
+import type { Schemas } from '../lib/contract-types';
 import { pageEnvelope, type Page } from '../lib/pagination';
 import type { JobControl, Submitter } from '../jobs/job-control';
 import type { JobDoc } from '../jobs/job.model';
@@ -75,7 +76,7 @@ export function createResearchService(deps: {
         webhookUrl: webhook_url,
         createdBy: who.userId,
       });
-      return { research_id: doc._id, status: 'queued', created_at: doc.created_at.toISOString() };
+      return { research_id: doc._id, status: 'queued' as const, created_at: doc.created_at.toISOString() };
     },
 
     async list(scope: string | null, status: string | undefined, page: Page) {
@@ -129,7 +130,13 @@ export function createResearchService(deps: {
         });
         return { download };
       }
-      return { json: { research_id: id, status: 'completed', ...(await resultsPage(doc, page)) } };
+      return {
+        json: {
+          research_id: id,
+          status: 'completed' as const,
+          ...(await resultsPage<Schemas['CompanyResearch']>(doc, page)),
+        },
+      };
     },
   };
 }

@@ -1,11 +1,12 @@
 import type { Infra } from '../infra';
+import type { JsonAnswer } from '../lib/contract-types';
 
 const startedAt = Date.now();
 
 export type SystemInfoSources = Pick<Infra, 'config' | 'engines' | 'version' | 'channels' | 'temporalUiUrl'>;
 
 /** Configuration and version facts an operator needs; never a secret or a credential-bearing URL. */
-export function systemInfo(s: SystemInfoSources) {
+export function systemInfo(s: SystemInfoSources): JsonAnswer<'getSystemInfo', 200> {
   const { config } = s;
   return {
     name: 'lead-service',

@@ -88,7 +88,7 @@ export function createRelay(deps: RelayDeps) {
       provider: ProviderName,
       call: ProviderCall,
       country: string | null,
-    ): Promise<unknown> {
+    ): Promise<Record<string, unknown>> {
       checkAllowed(provider, call);
       const q = { client_id: access.brand.client_id, brand_id: access.brand._id, provider, country_code: country };
       const keys = await deps.keys.activeKeys(q.client_id, provider);
@@ -142,7 +142,7 @@ export function createRelay(deps: RelayDeps) {
       if (answer.status >= 200 && answer.status < 300) {
         if (answer.body === null || typeof answer.body !== 'object' || Array.isArray(answer.body))
           throw new AppError(502, 'Provider answer is not a JSON object');
-        return answer.body;
+        return answer.body as Record<string, unknown>;
       }
       throw AppError.badRequest('Provider refused the request', {
         provider_status: answer.status,
