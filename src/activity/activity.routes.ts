@@ -1,19 +1,18 @@
+import type { QueryParams } from '../lib/contract-types';
 import type { OperationHandlers } from '../lib/http/operations';
 import { requireTenant } from '../lib/tenancy';
 import type { ActivityService } from './activity.service';
-import type { Cadence } from './digest-settings.model';
 import type { ShiftQuery } from './shifts.service';
 import { DEFAULT_GAP_MINUTES } from './shifts';
 
-function shiftQuery(query: Record<string, unknown>): ShiftQuery {
-  const q = query as Record<string, string | undefined>;
+function shiftQuery(q: QueryParams<'listShifts' | 'exportShifts'>): ShiftQuery {
   return {
     date: q.date,
     from: q.from,
     to: q.to,
     actor_id: q.actor_id,
     role: q.role,
-    gap_minutes: q.gap_minutes ? Number(q.gap_minutes) : DEFAULT_GAP_MINUTES,
+    gap_minutes: q.gap_minutes ?? DEFAULT_GAP_MINUTES,
   };
 }
 
@@ -25,8 +24,7 @@ export function activityRoutes(deps: { activity: ActivityService }): OperationHa
       res.json(await activity.shifts(requireTenant(req), shiftQuery(req.query)));
     },
     async getShiftDetail(req, res) {
-      const q = req.query as { actor_id: string; started_at: string; ended_at: string };
-      res.json(await activity.shiftDetail(requireTenant(req), q));
+      res.json(await activity.shiftDetail(requireTenant(req), req.query));
     },
     async exportShifts(req, res) {
       const { from, to, csv } = await activity.shiftsCsv(requireTenant(req), shiftQuery(req.query));
@@ -38,7 +36,7 @@ export function activityRoutes(deps: { activity: ActivityService }): OperationHa
       res.json(await activity.digestSettings(requireTenant(req)));
     },
     async updateDigestSettings(req, res) {
-      res.json(await activity.changeDigestCadence(requireTenant(req), (req.body as { cadence: Cadence }).cadence));
+      res.json(await activity.changeDigestCadence(requireTenant(req), req.body.cadence));
     },
     async listAnomalies(req, res) {
       res.json(await activity.anomalies(requireTenant(req)));

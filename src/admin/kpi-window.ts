@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { AppError } from '../lib/errors';
 
 export const PERIODS = [
@@ -62,10 +61,6 @@ export function windowOf(query: { period?: string; from?: string; to?: string },
   if (from > to)
     throw AppError.invalid('from must not be after to', [{ location: 'query', field: 'from', message: 'after to' }]);
   return { from, to, period: null };
-}
-
-export function windowFromRequest(req: Request): KpiWindow {
-  return windowOf(req.query as { period?: string; from?: string; to?: string });
 }
 
 /** The window as a half-open range of instants, for queries: [start, end). */

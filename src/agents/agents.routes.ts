@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
-import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import type { AnyRequest, OperationHandlers, OperationRequest, OperationResponse } from '../lib/http/operations';
+import { rawResponse } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, tenantScope } from '../lib/tenancy';
 import { checkFreeForm } from '../lib/http/free-form';
@@ -9,8 +9,9 @@ import { APPROVAL_PAGE_HEADERS, confirmationPage, decisionLines, decisionPage } 
 import type { AccessRequests } from './access-requests.service';
 import type { Tokens } from './tokens.service';
 
-const flag = (req: Request, name: string) => String(req.query[name]) === 'true';
-const brandOf = (req: Request) => Number(pathParam(req, 'brand_id'));
+/** Following an approver's link (GET) and confirming it (POST), for either verdict. */
+type PreviewOperation = 'approveAccessRequest' | 'denyAccessRequest';
+type DecideOperation = 'confirmApproveAccessRequest' | 'confirmDenyAccessRequest';
 
 /**
  * An agent's access: its request, the approver's links and decision, the agent's poll for the token, and the
@@ -19,22 +20,30 @@ const brandOf = (req: Request) => Number(pathParam(req, 'brand_id'));
 export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens }): OperationHandlers {
   const { requests, tokens } = deps;
 
-  const wantsHtml = (req: Request) => req.accepts(['application/json', 'text/html']) === 'text/html';
+  const wantsHtml = (req: AnyRequest) => req.accepts(['application/json', 'text/html']) === 'text/html';
 
   /**
    * Following a link (GET) decides nothing: a person sees what the decision would do and one button that
    * POSTs it to the same URL; a client asking for JSON gets the same facts. Mail scanners fetch links.
    */
-  async function preview(req: Request, res: Response, verdict: Verdict) {
-    const token = String(req.query.approval_token);
-    const facts = await requests.preview(pathParam(req, 'request_id'), token, verdict);
+  async function preview(
+    req: OperationRequest<PreviewOperation>,
+    res: OperationResponse<PreviewOperation>,
+    verdict: Verdict,
+  ) {
+    const token = req.query.approval_token;
+    const facts = await requests.preview(req.params.request_id, token, verdict);
     if (!wantsHtml(req)) return void res.json(facts);
     res.set(APPROVAL_PAGE_HEADERS).type('html').send(confirmationPage(facts, token));
   }
 
   /** The button (or a JSON client) POSTs the decision; a person gets its outcome, or why it failed, as a page. */
-  async function decide(req: Request, res: Response, verdict: Verdict) {
-    const decided = requests.decide(pathParam(req, 'request_id'), String(req.query.approval_token), verdict);
+  async function decide(
+    req: OperationRequest<DecideOperation>,
+    res: OperationResponse<DecideOperation>,
+    verdict: Verdict,
+  ) {
+    const decided = requests.decide(req.params.request_id, req.query.approval_token, verdict);
     if (!wantsHtml(req)) return void res.json((await decided).decision);
     res.set(APPROVAL_PAGE_HEADERS).type('html');
     try {
@@ -47,7 +56,10 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
       );
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
-      res.status(err.status).send(decisionPage('Nothing was decided', [err.detail]));
+      // The error's own status, with the page the contract declares beside its JSON for each of them.
+      rawResponse(res)
+        .status(err.status)
+        .send(decisionPage('Nothing was decided', [err.detail]));
     }
   }
 
@@ -61,7 +73,7 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
       res.json(await requests.requestByEmail(req.body, req.ip ?? 'unknown'));
     },
     async getAccessRequestStatus(req, res) {
-      res.json(await requests.status(pathParam(req, 'request_id'), String(req.query.poll_token)));
+      res.json(await requests.status(req.params.request_id, req.query.poll_token));
     },
     approveAccessRequest: (req, res) => preview(req, res, 'approved'),
     denyAccessRequest: (req, res) => preview(req, res, 'denied'),
@@ -78,19 +90,22 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
             ? req.query.client_id
             : tenantScope(req)
           : tenantScope(req);
-      res.json(await tokens.list(caller, scope, flag(req, 'include_inactive'), pageOf(req)));
+      res.json(await tokens.list(caller, scope, req.query.include_inactive === true, pageOf(req.query)));
     },
     async revokeAccessToken(req, res) {
-      res.json(await tokens.revoke(callerOf(req), tenantScope(req), pathParam(req, 'token_id')));
+      res.json(await tokens.revoke(callerOf(req), tenantScope(req), req.params.token_id));
     },
     async listAgentUsers(req, res) {
-      res.json(await tokens.agentUsers(callerOf(req), brandOf(req), flag(req, 'include_inactive'), pageOf(req)));
+      const { brand_id } = req.params;
+      res.json(
+        await tokens.agentUsers(callerOf(req), brand_id, req.query.include_inactive === true, pageOf(req.query)),
+      );
     },
     async revokeAgentUser(req, res) {
-      res.json(await tokens.revokeAgentUser(callerOf(req), brandOf(req), pathParam(req, 'agent_user_id')));
+      res.json(await tokens.revokeAgentUser(callerOf(req), req.params.brand_id, req.params.agent_user_id));
     },
     async regenerateAgentToken(req, res) {
-      res.json(await tokens.regenerate(callerOf(req), brandOf(req), pathParam(req, 'agent_user_id')));
+      res.json(await tokens.regenerate(callerOf(req), req.params.brand_id, req.params.agent_user_id));
     },
   };
 }

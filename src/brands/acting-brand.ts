@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { AnyRequest } from '../lib/http/operations';
 import { AppError } from '../lib/errors';
 import { callerOf } from '../lib/tenancy';
 import { brandAccess, type BrandAccess } from './brand-access';
@@ -15,7 +15,7 @@ const brandHeaderMissing = (why: string) =>
  * a dashboard caller or credential triple names it with X-Brand-Id and must belong to it (404
  * otherwise, as everywhere). An inactive brand acts for nobody (403). `find` is the services' brand cache.
  */
-export async function actingBrand(req: Request, find: BrandLookup): Promise<BrandAccess> {
+export async function actingBrand(req: AnyRequest, find: BrandLookup): Promise<BrandAccess> {
   const caller = callerOf(req);
   const named = req.get(BRAND_HEADER);
   let brandId: number;

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { AnyRequest } from '../lib/http/operations';
 import { AppError } from '../lib/errors';
 import { callerOf, type Caller } from '../lib/tenancy';
 import { BrandMemberModel, memberId, type BrandDoc, type BrandRole } from './brand.model';
@@ -89,6 +89,9 @@ export async function grantableBrands(caller: Caller, clientId: string, brandIds
 }
 
 /** brandAccess for a request whose path carries {brand_id}. */
-export function requestBrandAccess(req: Request, need: BrandNeed): Promise<BrandAccess> {
-  return brandAccess(callerOf(req), Number(req.params.brand_id), need);
+export function requestBrandAccess(
+  req: AnyRequest & { params: { brand_id: number } },
+  need: BrandNeed,
+): Promise<BrandAccess> {
+  return brandAccess(callerOf(req), req.params.brand_id, need);
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../lib/errors';
-import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import type { OperationHandlers } from '../lib/http/operations';
 import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
 import { callerOf, requireTenant } from '../lib/tenancy';
@@ -21,8 +21,7 @@ export function clientsRoutes(deps: ClientsRouteDeps): OperationHandlers {
       res.status(201).json(await deps.clients.create(req.body));
     },
     async listClients(req, res) {
-      const isActive = req.query.is_active as unknown as boolean | undefined;
-      res.json(await deps.clients.list({ is_active: isActive }, pageOf(req)));
+      res.json(await deps.clients.list({ is_active: req.query.is_active }, pageOf(req.query)));
     },
     /** The caller's client's webhook signing secret (never cached: it is a secret). */
     async getWebhookSecret(req, res) {
@@ -33,7 +32,7 @@ export function clientsRoutes(deps: ClientsRouteDeps): OperationHandlers {
     },
     async updateClient(req, res) {
       assertSubmittedUrl(req.body.deploy_hook_url, 'deploy_hook_url', deps.outbound);
-      res.json(await deps.clients.update(pathParam(req, 'client_id'), req.body));
+      res.json(await deps.clients.update(req.params.client_id, req.body));
     },
     /** A new key and secret for the caller's own client (a super_admin has none). */
     async regenerateCredentials(req, res) {

@@ -1,6 +1,17 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
+import type { AnyRequest, OperationResponse } from '../lib/http/operations';
 import { notModified } from '../lib/http/conditional-get';
 import { etagOf, type CachedResponse, type ContentCache } from './content-cache';
+
+/** The public reads a site makes, answered from the cache. */
+export type PublicReadOperation =
+  | 'listPublicAuthors'
+  | 'listPublicPosts'
+  | 'getPublicPost'
+  | 'listPublicPages'
+  | 'getPublicPage'
+  | 'listPublicCategories'
+  | 'listPublicTags';
 
 /** Browsers and CDNs may reuse a public response for 30 s, then revalidate it with its ETag. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=60';
@@ -10,7 +21,7 @@ export const PUBLIC_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=
  * contract accepted are cached, so a later request with the same URL is one the contract accepts too;
  * that is what lets the fast path (public-fast-path.ts) answer hits before validation.
  */
-export const readKey = (req: Request): string => req.originalUrl;
+export const readKey = (req: AnyRequest): string => req.originalUrl;
 
 /**
  * Serves public reads through the Redis cache with ETag, Cache-Control and 304. The response body
@@ -30,8 +41,17 @@ export function createPublicResponder(cache: ContentCache, opts: { validateRespo
       return entry;
     },
 
-    /** Sends `body` (default: the entry's) under the entry's ETag, or 304 when the caller already has it. */
-    send(req: Request, res: Response, entry: CachedResponse, body = entry.body): void {
+    /**
+     * Sends `body` (default: the entry's) under the entry's ETag, or 304 when the caller already has it. The entry
+     * is the JSON of an answer its operation's handler produced (and typed), so it is sent as the bytes it is.
+     */
+    send(
+      req: AnyRequest,
+      answer: Response | OperationResponse<PublicReadOperation, any>,
+      entry: CachedResponse,
+      body = entry.body,
+    ): void {
+      const res = answer as Response;
       res.set({ ETag: entry.etag, 'Cache-Control': PUBLIC_CACHE_CONTROL, Vary: 'X-Content-Domain' });
       if (notModified(req, res)) {
         res.status(304).end();

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { OperationHandlers } from '../lib/http/operations';
+import { rawResponse, type OperationHandlers } from '../lib/http/operations';
 import { tenantScope } from '../lib/tenancy';
 import type { EventsService, StreamFrame, StreamSink } from './events.service';
 
@@ -40,9 +40,8 @@ function sseSink(req: Request, res: Response): StreamSink {
 export function eventsRoutes(deps: { events: EventsService }): OperationHandlers {
   return {
     async streamEvents(req, res) {
-      const lastEventId =
-        req.get('last-event-id') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : undefined);
-      await deps.events.stream(tenantScope(req), lastEventId, sseSink(req, res), req.credential);
+      const lastEventId = req.get('last-event-id') ?? req.query.last_event_id;
+      await deps.events.stream(tenantScope(req), lastEventId, sseSink(req, rawResponse(res)), req.credential);
     },
     async getEventStatus(req, res) {
       res.json(await deps.events.status(tenantScope(req)));

@@ -1,4 +1,4 @@
-import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import type { OperationHandlers } from '../lib/http/operations';
 import { requireTenant } from '../lib/tenancy';
 import type { IdapService } from './idap.service';
 import { csv } from './refs';
@@ -12,14 +12,8 @@ export function idapRoutes(deps: { idap: IdapService }): OperationHandlers {
     },
 
     async searchResources(req, res) {
-      const query = req.query as unknown as {
-        q: string;
-        limit?: number;
-        fields?: string;
-        flags?: string;
-        format?: string;
-      };
-      const result = await idap.search(requireTenant(req), pathParam(req, 'resource_type'), query);
+      const query = req.query;
+      const result = await idap.search(requireTenant(req), req.params.resource_type, query);
       if (query.format === 'yaml') return void res.type('application/yaml').send(renderYaml(result));
       if (query.format === 'md') return void res.type('text/markdown').send(renderMarkdown(result, csv(query.fields)));
       res.json(result);

@@ -27,9 +27,9 @@ export function createIdapService() {
   return {
     batch: (clientId: string, req: BatchRequest) => batchGet(clientId, req),
 
-    async search(clientId: string, type: string, query: SearchQuery) {
+    async search(clientId: string, type: ResourceType | 'media', query: SearchQuery) {
       if (type === 'media') throw mediaNotSearchable();
-      const items = await searchResources(clientId, type as ResourceType, query.q, {
+      const items = await searchResources(clientId, type, query.q, {
         limit: query.limit ?? 20,
         fields: csv(query.fields),
         ...flagFilter(query.flags),

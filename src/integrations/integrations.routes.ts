@@ -1,17 +1,16 @@
-import type { Request, Response } from 'express';
 import { AppError, type FieldError } from '../lib/errors';
-import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import type { OperationHandlers, OperationRequest, OperationResponse } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { requestBrandAccess } from '../brands/brand-access';
 import { actingBrand } from '../brands/acting-brand';
 import type { BrandLookup } from '../brands/brand-cache';
 import type { IntegrationsService } from './integrations.service';
 import type { Relay } from './relay/relay.service';
-import type { ProviderName, RelayMethod } from './providers';
+import type { ProviderName } from './providers';
 import type { Params, ProviderCall } from './relay/forward';
 
-const idOf = (req: Request) => Number(pathParam(req, 'integration_id'));
-const daysOf = (req: Request) => Number(req.query.days ?? 30);
+/** The relays an agent calls a provider through, with its brand's key. */
+type RelayOperation = 'proxyMaps' | 'proxyParcelTracking' | 'proxyMessaging';
 const COUNTRY_HEADER = 'x-country-code';
 
 /** Relay params and form fields: strings, numbers, booleans, or lists of them (422 naming the field otherwise). */
@@ -31,18 +30,6 @@ function paramsOf(value: unknown, field: string): Params | undefined {
   return value as Params;
 }
 
-function relayCall(req: Request, provider: ProviderName): ProviderCall {
-  const b = req.body as Record<string, unknown>;
-  const defaultMethod: RelayMethod = provider === 'messaging' ? 'POST' : 'GET';
-  return {
-    method: (b.method as RelayMethod | undefined) ?? defaultMethod,
-    path: String(b.path),
-    params: paramsOf(b.params, 'params'),
-    json: provider === 'parcel-tracking' ? (b.json_body as Record<string, unknown> | undefined) : undefined,
-    form: provider === 'messaging' ? paramsOf(b.form_body, 'form_body') : undefined,
-  };
-}
-
 export interface IntegrationsRouteDeps {
   service: IntegrationsService;
   relay: Relay;
@@ -54,7 +41,8 @@ export interface IntegrationsRouteDeps {
 export function integrationsRoutes(deps: IntegrationsRouteDeps): OperationHandlers {
   const { service: svc, relay } = deps;
   const relayFor =
-    (provider: ProviderName, call: (req: Request) => ProviderCall) => async (req: Request, res: Response) => {
+    <Op extends RelayOperation>(provider: ProviderName, call: (req: OperationRequest<Op>) => ProviderCall) =>
+    async (req: OperationRequest<Op>, res: OperationResponse<RelayOperation>) => {
       const access = await actingBrand(req, deps.brands);
       res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null));
     };
@@ -67,49 +55,59 @@ export function integrationsRoutes(deps: IntegrationsRouteDeps): OperationHandle
       res.json(await svc.overview(await requestBrandAccess(req, 'member')));
     },
     async listIntegrations(req, res) {
-      res.json(
-        await svc.list(
-          await requestBrandAccess(req, 'member'),
-          req.query.provider_name as string | undefined,
-          pageOf(req),
-        ),
-      );
+      res.json(await svc.list(await requestBrandAccess(req, 'member'), req.query.provider_name, pageOf(req.query)));
     },
     async getIntegration(req, res) {
-      res.json(await svc.get(await requestBrandAccess(req, 'member'), idOf(req)));
+      res.json(await svc.get(await requestBrandAccess(req, 'member'), req.params.integration_id));
     },
     async createIntegration(req, res) {
       res.status(201).json(await svc.create(await requestBrandAccess(req, 'admin'), req.body));
     },
     async updateIntegration(req, res) {
-      res.json(await svc.update(await requestBrandAccess(req, 'admin'), idOf(req), req.body));
+      res.json(await svc.update(await requestBrandAccess(req, 'admin'), req.params.integration_id, req.body));
     },
     async deleteIntegration(req, res) {
-      res.json(await svc.remove(await requestBrandAccess(req, 'admin'), idOf(req)));
+      res.json(await svc.remove(await requestBrandAccess(req, 'admin'), req.params.integration_id));
     },
     async resetIntegrationUsage(req, res) {
-      res.json(await svc.resetUsage(await requestBrandAccess(req, 'admin'), idOf(req)));
+      res.json(await svc.resetUsage(await requestBrandAccess(req, 'admin'), req.params.integration_id));
     },
     async getIntegrationSpend(req, res) {
-      res.json(await svc.keySpend(await requestBrandAccess(req, 'member'), idOf(req), daysOf(req)));
+      res.json(
+        await svc.keySpend(await requestBrandAccess(req, 'member'), req.params.integration_id, req.query.days ?? 30),
+      );
     },
     async getProviderSpend(req, res) {
       res.json(
-        await svc.providerSpend(await requestBrandAccess(req, 'member'), pathParam(req, 'provider_name'), daysOf(req)),
+        await svc.providerSpend(
+          await requestBrandAccess(req, 'member'),
+          req.params.provider_name,
+          req.query.days ?? 30,
+        ),
       );
     },
     async testIntegration(req, res) {
-      res.json(await svc.test(await requestBrandAccess(req, 'admin'), idOf(req)));
+      res.json(await svc.test(await requestBrandAccess(req, 'admin'), req.params.integration_id));
     },
     async syncIntegrationBilling(req, res) {
-      res.status(202).json(await svc.syncBilling(await requestBrandAccess(req, 'admin'), idOf(req)));
+      res.status(202).json(await svc.syncBilling(await requestBrandAccess(req, 'admin'), req.params.integration_id));
     },
-    proxyMaps: relayFor('maps', (req) => ({
+    proxyMaps: relayFor('maps', (req: OperationRequest<'proxyMaps'>) => ({
       method: 'GET',
-      path: pathParam(req, 'path'),
+      path: req.params.path,
       params: paramsOf(req.body.params, 'params'),
     })),
-    proxyParcelTracking: relayFor('parcel-tracking', (req) => relayCall(req, 'parcel-tracking')),
-    proxyMessaging: relayFor('messaging', (req) => relayCall(req, 'messaging')),
+    proxyParcelTracking: relayFor('parcel-tracking', (req: OperationRequest<'proxyParcelTracking'>) => ({
+      method: req.body.method ?? 'GET',
+      path: req.body.path,
+      params: paramsOf(req.body.params, 'params'),
+      json: req.body.json_body,
+    })),
+    proxyMessaging: relayFor('messaging', (req: OperationRequest<'proxyMessaging'>) => ({
+      method: req.body.method ?? 'POST',
+      path: req.body.path,
+      params: paramsOf(req.body.params, 'params'),
+      form: paramsOf(req.body.form_body, 'form_body'),
+    })),
   };
 }

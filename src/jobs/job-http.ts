@@ -1,26 +1,37 @@
-import type { Request, Response } from 'express';
+import type { JsonAnswer } from '../lib/contract-types';
+import { rawResponse, type AnyRequest, type OperationResponse } from '../lib/http/operations';
 import { callerOf, requireTenant } from '../lib/tenancy';
 import type { Submitter } from './job-control';
 import type { ResultsDownload, ResultsFormat } from './results';
 
 /** Who submits a job: the tenant it runs for and the caller (a super_admin names an existing client). */
-export function submitterOf(req: Request): Submitter {
+export function submitterOf(req: AnyRequest): Submitter {
   const caller = callerOf(req);
   return { clientId: requireTenant(req), isSuperAdmin: caller.role === 'super_admin', userId: caller.userId };
 }
 
-export const formatOf = (req: Request) => (req.query.format ?? 'json') as ResultsFormat;
+export const formatOf = (query: { format?: ResultsFormat }): ResultsFormat => query.format ?? 'json';
 
-/** A job's results: a page as JSON, or the whole set as a download, written as the connection takes it. */
-export async function sendResults(res: Response, results: { json: unknown } | { download: ResultsDownload }) {
+/** The operations that answer a job's results. */
+type ResultsOperation = 'getJobResults' | 'getResearchResults';
+
+/**
+ * A job's results: a page as the JSON the contract declares, or the whole set as a download (CSV or JSON
+ * lines), written as the connection takes it.
+ */
+export async function sendResults<Op extends ResultsOperation>(
+  res: OperationResponse<Op>,
+  results: { json: JsonAnswer<Op, 200> } | { download: ResultsDownload },
+) {
   if ('json' in results) return void res.json(results.json);
   const { download } = results;
-  res.status(200);
-  res.setHeader('Content-Type', download.contentType);
-  res.setHeader('Content-Disposition', `attachment; filename="${download.filename}"`);
+  const stream = rawResponse<ResultsOperation>(res); // CSV or JSON lines, as the contract declares them besides JSON
+  stream.status(200);
+  stream.setHeader('Content-Type', download.contentType);
+  stream.setHeader('Content-Disposition', `attachment; filename="${download.filename}"`);
   for await (const chunk of download.chunks) {
-    if (res.destroyed) break;
-    if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
+    if (stream.destroyed) break;
+    if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r));
   }
-  res.end();
+  stream.end();
 }

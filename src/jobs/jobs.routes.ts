@@ -1,4 +1,4 @@
-import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import type { OperationHandlers } from '../lib/http/operations';
 import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
 import { tenantScope } from '../lib/tenancy';
@@ -13,23 +13,20 @@ export function jobsRoutes(deps: { jobs: JobsService; outbound: OutboundPolicy }
       res.json(await jobs.submit(submitterOf(req), req.body));
     },
     async listJobs(req, res) {
-      const filter = {
-        type: req.query.type_filter as string | undefined,
-        status: req.query.status_filter as string | undefined,
-      };
-      res.json(await jobs.list(tenantScope(req), filter, pageOf(req)));
+      const filter = { type: req.query.type_filter, status: req.query.status_filter };
+      res.json(await jobs.list(tenantScope(req), filter, pageOf(req.query)));
     },
     async getJobStatus(req, res) {
-      res.json(await jobs.get(tenantScope(req), pathParam(req, 'job_id')));
+      res.json(await jobs.get(tenantScope(req), req.params.job_id));
     },
     async getJobResults(req, res) {
       await sendResults(
         res,
-        await jobs.results(tenantScope(req), pathParam(req, 'job_id'), formatOf(req), pageOf(req)),
+        await jobs.results(tenantScope(req), req.params.job_id, formatOf(req.query), pageOf(req.query)),
       );
     },
     async cancelJob(req, res) {
-      res.json(await jobs.cancel(tenantScope(req), pathParam(req, 'job_id')));
+      res.json(await jobs.cancel(tenantScope(req), req.params.job_id));
     },
   };
 }

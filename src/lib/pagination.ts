@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { Model } from 'mongoose';
 
 export interface Page {
@@ -8,9 +7,9 @@ export interface Page {
 }
 
 /** page and page_size from a validated query (the contract sets defaults 1 and 20 and the bounds). */
-export function pageOf(req: Request): Page {
-  const page = Number(req.query.page ?? 1);
-  const page_size = Number(req.query.page_size ?? 20);
+export function pageOf(query: { page?: number; page_size?: number }): Page {
+  const page = query.page ?? 1;
+  const page_size = query.page_size ?? 20;
   return { page, page_size, skip: (page - 1) * page_size };
 }
 

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { AnyRequest } from './http/operations';
 import type { Schema } from 'mongoose';
 import { AppError } from './errors';
 
@@ -47,7 +47,7 @@ export interface CredentialCheck {
 
 export const SELECTED_CLIENT_HEADER = 'x-selected-client-id';
 
-export function callerOf(req: Request): Caller {
+export function callerOf(req: AnyRequest): Caller {
   if (!req.caller) throw AppError.unauthorized();
   return req.caller;
 }
@@ -57,7 +57,7 @@ export function callerOf(req: Request): Caller {
  * tenant (null) where the operation allows it; everybody else always acts on their own client and
  * cannot choose another.
  */
-export function tenantScope(req: Request): string | null {
+export function tenantScope(req: AnyRequest): string | null {
   const caller = callerOf(req);
   if (caller.role === 'super_admin') {
     const selected = req.get(SELECTED_CLIENT_HEADER);
@@ -68,7 +68,7 @@ export function tenantScope(req: Request): string | null {
 }
 
 /** The one tenant an operation must act on (writes, single reads); a super_admin must choose it. */
-export function requireTenant(req: Request): string {
+export function requireTenant(req: AnyRequest): string {
   const tenant = tenantScope(req);
   if (!tenant) {
     throw AppError.invalid('Choose a client with the X-Selected-Client-Id header', [

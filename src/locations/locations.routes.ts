@@ -10,7 +10,7 @@ export function locationsRoutes(): OperationHandlers {
       res.json({ countries, total: countries.length });
     },
     listRegions(req, res) {
-      const countryCode = String(req.query.country_code);
+      const countryCode = req.query.country_code;
       const regions = listRegions(countryCode);
       if (!regions) throw AppError.notFound('Country not found');
       res.json({ country_code: countryCode, regions, total: regions.length });

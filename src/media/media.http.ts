@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream/promises';
-import type { Request, Response } from 'express';
+import { rawResponse, type OperationRequest, type OperationResponse } from '../lib/http/operations';
 import { transliterate } from 'transliteration';
 import { notModified } from '../lib/http/conditional-get';
 import type { MediaService, Rendition } from './media.service';
@@ -41,12 +41,11 @@ export function safeFilename(r: Rendition): string {
 export async function serveMedia(
   media: MediaService,
   clientId: string,
-  mediaId: string,
-  req: Request,
-  res: Response,
+  req: OperationRequest<'getMedia'>,
+  res: OperationResponse<'getMedia'>,
 ): Promise<void> {
-  const q = req.query as { thumb?: boolean; download?: boolean };
-  const r = await media.rendition(clientId, mediaId, Boolean(q.thumb));
+  const q = req.query;
+  const r = await media.rendition(clientId, req.params.media_id, Boolean(q.thumb));
   res.set({ ETag: r.etag, 'Last-Modified': r.last_modified.toUTCString(), 'Cache-Control': 'private, max-age=86400' });
   if (notModified(req, res)) return void res.status(304).end();
   const stream = await media.open(r);
@@ -56,5 +55,5 @@ export async function serveMedia(
     'Content-Length': String(r.size),
     'Content-Security-Policy': "default-src 'none'; sandbox",
   });
-  await pipeline(stream, res);
+  await pipeline(stream, rawResponse(res)); // the bytes, of the media type the contract declares
 }

@@ -1,4 +1,4 @@
-import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import type { OperationHandlers } from '../lib/http/operations';
 import { requireTenant } from '../lib/tenancy';
 import { serveMedia } from './media.http';
 import { mediaNotSearchable, type MediaService } from './media.service';
@@ -12,7 +12,7 @@ export function mediaRoutes(deps: { media: MediaService }): OperationHandlers {
     },
 
     async getMedia(req, res) {
-      await serveMedia(deps.media, requireTenant(req), pathParam(req, 'media_id'), req, res);
+      await serveMedia(deps.media, requireTenant(req), req, res);
     },
   };
 }

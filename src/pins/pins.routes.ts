@@ -1,4 +1,4 @@
-import type { OperationHandlers } from '../lib/http/operations';
+import type { AnyRequest, OperationHandlers } from '../lib/http/operations';
 import { actingBrand } from '../brands/acting-brand';
 import type { BrandLookup } from '../brands/brand-cache';
 import { callerOf, type Caller } from '../lib/tenancy';
@@ -19,6 +19,12 @@ const rateSubject = (caller: Caller) =>
   caller.tokenId ? `token:${caller.tokenId}` : caller.userId ? `user:${caller.userId}` : `client:${caller.clientId}`;
 
 /**
+ * The signup token from the link: the contract's signupToken security scheme carries it as the query parameter
+ * `token` (authentication checked it is there), which is why the operations' query parameters do not list it.
+ */
+const signupTokenOf = (req: AnyRequest) => String((req.query as { token?: unknown }).token);
+
+/**
  * The registry's agent operations (acting for a brand) and the signup operations (authorised by the signup
  * token): resolve, search and preview pins, reserve a name (confirm-pin), and the end user's claim.
  */
@@ -26,11 +32,11 @@ export function pinsRoutes(deps: PinsRouteDeps): OperationHandlers {
   return {
     async resolvePin(req, res) {
       await actingBrand(req, deps.brands);
-      res.json(await deps.pins.resolve(String(req.query.pin_id)));
+      res.json(await deps.pins.resolve(req.query.pin_id));
     },
     async searchPins(req, res) {
       await actingBrand(req, deps.brands);
-      res.json(await deps.pins.search(req.body as Record<string, unknown>));
+      res.json(await deps.pins.search(req.body));
     },
     async previewPin(req, res) {
       await actingBrand(req, deps.brands);
@@ -43,10 +49,10 @@ export function pinsRoutes(deps: PinsRouteDeps): OperationHandlers {
       res.status(202).json(await deps.signup.confirm(brandRef, req.body, rateSubject(callerOf(req))));
     },
     async resolveSignup(req, res) {
-      res.json(await deps.signup.resolve(String(req.query.token)));
+      res.json(await deps.signup.resolve(signupTokenOf(req)));
     },
     async checkSignupName(req, res) {
-      res.json(await deps.signup.checkName(String(req.query.token), String(req.query.name)));
+      res.json(await deps.signup.checkName(signupTokenOf(req), req.query.name));
     },
     async completeSignup(req, res) {
       res.status(202).json(await deps.signup.complete(req.body));

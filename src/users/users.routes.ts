@@ -1,5 +1,5 @@
 import { AppError } from '../lib/errors';
-import { pathParam, type OperationHandlers } from '../lib/http/operations';
+import type { OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf } from '../lib/tenancy';
 import { generatePassword, type UsersService } from './users.service';
@@ -23,28 +23,27 @@ export function usersRoutes(deps: { users: UsersService }): OperationHandlers {
       });
     },
     async listDashboardUsers(req, res) {
-      const { role, search } = req.query as { role?: string; search?: string };
-      res.json(await users.list({ role, search }, pageOf(req)));
+      const { role, search } = req.query;
+      res.json(await users.list({ role, search }, pageOf(req.query)));
     },
     async createDashboardUser(req, res) {
       res.status(201).json(await users.create(req.body));
     },
     async updateDashboardUser(req, res) {
-      res.json(await users.update(pathParam(req, 'user_id'), req.body));
+      res.json(await users.update(req.params.user_id, req.body));
     },
     async deleteDashboardUser(req, res) {
-      if (pathParam(req, 'user_id') === callerOf(req).userId)
-        throw AppError.conflict('You cannot remove your own access');
-      res.json(await users.remove(pathParam(req, 'user_id')));
+      if (req.params.user_id === callerOf(req).userId) throw AppError.conflict('You cannot remove your own access');
+      res.json(await users.remove(req.params.user_id));
     },
     async generatePassword(req, res) {
-      await users.getUser(pathParam(req, 'user_id')); // 404 for an unknown user; the password is not stored
+      await users.getUser(req.params.user_id); // 404 for an unknown user; the password is not stored
       res.json({ password: generatePassword(16) });
     },
     async setUserPassword(req, res) {
       res.json(
         await users.setPassword(
-          pathParam(req, 'user_id'),
+          req.params.user_id,
           req.body.new_password,
           req.body.send_email ?? false,
           callerOf(req).sessionId,
@@ -52,7 +51,7 @@ export function usersRoutes(deps: { users: UsersService }): OperationHandlers {
       );
     },
     async triggerPasswordReset(req, res) {
-      res.status(202).json(await users.triggerReset(pathParam(req, 'user_id')));
+      res.status(202).json(await users.triggerReset(req.params.user_id));
     },
     async resetPassword(req, res) {
       res.json(await users.resetPassword(req.body.token, req.body.new_password));

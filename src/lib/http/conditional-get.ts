@@ -1,4 +1,5 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
+import type { AnyRequest } from './operations';
 
 const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
 
@@ -9,7 +10,7 @@ const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
  * `req.fresh` cannot stand in: it answers false whenever the request says `Cache-Control: no-cache`, which
  * fetch() adds to every request carrying a validator, so those callers would never get a 304.
  */
-export function notModified(req: Request, res: Response): boolean {
+export function notModified(req: AnyRequest, res: Pick<Response, 'get'>): boolean {
   const ifNoneMatch = req.get('if-none-match');
   if (ifNoneMatch) {
     const tags = ifNoneMatch.split(',').map(opaque);

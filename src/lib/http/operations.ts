@@ -1,11 +1,77 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Response as StatusTypedResponse } from 'express-serve-static-core';
 import { AppError } from '../errors';
+import type {
+  JsonAnswer,
+  OperationId,
+  PathParams,
+  QueryParams,
+  RawAnswer,
+  RequestBody,
+  Status,
+} from '../contract-types';
 import type { CompiledContract, RoutedOperation } from './contract';
 
-export type OperationHandler = (req: Request, res: Response) => unknown | Promise<unknown>;
-export type OperationHandlers = Record<string, OperationHandler>;
+/**
+ * The request of the operation `Op` once the contract's gates have passed it: its path parameters, query and
+ * body as the contract declares them (the request validator checked them, coerced the parameters and filled
+ * in their defaults before any handler runs). A member the contract does not declare cannot be read.
+ */
+export type OperationRequest<Op extends OperationId> = Request<
+  PathParams<Op>,
+  unknown,
+  RequestBody<Op>,
+  QueryParams<Op>
+>;
 
-const notImplemented: OperationHandler = () => {
+/**
+ * Any request, as a helper several operations share takes it: it reads what every request has (the caller, the
+ * headers, the URL), never a parameter or the body by name (those come typed from the operation's request).
+ */
+export type AnyRequest = Request<object, unknown, unknown, object>;
+
+/**
+ * The response of the operation `Op`, answering with the status S (200 unless `status()` says otherwise): `json()`
+ * takes the body the contract declares for S, `status()` only a status the contract declares, and `send()` text
+ * or bytes only where the contract declares a media type other than JSON for S (CSV, HTML, an image). Streams
+ * (server-sent events, an image piped from storage) write through the Node response (`write`, `end`, a pipeline).
+ */
+export type OperationResponse<Op extends OperationId, S extends number = 200> = {
+  status<Code extends Status<Op>>(code: Code): OperationResponse<Op, Code>;
+  json(body: JsonAnswer<Op, S>): OperationResponse<Op, S>;
+  send(body: RawAnswer<Op, S>): OperationResponse<Op, S>;
+} & StatusTypedResponse<never, Record<string, unknown>, Status<Op>>;
+
+/** What an operation the contract declares only JSON answers for lacks: `rawResponse` refuses its response. */
+type DeclaresRawAnswer<Op extends OperationId> = [RawAnswer<Op, Status<Op>>] extends [never]
+  ? { onlyJsonIsDeclared: never }
+  : unknown;
+
+/**
+ * The one escape from the typed response, open only to an operation the contract declares an answer other than
+ * JSON for: the Express response, to stream server-sent events or a download, pipe an image or send a page with
+ * the status of an error. What is written through it is not checked against the contract.
+ */
+export function rawResponse<Op extends OperationId>(res: OperationResponse<Op, any> & DeclaresRawAnswer<Op>): Response {
+  return res as unknown as Response;
+}
+
+/** The handler of the operation `Op`: it answers through `res` (or throws an AppError). */
+export type OperationHandler<Op extends OperationId> = (
+  req: OperationRequest<Op>,
+  res: OperationResponse<Op>,
+) => unknown | Promise<unknown>;
+
+/**
+ * Handlers by operationId, each typed by its operation: a key the contract does not declare, a parameter or body
+ * field it does not declare, or an answer of a shape it does not declare fails the typecheck.
+ */
+export type OperationHandlers = { [Op in OperationId]?: OperationHandler<Op> };
+
+/** A handler as the router calls it, after the gates (the types above are what those gates guarantee). */
+type RoutedHandler = (req: Request, res: Response) => unknown;
+
+const notImplemented: RoutedHandler = () => {
   throw AppError.notImplemented();
 };
 
@@ -45,7 +111,7 @@ export function routeOperations(
   if (unknown.length) throw new Error(`handlers for operations openapi.yaml does not declare: ${unknown.join(', ')}`);
   const pipelines = new Map(
     contract.operations.map((op) => {
-      const handler = handlers[op.schema.operationId] ?? notImplemented;
+      const handler = (handlers as Record<string, RoutedHandler | undefined>)[op.schema.operationId] ?? notImplemented;
       const validation = [
         requestValidation(contract, op),
         ...(contract.validateResponse ? [contract.validateResponse] : []),
@@ -79,9 +145,4 @@ function requestValidation(contract: CompiledContract, op: RoutedOperation): Ope
   if (!declaresNothing) return contract.validateRequest;
   return (req, res, next) =>
     req.url.includes('?') || hasBody(req) ? contract.validateRequest(req, res, next) : next();
-}
-
-/** A path parameter as the string the contract declares (Express types allow arrays for wildcards). */
-export function pathParam(req: Request, name: string): string {
-  return String(req.params[name]);
 }
