@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import type { Activities } from '../../activities';
 import { OutboxMessageModel } from '../../src/notifications/outbox.model';
 import { outboxDriver } from '../../src/notifications/channels';
 import { createNotificationActivities } from '../../activities/notifications';
@@ -134,7 +135,7 @@ describe('the digest schedule', () => {
         dueDigests: async () => (await real.dueDigests()).filter((d) => d.client_id === initech.client_id),
         prepareDigest: crashOnce('prepareDigest', real.prepareDigest),
         markDigestSent: crashOnce('markDigestSent', real.markDigestSent),
-      },
+      } satisfies Partial<Activities>,
     });
     try {
       await worker.runUntil(async () => {

@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import type { Activities } from '../../activities';
 import { HOUR, useTimeSkipping } from '../support/time-skipping';
 import { accessRequestWorkflow } from '../../workflows/access-requests';
 import {
@@ -12,18 +13,18 @@ import {
 
 /**
  * The approval workflow on Temporal's time-skipping test server, with its real 24-hour deadline: the
- * activities are stand-ins that record what the workflow asked for.
+ * activities are stand-ins, typed from the real ones, that record what the workflow asked for.
  */
 describe('the access-request workflow, with its 24-hour deadline skipped through', () => {
   const ts = useTimeSkipping();
 
   function recorder() {
     const calls = { sent: [] as string[], decided: [] as Verdict[], expired: [] as string[] };
-    const activities = {
-      async sendMessage(m: { to: string }) {
+    const activities: Pick<Activities, 'sendMessage' | 'decideAccessRequest' | 'expireAccessRequest'> = {
+      async sendMessage(m) {
         calls.sent.push(m.to);
       },
-      async decideAccessRequest(input: { request_id: string; verdict: Verdict; token_id: string }) {
+      async decideAccessRequest(input) {
         calls.decided.push(input.verdict);
         return {
           request_id: input.request_id,
@@ -34,7 +35,7 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
           token_expires_at: null,
         };
       },
-      async expireAccessRequest(requestId: string) {
+      async expireAccessRequest(requestId) {
         calls.expired.push(requestId);
       },
     };

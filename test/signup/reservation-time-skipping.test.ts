@@ -1,3 +1,4 @@
+import type { Activities } from '../../activities';
 import { HOUR, useTimeSkipping } from '../support/time-skipping';
 import { pinReservationWorkflow } from '../../workflows/pin-reservation';
 import {
@@ -10,7 +11,7 @@ import {
 
 /**
  * The reservation workflow on Temporal's time-skipping test server, with its real 24-hour hold; the
- * activities are stand-ins that record what was asked. (pin_created's delivery and retries are tested
+ * activities are stand-ins, typed from the real ones, that record what was asked. (pin_created's delivery and retries are tested
  * against a local receiver on the dev server, claim.test.ts.)
  */
 describe('the pin reservation, with its 24-hour hold skipped through', () => {
@@ -18,11 +19,11 @@ describe('the pin reservation, with its 24-hour hold skipped through', () => {
 
   function recorder() {
     const calls = { closed: 0, moved: [] as number[], written: 0 };
-    const activities = {
+    const activities: Pick<Activities, 'closePinReservation' | 'movePinReservationExpiry' | 'writeClaimedPin'> = {
       async closePinReservation() {
         calls.closed += 1;
       },
-      async movePinReservationExpiry(input: { expires_at_ms: number }) {
+      async movePinReservationExpiry(input) {
         calls.moved.push(input.expires_at_ms);
       },
       async writeClaimedPin() {

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
+import type { Activities } from '../../activities';
 import { temporalTestServer } from '../../src/lib/devstack/temporal-test-server';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 export interface TimeSkipping {
   env: TestWorkflowEnvironment;
   /**
-   * A worker of the project's workflows (the run's bundle) with the test's stand-in activities, on a queue of its own.
+   * A worker of the project's workflows (the run's bundle) with the test's stand-in activities (typed from the real
+   * ones), on a queue of its own.
    */
-  worker(activities: object): Promise<{ worker: Worker; taskQueue: string }>;
+  worker(activities: Partial<Activities>): Promise<{ worker: Worker; taskQueue: string }>;
 }
 
 /**
@@ -40,7 +42,7 @@ async function startTestServer(launcher: string, attempts = 3): Promise<TestWork
 export function useTimeSkipping(opts: { perTest?: boolean } = {}): TimeSkipping {
   const ctx = {
     env: undefined as unknown as TestWorkflowEnvironment,
-    async worker(activities: object) {
+    async worker(activities: Partial<Activities>) {
       const taskQueue = `ts-${randomUUID()}`;
       const worker = await Worker.create({
         connection: ctx.env.nativeConnection,
