@@ -1,9 +1,9 @@
 import type { GoBuild } from './binaries';
 
 /**
- * FerretDB 1.24.2 (SQLite backend) as the devstack builds it: the released source plus two fixes
- * that the service depends on locally (an index that was never used, a hang, and lookups by _id
- * that scanned). v1 is no longer maintained upstream (v2 is a rewrite on
+ * FerretDB 1.24.2 (SQLite backend) as the devstack builds it: the released source plus the fixes
+ * that the service depends on locally (an index that was never used, a hang, lookups by _id that
+ * scanned, and sorted reads of an _id range that decoded the whole range). v1 is no longer maintained upstream (v2 is a rewrite on
  * PostgreSQL), so they live here; each patch must match its source exactly once or the build stops.
  * Production runs MongoDB and none of this applies there.
  */
@@ -168,17 +168,157 @@ func plainJSONByte(b byte) bool {
 }
 `;
 
+/**
+ * A find sorted by `_id` alone read every document it matched, decoded each in Go and sorted them all before the
+ * limit (the handler sorts in memory; only `$natural` reached SQLite): the first 64 postings of a term with 20,000
+ * took 1.7 s. When such a find pins `_id` to a string range (the search index's term and prefix reads), SQLite now
+ * returns the rows in order of the ids' text and the handler no longer sorts, so its limit stops reading at once.
+ * The order is of the decoded strings (`->>`, byte order, as MongoDB compares strings), not of their JSON text,
+ * which escapes and quotes would reorder; SQLite sorts the range's rows itself (a few milliseconds for 20,000).
+ */
+const ID_SORT_PARAM = {
+  file: 'internal/backends/collection.go',
+  find: '\tLimit  int64\n\n\tOnlyRecordIDs bool\n',
+  replace:
+    '\tLimit  int64\n\n' +
+    '\t// SortByID is 1 or -1 to return rows ordered by their string _id (lead-service\'s devstack build).\n' +
+    '\tSortByID int64\n\n\tOnlyRecordIDs bool\n',
+};
+
+const ID_SORT_QUERY = {
+  file: 'internal/backends/sqlite/collection.go',
+  find: '\tq += prepareOrderByClause(params.Sort)\n',
+  replace: '\tq += prepareOrderByClause(params.Sort)\n\tq += idOrderByClause(params.SortByID)\n',
+};
+
+const ID_SORT_PUSHDOWN = {
+  file: 'internal/handler/msg_find.go',
+  find: '\t// Limit pushdown is not applied if:\n',
+  replace: '\tif !h.DisablePushdown {\n\t\tqp.SortByID = idSortPushdown(params)\n\t}\n\n\t// Limit pushdown is not applied if:\n',
+};
+
+const ID_SORT_HANDLER = {
+  file: 'internal/handler/msg_find.go',
+  find: '\titer, err := common.SortIterator(iter, closer, params.Sort)\n',
+  replace: '\titer, err := common.SortIterator(iter, closer, h.sortLeftToHandler(params))\n',
+};
+
+const ID_SORT_HANDLER_SOURCE = `package handler
+
+import (
+	"github.com/FerretDB/FerretDB/internal/handler/common"
+	"github.com/FerretDB/FerretDB/internal/types"
+)
+
+// idSortPushdown answers 1 or -1 for a find sorted by _id alone whose filter pins _id to a string range
+// ($gt/$gte/$lt/$lte of strings only), which the SQLite backend then reads in order; 0 otherwise
+// (added by lead-service's devstack build). Only strings match such a range, so the order of the
+// decoded string ids is the whole order.
+func idSortPushdown(params *common.FindParams) int64 {
+	if params.Sort.Len() != 1 || params.Filter == nil || !params.Filter.Has("_id") {
+		return 0
+	}
+
+	v, err := params.Sort.Get("_id")
+	if err != nil {
+		return 0
+	}
+
+	var dir int64
+
+	switch d := v.(type) {
+	case int64:
+		dir = d
+	case int32:
+		dir = int64(d)
+	case float64:
+		dir = int64(d)
+	}
+
+	if dir != 1 && dir != -1 {
+		return 0
+	}
+
+	f, err := params.Filter.Get("_id")
+	if err != nil {
+		return 0
+	}
+
+	ops, ok := f.(*types.Document)
+	if !ok || ops.Len() == 0 {
+		return 0
+	}
+
+	for _, op := range ops.Keys() {
+		switch op {
+		case "$gt", "$gte", "$lt", "$lte":
+		default:
+			return 0
+		}
+
+		bound, err := ops.Get(op)
+		if err != nil {
+			return 0
+		}
+
+		if _, ok := bound.(string); !ok {
+			return 0
+		}
+	}
+
+	return dir
+}
+
+// sortLeftToHandler is the sort the handler still applies in memory: none when the backend returns
+// the rows in order already (idSortPushdown).
+func (h *Handler) sortLeftToHandler(params *common.FindParams) *types.Document {
+	if !h.DisablePushdown && idSortPushdown(params) != 0 {
+		return nil
+	}
+
+	return params.Sort
+}
+`;
+
+const ID_ORDER_BY_SOURCE = `package sqlite
+
+import "github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
+
+// idOrderByClause orders rows by their _id as a decoded string (byte order, as MongoDB compares
+// strings), for a query whose handler no longer sorts (added by lead-service's devstack build).
+func idOrderByClause(dir int64) string {
+	switch dir {
+	case 1:
+		return " ORDER BY " + metadata.DefaultColumn + "->>'$._id'"
+	case -1:
+		return " ORDER BY " + metadata.DefaultColumn + "->>'$._id' DESC"
+	}
+
+	return ""
+}
+`;
+
 export const FERRETDB_BUILD: GoBuild = {
   binary: 'ferretdb',
   module: 'github.com/FerretDB/FerretDB',
   cmd: './cmd/ferretdb',
   version: 'v1.24.2',
   usualMinutes: '2 to 5',
-  cacheName: 'ferretdb-v1.24.2-p4',
+  cacheName: 'ferretdb-v1.24.2-p5',
   generated: {
     // FerretDB refuses to start without its version file, which its release tooling normally writes.
     'build/version/version.txt': 'v1.24.2\n',
     'internal/backends/sqlite/id_pushdown.go': ID_PUSHDOWN_SOURCE,
+    'internal/backends/sqlite/id_order_by.go': ID_ORDER_BY_SOURCE,
+    'internal/handler/id_sort_pushdown.go': ID_SORT_HANDLER_SOURCE,
   },
-  patches: [...UPDATE_CONNECTION_LEAK, ID_EXPRESSION, ID_PUSHDOWN_QUERY],
+  patches: [
+    ...UPDATE_CONNECTION_LEAK,
+    ID_EXPRESSION,
+    ID_PUSHDOWN_QUERY,
+    ID_SORT_PARAM,
+    ID_SORT_QUERY,
+    ID_SORT_PUSHDOWN,
+    ID_SORT_HANDLER,
+  ],
 };
