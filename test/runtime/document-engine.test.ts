@@ -85,4 +85,35 @@ describe('document engine', () => {
     expect(await found({ _id: { $gte: 't|a<', $lt: 't|a=' } })).toEqual(['t|a<b']);
     expect(await found({ _id: { $gte: 'a', $lt: 'z' } })).toEqual(expected(() => true));
   });
+
+  // The search index reads the best postings of a term as the first N of an _id range sorted by _id
+  // (FERRETDB_BUILD's sort pushdown): the order must be MongoDB's (bytes of the string), not that of
+  // the ids' JSON text, whose quotes and escapes would put `t|a b` before `t|a` and `t|a<` after `t|aA`.
+  it('reads a string range of _id sorted by _id, up to a limit, in MongoDB’s order', async () => {
+    const db = client.db(`engine_${randomBytes(3).toString('hex')}`);
+    const docs = db.collection<{ _id: any; n: number }>('docs');
+    const ids = ['t|a', 't|a b', 't|a!', 't|a"', 't|a<', 't|aA', 't|a\\', 't|aé', 't|ab', 't|b', 't|', 'u|a'];
+    await docs.insertMany([...ids.map((_id, n) => ({ _id, n })), { _id: 7, n: 100 }, { _id: new ObjectId(), n: 101 }]);
+    const inRange = ids
+      .filter((id) => id >= 't|a' && id < 't|b')
+      .sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+    const read = async (sort: 1 | -1, limit: number) =>
+      (
+        await docs
+          .find({ _id: { $gte: 't|a', $lt: 't|b' } })
+          .sort({ _id: sort })
+          .limit(limit)
+          .toArray()
+      ).map((d) => d._id);
+    expect(await read(1, 100)).toEqual(inRange);
+    expect(await read(1, 3)).toEqual(inRange.slice(0, 3));
+    expect(await read(-1, 4)).toEqual([...inRange].reverse().slice(0, 4));
+    const after = inRange[2];
+    const next = await docs
+      .find({ _id: { $gt: after, $lt: 't|b' } })
+      .sort({ _id: 1 })
+      .limit(2)
+      .toArray();
+    expect(next.map((d) => d._id)).toEqual(inRange.slice(3, 5));
+  });
 });
