@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 
-type Listener = () => void;
+/**
+ * Called with what changed (the `detail` a publisher gave), or with nothing when it may be anything: a publish
+ * without detail, or messages that may have been missed (the subscription was lost or re-made).
+ */
+type Listener = (detail?: string) => void;
 
 export interface Invalidations {
   /**
@@ -10,10 +14,11 @@ export interface Invalidations {
    */
   watch(topic: string, listener: Listener): { live(): boolean };
   /**
-   * Tells every process (this one at once, the others through Redis) that `topic` changed; resolves once every
-   * process subscribed has applied it.
+   * Tells every process (this one at once, the others through Redis) that `topic` changed, `detail` saying
+   * which part of it when the listeners can drop less than everything; resolves once every process subscribed
+   * has applied it.
    */
-  publish(topic: string): Promise<void>;
+  publish(topic: string, detail?: string): Promise<void>;
 }
 
 const buses = new WeakMap<Redis, Invalidations>();
@@ -35,6 +40,13 @@ export function invalidationsOf(redis: Redis): Invalidations {
 /** How long a publisher waits for every subscribed process to have applied an invalidation. */
 const ACK_TIMEOUT_MS = 2_000;
 const ackKey = (id: string) => `invalidate:ack:${id}`;
+
+/** A message is the invalidation's id (a UUID, which holds no space), then its detail if any after one space. */
+const message = (id: string, detail?: string) => (detail === undefined ? id : `${id} ${detail}`);
+function parseMessage(text: string): { id: string; detail?: string } {
+  const space = text.indexOf(' ');
+  return space < 0 ? { id: text } : { id: text.slice(0, space), detail: text.slice(space + 1) };
+}
 
 function createInvalidations(redis: Redis): Invalidations {
   const prefix = `${redis.options.keyPrefix ?? ''}invalidate:`;
@@ -71,8 +83,9 @@ function createInvalidations(redis: Redis): Invalidations {
     const connection = redis.duplicate({ autoResubscribe: false, enableOfflineQueue: false, lazyConnect: false });
     sub = connection;
     connection.on('error', () => undefined);
-    connection.on('message', (channel: string, id: string) => {
-      listeners.get(channel.slice(prefix.length))?.forEach((l) => l());
+    connection.on('message', (channel: string, text: string) => {
+      const { id, detail } = parseMessage(text);
+      listeners.get(channel.slice(prefix.length))?.forEach((l) => l(detail));
       if (id) void acknowledge(id);
     });
     connection.on('ready', () => {
@@ -112,10 +125,10 @@ function createInvalidations(redis: Redis): Invalidations {
       start();
       return { live: () => subscribed };
     },
-    async publish(topic) {
-      listeners.get(topic)?.forEach((l) => l());
+    async publish(topic, detail) {
+      listeners.get(topic)?.forEach((l) => l(detail));
       const id = randomUUID();
-      const receivers = await redis.publish(prefix + topic, id);
+      const receivers = await redis.publish(prefix + topic, message(id, detail));
       await acknowledged(id, receivers);
     },
   };
