@@ -16,7 +16,7 @@ import { idapRef, resourceId, type ResourceType } from '../src/idap/resource.mod
 import { postingsOf, fieldLengths, termsOf } from '../src/idap/postings';
 import { upsertResources } from '../src/idap/resources.service';
 import { createLocks } from '../src/lib/locks';
-import { POSTINGS_CUTOFF } from '../src/idap/search';
+
 import { dfId, idPrefixRange, postingId, statsId } from '../src/idap/search-index.model';
 import { tokenize } from '../src/idap/text';
 import { benchClient, machine, printTable, withBenchApi } from './support';
@@ -174,7 +174,7 @@ async function rawSearch(clientId: string, q: string, limit: number) {
         .collection('idap_terms')
         .find({ ...scope, _id: idPrefixRange(`${dfId(clientId, 'businesses', t.term)}|`) } as never, { projection })
         .sort({ _id: 1 })
-        .limit(POSTINGS_CUTOFF)
+        .limit(5000)
         .toArray(),
     ),
   );

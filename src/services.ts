@@ -52,7 +52,7 @@ export function createModules(infra: Infra, opts: ModuleOptions) {
     locations: createLocationsModule(),
     content: createContentModule({ ...infra, clientByDomain: clients.service.byContentDomain }),
     media: createMediaModule(infra),
-    idap: createIdapModule(),
+    idap: createIdapModule(infra),
     activity: createActivityModule(infra),
     admin: createAdminModule({ ...infra, captureLogs: opts.serves }),
     notifications: createNotificationsModule(infra),

@@ -1,5 +1,6 @@
 import { AppError } from '../lib/errors';
-import { ResourceModel, RESOURCE_TYPES, type ResourceType } from './resource.model';
+import type { IdapReads } from './index-reads';
+import { RESOURCE_TYPES, type ResourceType } from './resource.model';
 import { RESOURCE_NOT_FOUND, csv, parseRef } from './refs';
 import { resourceView, type ResourceView, type StoredResource } from './view';
 
@@ -11,15 +12,14 @@ export interface BatchRequest {
 
 type BatchItem = ResourceView & { related?: Record<string, ResourceView[]> };
 
-/** The tenant's resources named by (type, id), one query per type; keyed `type/id`. */
+/** The tenant's resources named by (type, id), one query per type for those not cached; keyed `type/id`. */
 export async function fetchGrouped(
+  reads: IdapReads,
   clientId: string,
   wanted: Map<ResourceType, Set<string>>,
 ): Promise<Map<string, StoredResource>> {
   const lists = await Promise.all(
-    [...wanted].map(([type, ids]) =>
-      ResourceModel.find({ client_id: clientId, resource_type: type, _id: { $in: [...ids] } }).lean<StoredResource[]>(),
-    ),
+    [...wanted].map(async ([type, ids]) => [...(await reads.of(clientId, type).resources([...ids])).values()]),
   );
   return new Map(lists.flat().map((d) => [`${d.resource_type}/${d._id}`, d]));
 }
@@ -41,9 +41,9 @@ function includeTypes(include: string | undefined): ResourceType[] {
 
 /**
  * Up to 100 refs of mixed types: one query per type for the refs, and one per included type for
- * their related resources. A ref that fails is reported in `errors` and does not fail the others.
+ * their related resources (each only for what the process's cache does not hold, index-reads.ts). A ref that fails is reported in `errors` and does not fail the others.
  */
-export async function batchGet(clientId: string, req: BatchRequest) {
+export async function batchGet(reads: IdapReads, clientId: string, req: BatchRequest) {
   const fields = csv(req.fields);
   const include = includeTypes(req.include);
   const results: Record<string, BatchItem> = {};
@@ -51,7 +51,7 @@ export async function batchGet(clientId: string, req: BatchRequest) {
   const parsed = [...new Set(req.refs)].map((ref) => ({ ref, parsed: parseRef(ref) }));
   const wanted = new Map<ResourceType, Set<string>>();
   for (const { parsed: p } of parsed) if (p.ok) want(wanted, p.type, p.id);
-  const docs = await fetchGrouped(clientId, wanted);
+  const docs = await fetchGrouped(reads, clientId, wanted);
   const found: { ref: string; doc: StoredResource }[] = [];
   for (const { ref, parsed: p } of parsed) {
     if (!p.ok) errors[ref] = p.error;
@@ -62,12 +62,13 @@ export async function batchGet(clientId: string, req: BatchRequest) {
       results[ref] = resourceView(doc, fields);
     }
   }
-  if (include.length) await attachRelated(clientId, include, found, results);
+  if (include.length) await attachRelated(reads, clientId, include, found, results);
   return { results, errors };
 }
 
 /** `related` of each result: its related resources of the included types (unknown or gone refs left out). */
 async function attachRelated(
+  reads: IdapReads,
   clientId: string,
   include: ResourceType[],
   found: { ref: string; doc: StoredResource }[],
@@ -79,7 +80,7 @@ async function attachRelated(
       .map(parseRef)
       .filter((p): p is Extract<typeof p, { ok: true }> => p.ok && include.includes(p.type));
   for (const { doc } of found) for (const p of refsOf(doc)) want(wanted, p.type, p.id);
-  const related = await fetchGrouped(clientId, wanted);
+  const related = await fetchGrouped(reads, clientId, wanted);
   const views = new Map([...related].map(([k, d]) => [k, resourceView(d)]));
   for (const { ref, doc } of found) {
     const item = results[ref];

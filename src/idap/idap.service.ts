@@ -1,8 +1,10 @@
 import { mediaNotSearchable } from '../media/media.service';
 import type { ResourceType } from './resource.model';
 import { batchGet, type BatchRequest } from './batch';
+import type { IdapReads, SearchTrace } from './index-reads';
 import { csv } from './refs';
 import { searchResources } from './search';
+import { INDEX_LAYOUT } from './search-index.model';
 
 export interface SearchQuery {
   q: string;
@@ -23,17 +25,26 @@ export function flagFilter(flags: string | undefined): { require: string[]; excl
   return { require, exclude };
 }
 
-export function createIdapService() {
+export function createIdapService(deps: {
+  reads: IdapReads;
+  /** Called when a search meets an index ranked the way of an older version (rerankIndex brings it up to date). */
+  outdatedIndex?: (clientId: string, type: ResourceType) => void;
+}) {
+  const { reads } = deps;
   return {
-    batch: (clientId: string, req: BatchRequest) => batchGet(clientId, req),
+    batch: (clientId: string, req: BatchRequest) => batchGet(reads, clientId, req),
 
-    async search(clientId: string, type: ResourceType | 'media', query: SearchQuery) {
+    async search(clientId: string, type: ResourceType | 'media', query: SearchQuery, trace?: SearchTrace) {
       if (type === 'media') throw mediaNotSearchable();
-      const items = await searchResources(clientId, type, query.q, {
-        limit: query.limit ?? 20,
-        fields: csv(query.fields),
-        ...flagFilter(query.flags),
-      });
+      const typeReads = reads.of(clientId, type);
+      const items = await searchResources(
+        typeReads,
+        type,
+        query.q,
+        { limit: query.limit ?? 20, fields: csv(query.fields), ...flagFilter(query.flags) },
+        trace,
+      );
+      if (deps.outdatedIndex && (await typeReads.stats()).layout < INDEX_LAYOUT) deps.outdatedIndex(clientId, type);
       return { resource_type: type, count: items.length, has_more: false, next_cursor: null, items };
     },
   };

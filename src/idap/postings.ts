@@ -11,10 +11,15 @@ export interface Posting {
   tf: number;
   pos: number[];
   len: number;
+  /** The resource's BM25 weight for the term, over all its fields, with the statistics it was written with. */
   impact: number;
 }
 
-/** The postings of one resource: per searchable field, each distinct term with its positions. */
+/**
+ * The postings of one resource: per searchable field, each distinct term with its positions. Every posting of a
+ * term carries the resource's weight for it summed over its fields (what ranks it in the term's list), so a
+ * resource has one place in each list, whatever fields hold the term.
+ */
 export function postingsOf(
   type: ResourceType,
   resourceId: string,
@@ -41,6 +46,9 @@ export function postingsOf(
       });
     }
   }
+  const byTerm = new Map<string, number>();
+  for (const p of out) byTerm.set(p.term, (byTerm.get(p.term) ?? 0) + p.impact);
+  for (const p of out) p.impact = byTerm.get(p.term)!;
   return out;
 }
 

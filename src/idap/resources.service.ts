@@ -5,15 +5,18 @@ import type { RunLocked } from '../lib/locks';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from './resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
 import { groupBy } from './group-by';
+import { announceChanges } from './index-changes';
 import {
   DocTermsModel,
+  INDEX_LAYOUT,
   TermDfModel,
   TermModel,
   TermStatsModel,
   dfId,
   postingId,
-  readStats,
+  readIndexStats,
   statsId,
+  type TermStats,
 } from './search-index.model';
 
 /** One resource to write, as the jobs area finds it. */
@@ -33,7 +36,8 @@ export interface ResourceInput {
  * Writes resources in one bulk upsert and brings the search index up to date with what was stored.
  * Idempotent: ids are derived from (tenant, type, natural key), `data` fields are set one by one
  * (so two jobs that know different fields of a resource both keep theirs; null/undefined never
- * overwrite), `related` and `source_job_ids` only grow.
+ * overwrite), `related` and `source_job_ids` only grow. Answers once every process's read cache has
+ * dropped what the write changed (index-changes.ts).
  */
 export async function upsertResources(
   clientId: string,
@@ -57,12 +61,30 @@ export async function upsertResources(
     return { updateOne: { filter: { _id: ids[n], client_id: clientId }, update, upsert: true } };
   });
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
-  await indexResources(
+  await resourcesChanged(
     clientId,
     items.map((i, n) => ({ type: i.type, id: ids[n] })),
     lock,
   );
   return { ids };
+}
+
+/**
+ * What every write to resources ends with, whatever it changed (data, flags, related): the search index brought
+ * up to date with what is stored (indexResources), then every process's read cache told to drop the tenant's
+ * types it holds (index-changes.ts). A write path that cannot index at once (a job: its follow-up workflow
+ * indexes) calls announceChanges itself and indexResources later, which announces again.
+ */
+export async function resourcesChanged(
+  clientId: string,
+  refs: { type: ResourceType; id: string }[],
+  lock: RunLocked,
+): Promise<void> {
+  await indexTypes(clientId, refs, lock);
+  await announceChanges(
+    clientId,
+    refs.map((r) => r.type),
+  );
 }
 
 /** Every resource a job wrote (or found again), as refs for indexResources. */
@@ -75,71 +97,147 @@ export async function resourcesOfJob(clientId: string, jobId: string): Promise<{
 }
 
 /**
- * Re-indexes resources from what is stored now. Every write to a resource's searchable data must be
- * followed by this (upsertResources does it). It converges: running it again after a crash, or for
- * a resource that did not change, rewrites nothing; a resource that no longer exists leaves the index.
- * Each step compares what a resource has in the index with what it should have and applies the
- * difference to shared counts, so two steps over one tenant's type must not interleave (both would
- * count the same change): `lock` makes them take turns, in every process.
+ * Re-indexes resources from what is stored now; every process's read cache then drops the types whose index
+ * changed. Every write to a resource's searchable data must be followed by this (resourcesChanged does it).
+ * It converges: running it again after a crash, or for a resource that did not change, rewrites nothing; a
+ * resource that no longer exists leaves the index. Each step compares what a resource has in the index with
+ * what it should have and applies the difference to shared counts, so two steps over one tenant's type must
+ * not interleave (both would count the same change): `lock` makes them take turns, in every process.
+ * `rerank` also rewrites the postings of resources whose data did not change but whose rank would (rerankIndex).
  */
 export async function indexResources(
   clientId: string,
   refs: { type: ResourceType; id: string }[],
   lock: RunLocked,
+  opts: { rerank?: boolean } = {},
 ): Promise<void> {
+  await announceChanges(clientId, await indexTypes(clientId, refs, lock, opts));
+}
+
+/** indexResources without the announcement: the types whose index changed. */
+async function indexTypes(
+  clientId: string,
+  refs: { type: ResourceType; id: string }[],
+  lock: RunLocked,
+  opts: { rerank?: boolean } = {},
+): Promise<ResourceType[]> {
   const byType = new Map<ResourceType, Set<string>>();
   for (const r of refs) byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
-  await Promise.all(
+  const changed = await Promise.all(
     [...byType].map(([type, ids]) =>
-      lock(`idap-index:${statsId(clientId, type)}`, () => indexType(clientId, type, [...ids])),
+      lock(indexLockName(clientId, type), () => indexType(clientId, type, [...ids], opts.rerank ?? false)),
     ),
   );
+  return [...byType.keys()].filter((_, i) => changed[i]);
 }
+
+const indexLockName = (clientId: string, type: ResourceType) => `idap-index:${statsId(clientId, type)}`;
+
+/**
+ * Brings an index written before INDEX_LAYOUT 2 (postings ranked by each field's weight) to ranking by the
+ * resource's weight over its fields, which lets a search stop early: every resource of the type (and any the index
+ * still holds without one) re-indexed with `rerank`, 100 at a time, each step taking turns with the other index
+ * writers, then the layout recorded. Writers in the meantime write layout 2 already; searches meanwhile read the
+ * old ranks without stopping early (top-k.ts). `progress` is called after each step.
+ */
+export async function rerankIndex(
+  clientId: string,
+  type: ResourceType,
+  lock: RunLocked,
+  progress: () => Promise<unknown> = async () => undefined,
+): Promise<number> {
+  const scope = { client_id: clientId, resource_type: type };
+  const [stored, indexed] = await Promise.all([
+    ResourceModel.find(scope, { _id: 1 }).lean<{ _id: string }[]>(),
+    DocTermsModel.find(scope, { _id: 1 }).lean<{ _id: string }[]>(),
+  ]);
+  const ids = [...new Set([...stored, ...indexed].map((d) => d._id))];
+  for (let i = 0; i < ids.length; i += RERANK_CHUNK) {
+    await indexTypes(
+      clientId,
+      ids.slice(i, i + RERANK_CHUNK).map((id) => ({ type, id })),
+      lock,
+      { rerank: true },
+    );
+    await progress();
+  }
+  await lock(indexLockName(clientId, type), () =>
+    TermStatsModel.updateOne({ _id: statsId(clientId, type), ...scope }, { $set: { layout: INDEX_LAYOUT } }),
+  );
+  await announceChanges(clientId, [type]);
+  return ids.length;
+}
+
+const RERANK_CHUNK = 100;
 
 /** Ids per delete, so that FerretDB can still answer each `$in` from its _id index. */
 const DELETE_CHUNK = 500;
 
-async function indexType(clientId: string, type: ResourceType, ids: string[]): Promise<void> {
+/**
+ * One step over one tenant's type. Impacts (what ranks a posting) are computed with the statistics as they are
+ * once this step's changes are counted, so that a repeat of the step finds the same ranks and rewrites nothing.
+ */
+async function indexType(clientId: string, type: ResourceType, ids: string[], rerank: boolean): Promise<boolean> {
   const scope = { client_id: clientId, resource_type: type };
-  const [docs, indexed, stats] = await Promise.all([
+  const [docs, indexed, before] = await Promise.all([
     ResourceModel.find({ ...scope, _id: { $in: ids } }, { data: 1 }).lean<
       { _id: string; data: Record<string, unknown> }[]
     >(),
     DocTermsModel.find({ ...scope, _id: { $in: ids } }, { postings: 1 }).lean<
       { _id: string; postings: Omit<Posting, 'resource_id'>[] }[]
     >(),
-    readStats(clientId, type),
+    readIndexStats(clientId, type),
   ]);
   const data = new Map(docs.map((d) => [d._id, d.data ?? {}]));
   const oldBy = new Map(indexed.map((d) => [d._id, d.postings ?? []]));
-  const changed: string[] = [];
-  const rows: Posting[] = [];
-  const staleRows: string[] = [];
+  const postingsWith = (id: string, stats: TermStats) =>
+    data.has(id) ? postingsOf(type, id, data.get(id)!, stats) : [];
+  const idsOf = (id: string, postings: Omit<Posting, 'resource_id'>[]) =>
+    postings.map((p) => postingId(clientId, type, { ...p, resource_id: id })).sort();
   const df = new Map<string, number>();
   const lengths = new Map<string, number>();
   let docsDelta = 0;
   const add = <K>(m: Map<K, number>, k: K, d: number) => m.set(k, (m.get(k) ?? 0) + d);
+  const changedText: string[] = [];
   for (const id of ids) {
-    const before = oldBy.get(id) ?? [];
-    const after = data.has(id) ? postingsOf(type, id, data.get(id)!, stats) : [];
-    if (postingsKey(before) === postingsKey(after)) continue;
+    const before_ = oldBy.get(id) ?? [];
+    const after = postingsWith(id, before);
+    if (postingsKey(before_) === postingsKey(after)) continue;
+    changedText.push(id);
+    for (const t of termsOf(after)) add(df, t, 1);
+    for (const t of termsOf(before_)) add(df, t, -1);
+    for (const [f, len] of fieldLengths(after)) add(lengths, f, len);
+    for (const [f, len] of fieldLengths(before_)) add(lengths, f, -len);
+    docsDelta += Number(after.length > 0) - Number(before_.length > 0);
+  }
+  const stats: TermStats = { docs: before.docs + docsDelta, lengths: { ...before.lengths } };
+  for (const [f, d] of lengths) stats.lengths[f] = (stats.lengths[f] ?? 0) + d;
+  const textChanged = new Set(changedText);
+  const changed: string[] = [];
+  const rows: Posting[] = [];
+  const staleRows: string[] = [];
+  for (const id of ids) {
+    const old = oldBy.get(id) ?? [];
+    if (!textChanged.has(id) && !rerank) continue;
+    const after = postingsWith(id, stats);
+    if (!textChanged.has(id) && idsOf(id, old).join() === idsOf(id, after).join()) continue;
     changed.push(id);
     rows.push(...after);
-    staleRows.push(...before.map((p) => postingId(clientId, type, { ...p, resource_id: id })));
-    for (const t of termsOf(after)) add(df, t, 1);
-    for (const t of termsOf(before)) add(df, t, -1);
-    for (const [f, len] of fieldLengths(after)) add(lengths, f, len);
-    for (const [f, len] of fieldLengths(before)) add(lengths, f, -len);
-    docsDelta += Number(after.length > 0) - Number(before.length > 0);
+    staleRows.push(...old.map((p) => postingId(clientId, type, { ...p, resource_id: id })));
   }
-  if (!changed.length) return;
-  for (let i = 0; i < staleRows.length; i += DELETE_CHUNK) {
-    await TermModel.deleteMany({ ...scope, _id: { $in: staleRows.slice(i, i + DELETE_CHUNK) } });
+  if (!changed.length) return false;
+  // Rows kept with the same _id (a resource whose rank and text did not change) are neither deleted nor inserted.
+  const fresh = new Set(rows.map((r) => postingId(clientId, type, r)));
+  const gone = staleRows.filter((id) => !fresh.has(id));
+  const kept = new Set(staleRows);
+  for (let i = 0; i < gone.length; i += DELETE_CHUNK) {
+    await TermModel.deleteMany({ ...scope, _id: { $in: gone.slice(i, i + DELETE_CHUNK) } });
   }
-  if (rows.length) {
+  const inserts = rows.filter((r) => !kept.has(postingId(clientId, type, r)));
+  if (inserts.length) {
     // A step retried after a crash finds some of its postings written already: the _id keeps one copy.
     await TermModel.insertMany(
-      rows.map((r) => ({ _id: postingId(clientId, type, r), ...scope, ...r })),
+      inserts.map((r) => ({ _id: postingId(clientId, type, r), ...scope, ...r })),
       { ordered: false, lean: true },
     ).catch((err) => {
       if (!allDuplicates(err)) throw err;
@@ -170,15 +268,18 @@ async function indexType(clientId: string, type: ResourceType, ids: string[]): P
       },
     }));
   await bulkUpsert(TermDfModel, dfOps);
-  const gone = [...df].filter(([, d]) => d < 0).map(([t]) => dfId(clientId, type, t));
-  for (let i = 0; i < gone.length; i += DELETE_CHUNK) {
-    await TermDfModel.deleteMany({ ...scope, _id: { $in: gone.slice(i, i + DELETE_CHUNK) }, df: { $lte: 0 } });
+  const vanished = [...df].filter(([, d]) => d < 0).map(([t]) => dfId(clientId, type, t));
+  for (let i = 0; i < vanished.length; i += DELETE_CHUNK) {
+    await TermDfModel.deleteMany({ ...scope, _id: { $in: vanished.slice(i, i + DELETE_CHUNK) }, df: { $lte: 0 } });
   }
   const inc: Record<string, number> = { docs: docsDelta };
   for (const [f, d] of lengths) if (d) inc[`lengths.${f}`] = d;
+  // An index begun in this layout is in it whole; one from before is brought to it by rerankIndex.
+  const update = before.docs === 0 ? { $inc: inc, $set: { layout: INDEX_LAYOUT } } : { $inc: inc };
   await bulkUpsert(TermStatsModel, [
-    { updateOne: { filter: { _id: statsId(clientId, type), ...scope }, update: { $inc: inc }, upsert: true } },
+    { updateOne: { filter: { _id: statsId(clientId, type), ...scope }, update, upsert: true } },
   ]);
+  return true;
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { AnyBulkWriteOperation, Model } from 'mongoose';
 import { bulkWriteErrors } from '../lib/bulk-writes';
+import { announceChanges } from '../idap/index-changes';
+import { parseRef } from '../idap/refs';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from '../idap/resource.model';
 
 /**
@@ -56,12 +58,26 @@ function upsertOp(w: ResourceWrite): AnyBulkWriteOperation {
   };
 }
 
-/** Adds refs to an existing resource's `related` (a business learning about its contacts). */
-export function linkResource(clientId: string, id: string, refs: string[]): AnyBulkWriteOperation {
-  return {
-    updateOne: { filter: { _id: id, client_id: clientId }, update: { $addToSet: { related: { $each: refs } } } },
-  };
+/** Refs to add to an existing resource's `related` (a business learning about its contacts). */
+export interface ResourceLink {
+  clientId: string;
+  type: ResourceType;
+  id: string;
+  refs: string[];
 }
+
+/** A link from the resource `ref` (an idap ref) to `refs`; none when `ref` is not one. */
+export function linkResource(clientId: string, ref: string, refs: string[]): ResourceLink[] {
+  const parsed = parseRef(ref);
+  return parsed.ok ? [{ clientId, type: parsed.type, id: parsed.id, refs }] : [];
+}
+
+const linkOp = (link: ResourceLink): AnyBulkWriteOperation => ({
+  updateOne: {
+    filter: { _id: link.id, client_id: link.clientId },
+    update: { $addToSet: { related: { $each: link.refs } } },
+  },
+});
 
 function merged(writes: ResourceWrite[]): ResourceWrite[] {
   const byId = new Map<string, ResourceWrite>();
@@ -106,9 +122,11 @@ export async function insertReportingDuplicates(model: Model<any>, docs: Record<
 /**
  * Writes resources in bulk: all of them first as one insertMany (the cheap path, and the common one
  * for a job's new findings); the ones that existed already (another job, an earlier run found them)
- * then as upserts in one unordered bulkWrite, together with `extra` operations (links).
+ * then as upserts in one unordered bulkWrite, together with `links`. Every process's IDAP read cache
+ * then drops what it held of the types written (index-changes.ts); the search index follows in the
+ * job's follow-up workflow (indexJobResults).
  */
-export async function writeResources(writes: ResourceWrite[], extra: AnyBulkWriteOperation[] = []): Promise<void> {
+export async function writeResources(writes: ResourceWrite[], links: ResourceLink[] = []): Promise<void> {
   const all = merged(writes);
   const now = new Date();
   const dups = await insertReportingDuplicates(
@@ -125,8 +143,13 @@ export async function writeResources(writes: ResourceWrite[], extra: AnyBulkWrit
       modified_at: now,
     })),
   );
-  const ops = [...dups.map((i) => upsertOp(all[i])), ...extra];
+  const ops = [...dups.map((i) => upsertOp(all[i])), ...links.map(linkOp)];
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
+  const typesByClient = new Map<string, Set<ResourceType>>();
+  for (const w of [...all, ...links]) {
+    typesByClient.set(w.clientId, (typesByClient.get(w.clientId) ?? new Set()).add(w.type));
+  }
+  await Promise.all([...typesByClient].map(([clientId, types]) => announceChanges(clientId, types)));
 }
 
 /** `+31 20 123 4567`, `0031-20-1234567` → `+31201234567`; other numbers keep their digits. */

@@ -152,8 +152,10 @@ async function writeFindings(
     }),
   );
   const refs = writes.map((w) => w.ref);
-  const links = [linkResource(clientId, writes[0].id, refs.slice(1))];
-  if (c.business_ref) links.push(linkResource(clientId, c.business_ref.split('/').pop()!, refs));
+  const links = [
+    ...linkResource(clientId, writes[0].ref, refs.slice(1)),
+    ...(c.business_ref ? linkResource(clientId, c.business_ref, refs) : []),
+  ];
   await writeResources(writes, links);
   return {
     idap_ref: registry?.ref ?? c.business_ref ?? writes[0].ref,
