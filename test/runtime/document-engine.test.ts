@@ -100,7 +100,7 @@ describe('document engine', () => {
     const read = async (sort: 1 | -1, limit: number) =>
       (
         await docs
-          .find({ _id: { $gte: 't|a', $lt: 't|b' } })
+          .find({ _id: { $gte: 't|a', $lt: 't|b' } } as Filter<any>)
           .sort({ _id: sort })
           .limit(limit)
           .toArray()
@@ -110,7 +110,7 @@ describe('document engine', () => {
     expect(await read(-1, 4)).toEqual([...inRange].reverse().slice(0, 4));
     const after = inRange[2];
     const next = await docs
-      .find({ _id: { $gt: after, $lt: 't|b' } })
+      .find({ _id: { $gt: after, $lt: 't|b' } } as Filter<any>)
       .sort({ _id: 1 })
       .limit(2)
       .toArray();
