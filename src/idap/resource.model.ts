@@ -46,3 +46,25 @@ export function resourceId(clientId: string, type: ResourceType, naturalKey: str
 }
 
 export const idapRef = (type: string, id: string) => `idap://${type}/${id}`;
+
+/**
+ * Which resources each job wrote: `<job_id>|<type>/<resource_id>`, written beside the resources (writeResources,
+ * upsertResources with a sourceJobId). A job's follow-up index workflow reads its resources as one range of _id,
+ * which every engine serves from an index, where `source_job_ids` needs one of its own (the devstack's FerretDB
+ * scanned every tenant's resources for it). Purged with the job's items (src/retention).
+ */
+const jobResourceSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    client_id: { type: String, required: true },
+  },
+  { versionKey: false },
+);
+jobResourceSchema.plugin(tenantOwned);
+export const JobResourceModel = model('JobResource', jobResourceSchema, 'idap_job_resources');
+export const jobResourceId = (jobId: string, type: ResourceType, id: string) => `${jobId}|${type}/${id}`;
+/** The _id range of a job's entries ('}' follows '|'). */
+export const jobResourcesOf = (clientId: string, jobId: string) => ({
+  client_id: clientId,
+  _id: { $gte: `${jobId}|`, $lt: `${jobId}}` },
+});

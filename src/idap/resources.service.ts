@@ -1,8 +1,18 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { bulkWriteErrors } from '../lib/bulk-writes';
+import { insertReportingDuplicates } from '../jobs/resource-writes';
 import { isDuplicateKeyError } from '../lib/errors';
 import type { RunLocked } from '../lib/locks';
-import { ResourceModel, idapRef, resourceId, type ResourceType } from './resource.model';
+import {
+  JobResourceModel,
+  RESOURCE_TYPES,
+  ResourceModel,
+  idapRef,
+  jobResourceId,
+  jobResourcesOf,
+  resourceId,
+  type ResourceType,
+} from './resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
 import { groupBy } from './group-by';
 import { announceChanges } from './index-changes';
@@ -61,6 +71,14 @@ export async function upsertResources(
     return { updateOne: { filter: { _id: ids[n], client_id: clientId }, update, upsert: true } };
   });
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
+  const ledger = items.flatMap((item, n) =>
+    item.sourceJobId ? [{ _id: jobResourceId(item.sourceJobId, item.type, ids[n]), client_id: clientId }] : [],
+  );
+  if (ledger.length) {
+    await JobResourceModel.insertMany(ledger, { ordered: false, lean: true }).catch((err) => {
+      if (!allDuplicates(err)) throw err;
+    });
+  }
   await resourcesChanged(
     clientId,
     items.map((i, n) => ({ type: i.type, id: ids[n] })),
@@ -87,13 +105,27 @@ export async function resourcesChanged(
   );
 }
 
-/** Every resource a job wrote (or found again), as refs for indexResources. */
+/**
+ * Every resource a job wrote (or found again), as refs for indexResources: businesses first (what a user searches
+ * for after a job), then the other types, each type together. From the job's entries in idap_job_resources; a job
+ * that wrote before those existed (one running across the upgrade that added them) is read from the resources'
+ * `source_job_ids`, as before.
+ */
 export async function resourcesOfJob(clientId: string, jobId: string): Promise<{ type: ResourceType; id: string }[]> {
-  const docs = await ResourceModel.find(
-    { client_id: clientId, source_job_ids: jobId },
-    { _id: 1, resource_type: 1 },
-  ).lean<{ _id: string; resource_type: ResourceType }[]>();
-  return docs.map((d) => ({ type: d.resource_type, id: d._id }));
+  const entries = await JobResourceModel.find(jobResourcesOf(clientId, jobId), { _id: 1 }).lean<{ _id: string }[]>();
+  const refs = entries.map((e) => {
+    const [type, id] = e._id.slice(jobId.length + 1).split('/');
+    return { type: type as ResourceType, id };
+  });
+  if (!refs.length) {
+    const docs = await ResourceModel.find(
+      { client_id: clientId, source_job_ids: jobId },
+      { _id: 1, resource_type: 1 },
+    ).lean<{ _id: string; resource_type: ResourceType }[]>();
+    refs.push(...docs.map((d) => ({ type: d.resource_type, id: d._id })));
+  }
+  const order = (t: ResourceType) => RESOURCE_TYPES.indexOf(t);
+  return refs.sort((a, b) => order(a.type) - order(b.type));
 }
 
 /**
@@ -172,6 +204,8 @@ const RERANK_CHUNK = 100;
 
 /** Ids per delete, so that FerretDB can still answer each `$in` from its _id index. */
 const DELETE_CHUNK = 500;
+const chunksOf = <T>(items: T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
  * One step over one tenant's type. Impacts (what ranks a posting) are computed with the statistics as they are
@@ -243,30 +277,49 @@ async function indexType(clientId: string, type: ResourceType, ids: string[], re
       if (!allDuplicates(err)) throw err;
     });
   }
+  // New resources' entries and new terms are inserted, in one statement each: on FerretDB an upsert costs a
+  // statement per document. A step retried after a crash finds them written already and updates them instead.
   const byResource = groupBy(rows, (p) => p.resource_id);
-  await DocTermsModel.bulkWrite(
-    changed.map((id) =>
-      byResource.has(id)
-        ? {
-            replaceOne: {
-              filter: { _id: id, ...scope },
-              replacement: { _id: id, ...scope, postings: byResource.get(id)!.map(({ resource_id: _, ...p }) => p) },
-              upsert: true,
-            },
-          }
-        : { deleteOne: { filter: { _id: id, ...scope } } },
-    ) as never,
-    { ordered: false },
+  const entry = (id: string) => ({
+    _id: id,
+    ...scope,
+    postings: byResource.get(id)!.map(({ resource_id: _, ...p }) => p),
+  });
+  const firstEntries = changed.filter((id) => byResource.has(id) && !oldBy.has(id));
+  const retried = await insertReportingDuplicates(DocTermsModel, firstEntries.map(entry));
+  const entryOps = [...changed.filter((id) => oldBy.has(id)), ...retried.map((i) => firstEntries[i])].map((id) =>
+    byResource.has(id)
+      ? { replaceOne: { filter: { _id: id, ...scope }, replacement: entry(id), upsert: true } }
+      : { deleteOne: { filter: { _id: id, ...scope } } },
   );
-  const dfOps = [...df]
-    .filter(([, d]) => d !== 0)
-    .map(([term, d]) => ({
-      updateOne: {
-        filter: { _id: dfId(clientId, type, term), ...scope, term },
-        update: { $inc: { df: d } },
-        upsert: true,
-      },
-    }));
+  if (entryOps.length) await DocTermsModel.bulkWrite(entryOps as never, { ordered: false });
+  const deltas = [...df].filter(([, d]) => d !== 0);
+  const known = new Set(
+    (
+      await Promise.all(
+        chunksOf(deltas, DELETE_CHUNK).map((part) =>
+          TermDfModel.find(
+            { ...scope, _id: { $in: part.map(([term]) => dfId(clientId, type, term)) } },
+            { _id: 0, term: 1 },
+          ).lean<{ term: string }[]>(),
+        ),
+      )
+    )
+      .flat()
+      .map((v) => v.term),
+  );
+  const newTerms = deltas.filter(([term, d]) => !known.has(term) && d > 0);
+  const lost = await insertReportingDuplicates(
+    TermDfModel,
+    newTerms.map(([term, d]) => ({ _id: dfId(clientId, type, term), ...scope, term, df: d })),
+  );
+  const dfOps = [...deltas.filter(([term]) => known.has(term)), ...lost.map((i) => newTerms[i])].map(([term, d]) => ({
+    updateOne: {
+      filter: { _id: dfId(clientId, type, term), ...scope, term },
+      update: { $inc: { df: d } },
+      upsert: true,
+    },
+  }));
   await bulkUpsert(TermDfModel, dfOps);
   const vanished = [...df].filter(([, d]) => d < 0).map(([t]) => dfId(clientId, type, t));
   for (let i = 0; i < vanished.length; i += DELETE_CHUNK) {

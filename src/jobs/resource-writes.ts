@@ -2,7 +2,14 @@ import type { AnyBulkWriteOperation, Model } from 'mongoose';
 import { bulkWriteErrors } from '../lib/bulk-writes';
 import { announceChanges } from '../idap/index-changes';
 import { parseRef } from '../idap/refs';
-import { ResourceModel, idapRef, resourceId, type ResourceType } from '../idap/resource.model';
+import {
+  JobResourceModel,
+  ResourceModel,
+  idapRef,
+  jobResourceId,
+  resourceId,
+  type ResourceType,
+} from '../idap/resource.model';
 
 /**
  * One write of an IDAP resource: the id is derived from the tenant, the type and the thing's natural
@@ -145,6 +152,10 @@ export async function writeResources(writes: ResourceWrite[], links: ResourceLin
   );
   const ops = [...dups.map((i) => upsertOp(all[i])), ...links.map(linkOp)];
   if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
+  await insertNew(
+    JobResourceModel,
+    all.map((w) => ({ _id: jobResourceId(w.jobId, w.type, w.id), client_id: w.clientId })),
+  );
   const typesByClient = new Map<string, Set<ResourceType>>();
   for (const w of [...all, ...links]) {
     typesByClient.set(w.clientId, (typesByClient.get(w.clientId) ?? new Set()).add(w.type));

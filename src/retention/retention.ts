@@ -2,6 +2,7 @@ import { ActivityEventModel } from '../activity/activity-event.model';
 import { SessionModel } from '../auth/session.model';
 import { RelayUsageModel } from '../integrations/integration.model';
 import { FINAL_STATES, JobItemModel, JobModel } from '../jobs/job.model';
+import { JobResourceModel, jobResourcesOf } from '../idap/resource.model';
 import { OutboxMessageModel } from '../notifications/outbox.model';
 
 const DAY_MS = 86_400_000;
@@ -45,8 +46,9 @@ async function olderThan(days: number, now: Date, purge: (cutoff: Date) => Promi
 }
 
 /**
- * The items (results and progress) of jobs that finished before `cutoff`, a batch of jobs at a time; the jobs
- * themselves stay (their status and counts), and their lead data stays in the resource layer.
+ * The items (results and progress) of jobs that finished before `cutoff`, and their lists of the resources they
+ * wrote (idap_job_resources), a batch of jobs at a time; the jobs themselves stay (their status and counts), and
+ * their lead data stays in the resource layer.
  */
 async function purgeJobItems(cutoff: Date): Promise<number> {
   let removed = 0;
@@ -66,7 +68,9 @@ async function purgeJobItems(cutoff: Date): Promise<number> {
       client_id: { $in: [...new Set(jobs.map((j) => j.client_id))] },
       job_id: { $in: jobs.map((j) => j._id) },
     });
-    removed += deletedCount;
+    // And the job's list of the resources it wrote (one _id range per job).
+    const ledgers = await Promise.all(jobs.map((j) => JobResourceModel.deleteMany(jobResourcesOf(j.client_id, j._id))));
+    removed += deletedCount + ledgers.reduce((n, r) => n + r.deletedCount, 0);
     after = jobs[jobs.length - 1]._id;
   }
 }
