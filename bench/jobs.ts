@@ -15,16 +15,15 @@
  * server), with LOG_LEVEL=warn; the worker runs in its own process (`npm run worker`), as in
  * production, so that workflow and activity work does not share the API's event loop.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ResourceModel } from '../src/idap/resource.model';
 import { JobItemModel, JobModel } from '../src/jobs/job.model';
 import { resourceWrite, writeResources } from '../src/jobs/resource-writes';
 import type { ResourceType } from '../src/idap/resource.model';
-import { benchConfig, startBenchApi, verdict } from './support';
+import { benchConfig, startBenchApi, startWorkerProcess, streamFrames, verdict } from './support';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 200);
 const MAX_LOCATIONS = Number(process.env.BENCH_MAX_LOCATIONS ?? 2);
@@ -57,42 +56,15 @@ async function inBatches(n: number, inFlight: number, call: (i: number) => Promi
 
 /** Counts job.completed/job.failed frames on the SSE stream until `n` jobs have finished. */
 async function watchCompletions(url: string, n: number) {
-  const ctrl = new AbortController();
-  const res = await fetch(url, { signal: ctrl.signal, headers: { accept: 'text/event-stream' } });
   let finished = 0;
   let failed = 0;
-  let buf = '';
-  const done = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buf += decoder.decode(chunk, { stream: true });
-      const frames = buf.split('\n\n');
-      buf = frames.pop()!;
-      for (const f of frames) {
-        if (/^event: job\.(?:completed|failed)$/m.test(f)) {
-          finished += 1;
-          if (f.includes('event: job.failed')) failed += 1;
-        }
-      }
-      if (finished >= n) return { at: performance.now(), failed };
-    }
-    throw new Error('stream ended early');
-  })();
-  return { done, close: () => ctrl.abort() };
-}
-
-/** `npm run worker` against the API's engines; resolves once it polls its task queue. */
-function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../src/worker.ts')], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const stream = await streamFrames(url, (frame) => {
+    if (!/^event: job\.(?:completed|failed)$/m.test(frame)) return false;
+    finished += 1;
+    if (frame.includes('event: job.failed')) failed += 1;
+    return finished >= n;
   });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (d) => (err += d));
-    proc.stdout!.on('data', (d) => String(d).includes('temporal worker started') && resolve(proc));
-    proc.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${err.slice(-2000)}`)));
-  });
+  return { done: stream.done.then(() => ({ at: performance.now(), failed })), close: stream.close };
 }
 
 async function main() {

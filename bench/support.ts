@@ -1,5 +1,6 @@
 // Shared by the benchmarks: the API started as `npm start` runs it, load from autocannon, a bare
 // Express baseline answering the same JSON from memory, and the side-by-side table.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -193,4 +194,39 @@ export async function approvedAgentToken(api: ApiRuntime, clientId: string, owne
   );
   await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() });
   return (await requests.status(receipt.request_id, receipt.poll_token)).access_token!;
+}
+
+/** `npm run worker` against the API's engines; resolves once it polls its task queue. */
+export function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../src/worker.ts')], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    proc.stderr!.on('data', (d) => (err += d));
+    proc.stdout!.on('data', (d) => String(d).includes('temporal worker started') && resolve(proc));
+    proc.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${err.slice(-2000)}`)));
+  });
+}
+
+/**
+ * Reads the server-sent event stream at `url`, handing each frame (its text) to `onFrame` as it arrives, until
+ * `onFrame` answers true (`done` resolves) or `close` is called.
+ */
+export async function streamFrames(url: string, onFrame: (frame: string) => boolean | void) {
+  const ctrl = new AbortController();
+  const res = await fetch(url, { signal: ctrl.signal, headers: { accept: 'text/event-stream' } });
+  const done = (async () => {
+    const decoder = new TextDecoder();
+    let buf = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buf += decoder.decode(chunk, { stream: true });
+      const frames = buf.split('\n\n');
+      buf = frames.pop()!;
+      for (const f of frames) if (onFrame(f)) return;
+    }
+    throw new Error('stream ended early');
+  })();
+  return { done, close: () => ctrl.abort() };
 }
