@@ -24,6 +24,7 @@ import {
   TermStatsModel,
   dfId,
   postingId,
+  postingIdIn,
   readIndexStats,
   statsId,
   type TermStats,
@@ -217,17 +218,20 @@ async function indexType(clientId: string, type: ResourceType, ids: string[], re
     ResourceModel.find({ ...scope, _id: { $in: ids } }, { data: 1 }).lean<
       { _id: string; data: Record<string, unknown> }[]
     >(),
-    DocTermsModel.find({ ...scope, _id: { $in: ids } }, { postings: 1 }).lean<
-      { _id: string; postings: Omit<Posting, 'resource_id'>[] }[]
+    DocTermsModel.find({ ...scope, _id: { $in: ids } }, { postings: 1, layout: 1 }).lean<
+      { _id: string; postings: Omit<Posting, 'resource_id'>[]; layout?: number }[]
     >(),
     readIndexStats(clientId, type),
   ]);
   const data = new Map(docs.map((d) => [d._id, d.data ?? {}]));
   const oldBy = new Map(indexed.map((d) => [d._id, d.postings ?? []]));
+  const oldLayout = new Map(indexed.map((d) => [d._id, d.layout ?? 1]));
+  const oldIds = (id: string) =>
+    (oldBy.get(id) ?? []).map((p) => postingIdIn(oldLayout.get(id)!, clientId, type, { ...p, resource_id: id }));
   const postingsWith = (id: string, stats: TermStats) =>
     data.has(id) ? postingsOf(type, id, data.get(id)!, stats) : [];
   const idsOf = (id: string, postings: Omit<Posting, 'resource_id'>[]) =>
-    postings.map((p) => postingId(clientId, type, { ...p, resource_id: id })).sort();
+    postings.map((p) => postingId(clientId, type, { ...p, resource_id: id }));
   const df = new Map<string, number>();
   const lengths = new Map<string, number>();
   let docsDelta = 0;
@@ -251,22 +255,20 @@ async function indexType(clientId: string, type: ResourceType, ids: string[], re
   const rows: Posting[] = [];
   const staleRows: string[] = [];
   for (const id of ids) {
-    const old = oldBy.get(id) ?? [];
     if (!textChanged.has(id) && !rerank) continue;
     const after = postingsWith(id, stats);
-    if (!textChanged.has(id) && idsOf(id, old).join() === idsOf(id, after).join()) continue;
+    if (!textChanged.has(id) && oldIds(id).sort().join() === idsOf(id, after).sort().join()) continue;
     changed.push(id);
     rows.push(...after);
-    staleRows.push(...old.map((p) => postingId(clientId, type, { ...p, resource_id: id })));
+    staleRows.push(...oldIds(id));
   }
   if (!changed.length) return false;
   // Rows kept with the same _id (a resource whose rank and text did not change) are neither deleted nor inserted.
+  // New rows go in before stale ones go, so a search meanwhile finds a resource once or twice (it scores each
+  // resource once, from its forward entry), never not at all.
   const fresh = new Set(rows.map((r) => postingId(clientId, type, r)));
   const gone = staleRows.filter((id) => !fresh.has(id));
   const kept = new Set(staleRows);
-  for (let i = 0; i < gone.length; i += DELETE_CHUNK) {
-    await TermModel.deleteMany({ ...scope, _id: { $in: gone.slice(i, i + DELETE_CHUNK) } });
-  }
   const inserts = rows.filter((r) => !kept.has(postingId(clientId, type, r)));
   if (inserts.length) {
     // A step retried after a crash finds some of its postings written already: the _id keeps one copy.
@@ -277,6 +279,9 @@ async function indexType(clientId: string, type: ResourceType, ids: string[], re
       if (!allDuplicates(err)) throw err;
     });
   }
+  for (let i = 0; i < gone.length; i += DELETE_CHUNK) {
+    await TermModel.deleteMany({ ...scope, _id: { $in: gone.slice(i, i + DELETE_CHUNK) } });
+  }
   // New resources' entries and new terms are inserted, in one statement each: on FerretDB an upsert costs a
   // statement per document. A step retried after a crash finds them written already and updates them instead.
   const byResource = groupBy(rows, (p) => p.resource_id);
@@ -284,6 +289,7 @@ async function indexType(clientId: string, type: ResourceType, ids: string[], re
     _id: id,
     ...scope,
     postings: byResource.get(id)!.map(({ resource_id: _, ...p }) => p),
+    layout: INDEX_LAYOUT,
   });
   const firstEntries = changed.filter((id) => byResource.has(id) && !oldBy.has(id));
   const retried = await insertReportingDuplicates(DocTermsModel, firstEntries.map(entry));

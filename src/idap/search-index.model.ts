@@ -48,6 +48,23 @@ const RANK_MAX = 10 ** RANK_DIGITS - 1;
 /** 0000000000 for the highest impact (BM25 weights stay far below 100) to 9999999999 for none, fixed width. */
 const impactRank = (impact: number) =>
   String(RANK_MAX - Math.max(0, Math.min(RANK_MAX, Math.round(impact * RANK_SCALE)))).padStart(RANK_DIGITS, '0');
+/** Layout 1's rank: 000000 to 999999, 1e-4. */
+const legacyRank = (impact: number) =>
+  String(999_999 - Math.max(0, Math.min(999_999, Math.round(impact * 10_000)))).padStart(6, '0');
+
+/**
+ * The _id a posting was written under in `layout` (a resource's forward entry records it): what a re-index deletes
+ * when the posting goes, whatever version wrote it.
+ */
+export const postingIdIn = (
+  layout: number,
+  clientId: string,
+  type: string,
+  p: { term: string; impact: number; resource_id: string; field: string },
+) =>
+  layout >= INDEX_LAYOUT
+    ? postingId(clientId, type, p)
+    : `${dfId(clientId, type, p.term)}|${legacyRank(p.impact)}|${p.resource_id}|${p.field}`;
 /** The highest impact a rank stands for (ranks round impacts to 1e-8). */
 export const rankCeiling = (rank: string) => (RANK_MAX - Number(rank) + 0.5) / RANK_SCALE;
 
@@ -90,6 +107,8 @@ const docTermsSchema = new Schema(
     resource_type: { type: String, enum: RESOURCE_TYPES, required: true },
     /** Its postings as written to idap_terms, without tenant, type and resource id. */
     postings: { type: [Schema.Types.Mixed], default: [] },
+    /** The layout its postings' _ids were written in (INDEX_LAYOUT); absent for layout 1. */
+    layout: { type: Number },
   },
   { versionKey: false },
 );

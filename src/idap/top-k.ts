@@ -57,9 +57,15 @@ export async function topK(
   const top: (Ranked & { doc: StoredResource })[] = [];
   const met = new Set<string>();
   let read = 0;
+  const all = [...cursors.values()];
+  // Loads what is not read yet of the lists (side by side); nothing to wait for when every list has it.
+  const ensure = async (lists: Cursor[], ahead: number) => {
+    const short = lists.filter((c) => !c.list.done && c.list.entries.length < c.pos + ahead);
+    if (short.length) await Promise.all(short.map((c) => c.list.ensure(c.pos + ahead, trace)));
+  };
   for (;;) {
-    await Promise.all([...cursors.values()].map((c) => c.list.ensure(c.pos + 1, trace)));
-    const alive = [...cursors.values()].filter((c) => head(c));
+    await ensure(all, 1);
+    const alive = all.filter((c) => head(c));
     if (!alive.length || read >= budget) break;
     const kth = top.length >= opts.k ? top[opts.k - 1] : null;
     if (kth && opts.layout >= INDEX_LAYOUT) {
@@ -77,7 +83,7 @@ export async function topK(
         if (head(l.cursor) && g > gain) [next, gain] = [l.cursor, g];
       }
     }
-    await next.list.ensure(next.pos + BLOCK, trace);
+    await ensure([next], BLOCK);
     const block = next.list.entries.slice(next.pos, next.pos + BLOCK);
     next.pos += block.length;
     read += block.length;
