@@ -181,7 +181,7 @@ const ID_SORT_PARAM = {
   find: '\tLimit  int64\n\n\tOnlyRecordIDs bool\n',
   replace:
     '\tLimit  int64\n\n' +
-    '\t// SortByID is 1 or -1 to return rows ordered by their string _id (lead-service\'s devstack build).\n' +
+    "\t// SortByID is 1 or -1 to return rows ordered by their string _id (lead-service's devstack build).\n" +
     '\tSortByID int64\n\n\tOnlyRecordIDs bool\n',
 };
 
@@ -194,7 +194,8 @@ const ID_SORT_QUERY = {
 const ID_SORT_PUSHDOWN = {
   file: 'internal/handler/msg_find.go',
   find: '\t// Limit pushdown is not applied if:\n',
-  replace: '\tif !h.DisablePushdown {\n\t\tqp.SortByID = idSortPushdown(params)\n\t}\n\n\t// Limit pushdown is not applied if:\n',
+  replace:
+    '\tif !h.DisablePushdown {\n\t\tqp.SortByID = idSortPushdown(params)\n\t}\n\n\t// Limit pushdown is not applied if:\n',
 };
 
 const ID_SORT_HANDLER = {
