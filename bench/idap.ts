@@ -502,7 +502,9 @@ async function jobToSearchable(api: ApiRuntime, url: string, env: Record<string,
     p50: pct(delays, 0.5),
     p99: pct(delays, 0.99),
     n: delays.length,
-    phases: `index workflow started ${median(0)} ms after job.completed, ran ${median(1)} ms, found ${median(2)} ms after it ended (medians)`,
+    phases:
+      `index workflow started ${median(0)} ms after job.completed, ran ${median(1)} ms, ` +
+      `found ${median(2)} ms after it ended (medians)`,
   };
 }
 

@@ -41,7 +41,8 @@ function includeTypes(include: string | undefined): ResourceType[] {
 
 /**
  * Up to 100 refs of mixed types: one query per type for the refs, and one per included type for
- * their related resources (each only for what the process's cache does not hold, index-reads.ts). A ref that fails is reported in `errors` and does not fail the others.
+ * their related resources (each only for what the process's cache does not hold, index-reads.ts). A ref
+ * that fails is reported in `errors` and does not fail the others.
  */
 export async function batchGet(reads: IdapReads, clientId: string, req: BatchRequest) {
   const fields = csv(req.fields);

@@ -180,7 +180,8 @@ describe('the IDAP search read path', () => {
     const fieldImpact = (p: { field: string; tf: number; len: number }) =>
       SEARCH_FIELDS.businesses[p.field] * saturation(p.tf, p.len, averageLength(stats, p.field) || p.len);
     const oldId = (p: { term: string; field: string; resource_id: string; impact: number }) =>
-      `${dfId(b.client_id, 'businesses', p.term)}|${String(999_999 - Math.round(p.impact * 10_000)).padStart(6, '0')}|${p.resource_id}|${p.field}`;
+      `${dfId(b.client_id, 'businesses', p.term)}|${String(999_999 - Math.round(p.impact * 10_000)).padStart(6, '0')}` +
+      `|${p.resource_id}|${p.field}`;
     const rows =
       await TermModel.find(scope).lean<
         { term: string; field: string; resource_id: string; tf: number; len: number; pos: number[] }[]

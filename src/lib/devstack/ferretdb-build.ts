@@ -3,8 +3,9 @@ import type { GoBuild } from './binaries';
 /**
  * FerretDB 1.24.2 (SQLite backend) as the devstack builds it: the released source plus the fixes
  * that the service depends on locally (an index that was never used, a hang, lookups by _id that
- * scanned, and sorted reads of an _id range that decoded the whole range). v1 is no longer maintained upstream (v2 is a rewrite on
- * PostgreSQL), so they live here; each patch must match its source exactly once or the build stops.
+ * scanned, and sorted reads of an _id range that decoded the whole range). v1 is no longer maintained
+ * upstream (v2 is a rewrite on PostgreSQL), so they live here; each patch must match its source exactly
+ * once or the build stops.
  * Production runs MongoDB and none of this applies there.
  */
 
@@ -195,7 +196,8 @@ const ID_SORT_PUSHDOWN = {
   file: 'internal/handler/msg_find.go',
   find: '\t// Limit pushdown is not applied if:\n',
   replace:
-    '\tif !h.DisablePushdown {\n\t\tqp.SortByID = idSortPushdown(params)\n\t}\n\n\t// Limit pushdown is not applied if:\n',
+    '\tif !h.DisablePushdown {\n\t\tqp.SortByID = idSortPushdown(params)\n\t}\n\n' +
+    '\t// Limit pushdown is not applied if:\n',
 };
 
 const ID_SORT_HANDLER = {
