@@ -5,7 +5,7 @@ import type { ResourceType } from './resource.model';
 /**
  * Changes to a tenant's resources or their search index, announced to every process over the Redis
  * subscription that carries the in-process caches' invalidations (src/lib/engines/invalidations.ts): each
- * process's IDAP read cache (index-reads.ts) drops what it holds of the tenant's changed types, and the write
+ * process's IDAP read cache (index-reads.ts) drops what it holds that the change touched, and the write
  * that announced it is acknowledged only once every subscribed process has (so a search or batch after a write
  * never answers from before it).
  *
@@ -13,6 +13,22 @@ import type { ResourceType } from './resource.model';
  * (upsertResources, indexResources, the jobs' writeResources) need nothing passed in.
  */
 export const IDAP_TOPIC = 'idap';
+
+/**
+ * What changed in one type of a tenant: these resources (their documents, and their forward entries when the
+ * index changed) and, when the index changed, these terms (their postings and frequencies, and with them the
+ * type's statistics and the vocabulary's completions). Without `resources`, anything of the type may have.
+ */
+export interface TypeChange {
+  type: ResourceType;
+  resources?: string[];
+  /** Set when the index changed: the terms whose postings did (possibly none). */
+  terms?: string[];
+}
+
+/** Past these, a change is announced as one of the whole type (a smaller message, the same effect). */
+const MAX_LISTED_RESOURCES = 1000;
+const MAX_LISTED_TERMS = 2000;
 
 const buses = new Map<Invalidations, number>();
 
@@ -30,25 +46,52 @@ export function announceThrough(redis: Redis): () => void {
   };
 }
 
-/** `<client>|<type>,<type>`: what a change message says. */
-export const changeDetail = (clientId: string, types: readonly string[]) => `${clientId}|${types.join(',')}`;
+/** A change as a message: JSON `[client, [[type, resources or null, terms or null], ...]]`. */
+export function changeDetail(clientId: string, changes: TypeChange[]): string {
+  return JSON.stringify([
+    clientId,
+    changes.map((c) =>
+      (c.resources?.length ?? 0) > MAX_LISTED_RESOURCES || (c.terms?.length ?? 0) > MAX_LISTED_TERMS
+        ? [c.type, null, null]
+        : [c.type, c.resources ?? null, c.terms ?? null],
+    ),
+  ]);
+}
 
-export function parseChange(detail: string): { clientId: string; types: string[] } {
-  const bar = detail.lastIndexOf('|');
-  return { clientId: detail.slice(0, bar), types: detail.slice(bar + 1).split(',') };
+export function parseChange(detail: string): { clientId: string; changes: TypeChange[] } {
+  const [clientId, changes] = JSON.parse(detail) as [string, [ResourceType, string[] | null, string[] | null][]];
+  return {
+    clientId,
+    changes: changes.map(([type, resources, terms]) => ({
+      type,
+      ...(resources ? { resources } : {}),
+      ...(terms ? { terms } : {}),
+    })),
+  };
 }
 
 /**
- * Tells every process that the tenant's resources of these types (or their index) changed. Call it after the
- * write, before answering for it. A process that cannot reach Redis fails here (and its caller is retried or
- * answers 503), as the credential cache's revocations do: the others' subscriptions then hold on a Redis that
- * went away, and they serve nothing cached until they are subscribed again.
+ * Tells every process what changed in the tenant's resources (a type given alone: anything of it). Call it after
+ * the write, before answering for it. A process that cannot reach Redis fails here (and its caller is retried or
+ * answers 503), as the credential cache's revocations do: the others' subscriptions then hold on a Redis that went
+ * away, and they serve nothing cached until they are subscribed again.
  */
-export async function announceChanges(clientId: string, types: Iterable<ResourceType>): Promise<void> {
-  const list = [...new Set(types)];
-  if (!list.length) return;
+export async function announceChanges(clientId: string, changes: (TypeChange | ResourceType)[]): Promise<void> {
+  const byType = new Map<ResourceType, TypeChange>();
+  for (const c of changes.map((x) => (typeof x === 'string' ? { type: x } : x))) {
+    const prev = byType.get(c.type);
+    byType.set(c.type, prev ? mergeChanges(prev, c) : c);
+  }
+  if (!byType.size) return;
   if (!buses.size) {
     throw new Error('IDAP changes cannot be announced: no idap module was built in this process (createIdapModule)');
   }
-  await Promise.all([...buses.keys()].map((bus) => bus.publish(IDAP_TOPIC, changeDetail(clientId, list))));
+  const detail = changeDetail(clientId, [...byType.values()]);
+  await Promise.all([...buses.keys()].map((bus) => bus.publish(IDAP_TOPIC, detail)));
+}
+
+function mergeChanges(a: TypeChange, b: TypeChange): TypeChange {
+  if (!a.resources || !b.resources) return { type: a.type };
+  const terms = a.terms || b.terms ? [...new Set([...(a.terms ?? []), ...(b.terms ?? [])])] : undefined;
+  return { type: a.type, resources: [...new Set([...a.resources, ...b.resources])], ...(terms ? { terms } : {}) };
 }

@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { invalidationsOf } from '../lib/engines/invalidations';
 import { ResourceModel, type ResourceType } from './resource.model';
-import { IDAP_TOPIC, parseChange } from './index-changes';
+import { IDAP_TOPIC, parseChange, type TypeChange } from './index-changes';
 import type { ScoredPosting } from './ranking';
 import {
   DocTermsModel,
@@ -106,6 +106,8 @@ const RESOURCE_UNITS = 10;
 /** One tenant's type: what was read of it, kept until a write changes it (or the cache needs the room). */
 class TypeCache implements TypeReads {
   units = 0;
+  /** Counts what `forget` dropped: a read that began before then keeps nothing it read. */
+  private generation = 0;
   private statsRead: Promise<IndexStats> | null = null;
   private readonly df = new Map<string, number | null>();
   private readonly prefixes = new Map<string, Promise<{ term: string; df: number }[]>>();
@@ -125,6 +127,35 @@ class TypeCache implements TypeReads {
   private add(units: number) {
     this.units += units;
     this.grew(units);
+  }
+
+  /**
+   * Drops what a change touched: the resources' documents; when the index changed, their forward entries, the
+   * lists and frequencies of its terms, the statistics and the completions (the vocabulary may have grown).
+   * Answers the units freed.
+   */
+  forget(change: TypeChange): number {
+    this.generation += 1;
+    let freed = 0;
+    for (const id of change.resources ?? []) {
+      if (this.resourceDocs.delete(id)) freed += RESOURCE_UNITS;
+      if (change.terms) {
+        const postings = this.forwardEntries.get(id);
+        if (postings !== undefined && this.forwardEntries.delete(id)) freed += postings?.length ?? 1;
+      }
+    }
+    if (change.terms) {
+      this.statsRead = null;
+      freed += this.prefixes.size;
+      this.prefixes.clear();
+      for (const term of change.terms) {
+        if (this.df.delete(term)) freed += 1;
+        const list = this.lists.get(term);
+        if (list && this.lists.delete(term)) freed += list.entries.length;
+      }
+    }
+    this.units -= freed;
+    return freed;
   }
 
   /** Lets go of the per-resource entries (the biggest part), keeping statistics, vocabulary and lists. */
@@ -148,20 +179,23 @@ class TypeCache implements TypeReads {
 
   async vocabulary(terms: string[], trace?: SearchTrace): Promise<Map<string, number>> {
     const missing = [...new Set(terms)].filter((t) => !this.df.has(t));
+    const out = new Map<string, number>();
     if (missing.length) {
+      const generation = this.generation;
       const found = await TermDfModel.find(
         { ...this.scope, _id: { $in: missing.map((t) => dfId(this.clientId, this.type, t)) } },
         { _id: 0, term: 1, df: 1 },
       ).lean<{ term: string; df: number }[]>();
       if (trace) trace.fromDatabase += found.length;
-      const byTerm = new Map(found.map((v) => [v.term, v.df]));
-      for (const t of missing) this.df.set(t, byTerm.get(t) ?? null);
-      this.add(missing.length);
+      for (const v of found) out.set(v.term, v.df);
+      if (generation === this.generation) {
+        for (const t of missing) this.df.set(t, out.get(t) ?? null);
+        this.add(missing.length);
+      }
     }
-    const out = new Map<string, number>();
     for (const t of terms) {
       const df = this.df.get(t);
-      if (df !== null && df !== undefined) out.set(t, df);
+      if (!out.has(t) && df !== null && df !== undefined) out.set(t, df);
     }
     return out;
   }
@@ -199,7 +233,10 @@ class TypeCache implements TypeReads {
           .lean<{ _id: string }[]>();
         return rows.map((r) => r._id);
       };
-      list = new PostingList(read, prefix.length, (units) => this.add(units));
+      const created: PostingList = new PostingList(read, prefix.length, (units) => {
+        if (this.lists.get(term) === created) this.add(units);
+      });
+      list = created;
       this.lists.set(term, list);
     }
     return list;
@@ -249,17 +286,20 @@ class TypeCache implements TypeReads {
       else if (hit !== null) out.set(id, hit);
     }
     if (!missing.length) return out;
+    const generation = this.generation;
     const found = new Map((await Promise.all(chunks(missing, IN_CHUNK).map(read))).flat());
     if (trace) trace.fromDatabase += found.size;
+    // Kept only if nothing was dropped while reading (what was read may predate the change), and counted only
+    // if the entry still uses this map (shrink lets go of it).
+    const keep = generation === this.generation && (cache === this.forwardEntries || cache === this.resourceDocs);
     let units = 0;
     for (const id of missing) {
       const value = found.get(id) ?? null;
       if (value !== null) out.set(id, value);
-      cache.set(id, value);
+      if (keep) cache.set(id, value);
       units += unitsOf(value);
     }
-    // Not counted when the entry let go of this map while reading (shrink): the map is no longer used.
-    if (cache === this.forwardEntries || cache === this.resourceDocs) this.add(units);
+    if (keep) this.add(units);
     return out;
   }
 }
@@ -313,8 +353,14 @@ export function createIdapReads(redis: Redis, opts: { maxUnits?: number } = {}):
     of(clientId, type) {
       subscription ??= invalidationsOf(redis).watch(IDAP_TOPIC, (detail) => {
         if (detail === undefined) return dropAll();
-        const change = parseChange(detail);
-        for (const t of change.types) drop(`${change.clientId}|${t}`);
+        const { clientId: changed, changes } = parseChange(detail);
+        for (const change of changes) {
+          const key = `${changed}|${change.type}`;
+          const entry = entries.get(key);
+          if (!entry) continue;
+          if (change.resources) units -= entry.forget(change);
+          else drop(key);
+        }
       });
       if (!subscription.live()) return new TypeCache(clientId, type, () => undefined);
       const key = `${clientId}|${type}`;

@@ -15,7 +15,7 @@ import {
 } from './resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
 import { groupBy } from './group-by';
-import { announceChanges } from './index-changes';
+import { announceChanges, type TypeChange } from './index-changes';
 import {
   DocTermsModel,
   INDEX_LAYOUT,
@@ -99,11 +99,10 @@ export async function resourcesChanged(
   refs: { type: ResourceType; id: string }[],
   lock: RunLocked,
 ): Promise<void> {
-  await indexTypes(clientId, refs, lock);
-  await announceChanges(
-    clientId,
-    refs.map((r) => r.type),
-  );
+  const indexed = await indexTypes(clientId, refs, lock);
+  const byType = new Map<ResourceType, string[]>();
+  for (const r of refs) byType.set(r.type, [...(byType.get(r.type) ?? []), r.id]);
+  await announceChanges(clientId, [...indexed, ...[...byType].map(([type, resources]) => ({ type, resources }))]);
 }
 
 /**
@@ -147,13 +146,13 @@ export async function indexResources(
   await announceChanges(clientId, await indexTypes(clientId, refs, lock, opts));
 }
 
-/** indexResources without the announcement: the types whose index changed. */
+/** indexResources without the announcement: what changed in the index, per type. */
 async function indexTypes(
   clientId: string,
   refs: { type: ResourceType; id: string }[],
   lock: RunLocked,
   opts: { rerank?: boolean } = {},
-): Promise<ResourceType[]> {
+): Promise<TypeChange[]> {
   const byType = new Map<ResourceType, Set<string>>();
   for (const r of refs) byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
   const changed = await Promise.all(
@@ -161,7 +160,7 @@ async function indexTypes(
       lock(indexLockName(clientId, type), () => indexType(clientId, type, [...ids], opts.rerank ?? false)),
     ),
   );
-  return [...byType.keys()].filter((_, i) => changed[i]);
+  return changed.filter((c): c is TypeChange => c !== null);
 }
 
 const indexLockName = (clientId: string, type: ResourceType) => `idap-index:${statsId(clientId, type)}`;
@@ -212,7 +211,12 @@ const chunksOf = <T>(items: T[], size: number) =>
  * One step over one tenant's type. Impacts (what ranks a posting) are computed with the statistics as they are
  * once this step's changes are counted, so that a repeat of the step finds the same ranks and rewrites nothing.
  */
-async function indexType(clientId: string, type: ResourceType, ids: string[], rerank: boolean): Promise<boolean> {
+async function indexType(
+  clientId: string,
+  type: ResourceType,
+  ids: string[],
+  rerank: boolean,
+): Promise<TypeChange | null> {
   const scope = { client_id: clientId, resource_type: type };
   const [docs, indexed, before] = await Promise.all([
     ResourceModel.find({ ...scope, _id: { $in: ids } }, { data: 1 }).lean<
@@ -262,7 +266,7 @@ async function indexType(clientId: string, type: ResourceType, ids: string[], re
     rows.push(...after);
     staleRows.push(...oldIds(id));
   }
-  if (!changed.length) return false;
+  if (!changed.length) return null;
   // Rows kept with the same _id (a resource whose rank and text did not change) are neither deleted nor inserted.
   // New rows go in before stale ones go, so a search meanwhile finds a resource once or twice (it scores each
   // resource once, from its forward entry), never not at all.
@@ -338,7 +342,11 @@ async function indexType(clientId: string, type: ResourceType, ids: string[], re
   await bulkUpsert(TermStatsModel, [
     { updateOne: { filter: { _id: statsId(clientId, type), ...scope }, update, upsert: true } },
   ]);
-  return true;
+  const terms = new Set([
+    ...rows.map((r) => r.term),
+    ...changed.flatMap((id) => (oldBy.get(id) ?? []).map((p) => p.term)),
+  ]);
+  return { type, resources: changed, terms: [...terms] };
 }
 
 /**

@@ -156,11 +156,11 @@ export async function writeResources(writes: ResourceWrite[], links: ResourceLin
     JobResourceModel,
     all.map((w) => ({ _id: jobResourceId(w.jobId, w.type, w.id), client_id: w.clientId })),
   );
-  const typesByClient = new Map<string, Set<ResourceType>>();
+  const byClient = new Map<string, { type: ResourceType; resources: string[] }[]>();
   for (const w of [...all, ...links]) {
-    typesByClient.set(w.clientId, (typesByClient.get(w.clientId) ?? new Set()).add(w.type));
+    byClient.set(w.clientId, [...(byClient.get(w.clientId) ?? []), { type: w.type, resources: [w.id] }]);
   }
-  await Promise.all([...typesByClient].map(([clientId, types]) => announceChanges(clientId, types)));
+  await Promise.all([...byClient].map(([clientId, changes]) => announceChanges(clientId, changes)));
 }
 
 /** `+31 20 123 4567`, `0031-20-1234567` → `+31201234567`; other numbers keep their digits. */

@@ -127,10 +127,16 @@ describe('the IDAP search read path', () => {
   it('answers from its cache, and never from before a write, in this process or another', async () => {
     const other = await startSecondApi(api);
     try {
-      // Warm in both processes: the word is not in the index (that too is cached), the resource as it was.
+      // Warm in both processes: the word is not in the index (that too is cached), the resource as it was. (A
+      // process caches once its subscription is in place: until its first search has made it, nothing is kept.)
       for (const base of [undefined, other.url]) {
-        expect((await search(a.triple, 'zebra', 10, base)).body.count).toBe(0);
+        await eventually(async () => ((await search(a.triple, 'zebra', 10, base)).body.count === 0 ? true : undefined));
       }
+      await eventually(async () => {
+        const warm: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+        await api.rt.modules.idap.service.search(a.client_id, 'businesses', { q: 'zebra', limit: 10 }, warm);
+        return warm.fromDatabase === 0 || undefined;
+      });
       const trace: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
       await api.rt.modules.idap.service.search(a.client_id, 'businesses', { q: 'zebra', limit: 10 }, trace);
       expect(trace.fromDatabase).toBe(0);
@@ -159,6 +165,16 @@ describe('the IDAP search read path', () => {
         body: JSON.stringify({ refs: [ref] }),
       }).then((r) => r.json() as Promise<any>);
       expect(after.results[ref].data.name).toBe('Zebra Crossing Cafe');
+      // What the write did not touch stays cached: of `golden bakery`, only the type's statistics are read again.
+      await search(a.triple, 'golden bakery');
+      await upsertResources(
+        a.client_id,
+        [{ type: 'businesses', naturalKey: 'place-1', data: { name: 'Zebra Crossing Diner' } }],
+        indexLock(api),
+      );
+      const untouched: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+      await api.rt.modules.idap.service.search(a.client_id, 'businesses', { q: 'golden bakery', limit: 10 }, untouched);
+      expect(untouched.fromDatabase).toBe(1);
       expect(ids((await search(a.triple, 'golden bakery', 10, other.url)).body)).toEqual(
         (await exhaustive(a.client_id, 'golden bakery', 10)).map((r) => r.id),
       );
