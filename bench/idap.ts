@@ -408,6 +408,10 @@ async function benchSize(api: ApiRuntime, url: string, n: number) {
     process.stdout.write(`  measuring ${name} (${CONCURRENCY} connections, ${SECONDS} s)...\n`);
     rows.push([String(n), name, ...cells(await load(url, headers, requests))]);
   };
+  // What any authenticated read costs on this machine now: the floor under our latencies.
+  await http('GET /dashboard/me (floor: an authenticated read from caches)', [
+    { method: 'GET', path: '/api/v1/dashboard/me' },
+  ]);
   await http('POST /idap/batch (100 refs, 4 types), ours', [
     { method: 'POST', path: '/api/v1/idap/batch', body: JSON.stringify({ refs }) },
   ]);
