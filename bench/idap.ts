@@ -517,7 +517,10 @@ async function main() {
   await withBenchApi('idap', { TEMPORAL_TASK_QUEUE: queue }, async (api) => {
     const { url } = api;
     const ferret = /ferretdb/i.test(api.engines.kinds.documents);
-    const sizes = (process.env.BENCH_SIZES ?? (ferret ? '2000,20000' : '2000,20000,100000')).split(',').map(Number);
+    const sizes = (process.env.BENCH_SIZES ?? (ferret ? '2000,20000' : '2000,20000,100000'))
+      .split(',')
+      .filter(Boolean)
+      .map(Number);
     const speed: string[][] = [];
     const perQuery: string[][] = [];
     const summaries = [];
@@ -569,7 +572,7 @@ async function main() {
           `p50 ${searchable.p50.toFixed(0)} ms, p99 ${searchable.p99.toFixed(0)} ms; ${searchable.phases}\n`,
       );
     }
-    const searchRows = speed.filter((r) => r[1].startsWith('GET'));
+    const searchRows = speed.filter((r) => r[1].startsWith('GET /idap/businesses/search'));
     const batchRows = speed.filter((r) => r[1].startsWith('POST /idap/batch (100'));
     const p99 = (r: string[]) => Number(r[3].split(' / ')[1]);
     process.stdout.write(
