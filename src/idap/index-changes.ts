@@ -58,8 +58,16 @@ export function changeDetail(clientId: string, changes: TypeChange[]): string {
   ]);
 }
 
-export function parseChange(detail: string): { clientId: string; changes: TypeChange[] } {
-  const [clientId, changes] = JSON.parse(detail) as [string, [ResourceType, string[] | null, string[] | null][]];
+/** The change a message describes; null for one this version cannot read (drop everything, to be safe). */
+export function parseChange(detail: string): { clientId: string; changes: TypeChange[] } | null {
+  let clientId: string;
+  let changes: [ResourceType, string[] | null, string[] | null][];
+  try {
+    [clientId, changes] = JSON.parse(detail);
+    if (typeof clientId !== 'string' || !Array.isArray(changes)) return null;
+  } catch {
+    return null;
+  }
   return {
     clientId,
     changes: changes.map(([type, resources, terms]) => ({

@@ -352,8 +352,9 @@ export function createIdapReads(redis: Redis, opts: { maxUnits?: number } = {}):
   return {
     of(clientId, type) {
       subscription ??= invalidationsOf(redis).watch(IDAP_TOPIC, (detail) => {
-        if (detail === undefined) return dropAll();
-        const { clientId: changed, changes } = parseChange(detail);
+        const parsed = detail === undefined ? null : parseChange(detail);
+        if (!parsed) return dropAll();
+        const { clientId: changed, changes } = parsed;
         for (const change of changes) {
           const key = `${changed}|${change.type}`;
           const entry = entries.get(key);
