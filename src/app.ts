@@ -73,12 +73,14 @@ export function createApp(
   app.use(modules.content.fastPath); // cached public content reads, before parsing and validation
   app.use(multiSegmentPaths(doc));
   // The gates in the order the contract promises: the operation is found (404/405), credentials (401),
-  // role and scope (403), and only then is the body parsed (400/413) and the request validated (422).
+  // role and scope (403), an agent's rate limits (429), and only then is the body parsed (400/413) and the
+  // request validated (422).
   const jsonBody = jsonBodyParsers(config.JSON_BODY_LIMIT_BYTES);
   const recordWrite = recordWrites(modules.activity.recorder, logger); // every successful authenticated write
   app.use(
     routeOperations(contract, operationHandlers(modules), ({ method, schema }) => [
       authenticate(modules.auth, schema),
+      modules.agents.limitRequests,
       ...(READS.has(method) ? [] : [recordWrite]),
       jsonBody(schema),
     ]),

@@ -1,6 +1,6 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { baseSchemaOptions, newId } from '../lib/ids';
-import { tenantOwned } from '../lib/tenancy';
+import { tenantOwned, type AgentUserLimits } from '../lib/tenancy';
 
 /** An agent's presence in one brand: one per brand its token was granted. Revoking it keeps the record. */
 const agentUserSchema = new Schema(
@@ -35,3 +35,18 @@ export type AgentUserDoc = InferSchemaType<typeof agentUserSchema> & {
   updated_at: Date;
 };
 export const AgentUserModel = model('AgentUser', agentUserSchema, 'agent_users');
+
+/** The limits of a token's active agent users (what authentication attaches to the agent's caller). */
+export async function agentUserLimitsOf(clientId: string, tokenId: string): Promise<AgentUserLimits[]> {
+  const docs = await AgentUserModel.find(
+    { client_id: clientId, token_id: tokenId, is_active: true },
+    { brand_id: 1, rate_limit_rpm: 1, rate_limit_rpd: 1, monthly_budget_usd: 1 },
+  ).lean<Pick<AgentUserDoc, '_id' | 'brand_id' | 'rate_limit_rpm' | 'rate_limit_rpd' | 'monthly_budget_usd'>[]>();
+  return docs.map((d) => ({
+    agentUserId: d._id,
+    brandId: d.brand_id,
+    rateLimitRpm: d.rate_limit_rpm ?? null,
+    rateLimitRpd: d.rate_limit_rpd ?? null,
+    monthlyBudgetUsd: d.monthly_budget_usd ?? null,
+  }));
+}

@@ -5,6 +5,7 @@ import { createAccessRequests } from './access-requests.service';
 import { agentsRoutes } from './agents.routes';
 import { createAccessRequestWorkflows } from './agents.workflows';
 import { createTokens } from './tokens.service';
+import { agentRequestLimits } from './request-limits';
 
 export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | 'credentials'>;
 
@@ -30,5 +31,7 @@ export function createAgentsModule(deps: AgentsDeps) {
     activities: createAccessRequestActivities({ agents: { credentialsKey: deps.credentialsKey } }),
     /** Access requests as the benchmarks seed them (request, then poll for the token). */
     requests,
+    /** The gate that applies agents' rate limits (after authentication, before anything else reads the request). */
+    limitRequests: agentRequestLimits(engines.redis),
   } satisfies AreaModule;
 }

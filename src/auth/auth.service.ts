@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import { AppError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import { distinctWindowCount, fixedWindowLimit, type FixedWindow, type WindowCount } from '../lib/rate-limit';
-import type { Caller, RevocationReason, Role } from '../lib/tenancy';
+import type { AgentUserLimits, Caller, RevocationReason, Role } from '../lib/tenancy';
 import type { ClientsService } from '../clients/clients.service';
 import type { UsersService } from '../users/users.service';
 import { UserModel, type UserDoc } from '../users/user.model';
@@ -11,6 +11,7 @@ import { AccessTokenModel, AccessTokenUsageModel, type AccessTokenDoc } from './
 import type { TokenCache } from './token-cache';
 import { SessionModel } from './session.model';
 import { ACCESS_TOKEN_PREFIX, isWellFormedAccessToken } from '../agents/token-format';
+import { agentUserLimitsOf } from '../agents/agent-user.model';
 
 export const SESSION_PREFIX = 'lss_';
 export const SESSION_COOKIE = 'lead_session';
@@ -26,6 +27,7 @@ function userCaller(user: UserDoc, sessionId?: string): Caller {
     scopes: null,
     brandIds: [],
     sessionId,
+    credentialId: sessionId ? `session:${sessionId}` : undefined,
   };
 }
 
@@ -104,6 +106,8 @@ export function createAuthService(deps: AuthDeps) {
         { allTenants: true }, // the token itself names its tenant
       ).lean<AccessTokenDoc>();
       if (!doc || !(await clientIsActive(doc.client_id))) return null;
+      // Its limits travel with it (cached with it; revoking or rotating invalidates both).
+      const agentUsers: AgentUserLimits[] = await agentUserLimitsOf(doc.client_id, doc._id);
       const value: Caller = {
         kind: 'agent',
         role: 'client_user',
@@ -115,6 +119,8 @@ export function createAuthService(deps: AuthDeps) {
         brandIds: doc.brand_ids,
         tokenId: doc._id,
         accessToken: doc,
+        agentUsers,
+        credentialId: `token:${doc._id}`,
       };
       return { value, expiresAt: doc.expires_at };
     });
@@ -137,6 +143,7 @@ export function createAuthService(deps: AuthDeps) {
         permissions: [],
         scopes: null,
         brandIds: [],
+        credentialId: `triple:${client._id}:${client.api_key_hash.slice(0, 32)}`,
       };
       return { value, expiresAt: NO_EXPIRY };
     });

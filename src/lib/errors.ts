@@ -5,6 +5,19 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * The stable machine-readable `code` an answer carries beside `detail` where an agent can act on it without
+ * reading prose (the contract's Error.code): wait (rate_limited, idempotency_key_in_flight), stop spending
+ * (budget_exceeded), or send a new Idempotency-Key (idempotency_key_reused).
+ */
+export const ERROR_CODES = [
+  'rate_limited',
+  'budget_exceeded',
+  'idempotency_key_reused',
+  'idempotency_key_in_flight',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -36,8 +49,8 @@ export class AppError extends Error {
     return new AppError(422, detail, { errors });
   }
   /** 429 with Retry-After: the caller may ask again after `retryAfterSeconds`. */
-  static tooManyRequests(detail: string, retryAfterSeconds: number) {
-    return new AppError(429, detail, {}, { 'Retry-After': String(retryAfterSeconds) });
+  static tooManyRequests(detail: string, retryAfterSeconds: number, code?: ErrorCode) {
+    return new AppError(429, detail, code ? { code } : {}, { 'Retry-After': String(retryAfterSeconds) });
   }
   static unavailable(detail: string) {
     return new AppError(503, detail);

@@ -13,9 +13,12 @@ export interface WindowCount {
   retryAfterSeconds: number;
 }
 
-/** The Redis key of `subject`'s current window (one per window, so it expires with it) and the seconds left. */
-function currentWindow(prefix: string, subject: string, window: FixedWindow) {
-  const nowSeconds = Date.now() / 1000;
+/**
+ * The Redis key of `subject`'s current window (one per window, so it expires with it) and the seconds left (at least
+ * 1). Windows are aligned to the epoch: a minute window ends on the UTC minute, a day on UTC midnight.
+ */
+function currentWindow(prefix: string, subject: string, window: FixedWindow, nowMs = Date.now()) {
+  const nowSeconds = nowMs / 1000;
   const index = Math.floor(nowSeconds / window.seconds);
   return {
     key: `${prefix}:${subject}:${index}`,
@@ -92,6 +95,80 @@ export function distinctWindowCount(redis: Redis, name: string, window: FixedWin
     /** Takes a member out again (it turned out not to count: a refused attempt, a login that succeeded). */
     async forget(subject: string, member: string): Promise<void> {
       await redis.srem(current(subject).key, member);
+    },
+  };
+}
+
+/** One window of a subject's allowance, named as the RateLimit fields name its policy (e.g. `rpm`). */
+export interface NamedWindow extends FixedWindow {
+  policy: string;
+}
+
+/** A window after a take: what is left of it and when it starts again. */
+export interface WindowState extends NamedWindow {
+  subject: string;
+  /** Hits counted in the window, this one included when it was allowed. */
+  count: number;
+  remaining: number;
+  /** Whole seconds until the window ends (at least 1). */
+  resetSeconds: number;
+  full: boolean;
+}
+
+/**
+ * All or nothing, in one round trip: when any window is already full nothing is counted (a refused hit does not
+ * use the allowance up); otherwise every window counts the hit and expires with itself. KEYS: the windows' keys;
+ * ARGV: per key its allowance, then its lifetime in milliseconds. Returns {allowed (1 or 0), count per key}.
+ */
+const TAKE_ALL = `
+local counts = {}
+local allowed = 1
+for i = 1, #KEYS do
+  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if counts[i] >= tonumber(ARGV[2 * i - 1]) then allowed = 0 end
+end
+if allowed == 1 then
+  for i = 1, #KEYS do
+    counts[i] = redis.call('INCR', KEYS[i])
+    if counts[i] == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i]) end
+  end
+end
+local out = {allowed}
+for i = 1, #KEYS do out[i + 1] = counts[i] end
+return out`;
+
+/**
+ * Several fixed windows (say per minute and per day) of several subjects taken together under the limit `name`,
+ * atomically in one Redis round trip: the hit counts everywhere or, when any window is full, nowhere.
+ */
+export function fixedWindows(redis: Redis, name: string) {
+  return {
+    async take(
+      entries: { subject: string; windows: NamedWindow[] }[],
+    ): Promise<{ allowed: boolean; windows: WindowState[] }> {
+      const now = Date.now();
+      const slots = entries.flatMap(({ subject, windows }) =>
+        windows.map((w) => ({ subject, window: w, ...currentWindow(`rate:${name}`, subject, w, now) })),
+      );
+      if (!slots.length) return { allowed: true, windows: [] };
+      const args = slots.flatMap((s) => [String(s.window.max), String((s.window.seconds + 1) * 1000)]);
+      const [allowed, ...counts] = (await redis.eval(
+        TAKE_ALL,
+        slots.length,
+        ...slots.map((s) => s.key),
+        ...args,
+      )) as number[];
+      return {
+        allowed: allowed === 1,
+        windows: slots.map((s, i) => ({
+          ...s.window,
+          subject: s.subject,
+          count: counts[i],
+          remaining: Math.max(0, s.window.max - counts[i]),
+          resetSeconds: s.retryAfterSeconds,
+          full: counts[i] >= s.window.max,
+        })),
+      };
     },
   };
 }

@@ -20,7 +20,23 @@ export interface Caller {
   tokenId?: string;
   /** An agent's token record as authentication found it (its status answers from this, without another read). */
   accessToken?: unknown;
+  /** An agent's active presences in its brands (agent users), with the limits each was granted. */
+  agentUsers?: AgentUserLimits[];
   sessionId?: string;
+  /**
+   * Which credential made the call, never the secret itself: `session:<id>`, `token:<id>`, or for a credential
+   * triple its client and the stored hash of its API key (a rotation makes a new one). What retries are scoped to.
+   */
+  credentialId?: string;
+}
+
+/** An agent user's limits as its access request set them (null: no limit). */
+export interface AgentUserLimits {
+  agentUserId: string;
+  brandId: number;
+  rateLimitRpm: number | null;
+  rateLimitRpd: number | null;
+  monthlyBudgetUsd: number | null;
 }
 
 /** Why a credential that authenticated a request no longer does (the last event of a stream it opened). */

@@ -62,7 +62,32 @@ export async function approvedToken(
   client: { client_id: string; admin_email: string },
   body: Record<string, unknown> = {},
 ) {
-  const receipt = await requestAccess(api, client.client_id, body);
+  return approve(api, admin, client, await requestAccess(api, client.client_id, body));
+}
+
+/**
+ * An agent that asked by the client administrator's e-mail, describing the agent user it becomes (its limits,
+ * budget and name in `profile`), approved by that administrator's link.
+ */
+export async function approvedAgent(
+  api: TestApi,
+  admin: string,
+  client: { client_id: string; admin_email: string },
+  profile: Record<string, unknown> = {},
+) {
+  const res = await api.call('POST', '/api/v1/auth/pat/request-by-email', {
+    body: { email: client.admin_email, project_name: 'lead-finder', requested_scopes: ['jobs:read'], ...profile },
+  });
+  if (res.status !== 200) throw new Error(`request by e-mail: ${res.status} ${JSON.stringify(res.body)}`);
+  return approve(api, admin, client, res.body);
+}
+
+async function approve(
+  api: TestApi,
+  admin: string,
+  client: { client_id: string; admin_email: string },
+  receipt: { request_id: string; poll_url: string },
+) {
   const mail = await approvalMail(api, admin, client.admin_email, receipt.request_id);
   const decided = await decideByLink(linkOf(mail, 'approve'));
   if (decided.status !== 200) throw new Error(`approve: ${decided.status}`);

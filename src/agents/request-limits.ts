@@ -1,0 +1,100 @@
+import type Redis from 'ioredis';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../lib/errors';
+import { serializeStringList } from '../lib/http/structured-fields';
+import { fixedWindows, type NamedWindow, type WindowState } from '../lib/rate-limit';
+import type { AgentUserLimits, Caller } from '../lib/tenancy';
+import { BRAND_HEADER } from '../brands/acting-brand';
+
+const MINUTE = { policy: 'rpm', seconds: 60, per: 'minute' } as const;
+const DAY = { policy: 'rpd', seconds: 86_400, per: 'day' } as const;
+
+/**
+ * The agent users a request of an agent counts against: the one of the brand it acts for (its X-Brand-Id, or
+ * the token's only brand); a multi-brand token's request that names none of its brands acts for no one brand
+ * and counts against each of them, so leaving the header out never escapes a brand's allowance.
+ */
+function countedAgentUsers(caller: Caller, brandHeader: string | undefined): AgentUserLimits[] {
+  const users = caller.agentUsers ?? [];
+  const named = brandHeader === undefined ? undefined : users.find((u) => String(u.brandId) === brandHeader.trim());
+  return named ? [named] : users;
+}
+
+function windowsOf(user: AgentUserLimits): NamedWindow[] {
+  return [
+    ...(user.rateLimitRpm ? [{ policy: MINUTE.policy, max: user.rateLimitRpm, seconds: MINUTE.seconds }] : []),
+    ...(user.rateLimitRpd ? [{ policy: DAY.policy, max: user.rateLimitRpd, seconds: DAY.seconds }] : []),
+  ];
+}
+
+/** Per policy, the window closest to running out (the tightest agent user's). */
+function tightest(windows: WindowState[]): WindowState[] {
+  const byPolicy = new Map<string, WindowState>();
+  for (const w of windows) {
+    const seen = byPolicy.get(w.policy);
+    if (!seen || w.remaining < seen.remaining || (w.remaining === seen.remaining && w.resetSeconds > seen.resetSeconds))
+      byPolicy.set(w.policy, w);
+  }
+  return [MINUTE, DAY].flatMap((p) => byPolicy.get(p.policy) ?? []);
+}
+
+/**
+ * The RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers (its structured-field
+ * syntax): one quota policy per limit the agent has, `"rpm";q=<quota>;w=60` and `"rpd";q=<quota>;w=86400`, and
+ * for each what is left of it and the seconds until its window starts again, `"rpm";r=<left>;t=<seconds>`.
+ */
+export function rateLimitFields(windows: WindowState[]): Record<string, string> {
+  return {
+    'RateLimit-Policy': serializeStringList(
+      windows.map((w) => ({
+        value: w.policy,
+        params: [
+          ['q', w.max],
+          ['w', w.seconds],
+        ],
+      })),
+    ),
+    RateLimit: serializeStringList(
+      windows.map((w) => ({
+        value: w.policy,
+        params: [
+          ['r', w.remaining],
+          ['t', w.resetSeconds],
+        ],
+      })),
+    ),
+  };
+}
+
+/**
+ * The gate after authentication that applies an agent's rate_limit_rpm and rate_limit_rpd: every request of an
+ * agent with a limit counts in Redis (shared by every API process, one round trip for all its windows) against
+ * the agent users it acts as; past a limit it is refused with 429, Retry-After and code `rate_limited`, without
+ * counting. Every answer to such an agent carries the RateLimit fields; other callers pass untouched.
+ */
+export function agentRequestLimits(redis: Redis) {
+  const limits = fixedWindows(redis, 'agent-user');
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const caller = req.caller;
+    if (caller?.kind !== 'agent') return next();
+    const entries = countedAgentUsers(caller, req.get(BRAND_HEADER))
+      .map((u) => ({ subject: u.agentUserId, windows: windowsOf(u) }))
+      .filter((e) => e.windows.length);
+    if (!entries.length) return next();
+    const taken = await limits.take(entries);
+    const shown = tightest(taken.windows);
+    res.set(rateLimitFields(shown));
+    if (!taken.allowed) {
+      const full = taken.windows.filter((w) => w.full);
+      const retryAfter = Math.max(...full.map((w) => w.resetSeconds));
+      const reached = [MINUTE, DAY].filter((p) => full.some((w) => w.policy === p.policy));
+      const what = reached.map((p) => `${full.find((w) => w.policy === p.policy)!.max} requests per ${p.per}`);
+      throw AppError.tooManyRequests(
+        `Rate limit of this agent reached (${what.join(' and ')}); retry after ${retryAfter} s`,
+        retryAfter,
+        'rate_limited',
+      );
+    }
+    next();
+  };
+}
