@@ -6,6 +6,7 @@ import { agentsRoutes } from './agents.routes';
 import { createAccessRequestWorkflows } from './agents.workflows';
 import { createTokens } from './tokens.service';
 import { agentRequestLimits } from './request-limits';
+import { createAgentSpend } from './agent-spend';
 
 export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | 'credentials'>;
 
@@ -25,7 +26,7 @@ export function createAgentsModule(deps: AgentsDeps) {
     ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS,
     ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
   });
-  const tokens = createTokens({ invalidate: deps.credentials.invalidate });
+  const tokens = createTokens({ invalidate: deps.credentials.invalidate, spend: createAgentSpend(engines.redis) });
   return {
     handlers: agentsRoutes({ requests, tokens }),
     activities: createAccessRequestActivities({ agents: { credentialsKey: deps.credentialsKey } }),

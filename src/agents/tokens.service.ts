@@ -8,6 +8,7 @@ import { AccessTokenModel, lastUsedOf } from '../auth/access-token.model';
 import { agentBrandsManagedBy, brandAccess, grantableBrands } from '../brands/brand-access';
 import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
 import { storeToken } from './issue-token';
+import type { AgentSpend, AgentSpendView } from './agent-spend';
 import { newAccessToken } from './token-format';
 
 /** A scope an agent may be granted, as the contract lists them (records hold them as validated when requested). */
@@ -51,7 +52,7 @@ export function toAccessToken(t: TokenDoc, lastUsed: Date | null): Schemas['Acce
   };
 }
 
-function toAgentUser(a: AgentUserDoc, lastUsed: Date | null): Schemas['AgentUser'] {
+function toAgentUser(a: AgentUserDoc, lastUsed: Date | null, spend: AgentSpendView): Schemas['AgentUser'] {
   const { brand_id, token_id, project_name, scopes, allowed_models, is_active } = a;
   return {
     agent_user_id: a._id,
@@ -63,6 +64,7 @@ function toAgentUser(a: AgentUserDoc, lastUsed: Date | null): Schemas['AgentUser
     scopes: scopes as AccessScope[],
     ...orNull(a, 'monthly_budget_usd', 'rate_limit_rpm', 'rate_limit_rpd'),
     allowed_models,
+    spend,
     is_active,
     created_at: iso(a.created_at),
     last_used_at: iso(lastUsed),
@@ -71,7 +73,7 @@ function toAgentUser(a: AgentUserDoc, lastUsed: Date | null): Schemas['AgentUser
 }
 
 /** Agent tokens as their client and brands manage them: list, describe, revoke, and per-brand agent users. */
-export function createTokens(deps: { invalidate: () => Promise<void> }) {
+export function createTokens(deps: { invalidate: () => Promise<void>; spend: AgentSpend }) {
   const active = () => ({ revoked_at: null, expires_at: { $gt: new Date() } });
 
   async function tokenOf(clientId: string, tokenId: string): Promise<TokenDoc> {
@@ -89,6 +91,18 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
     }).lean<AgentUserDoc>();
     if (!agent) throw AppError.notFound('Agent user not found');
     return agent;
+  }
+
+  /** Each agent user as the API shows it: with its token's last use and its spend this month. */
+  async function agentUserViews(clientId: string, docs: AgentUserDoc[]) {
+    const lastUsed = await lastUsedOf(
+      clientId,
+      docs.map((d) => d.token_id),
+    );
+    const spend = await deps.spend.views(
+      docs.map((d) => ({ agentUserId: d._id, monthlyBudgetUsd: d.monthly_budget_usd ?? null })),
+    );
+    return docs.map((d) => toAgentUser(d, lastUsed.get(d.token_id) ?? null, spend.get(d._id)!));
   }
 
   /** Tokens with their last use (kept apart from the token documents). */
@@ -132,7 +146,20 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
         throw AppError.forbidden('Only an agent access token has a token status');
       // The record authentication just found (its lookup cache is never stale on revocation or expiry).
       const token = (caller.accessToken as TokenDoc | undefined) ?? (await tokenOf(caller.clientId, caller.tokenId));
-      return { valid: true, token: toAccessToken(token, usedAt) };
+      const users = caller.agentUsers ?? [];
+      const spend = await deps.spend.views(users);
+      return {
+        valid: true,
+        token: toAccessToken(token, usedAt),
+        agent_users: users.map((u) => ({
+          agent_user_id: u.agentUserId,
+          brand_id: u.brandId,
+          rate_limit_rpm: u.rateLimitRpm,
+          rate_limit_rpd: u.rateLimitRpd,
+          monthly_budget_usd: u.monthlyBudgetUsd,
+          spend: spend.get(u.agentUserId)!,
+        })),
+      };
     },
 
     /**
@@ -176,12 +203,7 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
         { filter, sort: { created_at: -1, _id: 1 } },
         page,
       );
-      const lastUsed = await lastUsedOf(
-        brand.client_id,
-        docs.map((d) => d.token_id),
-      );
-      const agentUsers = docs.map((d) => toAgentUser(d, lastUsed.get(d.token_id) ?? null));
-      return pageEnvelope('agent_users', agentUsers, total, page);
+      return pageEnvelope('agent_users', await agentUserViews(brand.client_id, docs), total, page);
     },
 
     /** Takes this brand away from the agent's token; the token keeps working in its other brands. */
@@ -199,11 +221,10 @@ export function createTokens(deps: { invalidate: () => Promise<void> }) {
         );
         await deps.invalidate();
       }
-      const lastUsed = await lastUsedOf(agent.client_id, [agent.token_id]);
-      return toAgentUser(
+      const [view] = await agentUserViews(agent.client_id, [
         { ...agent, is_active: false, revoked_at: agent.revoked_at ?? now },
-        lastUsed.get(agent.token_id) ?? null,
-      );
+      ]);
+      return view;
     },
 
     /**

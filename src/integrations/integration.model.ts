@@ -63,6 +63,8 @@ const relayUsageSchema = new Schema(
     acting_brand_id: { type: Number, required: true },
     integration_id: { type: Number, required: true },
     provider_name: { type: String, required: true },
+    /** The agent user whose call it was (null: a dashboard caller, a triple, or an adjustment). */
+    agent_user_id: { type: String, default: null },
     kind: { type: String, enum: ['call', 'adjustment'], required: true },
     /** UTC day, YYYY-MM-DD. */
     day: { type: String, required: true },

@@ -12,6 +12,7 @@ import { createKeyCache } from './key-store';
 import { createRelay } from './relay/relay.service';
 import { createSpendNotifier } from './spend';
 import { createUsageRecorder, RELAY_USAGE_STREAM } from './usage';
+import { createAgentSpend } from '../agents/agent-spend';
 
 /** The key ring of stored provider credentials: CREDENTIALS_KEY, and the keys it replaced. */
 export const keyRingFor = (config: Config, credentialsKey: string) =>
@@ -49,6 +50,7 @@ export function createIntegrationsModule(deps: IntegrationsDeps) {
     endpoints,
     notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }),
     recordCall: createUsageRecorder(engines.redis, deps.logger),
+    agentSpend: createAgentSpend(engines.redis),
     logger: deps.logger,
     ...bounds,
   });

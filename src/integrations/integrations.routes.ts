@@ -1,6 +1,7 @@
 import { AppError, type FieldError } from '../lib/errors';
 import type { OperationHandlers, OperationRequest, OperationResponse } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
+import { callerOf } from '../lib/tenancy';
 import { requestBrandAccess } from '../brands/brand-access';
 import { actingBrand } from '../brands/acting-brand';
 import type { BrandLookup } from '../brands/brand-cache';
@@ -44,7 +45,8 @@ export function integrationsRoutes(deps: IntegrationsRouteDeps): OperationHandle
     <Op extends RelayOperation>(provider: ProviderName, call: (req: OperationRequest<Op>) => ProviderCall) =>
     async (req: OperationRequest<Op>, res: OperationResponse<RelayOperation>) => {
       const access = await actingBrand(req, deps.brands);
-      res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null));
+      const agent = callerOf(req).agentUsers?.find((u) => u.brandId === access.brand._id) ?? null;
+      res.json(await relay.relay(access, provider, call(req), req.get(COUNTRY_HEADER) ?? null, agent));
     };
   return {
     async listProviderTemplates(req, res) {

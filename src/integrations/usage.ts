@@ -15,6 +15,8 @@ export interface RelayCallRecord {
   acting_brand_id: number;
   integration_id: number;
   provider_name: string;
+  /** The agent user that made the call (its spend counts against that agent's monthly budget), if an agent did. */
+  agent_user_id?: string | null;
   amount: number;
   provider_status: number | null;
   at?: Date;

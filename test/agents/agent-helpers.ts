@@ -82,11 +82,11 @@ export async function approvedAgent(
   return approve(api, admin, client, res.body);
 }
 
-async function approve(
+async function approve<Receipt extends { request_id: string; poll_url: string }>(
   api: TestApi,
   admin: string,
   client: { client_id: string; admin_email: string },
-  receipt: { request_id: string; poll_url: string },
+  receipt: Receipt,
 ) {
   const mail = await approvalMail(api, admin, client.admin_email, receipt.request_id);
   const decided = await decideByLink(linkOf(mail, 'approve'));

@@ -11,8 +11,11 @@ import { foldOneOf, forHosts } from './host-schemas';
 
 export const TOOLS_FILE = path.resolve(__dirname, '../src/generated/tools.json');
 
-/** Chooses a client for a super_admin; an agent token acts for its own client, so no tool offers it. */
-const NOT_FOR_AGENTS = ['X-Selected-Client-Id'];
+/**
+ * Not tool inputs: X-Selected-Client-Id chooses a client for a super_admin (an agent token acts for its own
+ * client); Idempotency-Key is the MCP server's own, a fresh one per tool call, kept across its retries.
+ */
+const NOT_FOR_AGENTS = ['X-Selected-Client-Id', 'Idempotency-Key'];
 /** OpenAPI keywords that are no JSON Schema validation keyword, or that MCP clients need not see. */
 const DROPPED = new Set(['example', 'nullable', 'discriminator', 'xml', 'externalDocs', 'readOnly', 'writeOnly']);
 const SCHEMA_MAPS = new Set(['properties']);

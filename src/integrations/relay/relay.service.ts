@@ -4,6 +4,8 @@ import { hasDotSegment } from '../../lib/http/wildcard-paths';
 import type { Logger } from '../../lib/logger';
 import { relayCalls, relaySpend } from '../../lib/metrics';
 import type { BrandAccess } from '../../brands/brand-access';
+import type { AgentSpend } from '../../agents/agent-spend';
+import type { AgentUserLimits } from '../../lib/tenancy';
 import { IntegrationModel, type IntegrationDoc } from '../integration.model';
 import { brandKeyIn, poolKeysIn, unseal, type KeyCache } from '../key-store';
 import type { Limits, LimitVerdict } from '../limits';
@@ -27,6 +29,8 @@ export interface RelayDeps {
   endpoints: RelayEndpoints;
   notifySpend: NotifySpendReached;
   recordCall: RecordRelayCall;
+  /** What agents spend through the relays, against their monthly budgets. */
+  agentSpend: AgentSpend;
   logger: Logger;
   timeoutMs: number;
   maxBytes: number;
@@ -52,8 +56,10 @@ export function checkAllowed(provider: ProviderName, call: ProviderCall): void {
 
 /**
  * The three relays: pick the key (the brand's primary active key, else a key another brand of the
- * client shares with the pool), decrypt it, take the call from its limits (atomically, in Redis),
- * forward with the key injected, record usage and spend, and map the provider's answer.
+ * client shares with the pool), take the call's price from the calling agent's monthly budget, decrypt
+ * the key, take the call from its limits (atomically, in Redis), forward with the key injected, record
+ * usage and spend (the key's and the agent's), and map the provider's answer. A call that is not sent,
+ * or that the provider never answers, gives its price back to both.
  */
 export function createRelay(deps: RelayDeps) {
   const lastUsedWritten = new Map<number, number>();
@@ -88,6 +94,8 @@ export function createRelay(deps: RelayDeps) {
       provider: ProviderName,
       call: ProviderCall,
       country: string | null,
+      /** The agent user making the call (null: a dashboard caller or a triple, which has no budget). */
+      agent: AgentUserLimits | null = null,
     ): Promise<Record<string, unknown>> {
       checkAllowed(provider, call);
       const q = { client_id: access.brand.client_id, brand_id: access.brand._id, provider, country_code: country };
@@ -99,12 +107,23 @@ export function createRelay(deps: RelayDeps) {
       if (!baseUrl) throw providerUnavailable();
       const template = PROVIDERS[provider];
       const at = new Date();
-      const { key, verdict } = await takeFrom(candidates, template.price_per_call, at);
+      const price = template.price_per_call;
+      if (agent) await deps.agentSpend.reserve(agent, price, at);
+      const refundAgent = () => (agent ? deps.agentSpend.refund(agent.agentUserId, price, at) : undefined);
+      let taken;
+      try {
+        taken = await takeFrom(candidates, price, at);
+      } catch (err) {
+        await refundAgent();
+        throw err;
+      }
+      const { key, verdict } = taken;
       let credentials: Credentials;
       try {
         credentials = unseal(deps.ring, key);
       } catch {
-        await deps.limits.refund(key._id, template.price_per_call, at, { calls: true }); // nothing was sent
+        await deps.limits.refund(key._id, price, at, { calls: true }); // nothing was sent
+        await refundAgent();
         deps.logger.error(
           { integration_id: key._id },
           'stored credentials cannot be decrypted (CREDENTIALS_KEY or CREDENTIALS_KEY_PREVIOUS)',
@@ -121,19 +140,21 @@ export function createRelay(deps: RelayDeps) {
       } catch (err) {
         if (!(err instanceof ProviderUnreachable)) throw err;
         relayCalls.inc({ provider, outcome: 'unreachable' });
-        await deps.limits.refund(key._id, template.price_per_call, at);
+        await deps.limits.refund(key._id, price, at);
+        await refundAgent();
         deps.logger.warn({ integration_id: key._id, provider, why: err.message }, 'relay provider unreachable');
         throw providerUnavailable();
       }
       relayCalls.inc({ provider, outcome: `${Math.floor(answer.status / 100)}xx` });
-      relaySpend.inc({ provider }, template.price_per_call);
+      relaySpend.inc({ provider }, price);
       await deps.recordCall({
         client_id: key.client_id,
         brand_id: key.brand_id,
         acting_brand_id: access.brand._id,
         integration_id: key._id,
         provider_name: provider,
-        amount: template.price_per_call,
+        agent_user_id: agent?.agentUserId ?? null,
+        amount: price,
         provider_status: answer.status,
         at,
       });

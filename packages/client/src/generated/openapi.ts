@@ -1255,6 +1255,8 @@ export interface paths {
      * @description Validity and details of the agent access token making the call (an invalid, revoked or expired token
      *     answers 401). Only agent tokens: other callers get 403. No scope needed. `last_used_at` is this call's
      *     time: the call is a use of the token (lists show the stored last use, written at most once a minute).
+     *     `agent_users`: for each brand the token acts in, its rate limits, monthly budget and what it spent
+     *     through the relays this month. The call counts against the rate limits like any other.
      */
     get: operations['getAccessTokenStatus'];
     put?: never;
@@ -2751,13 +2753,21 @@ export interface components {
        *     IDAP ref ...`).
        */
       detail: string;
+      code?: components['schemas']['ErrorCode'];
     } & {
       [key: string]: unknown;
     };
+    /**
+     * @description A stable machine-readable reason, on the answers software can act on (see "Errors" in the API
+     *     description). Clients must accept codes they do not know.
+     * @enum {string}
+     */
+    ErrorCode: 'rate_limited' | 'budget_exceeded' | 'idempotency_key_reused' | 'idempotency_key_in_flight';
     /** @description Body of a 422 (and of a 400 from the content-authoring operations). */
     ValidationError: {
       /** @description Summary, e.g. `Request validation failed`. */
       detail: string;
+      code?: components['schemas']['ErrorCode'];
       /** @description One entry per rejected value. */
       errors: {
         /**
@@ -3893,6 +3903,40 @@ export interface components {
       /** Format: date-time */
       revoked_at: string | null;
     };
+    /**
+     * @description What an agent user spent through the provider relays this UTC calendar month (the sum of its calls'
+     *     price_per_call; calls the provider never answered are not counted), against its monthly_budget_usd.
+     */
+    AgentSpend: {
+      /** @enum {string} */
+      period: 'monthly';
+      /**
+       * Format: date-time
+       * @description The first instant of the month (UTC).
+       */
+      period_start: string;
+      /**
+       * Format: date-time
+       * @description The first instant of the next month, when the budget starts again.
+       */
+      period_end: string;
+      /** @description Spent this month. */
+      amount_usd: number;
+      /** @description The monthly budget (null: none). */
+      budget_usd: number | null;
+      /** @description What is left of the budget (null without one). */
+      remaining_usd: number | null;
+    };
+    /** @description The limits and the month's spend of one of the calling agent's agent users (one per brand). */
+    AgentLimits: {
+      /** Format: uuid */
+      agent_user_id: string;
+      brand_id: number;
+      rate_limit_rpm: number | null;
+      rate_limit_rpd: number | null;
+      monthly_budget_usd: number | null;
+      spend: components['schemas']['AgentSpend'];
+    };
     /** @description An agent's presence in one brand (one per brand its token is granted to). */
     AgentUser: {
       /** Format: uuid */
@@ -3906,10 +3950,18 @@ export interface components {
       project_name: string;
       owner_email: string | null;
       scopes: ('jobs:submit' | 'jobs:read' | 'content:read' | 'content:write' | 'content:deploy')[];
+      /** @description What the agent may spend through the relays in a UTC month (null: no budget). */
       monthly_budget_usd: number | null;
+      /** @description Requests per UTC minute in this brand (null: no limit). */
       rate_limit_rpm: number | null;
+      /** @description Requests per UTC day in this brand (null: no limit). */
       rate_limit_rpd: number | null;
+      /**
+       * @description The models the agent declared it runs on; informational (nothing in this service calls a model,
+       *     so it is not enforced).
+       */
       allowed_models: string[];
+      spend: components['schemas']['AgentSpend'];
       /** @description false once the brand revoked the agent. */
       is_active: boolean;
       /** Format: date-time */
@@ -4604,9 +4656,13 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The request conflicts with the current state (duplicate or wrong state). */
+    /**
+     * @description The request conflicts with the current state (duplicate or wrong state), or a request with the same
+     *     Idempotency-Key is still in flight (code `idempotency_key_in_flight`, Retry-After).
+     */
     Conflict: {
       headers: {
+        'Retry-After': components['headers']['RetryAfter'];
         [name: string]: unknown;
       };
       content: {
@@ -4646,7 +4702,10 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description Invalid parameters or body. */
+    /**
+     * @description Invalid parameters or body; on an operation that takes Idempotency-Key, also a key used before with
+     *     a different request (code `idempotency_key_reused`).
+     */
     ValidationFailed: {
       headers: {
         [name: string]: unknown;
@@ -4667,17 +4726,61 @@ export interface components {
         'application/json': components['schemas']['ValidationError'];
       };
     };
-    /** @description Rate limit exceeded; retry after the number of seconds in Retry-After. */
+    /**
+     * @description Rate limit exceeded; retry after the number of seconds in Retry-After. For an agent past its
+     *     rate_limit_rpm or rate_limit_rpd the body's `code` is `rate_limited` and the RateLimit fields say
+     *     which policy is spent (r=0); an operation's own limits are in its description.
+     */
     TooManyRequests: {
       headers: {
-        /** @description Seconds to wait. */
-        'Retry-After'?: number;
+        'Retry-After': components['headers']['RetryAfter'];
+        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+        RateLimit: components['headers']['RateLimit'];
         [name: string]: unknown;
       };
       content: {
         /**
          * @example {
-         *       "detail": "Too many requests"
+         *       "detail": "Rate limit of this agent reached (60 requests per minute); retry after 31 s",
+         *       "code": "rate_limited"
+         *     }
+         */
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /**
+     * @description The agent's monthly_budget_usd cannot cover this call's price (code `budget_exceeded`); nothing was
+     *     sent. Retry-After: the seconds until the next UTC month, when the budget starts again.
+     */
+    BudgetExceeded: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         * "detail": "Monthly budget of this agent reached: spent USD 4.9950 of its monthly_budget_usd 5.00 this month;
+         * this call costs USD 0.0050. The budget starts again on 2025-04-01 (UTC).", "code": "budget_exceeded"
+         *     }
+         */
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /**
+     * @description A request with the same Idempotency-Key is still in flight (code `idempotency_key_in_flight`): retry
+     *     it unchanged after Retry-After; it then answers what the first one answered.
+     */
+    IdempotencyKeyInFlight: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "detail": "A request with this Idempotency-Key is still in flight; retry it after Retry-After",
+         *       "code": "idempotency_key_in_flight"
          *     }
          */
         'application/json': components['schemas']['Error'];
@@ -4755,6 +4858,15 @@ export interface components {
     };
   };
   parameters: {
+    /**
+     * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941 String
+     *     of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+     *     request within 24 hours answers what the first answered without doing the work again; with another
+     *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+     *     See "Safe retries" in the API description.
+     * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+     */
+    IdempotencyKey: string;
     /**
      * @description An ETag from an earlier answer; when it still matches the answer is 304 without a body.
      * @example W/"Zk3tq1b0uYd8m2Qe5vXr7A"
@@ -4909,6 +5021,21 @@ export interface components {
   };
   requestBodies: never;
   headers: {
+    /** @description Seconds to wait before retrying. */
+    RetryAfter: number;
+    /**
+     * @description The agent's quota policies (draft-ietf-httpapi-ratelimit-headers): a structured-field List of String
+     *     Items, `"rpm";q=<requests>;w=60` for rate_limit_rpm and `"rpd";q=<requests>;w=86400` for
+     *     rate_limit_rpd, each present when the agent has that limit.
+     * @example "rpm";q=60;w=60, "rpd";q=5000;w=86400
+     */
+    RateLimitPolicy: string;
+    /**
+     * @description What is left of each policy of RateLimit-Policy: `r` requests left in the current window and `t`
+     *     seconds until it starts again.
+     * @example "rpm";r=12;t=31, "rpd";r=4711;t=50000
+     */
+    RateLimit: string;
     /**
      * @description Weak entity tag of the public response; send it back in If-None-Match.
      * @example W/"Zk3tq1b0uYd8m2Qe5vXr7A"
@@ -5113,6 +5240,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -5207,9 +5343,13 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description The slug already exists. */
+      /**
+       * @description The slug already exists. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5222,7 +5362,10 @@ export interface operations {
         };
       };
       413: components['responses']['PayloadTooLarge'];
-      /** @description A super_admin did not name a client with X-Selected-Client-Id. */
+      /**
+       * @description A super_admin did not name a client with X-Selected-Client-Id. Or the Idempotency-Key was used
+       *     before with a different request (code `idempotency_key_reused`).
+       */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5243,6 +5386,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -5258,6 +5402,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -5491,9 +5644,13 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description The slug already exists. */
+      /**
+       * @description The slug already exists. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5506,7 +5663,10 @@ export interface operations {
         };
       };
       413: components['responses']['PayloadTooLarge'];
-      /** @description A super_admin did not name a client with X-Selected-Client-Id. */
+      /**
+       * @description A super_admin did not name a client with X-Selected-Client-Id. Or the Idempotency-Key was used
+       *     before with a different request (code `idempotency_key_reused`).
+       */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5527,6 +5687,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -5727,6 +5888,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -5909,6 +6071,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -6052,6 +6215,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -6067,6 +6231,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -6130,9 +6303,13 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description The slug already exists. */
+      /**
+       * @description The slug already exists. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6145,7 +6322,10 @@ export interface operations {
         };
       };
       413: components['responses']['PayloadTooLarge'];
-      /** @description A super_admin did not name a client with X-Selected-Client-Id. */
+      /**
+       * @description A super_admin did not name a client with X-Selected-Client-Id. Or the Idempotency-Key was used
+       *     before with a different request (code `idempotency_key_reused`).
+       */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6166,6 +6346,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -6181,6 +6362,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -6296,9 +6486,13 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description The slug already exists. */
+      /**
+       * @description The slug already exists. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6311,7 +6505,10 @@ export interface operations {
         };
       };
       413: components['responses']['PayloadTooLarge'];
-      /** @description A super_admin did not name a client with X-Selected-Client-Id. */
+      /**
+       * @description A super_admin did not name a client with X-Selected-Client-Id. Or the Idempotency-Key was used
+       *     before with a different request (code `idempotency_key_reused`).
+       */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6332,6 +6529,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -6347,6 +6545,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -6411,9 +6618,13 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description The slug already exists. */
+      /**
+       * @description The slug already exists. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6426,7 +6637,10 @@ export interface operations {
         };
       };
       413: components['responses']['PayloadTooLarge'];
-      /** @description A super_admin did not name a client with X-Selected-Client-Id. */
+      /**
+       * @description A super_admin did not name a client with X-Selected-Client-Id. Or the Idempotency-Key was used
+       *     before with a different request (code `idempotency_key_reused`).
+       */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6447,6 +6661,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -7231,6 +7446,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -7300,8 +7524,10 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInFlight'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -7399,6 +7625,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -7480,6 +7707,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -7602,6 +7830,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -7697,6 +7926,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -7712,6 +7942,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -7810,9 +8049,13 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The source job is not completed. */
+      /**
+       * @description The source job is not completed. Or a request with the same Idempotency-Key is still in flight
+       * (code `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7826,6 +8069,7 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -7912,6 +8156,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -7987,6 +8232,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -8125,6 +8371,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -8214,6 +8461,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -8303,6 +8551,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -8392,6 +8641,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -8434,6 +8684,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -8498,6 +8749,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -8579,6 +8831,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       501: components['responses']['NotImplemented'];
       /** @description The upstream is unavailable (5xx, timeout or network). */
@@ -8684,6 +8937,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       501: components['responses']['NotImplemented'];
       /** @description The upstream is unavailable (5xx, timeout or network). */
@@ -8764,6 +9018,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       501: components['responses']['NotImplemented'];
       502: components['responses']['BadGateway'];
@@ -8793,6 +9048,15 @@ export interface operations {
          * @example 12
          */
         'X-Brand-Id'?: components['parameters']['BrandHeader'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -8865,8 +9129,12 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      409: components['responses']['IdempotencyKeyInFlight'];
       413: components['responses']['PayloadTooLarge'];
-      /** @description Invalid body, or a destination the channel provider rejected. */
+      /**
+       * @description Invalid body, or a destination the channel provider rejected. Or the Idempotency-Key was used
+       * before with a different request (code `idempotency_key_reused`).
+       */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8980,6 +9248,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      402: components['responses']['BudgetExceeded'];
       403: components['responses']['Forbidden'];
       /** @description The brand named in X-Brand-Id is not one the caller belongs to. */
       404: {
@@ -9049,6 +9318,15 @@ export interface operations {
          * @example NL
          */
         'X-Country-Code'?: components['parameters']['RelayCountryHeader'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -9106,6 +9384,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      402: components['responses']['BudgetExceeded'];
       403: components['responses']['Forbidden'];
       /** @description The brand named in X-Brand-Id is not one the caller belongs to. */
       404: {
@@ -9121,6 +9400,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      409: components['responses']['IdempotencyKeyInFlight'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -9162,6 +9442,15 @@ export interface operations {
          * @example NL
          */
         'X-Country-Code'?: components['parameters']['RelayCountryHeader'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -9220,6 +9509,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      402: components['responses']['BudgetExceeded'];
       403: components['responses']['Forbidden'];
       /** @description The brand named in X-Brand-Id is not one the caller belongs to. */
       404: {
@@ -9235,6 +9525,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      409: components['responses']['IdempotencyKeyInFlight'];
       /** @description The brand has no active messaging credential. */
       412: {
         headers: {
@@ -9526,7 +9817,17 @@ export interface operations {
   requestAccessToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -9620,6 +9921,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      409: components['responses']['IdempotencyKeyInFlight'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
@@ -9630,7 +9932,17 @@ export interface operations {
   requestAccessTokenByEmail: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -9681,11 +9993,23 @@ export interface operations {
           description?: string;
           /** @description Avatar URL or data URI. */
           photo?: string;
+          /**
+           * @description What the agent may spend through the provider relays in a UTC calendar month, in USD (402
+           *     `budget_exceeded` past it). Omitted: no budget.
+           */
           monthly_budget_usd?: number;
-          /** @description Requests per minute the agent may make. */
+          /**
+           * @description Requests per UTC minute the agent may make in each of its brands (429 `rate_limited` past it,
+           *     with the RateLimit fields).
+           */
           rate_limit_rpm?: number;
-          /** @description Requests per day the agent may make. */
+          /** @description Requests per UTC day the agent may make in each of its brands (as rate_limit_rpm). */
           rate_limit_rpd?: number;
+          /**
+           * @description The models the agent says it runs on. Nothing in this service calls a model, so nothing is
+           *     enforced: the list is kept and shown to the brand's administrators (agent users) as what the
+           *     agent declared, for their own policies and tools.
+           */
           allowed_models?: string[];
         };
       };
@@ -9711,6 +10035,7 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      409: components['responses']['IdempotencyKeyInFlight'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
@@ -10499,12 +10824,30 @@ export interface operations {
            *         "expires_at": "2025-03-17T09:30:00Z",
            *         "last_used_at": "2025-03-14T10:05:00Z",
            *         "revoked_at": null
-           *       }
+           *       },
+           *       "agent_users": [
+           *         {
+           *           "agent_user_id": "d5e1a7c3-9f4b-4d2e-8a6c-0b7f3e1d5c36",
+           *           "brand_id": 12,
+           *           "rate_limit_rpm": 60,
+           *           "rate_limit_rpd": null,
+           *           "monthly_budget_usd": 50,
+           *           "spend": {
+           *             "period": "monthly",
+           *             "period_start": "2025-03-01T00:00:00Z",
+           *             "period_end": "2025-04-01T00:00:00Z",
+           *             "amount_usd": 12.345,
+           *             "budget_usd": 50,
+           *             "remaining_usd": 37.655
+           *           }
+           *         }
+           *       ]
            *     }
            */
           'application/json': {
             valid: boolean;
             token: components['schemas']['AccessToken'];
+            agent_users: components['schemas']['AgentLimits'][];
           };
         };
       };
@@ -10524,6 +10867,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -10585,6 +10929,14 @@ export interface operations {
            *           "rate_limit_rpm": 60,
            *           "rate_limit_rpd": null,
            *           "allowed_models": [],
+           *           "spend": {
+           *             "period": "monthly",
+           *             "period_start": "2025-03-01T00:00:00Z",
+           *             "period_end": "2025-04-01T00:00:00Z",
+           *             "amount_usd": 12.345,
+           *             "budget_usd": 50,
+           *             "remaining_usd": 37.655
+           *           },
            *           "is_active": true,
            *           "created_at": "2025-03-14T09:30:00Z",
            *           "last_used_at": "2025-03-14T10:05:00Z",
@@ -10672,6 +11024,14 @@ export interface operations {
            *       "rate_limit_rpm": 60,
            *       "rate_limit_rpd": null,
            *       "allowed_models": [],
+           *       "spend": {
+           *         "period": "monthly",
+           *         "period_start": "2025-03-01T00:00:00Z",
+           *         "period_end": "2025-04-01T00:00:00Z",
+           *         "amount_usd": 12.345,
+           *         "budget_usd": 50,
+           *         "remaining_usd": 37.655
+           *       },
            *       "is_active": false,
            *       "created_at": "2025-03-14T09:30:00Z",
            *       "last_used_at": "2025-03-14T10:05:00Z",
@@ -10705,7 +11065,17 @@ export interface operations {
   regenerateAgentToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Brand id.
@@ -10839,6 +11209,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -10885,9 +11264,13 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description The slug is already in use. */
+      /**
+       * @description The slug is already in use. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -11671,7 +12054,17 @@ export interface operations {
   createIntegration: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Brand id.
@@ -11788,6 +12181,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      409: components['responses']['IdempotencyKeyInFlight'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       501: components['responses']['NotImplemented'];
@@ -12538,7 +12932,17 @@ export interface operations {
   syncIntegrationBilling: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Brand id.
@@ -12626,6 +13030,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -12710,7 +13115,17 @@ export interface operations {
   createDashboardUser: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -12771,9 +13186,13 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description The e-mail or user_id is already used. */
+      /**
+       * @description The e-mail or user_id is already used. Or a request with the same Idempotency-Key is still in
+       * flight (code `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -12929,7 +13348,17 @@ export interface operations {
   addUserToBrand: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Dashboard user id.
@@ -12998,9 +13427,13 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The user is already a member. */
+      /**
+       * @description The user is already a member. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -13021,7 +13454,17 @@ export interface operations {
   regenerateCredentials: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -13046,6 +13489,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInFlight'];
       422: components['responses']['ValidationFailed'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -13104,6 +13548,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -13132,6 +13585,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInFlight'];
       422: components['responses']['ValidationFailed'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -13236,7 +13690,17 @@ export interface operations {
   triggerPasswordReset: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Dashboard user id.
@@ -13274,6 +13738,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInFlight'];
       422: components['responses']['ValidationFailed'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -14702,6 +15167,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -14788,6 +15254,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -14837,6 +15304,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -14969,6 +15437,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -15103,6 +15572,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -15179,7 +15649,17 @@ export interface operations {
   createClient: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -15243,9 +15723,13 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description A content domain is already used by another client. */
+      /**
+       * @description A content domain is already used by another client. Or a request with the same Idempotency-Key is
+       *     still in flight (code `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
