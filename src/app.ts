@@ -5,6 +5,7 @@ import './lib/http-types';
 import { errorHandler } from './lib/http/error-handler';
 import { loadOpenApi } from './lib/http/openapi-spec';
 import { routeOperations, type OperationHandlers } from './lib/http/operations';
+import { idempotencyStages } from './lib/http/idempotency';
 import { compileContract, operationOf, type CompiledContract } from './lib/http/contract';
 import { jsonBodyParsers } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
@@ -53,7 +54,7 @@ export function compileServiceContract(config: Pick<Config, 'VALIDATE_RESPONSES'
 }
 
 export function createApp(
-  infra: Pick<Infra, 'config' | 'logger' | 'temporalUiUrl'>,
+  infra: Pick<Infra, 'config' | 'logger' | 'temporalUiUrl' | 'engines' | 'ring'>,
   modules: Modules,
   contract: CompiledContract,
 ): Express {
@@ -77,13 +78,27 @@ export function createApp(
   // request validated (422).
   const jsonBody = jsonBodyParsers(config.JSON_BODY_LIMIT_BYTES);
   const recordWrite = recordWrites(modules.activity.recorder, logger); // every successful authenticated write
+  // A retry with the Idempotency-Key of an answered request gets that answer, once the request is known valid.
+  const idempotency = idempotencyStages({
+    document: doc,
+    redis: infra.engines.redis,
+    ring: infra.ring,
+    logger,
+    ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS,
+    leaseSeconds: config.IDEMPOTENCY_LEASE_SECONDS,
+  });
   app.use(
-    routeOperations(contract, operationHandlers(modules), ({ method, schema }) => [
-      authenticate(modules.auth, schema),
-      modules.agents.limitRequests,
-      ...(READS.has(method) ? [] : [recordWrite]),
-      jsonBody(schema),
-    ]),
+    routeOperations(
+      contract,
+      operationHandlers(modules),
+      ({ method, schema }) => [
+        authenticate(modules.auth, schema),
+        modules.agents.limitRequests,
+        ...(READS.has(method) ? [] : [recordWrite]),
+        jsonBody(schema),
+      ],
+      idempotency,
+    ),
   );
   app.use(errorHandler(logger, config.exposeErrorDetails));
   return app;

@@ -2,6 +2,7 @@ import { workflowEnded } from '../lib/engines/temporal';
 import { AppError } from '../lib/errors';
 import { findPage, type Page } from '../lib/pagination';
 import { tenantQuery } from '../lib/tenancy';
+import type { IdempotencyClaim } from '../lib/http/idempotency';
 import { JobModel, type JobDoc, type JobType } from './job.model';
 import type { JobLocks } from './job-lock';
 import { createJobStarter, type JobStarterDeps } from './job-starter';
@@ -11,6 +12,8 @@ export interface Submitter {
   clientId: string;
   isSuperAdmin: boolean;
   userId: string | null;
+  /** The submit's Idempotency-Key, claimed (the job's id derives from it). */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface JobControlDeps extends JobStarterDeps {

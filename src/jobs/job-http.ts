@@ -7,7 +7,12 @@ import type { ResultsDownload, ResultsFormat } from './results';
 /** Who submits a job: the tenant it runs for and the caller (a super_admin names an existing client). */
 export function submitterOf(req: AnyRequest): Submitter {
   const caller = callerOf(req);
-  return { clientId: requireTenant(req), isSuperAdmin: caller.role === 'super_admin', userId: caller.userId };
+  return {
+    clientId: requireTenant(req),
+    isSuperAdmin: caller.role === 'super_admin',
+    userId: caller.userId,
+    idempotency: req.idempotency,
+  };
 }
 
 export const formatOf = (query: { format?: ResultsFormat }): ResultsFormat => query.format ?? 'json';

@@ -1,4 +1,6 @@
 import type { EventBus, JobEvent } from '../events/event-bus';
+import { AppError } from '../lib/errors';
+import { canonicalJson, idempotentId, type IdempotencyClaim } from '../lib/http/idempotency';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
 import { jobsSubmitted } from '../lib/metrics';
@@ -22,7 +24,10 @@ export interface JobStarterDeps {
  * submit stores it and announces it (job.queued), answers at once, and starts the workflow right
  * after. If that start fails (Temporal unreachable, the process dies), a sweep in every API process
  * starts the workflows of jobs still queued; a start is idempotent (the workflow id is the job id and
- * a repeated start joins the existing run), so starting twice never runs a job twice.
+ * a repeated start joins the existing run), so starting twice never runs a job twice. A submit with an
+ * Idempotency-Key gets a job id (and so a workflow id) derived from the key: its retry after a crash
+ * between the record and the start (no answer was kept) finds the job the first attempt stored and
+ * converges on it instead of storing a second one.
  */
 export function createJobStarter(deps: JobStarterDeps) {
   const inFlight = new Set<Promise<void>>();
@@ -35,6 +40,21 @@ export function createJobStarter(deps: JobStarterDeps) {
       .catch((err) => deps.logger.warn({ err, job_id: doc._id }, 'job workflow not started yet; the sweep will retry'))
       .finally(() => inFlight.delete(p));
     inFlight.add(p);
+  }
+
+  /**
+   * A retried keyed submit whose first attempt stored the job: the same job, started if it still waits for its
+   * workflow (the start joins a run that exists). The key with another job's parameters is the client's mistake.
+   */
+  function convergeOn(earlier: JobDoc, retried: JobDoc): JobDoc {
+    const same = (d: JobDoc) => canonicalJson({ type: d.type, params: d.params, webhook_url: d.webhook_url ?? null });
+    if (same(earlier) !== same(retried))
+      throw new AppError(422, 'This Idempotency-Key was used for another job; send a new key for a new job', {
+        code: 'idempotency_key_reused',
+        errors: [{ location: 'header', field: 'Idempotency-Key', message: 'used before for another job' }],
+      });
+    if (earlier.status === 'queued') startSoon(earlier, null);
+    return earlier;
   }
 
   async function sweep() {
@@ -65,11 +85,12 @@ export function createJobStarter(deps: JobStarterDeps) {
       type: JobType,
       clientId: string,
       params: Record<string, unknown>,
-      opts: { webhookUrl?: string | null; createdBy?: string | null },
+      opts: { webhookUrl?: string | null; createdBy?: string | null; idempotency?: IdempotencyClaim },
     ) {
       const now = new Date();
+      const id = opts.idempotency ? idempotentId(opts.idempotency, 'job', type, clientId) : newId();
       const model = new JobModel({
-        _id: newId(),
+        _id: id,
         client_id: clientId,
         type,
         status: 'queued',
@@ -82,7 +103,13 @@ export function createJobStarter(deps: JobStarterDeps) {
       });
       await model.validate();
       const doc = model.toObject() as JobDoc;
-      await inserts.insert(doc as unknown as Record<string, unknown>);
+      try {
+        await inserts.insert(doc as unknown as Record<string, unknown>);
+      } catch (err) {
+        const earlier = opts.idempotency && (await JobModel.findOne({ _id: id, client_id: clientId }).lean<JobDoc>());
+        if (!earlier) throw err;
+        return convergeOn(earlier, doc);
+      }
       let queued: JobEvent;
       try {
         queued = await deps.events.publish('job.queued', eventData(doc, 'job.queued', doc.created_at));

@@ -45,6 +45,7 @@ export function createJobsService(deps: { control: JobControl; workflows: Pick<J
       const doc = await control.submit('maps-scrape', who.clientId, params, {
         webhookUrl: webhook_url,
         createdBy: who.userId,
+        idempotency: who.idempotency,
       });
       return {
         job_id: doc._id,

@@ -137,6 +137,13 @@ const schema = z.object({
   PASSWORD_RESET_TTL_SECONDS: positiveInt.default(3600),
   ACCESS_REQUEST_TTL_SECONDS: positiveInt.default(24 * 3600),
   ACCESS_REQUEST_RATE_PER_HOUR: z.coerce.number().int().min(0, 'must be 0 (off) or more').default(10),
+  /** How long the answer to a request with an Idempotency-Key is kept to answer its retries (24 hours). */
+  IDEMPOTENCY_KEY_TTL_SECONDS: positiveInt.default(24 * 3600),
+  /**
+   * How long a request with an Idempotency-Key holds its key while it runs (renewed while the process lives): a
+   * retry meanwhile answers 409; after a crash the key is free again this long after the last renewal.
+   */
+  IDEMPOTENCY_LEASE_SECONDS: positiveInt.default(30),
   /** How long confirm-pin holds a name for the end user (24 hours; tests shorten it). */
   PIN_RESERVATION_TTL_SECONDS: positiveInt.default(24 * 3600),
   /** How long the pin_created callback is retried (5xx, timeouts) before delivery gives up. */

@@ -1,4 +1,5 @@
 import type { Caller, CredentialCheck } from './tenancy';
+import type { IdempotencyClaim } from './http/idempotency';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -8,6 +9,8 @@ declare global {
       /** How to ask again whether the caller's credential still holds (set with `caller`). */
       credential?: CredentialCheck;
       requestId?: string;
+      /** The request's Idempotency-Key, claimed for it (on operations that declare the header). */
+      idempotency?: IdempotencyClaim;
     }
   }
 }

@@ -97,7 +97,8 @@ export type OperationStage = (req: Request, res: Response, next: NextFunction) =
 /**
  * Routes every request the contract declares, with one lookup, through the gates in the order the contract
  * promises: the operation is found (404/405), then `gates` (credentials 401, role and scope 403, the body's
- * parsing 400/413), then the request is validated (422) and the handler named by the operationId answers.
+ * parsing 400/413), then the request is validated (422), then the `valid` stages the operation's contract asks
+ * for (a replayed answer for a retried Idempotency-Key), and the handler named by the operationId answers.
  * An operation without a handler answers 501, so the contract is always fully routed and an unbuilt
  * operation never pretends to succeed.
  */
@@ -105,6 +106,7 @@ export function routeOperations(
   contract: CompiledContract,
   handlers: OperationHandlers,
   gatesOf: (op: RoutedOperation) => OperationStage[],
+  validOf: (op: RoutedOperation) => OperationStage[] = () => [],
 ): RequestHandler {
   const known = new Set(contract.operations.map((op) => op.schema.operationId));
   const unknown = Object.keys(handlers).filter((id) => !known.has(id));
@@ -116,7 +118,8 @@ export function routeOperations(
         requestValidation(contract, op),
         ...(contract.validateResponse ? [contract.validateResponse] : []),
       ];
-      return [op, [...gatesOf(op), ...validation, (req: Request, res: Response) => handler(req, res)] as const];
+      const answer = (req: Request, res: Response) => handler(req, res);
+      return [op, [...gatesOf(op), ...validation, ...validOf(op), answer] as const];
     }),
   );
   return (req, res, next) => {

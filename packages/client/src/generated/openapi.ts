@@ -15513,12 +15513,15 @@ export interface operations {
       /**
        * @description The client already holds SSE_MAX_STREAMS_PER_CLIENT streams (20 by default) open, on any API
        *     instance. A slot frees when one of its streams closes; a stream of an instance that died stops
-       *     counting within 30 seconds.
+       *     counting within 30 seconds. Or an agent is past its rate_limit_rpm or rate_limit_rpd (code
+       *     `rate_limited`, with the RateLimit fields).
        */
       429: {
         headers: {
           /** @description Seconds to wait before opening another stream. */
           'Retry-After'?: number;
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {

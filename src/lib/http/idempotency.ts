@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import type Redis from 'ioredis';
+import type { NextFunction, Request, Response } from 'express';
+import { sha256, type KeyRing } from '../crypto';
+import { AppError } from '../errors';
+import type { Logger } from '../logger';
+import type { RoutedOperation } from './contract';
+import type { OperationStage } from './operations';
+import { parseString } from './structured-fields';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** The request headers that make two requests of one operation different requests (beside path, query and body). */
+const FINGERPRINTED_HEADERS = ['x-brand-id', 'x-selected-client-id', 'x-country-code'];
+/** The answer's headers a replay repeats; the rest (RateLimit, request ids, dates) are the retry's own. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'last-modified'];
+/** A larger answer is not kept (its retry does the work again). */
+export const MAX_KEPT_BYTES = 1 << 20;
+
+/** What a request with a key carries for its handler: the key's id within its caller's scope. */
+export interface IdempotencyClaim {
+  /** SHA-256 over the caller's scope and the key: what the key is stored under, and what ids derive from. */
+  id: string;
+}
+
+interface Pending {
+  state: 'pending';
+  fingerprint: string;
+  owner: string;
+}
+interface Done {
+  state: 'done';
+  fingerprint: string;
+  /** The answer ({status, headers, body in base64}), sealed: some answers carry secrets (a poll token, a key). */
+  answer: string;
+}
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Stores `ARGV[1]` for `ARGV[2]` ms unless the key holds something: returns what it holds, or false. */
+const CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false`;
+/** Only while the key still holds this request's claim (`ARGV[1]`): replaces it (`ARGV[2]` for `ARGV[3]` ms), or
+ * with no replacement gives the key up; with ARGV[2] = '=' extends the claim by `ARGV[3]` ms. */
+const SETTLE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
+if ARGV[2] == '=' then return redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`;
+
+/** JSON with object keys sorted, so a retry that orders its fields differently is the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * Who a key belongs to: the credential that sent it (never its secret; see Caller.credentialId), or for a public
+ * operation the client's address. Another caller's identical key is another key.
+ */
+function scopeOf(req: Request): string {
+  const caller = req.caller;
+  if (caller) return caller.credentialId ?? `${caller.kind}:${caller.userId ?? caller.clientId}`;
+  return `address:${req.ip}`;
+}
+
+function fingerprintOf(req: Request, operationId: string): string {
+  const headers = Object.fromEntries(FINGERPRINTED_HEADERS.map((h) => [h, req.get(h) ?? null]));
+  return sha256(canonicalJson({ operationId, url: req.originalUrl, headers, body: req.body ?? null }));
+}
+
+/** An id (a UUID's form) derived from a request's key and `parts`: the same retry derives the same id. */
+export function idempotentId(claim: IdempotencyClaim, ...parts: string[]): string {
+  const h = sha256([claim.id, ...parts].join('\n'));
+  // RFC 9562 version 8 (custom), variant 10: a valid UUID whose bits are the hash's.
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+type Parameter = { $ref?: string; name?: string; in?: string };
+
+/** A parameter, or the one its local `$ref` (`#/components/parameters/...`) names. */
+function resolveRef(document: object, p: Parameter): Parameter {
+  if (!p.$ref?.startsWith('#/')) return p;
+  const path = p.$ref.slice(2).split('/');
+  return path.reduce<Record<string, unknown> | undefined>(
+    (at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Record<string, unknown> | undefined,
+    document as Record<string, unknown>,
+  ) as Parameter;
+}
+
+export interface IdempotencyDeps {
+  /** The contract, whose operations declare the header (their parameters may be `$ref`s into it). */
+  document: object;
+  redis: Redis;
+  ring: KeyRing;
+  logger: Logger;
+  ttlSeconds: number;
+  leaseSeconds: number;
+}
+
+/**
+ * Safe retries (draft-ietf-httpapi-idempotency-key-header), one stage of the operation pipeline for every operation
+ * whose contract declares the Idempotency-Key header, after validation and before its handler. The key (an RFC
+ * 8941 String) is scoped to the caller and claimed in Redis while the request runs (a lease renewed as long as
+ * the process lives): a retry meanwhile answers 409 `idempotency_key_in_flight`; one with a different request
+ * (operation, URL, body, acting headers) 422 `idempotency_key_reused`; one after the answer gets that answer
+ * again, without the handler. The answer is kept `ttlSeconds`, sealed; not kept are answers that invite a retry
+ * (5xx, or any with Retry-After, such as 429 and 402) and answers over MAX_KEPT_BYTES, so their retry does the work.
+ */
+export function idempotencyStages(deps: IdempotencyDeps) {
+  const { redis, ring, logger } = deps;
+  const ttlMs = deps.ttlSeconds * 1000;
+  const leaseMs = deps.leaseSeconds * 1000;
+  const settle = (key: string, claim: string, next: string, ms: number) =>
+    redis.eval(SETTLE, 1, key, claim, next, String(ms)) as Promise<number>;
+
+  function replay(res: Response, done: Done) {
+    const answer = JSON.parse(ring.decrypt(done.answer)) as Answer;
+    res.status(answer.status);
+    res.set(answer.headers);
+    res.end(Buffer.from(answer.body, 'base64'));
+  }
+
+  /**
+   * Lets the handler answer, and keeps its answer (or gives the key up) before the answer is sent, so a retry
+   * that comes after it finds it.
+   */
+  function keepAnswer(res: Response, key: string, claim: string, fingerprint: string) {
+    const renew = setInterval(() => void settle(key, claim, '=', leaseMs).catch(() => undefined), leaseMs / 3);
+    renew.unref();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const collect = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      const buf = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      size += buf.length;
+      if (size <= MAX_KEPT_BYTES) chunks.push(buf);
+    };
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.write = ((...args: unknown[]) => {
+      collect(args[0], args[1]);
+      return write(...args);
+    }) as Response['write'];
+    res.end = ((...args: unknown[]) => {
+      clearInterval(renew);
+      collect(args[0], args[1]);
+      const status = res.statusCode;
+      const kept = status < 500 && !res.getHeader('retry-after') && size <= MAX_KEPT_BYTES;
+      let next = '';
+      if (kept) {
+        const headers = Object.fromEntries(
+          REPLAYED_HEADERS.flatMap((h) => (res.getHeader(h) === undefined ? [] : [[h, String(res.getHeader(h))]])),
+        );
+        const answer: Answer = { status, headers, body: Buffer.concat(chunks).toString('base64') };
+        next = JSON.stringify({ state: 'done', fingerprint, answer: ring.encrypt(JSON.stringify(answer)) } as Done);
+      }
+      settle(key, claim, next, ttlMs)
+        .catch((err) => logger.warn({ err: (err as Error).message }, 'idempotency: answer not kept'))
+        .finally(() => end(...args));
+      return res;
+    }) as Response['end'];
+  }
+
+  /** The stage of one operation, or none when its contract does not declare the header. */
+  return (op: RoutedOperation): OperationStage[] => {
+    const declared = ((op.schema.parameters ?? []) as Parameter[])
+      .map((p) => resolveRef(deps.document, p))
+      .some((p) => p.in === 'header' && p.name?.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
+    if (!declared) return [];
+    const operationId = op.schema.operationId;
+    return [
+      async (req: Request, res: Response, next: NextFunction) => {
+        const field = req.get(IDEMPOTENCY_HEADER);
+        if (field === undefined) return next();
+        const value = parseString(field);
+        if (value === null || value.length === 0) {
+          // The contract's pattern refuses it first; a value it let through that is not one String is refused too.
+          throw AppError.invalid('Idempotency-Key must be one structured-field String, e.g. "<uuid>"', [
+            { location: 'header', field: IDEMPOTENCY_HEADER, message: 'not an RFC 8941 String' },
+          ]);
+        }
+        const id = sha256(`${scopeOf(req)}\n${value}`);
+        const key = `idempotency:${id}`;
+        const fingerprint = fingerprintOf(req, operationId);
+        const claim = JSON.stringify({ state: 'pending', fingerprint, owner: randomBytes(12).toString('hex') });
+        const held = (await redis.eval(CLAIM, 1, key, claim, String(leaseMs))) as string | null;
+        if (held === null) {
+          req.idempotency = { id };
+          keepAnswer(res, key, claim, fingerprint);
+          return next();
+        }
+        const record = JSON.parse(held) as Pending | Done;
+        if (record.fingerprint !== fingerprint) {
+          throw new AppError(
+            422,
+            'This Idempotency-Key was used with a different request; send a new key for a new request',
+            {
+              code: 'idempotency_key_reused',
+              errors: [{ location: 'header', field: IDEMPOTENCY_HEADER, message: 'used before with another request' }],
+            },
+          );
+        }
+        if (record.state === 'pending') {
+          throw new AppError(
+            409,
+            'A request with this Idempotency-Key is still in flight; retry it after Retry-After',
+            { code: 'idempotency_key_in_flight' },
+            { 'Retry-After': '1' },
+          );
+        }
+        replay(res, record);
+      },
+    ];
+  };
+}

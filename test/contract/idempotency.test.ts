@@ -1,0 +1,400 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import YAML from 'yaml';
+import { JobModel } from '../../src/jobs/job.model';
+import { TagModel } from '../../src/content/taxonomy.model';
+import { loadOpenApi } from '../../src/lib/http/openapi-spec';
+import { createClient, startTestApi, useTestApi, type CallOptions, type TestApi } from '../support/harness';
+import { spawnBeside } from '../support/second-api';
+import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
+import { approvalMail, brandsFor } from '../agents/agent-helpers';
+import { AccessRequestModel } from '../../src/agents/access-request.model';
+import { MESSAGING } from '../integrations/helpers';
+
+const key = () => `"${randomUUID()}"`;
+const withKey = (k: string, opts: CallOptions = {}): CallOptions => ({
+  ...opts,
+  headers: { ...opts.headers, 'idempotency-key': k },
+});
+
+/** Every stored Idempotency-Key record of this API's Redis prefix, by its key without the prefix. */
+async function storedKeys(api: TestApi): Promise<Map<string, string>> {
+  const redis = api.rt.engines.redis;
+  const prefix = redis.options.keyPrefix ?? '';
+  const keys = (await redis.keys(`${prefix}idempotency:*`)).map((k) => k.slice(prefix.length));
+  const values = keys.length ? await redis.mget(...keys) : [];
+  return new Map(keys.map((k, i) => [k, values[i] ?? '']));
+}
+
+const OPERATIONS_WITH_KEYS = [
+  'submitMapsScrapeJob',
+  'submitResearchJob',
+  'confirmPin',
+  'requestAccessToken',
+  'requestAccessTokenByEmail',
+  'createAuthor',
+  'createPost',
+  'createTag',
+  'createPage',
+  'createCategory',
+  'createBrand',
+  'createDashboardUser',
+  'addUserToBrand',
+  'createIntegration',
+  'createClient',
+  'syncIntegrationBilling',
+  'triggerPasswordReset',
+  'regenerateAgentToken',
+  'regenerateCredentials',
+  'rotateWebhookSecret',
+  'proxyMessaging',
+  'proxyParcelTracking',
+].sort();
+
+describe('the contract declares Idempotency-Key where a POST creates or starts something', () => {
+  const doc = YAML.parse(loadOpenApi().text);
+  const operations = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) =>
+    Object.entries(item).map(([method, op]) => ({ method, op })),
+  );
+  const resolve = (node: any) =>
+    node?.$ref
+      ? node.$ref
+          .split('/')
+          .slice(1)
+          .reduce((at: any, k: string) => at[k], doc)
+      : node;
+  const declares = (op: any) =>
+    (op.parameters ?? []).some((p: any) => resolve(p).name === 'Idempotency-Key' && resolve(p).in === 'header');
+
+  it('on exactly these operations, each with its 409 (in flight) and 422 (reused) answers', () => {
+    const keyed = operations.filter(({ op }) => declares(op));
+    expect(keyed.map(({ op }) => op.operationId).sort()).toEqual(OPERATIONS_WITH_KEYS);
+    for (const { method, op } of keyed) {
+      expect([op.operationId, method]).toEqual([op.operationId, 'post']);
+      expect([op.operationId, Object.keys(op.responses)]).toEqual([
+        op.operationId,
+        expect.arrayContaining(['409', '422']),
+      ]);
+      expect(resolve(op.responses['409']).headers?.['Retry-After']).toBeDefined();
+    }
+  });
+
+  it('every operation an agent may call declares 429 with the RateLimit fields; the relays 402', () => {
+    for (const { op } of operations.filter(({ op }) => op['x-scopes'])) {
+      const limited = resolve(op.responses['429']);
+      expect([op.operationId, Object.keys(limited?.headers ?? {})]).toEqual([
+        op.operationId,
+        expect.arrayContaining(['Retry-After', 'RateLimit-Policy', 'RateLimit']),
+      ]);
+    }
+    for (const id of ['proxyMaps', 'proxyParcelTracking', 'proxyMessaging']) {
+      const op = operations.find(({ op }) => op.operationId === id)!.op;
+      expect(resolve(op.responses['402']).description).toContain('budget_exceeded');
+    }
+    expect(doc.components.schemas.ErrorCode.enum).toEqual([
+      'rate_limited',
+      'budget_exceeded',
+      'idempotency_key_reused',
+      'idempotency_key_in_flight',
+    ]);
+  });
+});
+
+describe('Idempotency-Key on job submits, creates and access requests', () => {
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
+  const params = { query: 'bakery', country_code: 'NL', region_codes: ['NL-UT'], max_locations: 2 };
+
+  it('a retry with the same key and body gets the first answer and no second job; another body is 422', async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Jobs');
+    const k = key();
+    const first = await ctx.api.call('POST', SUBMIT, withKey(k, { token: acme.triple, body: params }));
+    expect(first.status).toBe(200);
+    // The same request with its fields in another order is the same request.
+    const reordered = { max_locations: 2, region_codes: ['NL-UT'], country_code: 'NL', query: 'bakery' };
+    const again = await ctx.api.call('POST', SUBMIT, withKey(k, { token: acme.triple, body: reordered }));
+    expect([again.status, again.body]).toEqual([200, first.body]);
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    const list = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: acme.triple });
+    expect(list.body.jobs.map((j: { job_id: string }) => j.job_id)).toEqual([first.body.job_id]);
+
+    const other = await ctx.api.call(
+      'POST',
+      SUBMIT,
+      withKey(k, { token: acme.triple, body: { ...params, query: 'florist' } }),
+    );
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({
+      code: 'idempotency_key_reused',
+      errors: [{ location: 'header', field: 'Idempotency-Key' }],
+    });
+    // The same key from another credential is another key.
+    const globex = await createClient(ctx.api, ctx.admin, 'Retry Jobs Other');
+    const theirs = await ctx.api.call('POST', SUBMIT, withKey(k, { token: globex.triple, body: params }));
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.job_id).not.toBe(first.body.job_id);
+    // Without a key, each submit is a new job, as before.
+    const plain = await ctx.api.call('POST', SUBMIT, { token: acme.triple, body: params });
+    expect(plain.body.job_id).not.toBe(first.body.job_id);
+  });
+
+  it('keys are kept 24 hours, sealed, under a hash of the caller and the key (no credential in Redis)', async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Storage');
+    const before = await storedKeys(ctx.api);
+    const k = key();
+    const res = await ctx.api.call('POST', SUBMIT, withKey(k, { token: acme.triple, body: params }));
+    expect(res.status).toBe(200);
+    const added = [...(await storedKeys(ctx.api))].filter(([name]) => !before.has(name));
+    expect(added).toHaveLength(1);
+    const [[name, value]] = added;
+    expect(name).toMatch(/^idempotency:[0-9a-f]{64}$/);
+    const ttl = await ctx.api.rt.engines.redis.pttl(name);
+    expect(ttl).toBeGreaterThan(86_400_000 - 60_000);
+    expect(ttl).toBeLessThanOrEqual(86_400_000);
+    for (const secret of [acme.triple, acme.api_secret, acme.api_key, k, res.body.job_id])
+      expect(name + value).not.toContain(secret);
+  });
+
+  it('malformed keys are refused before anything is done (the draft: an RFC 8941 String)', async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Malformed');
+    for (const bad of ['8e03978e-40d5-43e8-bc93-6894a57f9324', '""', '"a"b"', `"${'x'.repeat(256)}"`, '"tab\there"']) {
+      const res = await ctx.api.call('POST', SUBMIT, withKey(bad, { token: acme.triple, body: params }));
+      expect([bad, res.status]).toEqual([bad, 422]);
+      expect(res.body.errors[0]).toMatchObject({
+        location: 'header',
+        field: expect.stringMatching(/^idempotency-key$/i),
+      });
+    }
+    // Content authoring answers its own validation status (400) for it, as for any invalid parameter.
+    const tag = await ctx.api.call(
+      'POST',
+      '/api/v1/dashboard/content/tags',
+      withKey('unquoted', {
+        token: acme.triple,
+        body: { name: 'Opening hours' },
+      }),
+    );
+    expect(tag.status).toBe(400);
+    const list = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: acme.triple });
+    expect(list.body.total).toBe(0);
+    // An escaped quote is part of a well-formed key.
+    const escaped = await ctx.api.call('POST', SUBMIT, withKey('"say \\"hi\\""', { token: acme.triple, body: params }));
+    expect(escaped.status).toBe(200);
+  });
+
+  it('a created record (201) and its error answers (4xx) are replayed; the work is done once', async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Tags');
+    const k = key();
+    const create = () =>
+      ctx.api.call(
+        'POST',
+        '/api/v1/dashboard/content/tags',
+        withKey(k, {
+          token: acme.triple,
+          body: { name: 'Opening hours' },
+        }),
+      );
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(await create()).toMatchObject({ status: 201, body: first.body });
+    expect(await TagModel.countDocuments({ client_id: acme.client_id })).toBe(1);
+    // Without the key, the same create is a conflict (the slug is taken): the replay above was not a second try.
+    const clash = await ctx.api.call('POST', '/api/v1/dashboard/content/tags', {
+      token: acme.triple,
+      body: { name: 'Opening hours' },
+    });
+    expect(clash.status).toBe(409);
+    // A 4xx is an answer like any other: its retry gets it again, even once its cause is gone.
+    const source = await ctx.api.call('POST', SUBMIT, { token: acme.triple, body: params });
+    const k2 = key();
+    const research = () =>
+      ctx.api.call(
+        'POST',
+        '/api/v1/dashboard/client/research/submit',
+        withKey(k2, { token: acme.triple, body: { source_job_id: source.body.job_id } }),
+      );
+    const early = await research();
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toMatch(/not completed/);
+    await waitForStatus(ctx.api, acme.triple, jobPath(source.body.job_id), ['completed']);
+    expect(await research()).toMatchObject({ status: 409, body: early.body });
+    const fresh = await ctx.api.call('POST', '/api/v1/dashboard/client/research/submit', {
+      token: acme.triple,
+      body: { source_job_id: source.body.job_id },
+    });
+    expect(fresh.status).toBe(200); // without the key it is a new request, and the cause is gone
+  });
+
+  it('a public access request retried with its key sends one approval e-mail and answers the same receipt', async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Access');
+    const k = key();
+    const body = {
+      client_id: acme.client_id,
+      owner_email: 'dev@agency.test',
+      project_name: 'lead-finder',
+      requested_scopes: ['jobs:read'],
+    };
+    const first = await ctx.api.call('POST', '/api/v1/auth/pat/request', withKey(k, { body }));
+    expect(first.status).toBe(200);
+    const again = await ctx.api.call('POST', '/api/v1/auth/pat/request', withKey(k, { body }));
+    expect(again.body).toEqual(first.body);
+    expect(await AccessRequestModel.countDocuments({ client_id: acme.client_id })).toBe(1);
+    // The approval e-mail went out once, for the one request.
+    await approvalMail(ctx.api, ctx.admin, acme.admin_email, first.body.request_id);
+    const mails = await ctx.api.call(
+      'GET',
+      `/api/v1/dev/outbox?channel=email&to=${encodeURIComponent(acme.admin_email)}`,
+      { token: ctx.admin },
+    );
+    expect(mails.body.messages).toHaveLength(1);
+  });
+});
+
+/** A messaging provider whose answers the test decides: held until released, or failing with a status. */
+function messagingProvider() {
+  const received: string[] = [];
+  let hold: Promise<void> | null = null;
+  let release = () => {};
+  let failNext = 0;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', async () => {
+      received.push(body);
+      if (hold) await hold;
+      if (failNext) {
+        failNext--;
+        return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"busy"}');
+      }
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ sid: `SM${received.length}`, status: 'queued' }));
+    });
+  });
+  return {
+    received,
+    start: () =>
+      new Promise<string>((r) =>
+        server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+      ),
+    holdNext() {
+      hold = new Promise((r) => (release = () => ((hold = null), r())));
+    },
+    release: () => release(),
+    failNext: (n: number) => void (failNext = n),
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('Idempotency-Key on a relayed message: in flight, and answers that are not kept', () => {
+  const provider = messagingProvider();
+  let api: TestApi;
+  let triple: string;
+  beforeAll(async () => {
+    api = await startTestApi({ RELAY_MESSAGING_URL: await provider.start() });
+    const admin = await api.login();
+    const client = await createClient(api, admin, 'Retry Relay');
+    triple = client.triple;
+    await brandsFor(client.client_id, [801]);
+    const created = await api.call('POST', '/api/v1/brands/801/integrations', {
+      token: triple,
+      body: { provider_name: 'messaging', key_label: 'SMS', is_primary: true, credentials: MESSAGING },
+    });
+    expect(created.status).toBe(201);
+  });
+  afterAll(async () => {
+    provider.release();
+    await api?.stop();
+    await provider.stop();
+  });
+  const send = (k: string, text = 'Your order is ready') =>
+    api.call(
+      'POST',
+      '/api/v1/agent/proxy/messaging',
+      withKey(k, {
+        token: triple,
+        headers: { 'x-brand-id': '801' },
+        body: { path: '/Messages.json', form_body: { To: '+31612345678', Body: text } },
+      }),
+    );
+
+  it('a retry while the first is in flight answers 409 with Retry-After; after it, the first answer', async () => {
+    const k = key();
+    provider.holdNext();
+    const sent = provider.received.length;
+    const first = send(k);
+    // Wait until the provider holds the first call: the request is in flight.
+    while (provider.received.length === sent) await new Promise((r) => setTimeout(r, 20));
+    const during = await send(k);
+    expect(during.status).toBe(409);
+    expect(during.body.code).toBe('idempotency_key_in_flight');
+    expect(Number(during.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    provider.release();
+    const answered = await first;
+    expect(answered.status).toBe(200);
+    const after = await send(k);
+    expect([after.status, after.body]).toEqual([200, answered.body]);
+    expect(provider.received.length).toBe(sent + 1); // one message
+  });
+
+  it('a 5xx is not kept: the retry with the same key sends the message, and that answer is kept', async () => {
+    const k = key();
+    const sent = provider.received.length;
+    provider.failNext(1);
+    const failed = await send(k, 'Second');
+    expect(failed.status).toBe(503);
+    const retried = await send(k, 'Second');
+    expect(retried.status).toBe(200);
+    expect(await send(k, 'Second')).toMatchObject({ status: 200, body: retried.body });
+    expect(provider.received.length).toBe(sent + 2);
+  });
+});
+
+describe('a keyed job submit after a crash between its record and its workflow start', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi(FAST_RETRIES);
+  });
+  afterAll(() => api?.stop());
+
+  it('converges on the one job the first attempt stored', async () => {
+    const acme = await createClient(api, await api.login(), 'Crash Window');
+    // An API process that stores jobs but cannot start their workflows (its Temporal does not answer).
+    const doomed = await spawnBeside(
+      api,
+      path.join(__dirname, '../support/api-process.ts'),
+      { LOG_LEVEL: 'silent', TEMPORAL_ADDRESS: '127.0.0.1:9' },
+      (output, proc) => {
+        const url = /api ready (\S+)/.exec(output)?.[1];
+        return url ? { url, proc } : undefined;
+      },
+    );
+    const k = key();
+    const body = { query: 'tailor', country_code: 'NL', region_codes: ['NL-ZE'], max_locations: 2 };
+    const res = await fetch(`${doomed.url}${SUBMIT}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${acme.triple}`, 'content-type': 'application/json', 'idempotency-key': k },
+      body: JSON.stringify(body),
+    });
+    const stored = (await res.json()) as { job_id: string };
+    doomed.proc.kill('SIGKILL');
+    await new Promise((r) => doomed.proc.once('exit', r));
+    // It died before its answer reached the client and before it kept the answer: the key is free again, the
+    // job is recorded, and no workflow runs it.
+    for (const name of (await storedKeys(api)).keys()) await api.rt.engines.redis.del(name);
+    expect(await JobModel.countDocuments({ client_id: acme.client_id })).toBe(1);
+    const describe = api.rt.engines.temporal.workflow.getHandle(stored.job_id).describe();
+    await expect(describe).rejects.toThrow();
+
+    const retried = await api.call('POST', SUBMIT, withKey(k, { token: acme.triple, body }));
+    expect(retried.status).toBe(200);
+    expect(retried.body.job_id).toBe(stored.job_id);
+    const job = await waitForStatus(api, acme.triple, jobPath(stored.job_id), ['completed', 'failed'], 90_000);
+    expect(job.status).toBe('completed');
+    await api.rt.modules.jobs.sweep();
+    expect(await JobModel.countDocuments({ client_id: acme.client_id })).toBe(1);
+    const handle = api.rt.engines.temporal.workflow.getHandle(stored.job_id);
+    await handle.result();
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+  }, 180_000);
+});
