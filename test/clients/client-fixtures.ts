@@ -44,3 +44,52 @@ export async function droppableProxy(target: string) {
     close: () => new Promise((resolve) => (sockets.forEach((s) => s.destroy()), server.close(resolve))),
   };
 }
+
+/**
+ * A TCP proxy in front of the API that loses the answer to the first request whose request line starts with
+ * `requestLine` (say `POST /api/v1/...`): the request reaches the service, which does the work, and the connection
+ * is cut as its answer starts to come back, as a dropped network cuts it. It records the Idempotency-Key of each
+ * such request that passes.
+ */
+export async function answerLosingProxy(target: string, requestLine: string) {
+  const { port, hostname } = new URL(target);
+  const keys: (string | null)[] = [];
+  let lost = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(Number(port), hostname);
+    sockets.add(inbound).add(outbound);
+    let loseAnswer = false;
+    inbound.on('data', (chunk) => {
+      const head = chunk.toString('latin1');
+      if (head.startsWith(requestLine)) {
+        keys.push(/^idempotency-key:\s*(.*)$/im.exec(head)?.[1].trim() ?? null);
+        if (lost === 0) loseAnswer = true;
+      }
+      outbound.write(chunk);
+    });
+    outbound.on('data', (chunk) => {
+      if (!loseAnswer) return void inbound.write(chunk);
+      lost++;
+      inbound.destroy();
+      outbound.destroy();
+    });
+    const forget = () => (inbound.destroy(), outbound.destroy(), sockets.delete(inbound), sockets.delete(outbound));
+    inbound
+      .on('close', forget)
+      .on('error', forget)
+      .on('end', () => outbound.end());
+    outbound
+      .on('close', forget)
+      .on('error', forget)
+      .on('end', () => inbound.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    /** The Idempotency-Key of each matching request, in order (null: it had none). */
+    keys,
+    lostAnswers: () => lost,
+    close: () => new Promise((resolve) => (sockets.forEach((s) => s.destroy()), server.close(resolve))),
+  };
+}

@@ -1,5 +1,6 @@
 /**
- * npm run generate:client: the client's types from openapi.yaml (openapi-typescript), into src/generated/openapi.ts.
+ * npm run generate:client: the client's types from openapi.yaml (openapi-typescript), into src/generated/openapi.ts,
+ * and the operations that take an Idempotency-Key, into src/generated/idempotent-operations.ts.
  * `--check` compares instead of writing; `--contract <file>` reads another contract.
  *
  * A schema's `x-content-schema` (OpenAPI 3.0's spelling of JSON Schema's contentSchema: the JSON inside a string,
@@ -11,6 +12,7 @@ import openapiTS, { astToString, COMMENT_HEADER, transformSchemaObject, type Sch
 import { formatted, generatorArgs, readContract, writeOrCheck } from '../../../scripts/generated-files';
 
 export const TYPES_FILE = path.resolve(__dirname, '../src/generated/openapi.ts');
+export const IDEMPOTENT_FILE = path.resolve(__dirname, '../src/generated/idempotent-operations.ts');
 const CONTENT_SCHEMA = 'x-content-schema';
 const MAX_LINE = 120;
 
@@ -85,9 +87,48 @@ export async function generateTypes(contract: Record<string, unknown>): Promise<
   return wrapComments(await formatted(TYPES_FILE, header + astToString(nodes)));
 }
 
+type Json = Record<string, any>;
+
+const resolved = (contract: Json, node: Json): Json =>
+  typeof node?.$ref === 'string'
+    ? node.$ref
+        .slice(2)
+        .split('/')
+        .reduce((at: Json, key: string) => at?.[key], contract)
+    : node;
+
+/**
+ * The operations whose contract declares the Idempotency-Key header, as `METHOD /path/{template}` (what
+ * openapi-fetch's middleware sees): the client sends a key with each call of one, and keeps it across retries.
+ */
+export async function generateIdempotentOperations(contract: Json): Promise<string> {
+  const keyed: string[] = [];
+  for (const [apiPath, item] of Object.entries(contract.paths as Json))
+    for (const [method, operation] of Object.entries(item as Json))
+      if (
+        ((operation as Json)?.parameters ?? []).some((p: Json) => {
+          const parameter = resolved(contract, p);
+          return parameter?.in === 'header' && parameter.name === 'Idempotency-Key';
+        })
+      )
+        keyed.push(`${method.toUpperCase()} ${apiPath}`);
+  const source =
+    '// Generated from openapi.yaml by npm run generate:client.\n\n' +
+    '/** The operations whose contract declares the Idempotency-Key header: `METHOD /path/{template}`. */\n' +
+    `export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set(${JSON.stringify(keyed.sort())});\n`;
+  return formatted(IDEMPOTENT_FILE, source);
+}
+
 async function main() {
   const args = generatorArgs();
-  writeOrCheck({ [TYPES_FILE]: await generateTypes(readContract(args.contractPath)) }, args.check);
+  const contract = readContract(args.contractPath);
+  writeOrCheck(
+    {
+      [TYPES_FILE]: await generateTypes(contract),
+      [IDEMPOTENT_FILE]: await generateIdempotentOperations(contract),
+    },
+    args.check,
+  );
 }
 
 if (require.main === module) void main();

@@ -4,6 +4,7 @@ import { openEvents, type EventsOptions } from './events';
 import type { paths } from './generated/openapi';
 import type { JsonMedia } from './errors';
 import { jobState, waitForJob, type JobKind, type WaitForJobOptions } from './jobs';
+import { idempotencyKeys, retryingFetch, type RetryOptions } from './retries';
 
 export interface LeadServiceClientOptions {
   /** The service's origin, e.g. http://127.0.0.1:8080 (the contract's paths start with /api/v1). */
@@ -13,6 +14,11 @@ export interface LeadServiceClientOptions {
   /** A super_admin's choice of client (X-Selected-Client-Id) for every call. */
   selectedClientId?: string;
   fetch?: typeof fetch;
+  /**
+   * Retries of calls that are safe to repeat, after a network error or while a keyed request is in flight (see
+   * retryingFetch); `{ retries: 0 }` turns them off.
+   */
+  retry?: RetryOptions;
 }
 
 export type LeadServiceClient = ReturnType<typeof createLeadServiceClient>;
@@ -20,18 +26,21 @@ export type LeadServiceClient = ReturnType<typeof createLeadServiceClient>;
 /**
  * The typed client: `api` calls any operation of openapi.yaml through openapi-fetch (wrap a call in `unwrap()` for
  * its data or a LeadServiceError), plus what HTTP alone makes awkward: the event stream, waiting for a job and the
- * agent's access request.
+ * agent's access request. A call of an operation that takes an Idempotency-Key carries a new one, and a call that
+ * is safe to repeat is retried after a network error with the same key, so a lost answer never does the work twice.
  */
 export function createLeadServiceClient(options: LeadServiceClientOptions) {
   const headers: Record<string, string> = {};
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.selectedClientId) headers['X-Selected-Client-Id'] = options.selectedClientId;
   const customFetch = options.fetch;
+  const send = retryingFetch(customFetch ? (request) => customFetch(request) : undefined, options.retry);
   const api: Client<paths, JsonMedia> = createClient<paths, JsonMedia>({
     baseUrl: options.baseUrl.replace(/(?<!\/)\/+$/, ''),
     headers,
-    ...(customFetch ? { fetch: (request: Request) => customFetch(request) } : {}),
+    fetch: (request: Request) => send(request),
   });
+  api.use(idempotencyKeys);
   const events = (eventsOptions: EventsOptions = {}) =>
     openEvents(
       { baseUrl: options.baseUrl, token: options.token, fetch: options.fetch },

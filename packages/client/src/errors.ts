@@ -7,12 +7,15 @@ type ValidationIssue = components['schemas']['ValidationError']['errors'][number
 
 /**
  * An answer that is not a success: its status and the `{detail}` every error body of the service carries (with the
- * per-field `errors` of a 422, and the Retry-After of a 429 or 503).
+ * per-field `errors` of a 422, the machine-readable `code` where the service gives one, and the Retry-After of a
+ * 429, 402, 409 or 503).
  */
 export class LeadServiceError extends Error {
   override readonly name = 'LeadServiceError';
   readonly detail: string;
   readonly errors: ValidationIssue[];
+  /** The contract's ErrorCode (rate_limited, budget_exceeded, ...), or undefined; new codes may appear. */
+  readonly code: string | undefined;
   readonly retryAfterSeconds: number | undefined;
 
   constructor(
@@ -27,6 +30,8 @@ export class LeadServiceError extends Error {
     this.errors = Array.isArray((body as { errors?: unknown })?.errors)
       ? (body as { errors: ValidationIssue[] }).errors
       : [];
+    const code = (body as { code?: unknown })?.code;
+    this.code = typeof code === 'string' ? code : undefined;
     const retryAfter = Number(headers?.get('retry-after'));
     this.retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
   }

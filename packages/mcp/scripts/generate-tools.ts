@@ -84,8 +84,10 @@ export function toolFor(contract: Json, operationId: string): OperationTool {
   const properties: Json = {};
   const required: string[] = [];
   const parameters: ToolParameter[] = [];
+  let idempotencyKey = false;
   for (const declared of operation.parameters ?? []) {
     const p = resolve(contract, declared);
+    if (p.in === 'header' && p.name === 'Idempotency-Key') idempotencyKey = true;
     if (NOT_FOR_AGENTS.includes(p.name) || p.in === 'cookie' || definition.omit?.includes(p.name)) continue;
     const input = p.in === 'header' ? headerInput(p.name) : p.name;
     parameters.push({ input, name: p.name, in: p.in, ...(p['x-multi-segment'] ? { multiSegment: true } : {}) });
@@ -119,6 +121,7 @@ export function toolFor(contract: Json, operationId: string): OperationTool {
     annotations: definition.annotations,
     parameters,
     hasBody: Boolean(body),
+    idempotencyKey,
     inputSchema: forHosts(operationId, inputSchema) as OperationTool['inputSchema'],
     ...(outputSchema ? { outputSchema } : {}),
   };

@@ -1,4 +1,10 @@
-import { createLeadServiceClient, type JobState } from '@lead-service/client';
+import {
+  createLeadServiceClient,
+  IDEMPOTENCY_HEADER,
+  newIdempotencyKey,
+  retryingFetch,
+  type JobState,
+} from '@lead-service/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -94,17 +100,22 @@ export function createLeadServiceMcpServer(options: LeadServiceMcpOptions): Serv
     ],
   }));
 
+  // A tool call of an operation that takes an Idempotency-Key sends a new one; a network error is retried with it.
+  const retrying = retryingFetch();
   const send = async (tool: OperationTool, args: Record<string, unknown>) => {
     const request = requestOf(tool, args);
-    const response = await fetch(new URL(request.path, options.baseUrl), {
-      method: tool.method.toUpperCase(),
-      headers: {
-        Authorization: `Bearer ${options.token}`,
-        ...request.headers,
-        ...(request.body ? { 'Content-Type': 'application/json' } : {}),
-      },
-      body: request.body ? JSON.stringify(request.body) : undefined,
-    });
+    const response = await retrying(
+      new Request(new URL(request.path, options.baseUrl), {
+        method: tool.method.toUpperCase(),
+        headers: {
+          Authorization: `Bearer ${options.token}`,
+          ...request.headers,
+          ...(tool.idempotencyKey ? { [IDEMPOTENCY_HEADER]: newIdempotencyKey() } : {}),
+          ...(request.body ? { 'Content-Type': 'application/json' } : {}),
+        },
+        body: request.body ? JSON.stringify(request.body) : undefined,
+      }),
+    );
     return { response, text: await response.text() };
   };
 

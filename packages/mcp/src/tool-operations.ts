@@ -105,6 +105,8 @@ export interface OperationTool {
   parameters: ToolParameter[];
   /** Whether the operation takes a JSON body: the arguments that are not parameters. */
   hasBody: boolean;
+  /** Whether the contract declares Idempotency-Key on it: each call sends a new key, kept across its retries. */
+  idempotencyKey: boolean;
   inputSchema: JsonSchemaObject;
   outputSchema?: JsonSchemaObject;
 }
