@@ -129,6 +129,13 @@ describe('Idempotency-Key on job submits, creates and access requests', () => {
       code: 'idempotency_key_reused',
       errors: [{ location: 'header', field: 'Idempotency-Key' }],
     });
+    // The same key sent to another operation is another request's key.
+    const tag = await ctx.api.call(
+      'POST',
+      '/api/v1/dashboard/content/tags',
+      withKey(k, { token: acme.triple, body: { name: 'Bakeries' } }),
+    );
+    expect(tag.status).toBe(201);
     // The same key from another credential is another key.
     const globex = await createClient(ctx.api, ctx.admin, 'Retry Jobs Other');
     const theirs = await ctx.api.call('POST', SUBMIT, withKey(k, { token: globex.triple, body: params }));

@@ -19,7 +19,8 @@ export const MAX_KEPT_BYTES = 1 << 20;
 
 /** What a request with a key carries for its handler: the key's id within its caller's scope. */
 export interface IdempotencyClaim {
-  /** SHA-256 over the caller's scope and the key: what the key is stored under, and what ids derive from. */
+  /** SHA-256 over the caller's scope, the operation and the key: what the key is stored under, and what ids
+   * derive from. */
   id: string;
 }
 
@@ -115,7 +116,7 @@ export interface IdempotencyDeps {
 /**
  * Safe retries (draft-ietf-httpapi-idempotency-key-header), one stage of the operation pipeline for every operation
  * whose contract declares the Idempotency-Key header, after validation and before its handler. The key (an RFC
- * 8941 String) is scoped to the caller and claimed in Redis while the request runs (a lease renewed as long as
+ * 8941 String) is scoped to the caller and the operation and claimed in Redis while the request runs (a lease renewed as long as
  * the process lives): a retry meanwhile answers 409 `idempotency_key_in_flight`; one with a different request
  * (operation, URL, body, acting headers) 422 `idempotency_key_reused`; one after the answer gets that answer
  * again, without the handler. The answer is kept `ttlSeconds`, sealed; not kept are answers that invite a retry
@@ -196,7 +197,8 @@ export function idempotencyStages(deps: IdempotencyDeps) {
             { location: 'header', field: IDEMPOTENCY_HEADER, message: 'not an RFC 8941 String' },
           ]);
         }
-        const id = sha256(`${scopeOf(req)}\n${value}`);
+        // Per caller and operation: the same key sent to another operation is another request's key.
+        const id = sha256(`${scopeOf(req)}\n${operationId}\n${value}`);
         const key = `idempotency:${id}`;
         const fingerprint = fingerprintOf(req, operationId);
         const claim = JSON.stringify({ state: 'pending', fingerprint, owner: randomBytes(12).toString('hex') });
