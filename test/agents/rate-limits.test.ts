@@ -102,7 +102,7 @@ describe('per-agent rate limits (rate_limit_rpm, rate_limit_rpd)', () => {
     expect(expectDraftFields(refused, { rpd: { q: 2, w: 86_400 } }).rpd).toEqual({ r: 0, t: retryAfter });
   });
 
-  it('counts per agent user: each brand of a multi-brand token has its own allowance; no header counts in all', async () => {
+  it('counts per agent user: a multi-brand token has an allowance per brand; no header counts in all', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Per Brand');
     await brandsFor(client.client_id, [611, 612]);
     const { token, polled } = await approvedAgent(ctx.api, ctx.admin, client, {

@@ -47,7 +47,7 @@ describe('the client, the CLI and the MCP server retry a lost answer with the sa
     }
   });
 
-  it('the client without retries: the same lost answer is an error, though the job was made (why keys matter)', async () => {
+  it('without retries the same lost answer is an error, though the job was made (why keys matter)', async () => {
     const agent = await agentOf(ctx.api, ctx.admin, 'Retry Off', 72);
     const proxy = await answerLosingProxy(ctx.api.url, `POST ${SUBMIT}`);
     try {
@@ -108,7 +108,8 @@ describe('the client, the CLI and the MCP server retry a lost answer with the sa
       const res = await send(new Request(url, { method: 'POST', headers: { 'Idempotency-Key': key }, body: '{}' }));
       expect(res.status).toBe(201);
       expect(seen.map((s) => s.key)).toEqual([key, key]);
-      expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(950); // Retry-After: 1 honoured (timers may fire a ms early)
+      // Retry-After: 1 honoured (a timer may fire a millisecond early).
+      expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(950);
       // Without a key a 409 is an answer like any other: not retried.
       seen.length = 0;
       const plain = await send(new Request(url, { method: 'POST', body: '{}' }));

@@ -233,7 +233,7 @@ describe('Idempotency-Key on job submits, creates and access requests', () => {
     expect(fresh.status).toBe(200); // without the key it is a new request, and the cause is gone
   });
 
-  it('a public access request retried with its key sends one approval e-mail and answers the same receipt', async () => {
+  it('a public access request retried with its key sends one approval e-mail, answering the same receipt', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Retry Access');
     const k = key();
     const body = {

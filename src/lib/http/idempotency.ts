@@ -116,10 +116,10 @@ export interface IdempotencyDeps {
 /**
  * Safe retries (draft-ietf-httpapi-idempotency-key-header), one stage of the operation pipeline for every operation
  * whose contract declares the Idempotency-Key header, after validation and before its handler. The key (an RFC
- * 8941 String) is scoped to the caller and the operation and claimed in Redis while the request runs (a lease renewed as long as
- * the process lives): a retry meanwhile answers 409 `idempotency_key_in_flight`; one with a different request
- * (operation, URL, body, acting headers) 422 `idempotency_key_reused`; one after the answer gets that answer
- * again, without the handler. The answer is kept `ttlSeconds`, sealed; not kept are answers that invite a retry
+ * 8941 String) is scoped to the caller and the operation and claimed in Redis while the request runs (a lease
+ * renewed as long as the process lives): a retry meanwhile answers 409 `idempotency_key_in_flight`; one with a
+ * different request (URL, body, acting headers) 422 `idempotency_key_reused`; one after the answer gets that
+ * answer again, without the handler. The answer is kept `ttlSeconds`, sealed; not kept are answers that invite a retry
  * (5xx, or any with Retry-After, such as 429 and 402) and answers over MAX_KEPT_BYTES, so their retry does the work.
  */
 export function idempotencyStages(deps: IdempotencyDeps) {
