@@ -63,7 +63,7 @@ export async function answerLosingProxy(target: string, requestLine: string) {
     inbound.on('data', (chunk) => {
       const head = chunk.toString('latin1');
       if (head.startsWith(requestLine)) {
-        keys.push(/^idempotency-key:\s*(.*)$/im.exec(head)?.[1].trim() ?? null);
+        keys.push(/^idempotency-key:(.*)$/im.exec(head)?.[1].trim() ?? null);
         if (lost === 0) loseAnswer = true;
       }
       outbound.write(chunk);
