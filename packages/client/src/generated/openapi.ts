@@ -3670,6 +3670,23 @@ export interface components {
       updated_at: string;
     };
     /**
+     * @description A search body the engine rejected, in Meilisearch's error format: its message as `detail`, and its
+     *     `code`, `type` and `link` as Meilisearch sends them. The code is Meilisearch's (for example
+     *     `invalid_search_filter`), not one of this service's ErrorCode values, and is relayed unchanged from
+     *     a Meilisearch upstream, so clients must accept codes they do not know.
+     */
+    PinSearchError: {
+      detail: string;
+      /** @description Meilisearch's error code. */
+      code?: string;
+      /** @description Meilisearch's error type, e.g. `invalid_request`. */
+      type?: string;
+      /** @description Meilisearch's documentation of the code. */
+      link?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
      * @description The search engine's answer, relayed unchanged (Meilisearch search-response format; the built-in
      *     engine answers the same).
      */
@@ -8926,10 +8943,13 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "detail": "Attribute `rating` is not filterable"
+           *       "detail": "Attribute `rating` is not filterable",
+           *       "code": "invalid_search_filter",
+           *       "type": "invalid_request",
+           *       "link": "https://docs.meilisearch.com/errors#invalid_search_filter"
            *     }
            */
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['PinSearchError'];
         };
       };
       401: components['responses']['Unauthorized'];
