@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import { redisLease } from '../lib/lease';
 import type { LogEntry, LogSink } from '../lib/log-tap';
 
 /** The devstack's engine log files (src/lib/devstack/engines.ts) and the container name each is shown under. */
@@ -35,16 +35,10 @@ export function engineLevel(line: string): string {
  * the time it was collected.
  */
 export function followEngineLogs(deps: { redis: Redis; sink: LogSink; dir: string; intervalMs?: number }) {
-  const token = randomUUID();
-  const leaseKey = `logs:engine-follower:${deps.dir}`;
+  // Taken or renewed on each tick in one script, so a lease that lapsed between a read and a renewal is never
+  // extended for a holder that no longer has it.
+  const lease = redisLease(deps.redis, `logs:engine-follower:${deps.dir}`, LEASE_MS);
   const offsetKey = (file: string) => `logs:engine-offset:${path.join(deps.dir, file)}`;
-
-  async function holdLease(): Promise<boolean> {
-    if ((await deps.redis.set(leaseKey, token, 'PX', LEASE_MS, 'NX')) === 'OK') return true;
-    if ((await deps.redis.get(leaseKey)) !== token) return false;
-    await deps.redis.pexpire(leaseKey, LEASE_MS);
-    return true;
-  }
 
   async function readFile(file: keyof typeof ENGINE_FILES): Promise<void> {
     const full = path.join(deps.dir, file);
@@ -90,7 +84,7 @@ export function followEngineLogs(deps: { redis: Redis; sink: LogSink; dir: strin
   let running: Promise<void> = Promise.resolve();
   const tick = () => {
     running = (async () => {
-      if (!(await holdLease())) return;
+      if (!(await lease.hold())) return;
       for (const file of Object.keys(ENGINE_FILES) as (keyof typeof ENGINE_FILES)[]) await readFile(file);
     })().catch(() => undefined); // Redis down or a file gone: try again next tick
   };
@@ -101,14 +95,7 @@ export function followEngineLogs(deps: { redis: Redis; sink: LogSink; dir: strin
     async stop() {
       clearInterval(timer);
       await running;
-      await deps.redis
-        .eval(
-          `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`,
-          1,
-          leaseKey,
-          token,
-        )
-        .catch(() => undefined);
+      await lease.release();
     },
   };
 }

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
+import { redisLease } from '../lib/lease';
 import type { Logger } from '../lib/logger';
-
-const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 export interface Cached<T> {
   value: T;
@@ -26,7 +25,7 @@ export interface ReportCache {
 /**
  * Report cache in Redis with single flight: concurrent requests for a cold key compute it once.
  * Within a process they share one promise; across processes the first takes a short Redis lease
- * (SET NX PX) and the others wait for its answer to appear (or the lease to lapse, then compute).
+ * (lib/lease.ts) and the others wait for its answer to appear (or the lease to lapse, then compute).
  * A Redis failure never fails a report: it is computed directly.
  */
 export function createReportCache(
@@ -38,7 +37,6 @@ export function createReportCache(
   const pollMs = opts.pollMs ?? 50;
   const inFlight = new Map<string, Promise<unknown>>();
   const dataKey = (key: string) => `report:${key}`;
-  const leaseKey = (key: string) => `report-lease:${key}`;
 
   const read = async <T>(key: string): Promise<T | undefined> => {
     const text = await redis.get(dataKey(key));
@@ -52,24 +50,24 @@ export function createReportCache(
     o: CacheOptions<T>,
   ): Promise<Cached<T>> {
     let refresh = Boolean(o.refresh);
-    const token = randomUUID();
+    const lease = redisLease(redis, `report-lease:${key}`, leaseMs);
     const deadline = Date.now() + leaseMs;
     for (;;) {
       if (!refresh) {
         const hit = await read<T>(key);
         if (hit !== undefined) return { value: hit, cached: true };
       }
-      if ((await redis.set(leaseKey(key), token, 'PX', leaseMs, 'NX')) === 'OK') {
+      if (await lease.take()) {
         // The lease may be free because another process has just stored its answer and let go:
         // read once more under the lease before computing again.
         const stored = refresh ? undefined : await read<T>(key);
         if (stored === undefined) break;
-        await redis.eval(UNLOCK, 1, leaseKey(key), token).catch(() => undefined);
+        await lease.release();
         return { value: stored, cached: true };
       }
       // Another process computes it: wait for its answer rather than computing it again.
       if (Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, pollMs));
+      await sleep(pollMs);
       refresh = false;
     }
     try {
@@ -80,7 +78,7 @@ export function createReportCache(
       });
       return { value, cached: false };
     } finally {
-      await redis.eval(UNLOCK, 1, leaseKey(key), token).catch(() => undefined);
+      await lease.release();
     }
   }
 
