@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobLocation } from '../locations/dataset';
 import { ProviderError } from '../providers/errors';
 import type { MapsPlace, MapsProvider } from '../providers/maps';
@@ -46,7 +47,6 @@ const MAX_PAGES = 10;
 /** Results of one location get seq numbers index * SEQ_STRIDE + position, so "order found" is stable. */
 const SEQ_STRIDE = 10_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const category = (types: string[]) =>
   types[0] ? types[0].replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()) : null;
 

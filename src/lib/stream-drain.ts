@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Logger } from './logger';
@@ -138,12 +139,12 @@ export function startStreamDrain<T>(
           groupReady = true;
         }
         const stored = await step();
-        if (stored > 0 && stored < batch && !stopped) await new Promise((r) => setTimeout(r, lingerMs));
+        if (stored > 0 && stored < batch && !stopped) await sleep(lingerMs);
       } catch (err) {
         if (stopped) break;
         if (/NOGROUP/.test((err as Error).message)) groupReady = false;
         logger.warn({ err: (err as Error).message, stream: STREAM }, 'stream drain: retrying');
-        await new Promise((r) => setTimeout(r, 1000));
+        await sleep(1000);
       }
     }
   })();
@@ -203,6 +204,6 @@ export async function storedSoFar(redis: Redis, stream: string, timeoutMs = 30_0
   for (;;) {
     if (!(await redis.xrange(stream, '-', newest, 'COUNT', 1)).length) return true;
     if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }

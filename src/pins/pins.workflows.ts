@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowUpdateStage, type Client } from '@temporalio/client';
 import { AppError } from '../lib/errors';
 import { failureAnswer, startWorkflow, withinDeadline, workflowEnded } from '../lib/engines/temporal';
@@ -13,8 +14,6 @@ import {
   type PinClaim,
   type PinReservationInput,
 } from '../../workflows/pin-reservation-api';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the API answers when the reservation's workflow refuses a completion. */
 const COMPLETION_REFUSALS = {

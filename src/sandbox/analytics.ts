@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CAMPAIGNS,
   EVENT_CATEGORIES,
@@ -176,7 +177,7 @@ export async function analyticsAnswer(
       : authorization.replace(/^Bearer /, '');
     if (!key || key.includes('sbx-invalid')) return json(401, { error: 'invalid api key' });
     const slow = /sbx-slow-(\d{1,5})/.exec(key);
-    if (slow) await new Promise((r) => setTimeout(r, Number(slow[1])));
+    if (slow) await sleep(Number(slow[1]));
     if (key.includes('sbx-down')) return json(503, { error: 'service unavailable' });
     try {
       return handle(q, method === 'POST' ? await readBody() : undefined, m, key);

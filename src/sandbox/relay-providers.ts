@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type http from 'node:http';
 import { Seed } from './seed';
 
@@ -204,7 +205,7 @@ async function messagingAnswer(
   if (/^\/Messages\/[A-Za-z0-9]+\.json$/.test(rest))
     return json(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
   if (rest === '/Usage/Records/Daily.json' && method === 'GET') {
-    if (account.includes('SLOW')) await new Promise((r) => setTimeout(r, 3000)); // a report that takes a while
+    if (account.includes('SLOW')) await sleep(3000); // a report that takes a while
     const start = q.get('StartDate') ?? '1970-01-01';
     const end = q.get('EndDate') ?? '9999-12-31';
     const perDay = new Map<string, number>();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultPlan, type QueuedFault, type Target } from './faults';
@@ -170,7 +171,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
             : null;
       if (!target || req.method !== 'GET') return send(json(404, { error: 'no such sandbox route' }));
       const fault = faults.next(target, subjectOf(target, url.searchParams));
-      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (fault.delayMs) await sleep(fault.delayMs);
       if (res.destroyed) return;
       if (fault.status) return send(json(fault.status, { error: `sandbox fault ${fault.status}` }));
       if (fault.malformed) {

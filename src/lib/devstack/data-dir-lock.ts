@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Progress } from './binaries';
@@ -38,7 +39,7 @@ async function stopLeftovers(pids: number[], dataDir: string, progress: Progress
   progress(`stopping ${left.length} engine process(es) left by a service that died: ${left.join(', ')}`);
   for (const pid of left) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 5000;
-  while (left.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (left.some(alive) && Date.now() < deadline) await sleep(100);
   for (const pid of left.filter(alive)) process.kill(pid, 'SIGKILL');
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,7 +48,7 @@ export class ManagedProcess {
     while (Date.now() < deadline) {
       if (this.exited) throw new Error(`${name} exited during start-up; see ${logFile}`);
       if (await this.options.ready().catch(() => false)) return;
-      await new Promise((r) => setTimeout(r, 150));
+      await sleep(150);
     }
     await this.stop();
     throw new Error(

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,7 +123,7 @@ async function archiveClasses(java: string, classPath: string, archive: string):
     const deadline = Date.now() + 60_000;
     while (!(await canConnect(port))) {
       if (server.exitCode !== null || Date.now() > deadline) throw new Error('the server did not listen');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
   } finally {
     server.kill('SIGTERM');

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 
@@ -69,7 +70,7 @@ function createInvalidations(redis: Redis): Invalidations {
     const deadline = Date.now() + ACK_TIMEOUT_MS;
     for (let wait = 1; Date.now() < deadline; wait = Math.min(wait * 2, 50)) {
       if (Number(await redis.get(ackKey(id))) >= receivers) return;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await sleep(wait);
     }
   }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { failureTypeOf, withinDeadline } from '../../lib/engines/temporal';
@@ -66,7 +67,6 @@ const notAvailable = async (country_code: string, name: string) =>
   AppError.notFound('name_not_available', {
     suggestions: (await nameAvailability({ country_code, name, count: 5 })).suggestions,
   });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createSignupService(deps: SignupDeps) {
   const mapsKeyOf = brandMapsKey(deps.mapsCredential);
