@@ -4,7 +4,7 @@ import type { Schemas } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { claimOnce } from '../lib/claims';
-import { fixedWindowLimit } from '../lib/rate-limit';
+import { fixedWindowLimit, minimumSpacing } from '../lib/rate-limit';
 import { ClientModel } from '../clients/client.model';
 import { UserModel } from '../users/user.model';
 import type { AccessRequestInput, Approver, Verdict } from '../../workflows/access-request-api';
@@ -14,6 +14,7 @@ import { approvalEmail } from './approval-views';
 import type { AccessRequestWorkflows } from './agents.workflows';
 import type { AccessScope } from './tokens.service';
 
+/** The interface's "polled every 3 seconds while waiting": the interval a status poll names and keeps to. */
 export const POLL_INTERVAL_SECONDS = 3;
 
 export interface AccessRequestsDeps {
@@ -55,6 +56,9 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     max: deps.ratePerHour,
     seconds: 3600,
   });
+  /** RFC 8628's slow_down: a poll within the interval of the last one answered is refused, with the interval. */
+  const pollSpacing = minimumSpacing(deps.redis, 'access-request-poll', POLL_INTERVAL_SECONDS);
+
   async function limitRate(ip: string) {
     if (deps.ratePerHour)
       await requestsPerAddress.take(ip, `At most ${deps.ratePerHour} access requests per hour from one address`);
@@ -218,9 +222,9 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
 
     async status(requestId: string, pollToken: string): Promise<Schemas['AccessRequest']> {
       const doc = await withPollToken(requestId, pollToken);
-      // RFC 8628's slow_down: more than one poll a second is refused, with the interval to keep.
-      const fresh = await deps.redis.set(`access-request-poll:${requestId}`, '1', 'PX', 1000, 'NX').catch(() => 'OK');
-      if (fresh !== 'OK') throw new AppError(429, 'slow_down', { interval: POLL_INTERVAL_SECONDS });
+      // Redis unavailable: the poll is answered (the token's pickup is a one-time claim either way).
+      if (!(await pollSpacing.allows(requestId).catch(() => true)))
+        throw new AppError(429, 'slow_down', { interval: POLL_INTERVAL_SECONDS });
       let accessToken: string | null = null;
       if (doc.status === 'approved' && doc.token_sealed && (await claimOnce(`access-token-pickup:${requestId}`))) {
         accessToken = box.decrypt(doc.token_sealed);

@@ -172,3 +172,19 @@ export function fixedWindows(redis: Redis, name: string) {
     },
   };
 }
+
+/**
+ * At most one hit per subject within `seconds` of the last one allowed (a spacing, not a count, so two hits never
+ * pass closer together, as a fixed window lets them across its edge): the first hit sets a key that lapses after
+ * the spacing (SET NX PX), and a refused hit does not move it. A client that waits the spacing after each answer
+ * is never refused.
+ */
+export function minimumSpacing(redis: Redis, name: string, seconds: number) {
+  return {
+    seconds,
+    /** Whether this hit is at least the spacing after the last one allowed (and counts it when it is). */
+    async allows(subject: string): Promise<boolean> {
+      return (await redis.set(`spacing:${name}:${subject}`, '1', 'PX', seconds * 1000, 'NX')) === 'OK';
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { BrandModel } from '../../src/brands/brand.model';
 import { eventually, type TestApi } from '../support/harness';
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { setTimeout as sleep } from 'node:timers/promises';
 
 /** Brands made directly in the store, oldest (lowest id) first. */
 export async function brandsFor(clientId: string, ids: number[]) {
@@ -25,21 +25,30 @@ export const linkOf = (mail: { links: string[] }, verdict: 'approve' | 'deny') =
 /** Decides through a link as a JSON client does: a POST to the link's URL (following it with a GET decides nothing). */
 export const decideByLink = (link: string) => fetch(link, { method: 'POST', headers: { accept: 'application/json' } });
 
-/** Polls once a second (the service refuses faster) until `accept` says yes. */
+/**
+ * Polls at the pace the service allows (a poll within its interval of the last one answered is refused 429
+ * slow_down, and refused polls do not move that interval) until `accept` says yes.
+ */
 export async function pollUntil(
   api: TestApi,
   receipt: { poll_url: string },
   accept: (body: any) => boolean,
   timeoutMs = 30_000,
 ) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.call('GET', receipt.poll_url);
-    if (res.status === 200 && accept(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`poll: ${res.status} ${JSON.stringify(res.body)}`);
-    await sleep(1100);
-  }
+  return eventually(
+    async () => {
+      const res = await api.call('GET', receipt.poll_url);
+      if (res.status !== 200 && res.status !== 429) throw new Error(`poll: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.status === 200 && accept(res.body) ? res.body : undefined;
+    },
+    timeoutMs,
+    250,
+    'the poll',
+  );
 }
+
+/** The next poll the service answers, once its interval since the last one answered has passed. */
+export const nextPoll = (api: TestApi, receipt: { poll_url: string }) => pollUntil(api, receipt, () => true);
 
 export async function requestAccess(api: TestApi, clientId: string, body: Record<string, unknown> = {}) {
   const res = await api.call('POST', '/api/v1/auth/pat/request', {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { createClient, useTestApi } from '../support/harness';
 import { launchBrowser } from '../support/browser';
-import { approvalMail, brandsFor, linkOf, pollUntil, requestAccess, sleep } from './agent-helpers';
+import { approvalMail, brandsFor, linkOf, pollUntil, requestAccess } from './agent-helpers';
 
 /** Set SCREENSHOT_DIR to keep a picture of each page a test opens (for a person to look at). */
 async function screenshot(page: Page, name: string) {
@@ -80,7 +80,6 @@ describe('the approval link, opened by a person in a real browser', () => {
     // The page fits a phone's width: nothing scrolls sideways.
     expect(await page.$eval('html', (el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await screenshot(page, 'approval-page');
-    await sleep(1100);
     expect((await ctx.api.call('GET', receipt.poll_url)).body.status).toBe('pending'); // opening it decided nothing
 
     await Promise.all([page.waitForNavigation(), page.click('button#approve')]);

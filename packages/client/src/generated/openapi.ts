@@ -1105,7 +1105,8 @@ export interface paths {
      * @description The state of the request: pending, approved, denied or expired. Poll every 3 seconds while pending.
      *     The first answer after approval carries the plaintext `access_token` (prefix `lpat_`) exactly once;
      *     store it, later answers have it null. Public: the poll_token authorises (a wrong one answers 401).
-     *     Polling more than once a second answers 429 `slow_down` with the interval to keep.
+     *     A poll within 3 seconds of the last one answered is refused 429 `slow_down` with the interval to keep
+     *     (refused polls do not move it).
      */
     get: operations['getAccessRequestStatus'];
     put?: never;
@@ -10145,7 +10146,7 @@ export interface operations {
         };
       };
       422: components['responses']['ValidationFailed'];
-      /** @description Polled more than once a second (RFC 8628's slow_down); keep to `interval` seconds. */
+      /** @description Polled within `interval` seconds of the last answered poll (RFC 8628's slow_down); keep to it. */
       429: {
         headers: {
           [name: string]: unknown;
