@@ -27,6 +27,8 @@ export interface Infra {
   engines: Engines;
   logger: Logger;
   version: string;
+  /** The base of the links the service sends (e-mail, SMS) and of the URLs it names (logos, spend pages). */
+  publicBaseUrl: string;
   temporalUiUrl: string | null;
   /** Seals the secrets the service must use again (integration credentials, webhook and callback secrets). */
   ring: KeyRing;
@@ -56,6 +58,7 @@ export interface InfraSources {
   engines: Engines;
   logger: Logger;
   credentialsKey: string;
+  publicBaseUrl: string;
   temporalUiUrl: string | null;
   relayEndpoints: RelayEndpoints;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { compileServiceContract, createApp } from './app';
-import { previousCredentialsKeys, type Config } from './lib/config';
+import { previousCredentialsKeys, publicBaseUrlOf, type Config } from './lib/config';
 import { startLocalEngines, type LocalEngines } from './lib/engines/local-engines';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
 import { temporalConnectionOf, type TemporalConnection } from './lib/engines/temporal';
@@ -69,7 +69,7 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
       need,
       defaultPorts: opts.defaultPorts ?? false,
       progress,
-      uiCodecEndpoint: config.PORT ? `${config.publicBaseUrl}${TEMPORAL_CODEC_PATH}` : undefined,
+      uiCodecEndpoint: config.PORT ? `${publicBaseUrlOf(config)}${TEMPORAL_CODEC_PATH}` : undefined,
     });
   }
   const temporalAddress = config.TEMPORAL_ADDRESS ?? devstack!.temporal!.url;
@@ -126,10 +126,14 @@ export interface ServiceWorker extends RunningWorker {
   drain: StreamDrain;
 }
 
-/** The shared pieces of a process (src/infra.ts), from its configuration and engines. */
-export function infraOf(config: Config, rt: EngineRuntime, logger: Logger): Infra {
+/**
+ * The shared pieces of a process (src/infra.ts), from its configuration and engines; an API process passes the
+ * address it listens on (so it is built after listening).
+ */
+export function infraOf(config: Config, rt: EngineRuntime, logger: Logger, listening?: string): Infra {
   return createInfra({
     config,
+    publicBaseUrl: publicBaseUrlOf(config, listening),
     engines: rt.engines,
     logger,
     credentialsKey: rt.credentialsKey,
@@ -283,8 +287,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     const url = `http://${config.HOST}:${port}`;
     if (config.METRICS_PORT !== undefined)
       metrics = await startMetricsServer(config.HOST, config.METRICS_PORT, opts.logger);
-    if (!config.PUBLIC_BASE_URL) config.publicBaseUrl = url;
-    const infra = infraOf(config, rt, opts.logger);
+    const infra = infraOf(config, rt, opts.logger, url);
     // The worker's providers come first: the job modules' activities, built with the services, use them.
     providers = config.RUN_WORKER ? await providersFor(config, opts.logger) : undefined;
     modules = createModules(infra, { providers, serves: true });

@@ -21,7 +21,7 @@ export interface AccessRequestsDeps {
   workflows: AccessRequestWorkflows;
   redis: Redis;
   credentialsKey: string;
-  publicBaseUrl: () => string;
+  publicBaseUrl: string;
   ttlSeconds: number;
   ratePerHour: number;
 }
@@ -112,7 +112,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         approvers: approvers.map(({ token, ...r }) => ({ ...r, token_hash: sha256(token) })),
       })
     ).toObject() as AccessRequestDoc;
-    const requestUrl = `${deps.publicBaseUrl()}/api/v1/auth/pat/request/${requestId}`;
+    const requestUrl = `${deps.publicBaseUrl}/api/v1/auth/pat/request/${requestId}`;
     const link = (verdict: string, token: string) =>
       `${requestUrl}/${verdict}?approval_token=${encodeURIComponent(token)}`;
     const emails = client

@@ -8,7 +8,7 @@ import { createTokens } from './tokens.service';
 import { agentRequestLimits } from './request-limits';
 import { createAgentSpend } from './agent-spend';
 
-export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | 'credentials'>;
+export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | 'credentials' | 'publicBaseUrl'>;
 
 /**
  * Agents' access: a request approved by link through its workflow (which issues the token), the token's
@@ -22,7 +22,7 @@ export function createAgentsModule(deps: AgentsDeps) {
     workflows,
     redis: engines.redis,
     credentialsKey: deps.credentialsKey,
-    publicBaseUrl: () => config.publicBaseUrl,
+    publicBaseUrl: deps.publicBaseUrl,
     ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS,
     ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
   });

@@ -3,7 +3,7 @@ import type { AreaModule } from '../lib/module';
 import { authRoutes } from './auth.routes';
 import { createAuthService, type AuthDeps } from './auth.service';
 
-export type AuthModuleDeps = Pick<Infra, 'config' | 'engines' | 'credentials' | 'recorder'> &
+export type AuthModuleDeps = Pick<Infra, 'config' | 'engines' | 'credentials' | 'recorder' | 'publicBaseUrl'> &
   Pick<AuthDeps, 'clients' | 'users'>;
 
 /**
@@ -25,7 +25,7 @@ export function createAuthModule(deps: AuthModuleDeps) {
     handlers: authRoutes({
       auth,
       recorder: deps.recorder,
-      cookie: { secure: config.publicBaseUrl.startsWith('https://'), maxAgeSeconds: config.SESSION_TTL_SECONDS },
+      cookie: { secure: deps.publicBaseUrl.startsWith('https://'), maxAgeSeconds: config.SESSION_TTL_SECONDS },
     }),
     /** The caller a bearer credential stands for, or null (what authenticate() asks). */
     resolve: auth.resolve,

@@ -3,7 +3,7 @@ import type { AreaModule } from '../lib/module';
 import { brandsRoutes } from './brands.routes';
 import { createBrandsService } from './brands.service';
 
-export type BrandsDeps = Pick<Infra, 'config' | 'engines' | 'storage' | 'lock' | 'brands'>;
+export type BrandsDeps = Pick<Infra, 'engines' | 'storage' | 'lock' | 'brands' | 'publicBaseUrl'>;
 
 /**
  * Brands: a client's brands with their settings, information and logo (processed and stored in the media
@@ -11,12 +11,12 @@ export type BrandsDeps = Pick<Infra, 'config' | 'engines' | 'storage' | 'lock' |
  * the agent operations read.
  */
 export function createBrandsModule(deps: BrandsDeps) {
-  const { config, storage, lock } = deps;
+  const { storage, lock } = deps;
   const brands = createBrandsService({
     redis: deps.engines.redis,
     storage,
     lock,
-    publicBaseUrl: () => config.publicBaseUrl,
+    publicBaseUrl: deps.publicBaseUrl,
     cache: deps.brands,
   });
   return {

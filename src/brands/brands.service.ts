@@ -18,7 +18,7 @@ export interface BrandsDeps {
   redis: Redis;
   storage: MediaStorage;
   lock: RunLocked;
-  publicBaseUrl: () => string;
+  publicBaseUrl: string;
   /** The agent operations' brand cache: every write below invalidates it. */
   cache: BrandCache;
 }
@@ -28,7 +28,7 @@ const logoKey = (brandId: number, sha256: string) => `brand-logos/${brandId}/${s
 
 export function createBrandsService(deps: BrandsDeps) {
   const logoUrl: LogoUrl = (key) =>
-    key ? `${deps.publicBaseUrl()}${LOGO_PATH}/${key.slice('brand-logos/'.length)}` : null;
+    key ? `${deps.publicBaseUrl}${LOGO_PATH}/${key.slice('brand-logos/'.length)}` : null;
   /**
    * Read-modify-write steps on one brand take turns (FerretDB does not apply concurrent updates of a document
    * atomically).

@@ -20,7 +20,7 @@ export const keyRingFor = (config: Config, credentialsKey: string) =>
 
 export type IntegrationsDeps = Pick<
   Infra,
-  'config' | 'engines' | 'logger' | 'notifier' | 'ring' | 'lock' | 'relayEndpoints' | 'brands'
+  'config' | 'engines' | 'logger' | 'notifier' | 'ring' | 'lock' | 'relayEndpoints' | 'brands' | 'publicBaseUrl'
 >;
 
 /**
@@ -48,7 +48,7 @@ export function createIntegrationsModule(deps: IntegrationsDeps) {
     keys,
     limits,
     endpoints,
-    notifySpend: createSpendNotifier({ ...deps, publicBaseUrl: () => config.publicBaseUrl }),
+    notifySpend: createSpendNotifier(deps),
     recordCall: createUsageRecorder(engines.redis, deps.logger),
     agentSpend: createAgentSpend(engines.redis),
     logger: deps.logger,

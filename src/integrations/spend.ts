@@ -83,7 +83,7 @@ export async function spendReport(opts: {
  * and owners (the client's admin address when the brand has none) that the key reached its limit;
  * calls continue. An in-process memo spares the claim's insert on every later call of the period.
  */
-export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; publicBaseUrl: () => string }) {
+export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; publicBaseUrl: string }) {
   const done = new Set<string>();
   return async function notifySpendReached(key: IntegrationDoc, spentMicros: number, at = new Date()): Promise<void> {
     if (
@@ -121,7 +121,7 @@ export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; 
         `The ${key.provider_name} key "${key.key_label}" (integration ${key._id}, brand ${key.brand_id}) has spent ` +
         `${spent} of its ${period} limit of ${limit} (period ${dayOf(start)} to ${lastDay}, UTC). ` +
         'Calls continue; raise the limit or switch the action to block to stop them.\n\n' +
-        `Spend: ${deps.publicBaseUrl()}/api/v1/brands/${key.brand_id}/integrations/${key._id}/spend`;
+        `Spend: ${deps.publicBaseUrl}/api/v1/brands/${key.brand_id}/integrations/${key._id}/spend`;
       for (const address of to) {
         await deps.notifier.send(`spend-limit-${key._id}-${dayOf(start)}-${sha256(address).slice(0, 16)}`, {
           channel: 'email',

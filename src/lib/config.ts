@@ -306,7 +306,6 @@ export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER' | 
   RUN_WORKER: boolean;
   /** TEMPORAL_BULK_TASK_QUEUE, or TEMPORAL_TASK_QUEUE-bulk. */
   bulkTaskQueue: string;
-  publicBaseUrl: string;
   dataDir: string;
   /**
    * Whether a 500's underlying error message may reach the HTTP answer: only on a developer's own machine,
@@ -317,6 +316,14 @@ export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER' | 
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * The base of the links the service sends and the pages it names: PUBLIC_BASE_URL, else the address the API
+ * listens on (its real port when PORT=0), else HOST and PORT (a worker-only process, which listens on nothing).
+ */
+export function publicBaseUrlOf(config: Config, listening = `http://${config.HOST}:${config.PORT}`): string {
+  return (config.PUBLIC_BASE_URL ?? listening).replace(/\/$/, '');
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -348,7 +355,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     TRUST_PROXY: trustProxyValue(raw.TRUST_PROXY),
     bulkTaskQueue: raw.TEMPORAL_BULK_TASK_QUEUE ?? `${raw.TEMPORAL_TASK_QUEUE}-bulk`,
     localDefault,
-    publicBaseUrl: (raw.PUBLIC_BASE_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/$/, ''),
     dataDir: path.resolve(raw.DATA_DIR),
     exposeErrorDetails: ['development', 'test'].includes(defined.NODE_ENV ?? '') && isLoopback(raw.HOST),
   };

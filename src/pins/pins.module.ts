@@ -11,7 +11,7 @@ import type { MapsCredentialLookup } from './signup/maps-key';
 
 export type PinsDeps = Pick<
   Infra,
-  'config' | 'engines' | 'notifier' | 'ring' | 'brands' | 'outbound' | 'recorder' | 'credentialsKey'
+  'config' | 'engines' | 'notifier' | 'ring' | 'brands' | 'outbound' | 'recorder' | 'credentialsKey' | 'publicBaseUrl'
 > & {
   /** The brand's maps credential (the integrations area), for the signup page's map. */
   mapsCredential: MapsCredentialLookup;
@@ -29,7 +29,7 @@ export function createPinsModule(deps: PinsDeps) {
     notifier: deps.notifier,
     ring: deps.ring,
     tokens: createSignupTokens(signingKeys(config.SIGNUP_TOKEN_KEYS, deps.credentialsKey)),
-    publicBaseUrl: () => config.publicBaseUrl,
+    publicBaseUrl: deps.publicBaseUrl,
     reservationTtlSeconds: config.PIN_RESERVATION_TTL_SECONDS,
     linkSendWaitMs: config.SIGNUP_LINK_SEND_WAIT_MS,
     completeWaitMs: config.PIN_COMPLETE_WAIT_MS,

@@ -4,7 +4,7 @@ import { sendResetPasswordPage } from './reset-password.page';
 import { usersRoutes } from './users.routes';
 import { createUsersService } from './users.service';
 
-export type UsersDeps = Pick<Infra, 'config' | 'notifier' | 'credentials'>;
+export type UsersDeps = Pick<Infra, 'config' | 'notifier' | 'credentials' | 'publicBaseUrl'>;
 
 /**
  * Dashboard users: their accounts and roles, passwords set by an administrator, and the reset link a user
@@ -14,7 +14,7 @@ export function createUsersModule(deps: UsersDeps) {
   const { config, notifier, credentials } = deps;
   const users = createUsersService({
     notifier,
-    publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrl: deps.publicBaseUrl,
     resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
     invalidateCredentials: credentials.invalidate,
   });

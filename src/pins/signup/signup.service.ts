@@ -31,7 +31,7 @@ export interface SignupDeps {
   tokens: SignupTokens;
   /** Seals the pin_created callback's per-reservation signing secret. */
   ring: KeyRing;
-  publicBaseUrl: () => string;
+  publicBaseUrl: string;
   reservationTtlSeconds: number;
   linkSendWaitMs: number;
   completeWaitMs: number;
@@ -207,7 +207,7 @@ export function createSignupService(deps: SignupDeps) {
         { upsert: true },
       );
       const token = deps.tokens.issue({ reservation_id: reservationId, pin_id: id, expires_at: expiresAt });
-      const link = `${deps.publicBaseUrl()}/signup?token=${encodeURIComponent(token)}`;
+      const link = `${deps.publicBaseUrl}/signup?token=${encodeURIComponent(token)}`;
       try {
         await sendLink(
           reservationId,
