@@ -55,7 +55,9 @@ export function createJobsService(deps: { control: JobControl; workflows: Pick<J
       };
     },
 
+    /** This list holds maps-scrape jobs (research jobs have their own list): a filter for another type finds none. */
     async list(scope: string | null, filter: { type?: string; status?: string }, page: Page) {
+      if (filter.type !== undefined && filter.type !== 'maps-scrape') return pageEnvelope('jobs', [], 0, page);
       const { docs, total } = await control.list(scope, 'maps-scrape', filter.status, page);
       return pageEnvelope('jobs', docs.map(toJob), total, page);
     },

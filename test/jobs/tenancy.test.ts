@@ -93,10 +93,19 @@ describe('job tenancy and roles', () => {
   });
 
   it('filters by status and type and pages the list', async () => {
+    const research = await api.call('POST', '/api/v1/dashboard/client/research/submit', {
+      token: acme.triple,
+      body: { companies: [{ name: 'Listed Apart', domain: 'listed-apart.example' }] },
+    });
+    expect(research.status).toBe(200);
     const done = await api.call('GET', `${LIST}?status_filter=completed&type_filter=maps-scrape`, {
       token: acme.triple,
     });
     expect(ids(done.body)).toEqual([jobs.acme]);
+    const mapsJobs = await api.call('GET', `${LIST}?type_filter=maps-scrape`, { token: acme.triple });
+    expect(ids(mapsJobs.body)).toEqual([jobs.acme]); // the research job is listed under /research only
+    const otherType = await api.call('GET', `${LIST}?type_filter=research`, { token: acme.triple });
+    expect([otherType.status, otherType.body.errors?.[0]?.field]).toEqual([422, 'type_filter']);
     const queued = await api.call('GET', `${LIST}?status_filter=queued`, { token: acme.triple });
     expect(queued.body).toMatchObject({ jobs: [], total: 0 });
     const bad = await api.call('GET', `${LIST}?status_filter=paused`, { token: acme.triple });
