@@ -28,6 +28,14 @@ export interface CallbackRetry {
   total_seconds: number;
 }
 
+/** The reservation document's own fields, which the run writes before it holds the name (see `reserveUpdate`). */
+export interface PinReservationRecord {
+  channel: string;
+  identifier: string;
+  /** The pin_created callback's signing secret, sealed with the key ring (null without a callback_url). */
+  callback_secret_sealed: string | null;
+}
+
 export interface PinReservationInput {
   reservation_id: string;
   pin_id: string;
@@ -39,6 +47,11 @@ export interface PinReservationInput {
   /** When the hold ends unless completed or moved (epoch ms). */
   expires_at_ms: number;
   callback: CallbackRetry;
+  /**
+   * Given by confirm-pin (absent in runs started before): the run writes the reservation document itself, first,
+   * so no hold exists without its record, whatever happens to the API that started it.
+   */
+  record?: PinReservationRecord;
 }
 
 export type ReservationOutcome = 'completed' | 'expired' | 'released' | 'failed';
@@ -52,12 +65,20 @@ export const WRONG_RESERVATION = 'WrongReservation';
 export const ALREADY_COMPLETING = 'AlreadyCompleting';
 /** The claim was accepted but its pin could not be written (a pin of another reservation holds the name). */
 export const PIN_NOT_WRITTEN = 'PinNotWritten';
+/** The run found a pin already written under the name (by an earlier completed reservation): it holds nothing. */
+export const NAME_TAKEN = 'NameTaken';
 
 /**
  * The end user's completion: accepted once (later identical ones get the same answer), refused after expiry.
  * It answers once the pin is written (`done`); a run from before that answered at acceptance, without `state`.
  */
 export const completeUpdate = defineUpdate<{ pin_id: string; state?: 'done' }, [PinClaim]>('complete');
+/**
+ * Sent with the run's start (update-with-start, the early return of temporalio/samples-typescript): answers once the
+ * run has written its reservation document, so confirm-pin goes on only with a hold and its record both in place.
+ * Refused with NAME_TAKEN when a pin holds the name already.
+ */
+export const reserveUpdate = defineUpdate<{ reservation_id: string }, []>('reserve');
 /** Moves the hold's deadline (epoch ms, in the future): the updatable timer. */
 export const extendHoldUpdate = defineUpdate<{ expires_at: string }, [number]>('extendHold');
 /** Ends the hold without a pin (the signup link could not be delivered); carries the reservation id. */

@@ -11,6 +11,7 @@ import {
 import type { Activities } from '../activities';
 import {
   ALREADY_COMPLETING,
+  NAME_TAKEN,
   PIN_NOT_WRITTEN,
   RESERVATION_CLOSED,
   WRONG_RESERVATION,
@@ -18,21 +19,25 @@ import {
   extendHoldUpdate,
   pinCreatedWorkflowId,
   releaseSignal,
+  reserveUpdate,
   type PinClaim,
   type PinCreatedCallbackInput,
   type PinReservationInput,
   type ReservationOutcome,
 } from './pin-reservation-api';
 
-const { writeClaimedPin, closePinReservation, movePinReservationExpiry } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
-});
+const { writeClaimedPin, closePinReservation, movePinReservationExpiry, recordPinReservation } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
+  });
 
 const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
 /**
- * A name held for the end user until `expires_at_ms`: an updatable timer (a condition with a timeout,
+ * A name held for the end user until `expires_at_ms`. The run first writes its reservation document (when its
+ * starter hands it the record: every confirm-pin since the hold and its record became one step), and the `reserve`
+ * Update sent with the start answers once that is done. Then an updatable timer (a condition with a timeout,
  * re-armed whenever `extendHold` moves the deadline). The hold ends in exactly one way, decided here in
  * the workflow's single thread: a completion accepted before the deadline fires, or the expiry (or a
  * release) before a completion arrives; whichever comes first closes the door on the other. A completed
@@ -43,6 +48,7 @@ export async function pinReservationWorkflow(input: PinReservationInput): Promis
   let outcome: 'completing' | 'expired' | 'released' | null = null;
   let claim: PinClaim | null = null;
   let written: { written: boolean; created_at: string } | null = null;
+  let recorded: { held: boolean } | null = input.record ? null : { held: true };
 
   const mustBeOpen = () => {
     if (outcome === 'expired' || outcome === 'released')
@@ -89,10 +95,23 @@ export async function pinReservationWorkflow(input: PinReservationInput): Promis
       },
     },
   );
+  setHandler(reserveUpdate, async () => {
+    await condition(() => recorded !== null);
+    if (!recorded!.held) throw refuse(NAME_TAKEN, 'A pin holds the name already');
+    return { reservation_id: input.reservation_id };
+  });
   setHandler(releaseSignal, (reservationId) => {
     if (reservationId === input.reservation_id && outcome === null) outcome = 'released';
   });
 
+  if (input.record) {
+    // Branching on the input replays deterministically: runs started before had no record and take no step here.
+    recorded = await recordPinReservation(input);
+    if (!recorded.held) {
+      await condition(allHandlersFinished);
+      return 'released';
+    }
+  }
   while (outcome === null) {
     const target = deadline;
     const moved = await condition(() => outcome !== null || deadline !== target, Math.max(1, target - Date.now()));

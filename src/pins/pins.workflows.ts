@@ -1,18 +1,26 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowUpdateStage, type Client } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateStage,
+  type Client,
+} from '@temporalio/client';
 import { AppError } from '../lib/errors';
-import { failureAnswer, startWorkflow, withinDeadline, workflowEnded } from '../lib/engines/temporal';
+import { failureAnswer, failureTypeOf, withinDeadline, workflowEnded } from '../lib/engines/temporal';
 import { searchAttributesOf } from '../../workflows/search-attributes';
 import { pinReservationWorkflow } from '../../workflows/pin-reservation';
 import {
+  NAME_TAKEN,
   PIN_NOT_WRITTEN,
   RESERVATION_CLOSED,
   WRONG_RESERVATION,
   completeUpdate,
   pinReservationWorkflowId,
   releaseSignal,
+  reserveUpdate,
   type PinClaim,
   type PinReservationInput,
+  type PinReservationRecord,
 } from '../../workflows/pin-reservation-api';
 
 /** What the API answers when the reservation's workflow refuses a completion. */
@@ -24,6 +32,9 @@ const COMPLETION_REFUSALS = {
 
 export type CompletionAnswer = 'done' | 'creating' | 'closed';
 
+/** A failed hold's release is best effort, after the request has already waited its deadline. */
+const RELEASE_DEADLINE_MS = 2_000;
+
 /** The pin reservation's workflow calls, by the workflow function and its shared definitions. */
 export function createPinWorkflows(temporal: Client, taskQueue: string) {
   const handle = (pinId: string) =>
@@ -31,24 +42,33 @@ export function createPinWorkflows(temporal: Client, taskQueue: string) {
 
   return {
     /**
-     * Holds the name until `expires_at_ms`: one run per name at a time (a closed run does not block a new one),
-     * so false means another reservation of the name is running.
+     * Holds the name until `expires_at_ms` with its reservation document, as one step: the run is started with the
+     * `reserve` Update (update-with-start), writes the document itself and only then answers it. One run per name
+     * at a time (a closed run does not block a new one), so false means the name is held by another reservation
+     * or claimed by a pin. Should the answer not come (Temporal or the worker slow past the request's deadline),
+     * the hold is released before the error goes on: the run, once it gets to it, records it and closes it.
      */
-    async hold(input: PinReservationInput): Promise<boolean> {
-      const { started } = await startWorkflow(
-        temporal,
-        pinReservationWorkflow,
-        {
-          taskQueue,
-          workflowId: pinReservationWorkflowId(input.pin_id),
-          args: [input],
-          workflowIdConflictPolicy: 'FAIL',
-          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-          typedSearchAttributes: searchAttributesOf({ clientId: input.client_id, brandIds: [input.brand_id] }),
-        },
-        { once: true },
-      );
-      return started;
+    async hold(input: PinReservationInput & { record: PinReservationRecord }): Promise<boolean> {
+      const startWorkflowOperation = new WithStartWorkflowOperation(pinReservationWorkflow, {
+        taskQueue,
+        workflowId: pinReservationWorkflowId(input.pin_id),
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        typedSearchAttributes: searchAttributesOf({ clientId: input.client_id, brandIds: [input.brand_id] }),
+      });
+      try {
+        await withinDeadline(temporal, () =>
+          temporal.workflow.executeUpdateWithStart(reserveUpdate, { startWorkflowOperation }),
+        );
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError || failureTypeOf(err) === NAME_TAKEN) return false;
+        // The release names this reservation, so it cannot end another's run (nor fail when none started).
+        const signal = () => handle(input.pin_id).signal(releaseSignal, input.reservation_id);
+        await withinDeadline(temporal, signal, RELEASE_DEADLINE_MS).catch(() => undefined);
+        throw err;
+      }
     },
 
     /** Ends a hold without a pin and waits (briefly) for its run to close. */

@@ -199,7 +199,7 @@ export function createUsersService(deps: {
           `<p>Open <a href="${link}">this link</a> to choose a new password ` +
           `(valid until ${expires.toISOString()}).</p>`,
       });
-      return { user_id: userId, reset_expires_at: expires.toISOString(), delivery_id: delivery.workflowId };
+      return { user_id: userId, reset_expires_at: expires.toISOString(), delivery_id: delivery.delivery_id };
     },
 
     /** Consumes a reset token exactly once, even when the same link is submitted concurrently. */

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Activities } from '../../activities';
 import type { JobEvent, JobEventName } from '../../src/events/event-bus';
@@ -17,6 +17,7 @@ import {
   pinCreatedWorkflowId,
   pinReservationWorkflowId,
   releaseSignal,
+  reserveUpdate,
   type PinReservationInput,
 } from '../../workflows/pin-reservation-api';
 import { researchWorkflow } from '../../workflows/research';
@@ -107,6 +108,7 @@ const reservation = (now: number, id: string, callback: boolean): PinReservation
 });
 
 const pinStandIns: Partial<Activities> = {
+  recordPinReservation: async () => ({ held: true }),
   writeClaimedPin: async () => ({ written: true, created_at: '2025-03-14T09:30:00.000Z' }),
   closePinReservation: async () => undefined,
   movePinReservationExpiry: async () => undefined,
@@ -230,6 +232,40 @@ export const SCENARIOS: Scenario[] = [
       const callback = pinCreatedWorkflowId(input.reservation_id);
       await client.workflow.getHandle(callback).result();
       return { 'pin-reservation-completed': workflowId, 'pin-created-callback': callback };
+    },
+  },
+  {
+    name: 'pin reservation held with its record (update-with-start), then completed',
+    activities: pinStandIns,
+    async run({ env, client, taskQueue }) {
+      const input: PinReservationInput = {
+        ...reservation(await env.currentTimeMs(), 'recorded', true),
+        record: { channel: 'sms', identifier: '+31612345678', callback_secret_sealed: 'sealed-secret' },
+      };
+      const workflowId = pinReservationWorkflowId(input.pin_id);
+      const startWorkflowOperation = new WithStartWorkflowOperation(pinReservationWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+      });
+      await client.workflow.executeUpdateWithStart(reserveUpdate, { startWorkflowOperation });
+      const handle = await startWorkflowOperation.workflowHandle();
+      await env.sleep(HOUR);
+      await handle.executeUpdate(completeUpdate, {
+        args: [
+          {
+            reservation_id: input.reservation_id,
+            lat: 52.0907,
+            lng: 5.1214,
+            structured_address: { address_settlement: 'Utrecht' },
+            account_oauth_uid: null,
+            verified_identifier: '+31612345678',
+          },
+        ],
+      });
+      await handle.result();
+      return { 'pin-reservation-recorded-completed': workflowId };
     },
   },
   {

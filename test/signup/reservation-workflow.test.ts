@@ -1,7 +1,14 @@
 import { eventually, useTestApi } from '../support/harness';
 import { PinModel } from '../../src/pins/pin.model';
 import { ReservationModel } from '../../src/pins/reservation.model';
-import { extendHoldUpdate, pinReservationWorkflowId } from '../../workflows/pin-reservation-api';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { pinReservationWorkflow } from '../../workflows/pin-reservation';
+import {
+  extendHoldUpdate,
+  pinReservationWorkflowId,
+  reserveUpdate,
+  type PinReservationInput,
+} from '../../workflows/pin-reservation-api';
 import { brandCaller, completeSignup, confirmPin, freshPhone, reserve, type BrandCaller } from './signup-helpers';
 
 // Long enough that a reservation answered on a loaded machine is still held when the test completes it.
@@ -35,6 +42,76 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
     const again = await confirmPin(ctx.api, agent, { name: 'LAPSING', identifier: freshPhone() });
     expect(again.status).toBe(202);
     expect(again.body.reservation_id).not.toBe(r.reservation_id);
+  });
+
+  it('a hold whose API died right after starting it: its run writes the record, holds the name, then frees it', async () => {
+    const pinId = 'NL:ORPHANED';
+    const input: PinReservationInput = {
+      reservation_id: `res-orphaned-${Date.now()}`,
+      pin_id: pinId,
+      country_code: 'NL',
+      name: 'ORPHANED',
+      client_id: agent.client.client_id,
+      brand_id: agent.brandId,
+      callback_url: null,
+      expires_at_ms: Date.now() + TTL_SECONDS * 1000,
+      callback: { initial_ms: 1000, total_seconds: 60 },
+      record: { channel: 'sms', identifier: freshPhone(), callback_secret_sealed: null },
+    };
+    // As if confirm-pin's update-with-start had reached Temporal and the API had died at once: no answer awaited,
+    // nothing written by the API, no link sent. (Nothing of the Update is needed: the run records itself.)
+    const handle = await ctx.api.rt.engines.temporal.workflow.start(pinReservationWorkflow, {
+      taskQueue: ctx.api.config.TEMPORAL_TASK_QUEUE,
+      workflowId: pinReservationWorkflowId(pinId),
+      args: [input],
+    });
+    const held = await eventually(async () => (await ReservationModel.findById(pinId).lean()) ?? undefined);
+    expect(held).toMatchObject({ reservation_id: input.reservation_id, state: 'held', channel: 'sms' });
+    expect(held.expires_at.getTime()).toBe(input.expires_at_ms);
+    const taken = await confirmPin(ctx.api, agent, { name: 'ORPHANED', identifier: freshPhone() });
+    expect([taken.status, taken.body.detail]).toEqual([404, 'name_not_available']);
+    // The hold ends as every unclaimed one does, and its record says so.
+    expect(await handle.result()).toBe('expired');
+    expect((await ReservationModel.findById(pinId).lean())!.state).toBe('expired');
+    expect((await confirmPin(ctx.api, agent, { name: 'ORPHANED', identifier: freshPhone() })).status).toBe(202);
+  });
+
+  it('a run that finds a pin under its name (a race with an earlier claim) records nothing and holds nothing', async () => {
+    const pinId = 'NL:CLAIMED-BEFORE';
+    await PinModel.create({
+      _id: pinId,
+      country_code: 'NL',
+      name: 'CLAIMED-BEFORE',
+      client_id: agent.client.client_id,
+      brand_id: agent.brandId,
+      reservation_id: 'res-earlier',
+      gps: { lat: 52, lng: 5 },
+      subscription: { status: 'active', expires_at: new Date(Date.now() + 86_400_000) },
+    });
+    const input: PinReservationInput = {
+      reservation_id: `res-late-${Date.now()}`,
+      pin_id: pinId,
+      country_code: 'NL',
+      name: 'CLAIMED-BEFORE',
+      client_id: agent.client.client_id,
+      brand_id: agent.brandId,
+      callback_url: null,
+      expires_at_ms: Date.now() + TTL_SECONDS * 1000,
+      callback: { initial_ms: 1000, total_seconds: 60 },
+      record: { channel: 'sms', identifier: freshPhone(), callback_secret_sealed: null },
+    };
+    const startWorkflowOperation = new WithStartWorkflowOperation(pinReservationWorkflow, {
+      taskQueue: ctx.api.config.TEMPORAL_TASK_QUEUE,
+      workflowId: pinReservationWorkflowId(pinId),
+      args: [input],
+      workflowIdConflictPolicy: 'FAIL',
+    });
+    const temporal = ctx.api.rt.engines.temporal;
+    await expect(temporal.workflow.executeUpdateWithStart(reserveUpdate, { startWorkflowOperation })).rejects.toThrow(
+      /update failed/i,
+    );
+    expect(await (await startWorkflowOperation.workflowHandle()).result()).toBe('released');
+    expect(await ReservationModel.exists({ _id: pinId })).toBeNull();
   });
 
   it('extendHold moves the timer: the hold outlives its first deadline and can still be completed', async () => {

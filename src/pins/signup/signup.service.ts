@@ -1,7 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import { failureTypeOf, withinDeadline } from '../../lib/engines/temporal';
 import { AppError } from '../../lib/errors';
 import { sha256, type KeyRing } from '../../lib/crypto';
 import { fixedWindowLimit } from '../../lib/rate-limit';
@@ -9,8 +7,8 @@ import { newWebhookSecret } from '../../lib/standard-webhooks';
 import type { Notifier } from '../../notifications/notifier';
 import { CHANNEL_FAILURES } from '../../notifications/channels';
 import { nameAvailability, MAX_CHECK_NAME_SUGGESTIONS } from '../availability';
-import { PinModel } from '../pin.model';
 import { PIN_NAME, normalizePinName, pinId } from '../pin-name';
+import { PinModel } from '../pin.model';
 import { ReservationModel, type ReservationDoc } from '../reservation.model';
 import type { PinAddress, PinReservationInput } from '../../../workflows/pin-reservation-api';
 import type { PinWorkflows } from '../pins.workflows';
@@ -105,22 +103,10 @@ export function createSignupService(deps: SignupDeps) {
     seconds: 86_400,
   });
 
-  /** Waits for the link's delivery workflow: the provider took it, refused the destination, or is unavailable. */
+  /** Sends the link and waits for its delivery: the provider took it, refused the destination, or is unavailable. */
   async function sendLink(reservationId: string, message: ReturnType<typeof signupLinkMessage>): Promise<void> {
-    const handle = await deps.notifier.send(`signup-link-${reservationId}`, message);
-    const outcome = await Promise.race([
-      handle.result().then(
-        () => 'sent' as const,
-        (err: unknown) => failureTypeOf(err) ?? 'failed',
-      ),
-      sleep(deps.linkSendWaitMs).then(() => 'timeout' as const),
-    ]);
+    const outcome = await deps.notifier.deliver(`signup-link-${reservationId}`, message, deps.linkSendWaitMs);
     if (outcome === 'sent') return;
-    if (outcome === 'timeout') {
-      await withinDeadline(handle.client, () =>
-        handle.terminate('signup link not delivered in time; the reservation was released'),
-      ).catch(() => undefined);
-    }
     if (outcome === CHANNEL_FAILURES.invalidDestination)
       throw invalidField('identifier', `The ${message.channel} provider rejected this destination`);
     if (outcome === CHANNEL_FAILURES.credentialRejected)
@@ -131,7 +117,10 @@ export function createSignupService(deps: SignupDeps) {
   }
 
   return {
-    /** Reserves the name (one reservation per name, decided by Temporal's workflow id) and sends the signup link. */
+    /**
+     * Reserves the name (one reservation per name, decided by Temporal's workflow id; the run writes its document)
+     * and sends the signup link.
+     */
     async confirm(brand: { client_id: string; brand_id: number }, input: ConfirmInput, caller: string) {
       const name = normalizePinName(input.name);
       const country = input.country_code;
@@ -170,42 +159,25 @@ export function createSignupService(deps: SignupDeps) {
         expires_at_ms: expiresAt.getTime(),
         callback: deps.callback,
       };
-      if (!(await deps.workflows.hold(args))) throw await notAvailable(country, name);
-      // A refused confirm frees the name before it answers: the workflow closes (briefly awaited), the document
-      // says so.
+      // The callback's own signing secret: shown once in this answer, stored only sealed, for this reservation alone
+      // (an agent never learns the client's secret, which signs its job webhooks).
+      const callbackSecret = input.callback_url ? newWebhookSecret() : null;
+      const record = {
+        channel,
+        identifier: input.identifier,
+        callback_secret_sealed: callbackSecret ? deps.ring.encrypt(callbackSecret) : null,
+      };
+      // The hold and its document are one step (the run writes the document before it answers): a name held by
+      // another reservation, or already claimed by a pin, is not available.
+      if (!(await deps.workflows.hold({ ...args, record }))) throw await notAvailable(country, name);
+      // A refused confirm frees the name before it answers: the document says so, the workflow closes (briefly
+      // awaited).
       const release = async () => {
         await ReservationModel.updateOne({ _id: id, reservation_id: reservationId }, { state: 'expired' }).catch(
           () => undefined,
         );
         await deps.workflows.release(id, reservationId);
       };
-      // The callback's own signing secret: shown once in this answer, stored only sealed, for this reservation alone
-      // (an agent never learns the client's secret, which signs its job webhooks).
-      const callbackSecret = input.callback_url ? newWebhookSecret() : null;
-      // A completed earlier run has written its pin before it closed, so the name is taken after all.
-      if (await PinModel.exists({ _id: id })) {
-        await release();
-        throw await notAvailable(country, name);
-      }
-      await ReservationModel.updateOne(
-        { _id: id },
-        {
-          $set: {
-            reservation_id: reservationId,
-            country_code: country,
-            name,
-            client_id: brand.client_id,
-            brand_id: brand.brand_id,
-            channel,
-            identifier: input.identifier,
-            callback_url: input.callback_url ?? null,
-            state: 'held',
-            expires_at: expiresAt,
-            callback_secret_sealed: callbackSecret ? deps.ring.encrypt(callbackSecret) : null,
-          },
-        },
-        { upsert: true },
-      );
       const token = deps.tokens.issue({ reservation_id: reservationId, pin_id: id, expires_at: expiresAt });
       const link = `${deps.publicBaseUrl}/signup?token=${encodeURIComponent(token)}`;
       try {
