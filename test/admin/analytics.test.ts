@@ -160,8 +160,9 @@ describe('admin analytics reports, one source failing and one unconfigured', () 
   const ctx = useTestApi({
     WEB_ANALYTICS_KEY: 'sbx-down',
     MOBILE_SUBSCRIPTIONS_URL: 'none',
-    CAMPAIGNS_KEY: 'sbx-slow-3000',
-    ANALYTICS_TIMEOUT_MS: '500',
+    // A timeout wide enough for a loaded machine's healthy sources, far short of the slow one's answer.
+    CAMPAIGNS_KEY: 'sbx-slow-8000',
+    ANALYTICS_TIMEOUT_MS: '3000',
     SOCIAL_ANALYTICS_KEY: 'sbx-partial',
   });
 
@@ -181,10 +182,9 @@ describe('admin analytics reports, one source failing and one unconfigured', () 
       installs: 0,
       revenue: { amount: 0, currency: 'USD' },
     });
-    const started = Date.now();
+    // The slow source would answer, late, with campaigns: `unavailable` is the timeout's doing.
     const campaigns = await report(ctx.api, ctx.admin, 'campaigns');
     expect(campaigns.body).toMatchObject({ source_status: 'unavailable', campaigns: [] });
-    expect(Date.now() - started).toBeLessThan(2900); // the timeout cut the call short
     const product = await report(ctx.api, ctx.admin, 'product-analytics-metrics');
     expect(product.body.source_status).toBe('ok');
   });
