@@ -1,5 +1,5 @@
 import { ResourceModel } from '../../src/idap/resource.model';
-import { researchStateQuery } from '../../workflows/jobs-signals';
+import { jobWorkflowId, pauseSignal, researchStateQuery, resumeSignal } from '../../workflows/jobs-signals';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, researchPath, waitForStatus } from './support';
 
@@ -29,32 +29,46 @@ async function start(tag: string, n: number) {
 const status = async (id: string) => (await api.call('GET', researchPath(id), { token: acme.triple })).body;
 const act = (id: string, what: 'pause' | 'resume' | 'cancel') =>
   api.call('POST', researchPath(id, what), { token: acme.triple });
-const handle = (id: string) => api.rt.engines.temporal.workflow.getHandle(id);
+const handle = (id: string) => api.rt.engines.temporal.workflow.getHandle(jobWorkflowId(id));
 const pendingActivities = async (id: string) => (await handle(id).describe()).raw.pendingActivities?.length ?? 0;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Activities the API's worker is running right now (none once those of a cancelled run have stopped). */
+const runningActivities = () => api.rt.worker!.workers.reduce((n, w) => n + w.getStatus().numInFlightActivities, 0);
+
+/** The activities the run scheduled between its first `from` signal and its first `to` signal. */
+async function scheduledBetween(id: string, from: string, to: string) {
+  const { events } = await handle(id).fetchHistory();
+  const signalAt = (name: string) =>
+    events!.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.signalName === name);
+  expect([signalAt(from), signalAt(to)].every((i) => i >= 0)).toBe(true);
+  return events!.slice(signalAt(from), signalAt(to)).filter((e) => e.activityTaskScheduledEventAttributes);
+}
 
 describe('research pause, resume and cancel', () => {
   it('pauses while activities run: in-flight companies finish, then nothing runs until resume', async () => {
     const id = await start('pause', 12);
     await eventually(async () => ((await pendingActivities(id)) > 0 ? true : undefined), 10_000, 50);
     const paused = await act(id, 'pause');
+    const pauseAnswered = Date.now();
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ research_id: id, status: 'paused', paused_at: expect.any(String) });
     await eventually(async () => ((await pendingActivities(id)) === 0 ? true : undefined), 15_000, 100);
     expect(await handle(id).query(researchStateQuery)).toMatchObject({ paused: true, total: 12 });
     const held = (await status(id)).progress.done;
-    await sleep(1500);
     expect(await status(id)).toMatchObject({ status: 'paused', progress: { done: held, total: 12 } });
     expect(held).toBeLessThan(12);
     expect((await act(id, 'pause')).status).toBe(409);
 
+    const resumeSent = Date.now();
     const resumed = await act(id, 'resume');
     expect(resumed.body).toMatchObject({ status: 'running', paused_at: null });
     expect((await act(id, 'resume')).status).toBe(409);
     const job = await waitForStatus(api, acme.triple, researchPath(id), ['completed', 'failed'], 60_000);
     expect(job).toMatchObject({ status: 'completed', progress: { done: 12, total: 12 }, results_count: 12 });
-    const wall = (Date.parse(job.completed_at) - Date.parse(job.started_at)) / 1000;
-    expect(job.processing_time).toBeLessThanOrEqual(wall - 1.4); // the pause is not processing time
+    // Nothing ran while paused: the run scheduled no activity between the pause and the resume.
+    expect(await scheduledBetween(id, pauseSignal.name, resumeSignal.name)).toEqual([]);
+    // The pause is not processing time: it lasted at least from the pause's answer to the resume's request.
+    const leftOut = Date.parse(job.completed_at) - Date.parse(job.started_at) - job.processing_time * 1000;
+    expect(Math.round(leftOut)).toBeGreaterThanOrEqual(resumeSent - pauseAnswered);
     expect((await act(id, 'pause')).status).toBe(409);
   });
 
@@ -105,9 +119,13 @@ describe('research pause, resume and cancel', () => {
     await eventually(async () => ((await pendingActivities(id)) > 0 ? true : undefined), 10_000, 50);
     expect((await act(id, 'cancel')).body.status).toBe('cancelled');
     await expect(handle(id).result()).rejects.toThrow();
+    // The activities that were running stop (they learn of the cancellation from their heartbeats) and record no
+    // more progress once they have.
+    await eventually(async () => (runningActivities() === 0 ? true : undefined), 30_000, 100);
     const after = (await status(id)).progress.done;
-    await sleep(1500);
-    expect((await status(id)).progress.done).toBe(after);
     expect(after).toBeLessThan(12);
+    expect(
+      await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'domains', source_job_ids: id }),
+    ).toBe(after);
   });
 });
