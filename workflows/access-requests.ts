@@ -14,6 +14,7 @@ import {
   ALREADY_DECIDED,
   EXPIRED,
   INVALID_DECISION,
+  approvalEmailWorkflowId,
   decideUpdate,
   isDecision,
   type AccessRequestInput,
@@ -70,7 +71,7 @@ export async function accessRequestWorkflow(input: AccessRequestInput): Promise<
   const { workflowId } = workflowInfo();
   for (const [i, email] of input.emails.entries()) {
     await startChild(deliverMessageWorkflow, {
-      workflowId: `${workflowId}-email-${i}`,
+      workflowId: approvalEmailWorkflowId(workflowId, i),
       args: [{ ...email, id: uuid4() }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
     });

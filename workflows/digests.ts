@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { deliverMessageWorkflow } from './notifications';
+import { deliverMessageWorkflow, messageWorkflowId } from './notifications';
 
 const { dueDigests, prepareDigest, markDigestSent } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -21,7 +21,7 @@ export async function digestTickWorkflow(): Promise<{ due: number; sent: number 
     for (const message of await prepareDigest(digest)) {
       try {
         await startChild(deliverMessageWorkflow, {
-          workflowId: `message-${message.id}`,
+          workflowId: messageWorkflowId(message.id),
           args: [message],
           parentClosePolicy: ParentClosePolicy.ABANDON,
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

@@ -5,6 +5,10 @@ import type { MapsJobParams } from '../src/jobs/maps-scrape';
 
 /** A job's run has the job's id as its workflow id: one run per job, found in the Temporal UI by that id. */
 export const jobWorkflowId = (jobId: string) => jobId;
+/** The delivery of one of the job's events to its webhook, a child of the job's run. */
+export const jobWebhookWorkflowId = (jobId: string, event: string) => `${jobId}-webhook-${event}`;
+/** The feed of the job's results into the search index, a child of the job's run. */
+export const jobIndexWorkflowId = (jobId: string) => `${jobId}-index`;
 
 /** Retry and liveness settings of the job activities (tests shorten them). */
 export interface RetryTuning {

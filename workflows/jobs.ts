@@ -15,7 +15,14 @@ import {
 import type { Duration } from '@temporalio/common';
 import type { Activities } from '../activities';
 import type { JobEvent } from '../src/events/event-bus';
-import type { JobInputBase, JobOutcome, MapsScrapeInput, RetryTuning } from './jobs-signals';
+import {
+  jobIndexWorkflowId,
+  jobWebhookWorkflowId,
+  type JobInputBase,
+  type JobOutcome,
+  type MapsScrapeInput,
+  type RetryTuning,
+} from './jobs-signals';
 
 /** How long a job cancelled before it began waits for its run's cancel request. */
 const CANCEL_REQUEST_GRACE = '1 minute';
@@ -69,7 +76,7 @@ export function failureReason(err: unknown): string {
 export async function notifyWebhook(input: JobInputBase, event: JobEvent | null | undefined) {
   if (!input.webhook_url || !event) return;
   await startChild(jobWebhookWorkflow, {
-    workflowId: `${input.job_id}-webhook-${event.event}`,
+    workflowId: jobWebhookWorkflowId(input.job_id, event.event),
     parentClosePolicy: ParentClosePolicy.ABANDON,
     args: [{ url: input.webhook_url, client_id: input.client_id, event, retry: input.retry }],
   });
@@ -97,7 +104,7 @@ export async function beginJob(
 async function indexResults(input: JobInputBase) {
   if (input.index_results === false) return;
   await startChild(jobIndexWorkflow, {
-    workflowId: `${input.job_id}-index`,
+    workflowId: jobIndexWorkflowId(input.job_id),
     parentClosePolicy: ParentClosePolicy.ABANDON,
     args: [{ job_id: input.job_id, client_id: input.client_id, retry: input.retry }],
   });

@@ -5,7 +5,8 @@ import { contentDeployHookWorkflow } from '../../workflows/content';
 import type { DeployHookCall, DeployHookPayload } from './deploy-hook';
 
 /** The deploy hook call of one published revision: publishing it again names the same call. */
-export const deployHookWorkflowId = (p: DeployHookPayload) => `content-deploy-${p.type}-${p.id}-r${p.revision}`;
+export const deployHookWorkflowId = (p: Pick<DeployHookPayload, 'type' | 'id' | 'revision'>) =>
+  `content-deploy-${p.type}-${p.id}-r${p.revision}`;
 
 /** The content area's workflow calls, by workflow function. */
 export function createContentWorkflows(temporal: Client, taskQueue: string) {

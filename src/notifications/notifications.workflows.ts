@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { failureTypeOf, startWorkflow, withinDeadline } from '../lib/engines/temporal';
 import { stableUuid } from '../lib/ids';
-import { deliverMessageWorkflow } from '../../workflows/notifications';
+import { deliverMessageWorkflow, messageWorkflowId } from '../../workflows/notifications';
 import type { OutboundMessage } from './message';
 
 /** `sent`, `timeout` (not delivered within the wait: stopped), or why it failed (a CHANNEL_FAILURES type). */
@@ -14,7 +14,7 @@ export function createMessageWorkflows(temporal: Client, taskQueue: string) {
     startWorkflow(
       temporal,
       deliverMessageWorkflow,
-      { taskQueue, workflowId: `message-${key}`, args: [{ ...message, id: stableUuid('message', key) }] },
+      { taskQueue, workflowId: messageWorkflowId(key), args: [{ ...message, id: stableUuid('message', key) }] },
       { once: true },
     );
 

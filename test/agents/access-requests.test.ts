@@ -12,6 +12,7 @@ import {
   requestAccess,
   sleep,
 } from './agent-helpers';
+import { accessRequestWorkflowId } from '../../workflows/access-request-api';
 
 describe('access requests: e-mail approval as a durable workflow, and polling', () => {
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
@@ -216,7 +217,9 @@ describe('approvals racing the expiry', () => {
       }),
     );
     for (const [i, r] of receipts.entries()) {
-      const outcome = await ctx.api.rt.engines.temporal.workflow.getHandle(`access-request-${r.request_id}`).result();
+      const outcome = await ctx.api.rt.engines.temporal.workflow
+        .getHandle(accessRequestWorkflowId(r.request_id))
+        .result();
       const polled = await pollUntil(ctx.api, r, (b) => b.status !== 'pending');
       const tokens = await AccessTokenModel.countDocuments({ client_id: client.client_id, request_id: r.request_id });
       const seen = { answer: answers[i], outcome, polled: polled.status, token: polled.access_token !== null, tokens };

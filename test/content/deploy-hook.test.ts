@@ -7,6 +7,7 @@ import { unavailableEngine } from '../../src/lib/http/engine-errors';
 import { eventually, startTestApi, type TestApi } from '../support/harness';
 import { freePort } from '../../src/lib/devstack/ports';
 import { author, createSite, doc } from './content-helpers';
+import { deployHookWorkflowId } from '../../src/content/content.workflows';
 
 interface Received {
   path: string;
@@ -84,7 +85,7 @@ describe('the deploy hook on publish', () => {
       calls('/hooked').filter((c) => c.body.type === 'page').length === 2 ? true : undefined,
     );
     const temporal = api.rt.engines.temporal;
-    await temporal.workflow.getHandle(`content-deploy-page-${page.id}-r2`).result();
+    await temporal.workflow.getHandle(deployHookWorkflowId({ type: 'page', id: page.id, revision: 2 })).result();
     expect(calls('/hooked').filter((c) => c.body.type === 'post')).toHaveLength(1);
     expect(
       calls('/hooked')
@@ -105,13 +106,17 @@ describe('the deploy hook on publish', () => {
     const post = await as.create('posts', { slug: 'flaky', title: 'Flaky', body: doc('x') });
     await as.publish('posts', post.id);
     const temporal = api.rt.engines.temporal;
-    expect(await temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).result()).toEqual({ status: 200 });
+    expect(
+      await temporal.workflow.getHandle(deployHookWorkflowId({ type: 'post', id: post.id, revision: 1 })).result(),
+    ).toEqual({ status: 200 });
     expect(calls('/flaky')).toHaveLength(3);
 
     hook.script.set('/flaky', [404]);
     const gone = await as.create('posts', { slug: 'gone', title: 'Gone', body: doc('x') });
     await as.publish('posts', gone.id);
-    await expect(temporal.workflow.getHandle(`content-deploy-post-${gone.id}-r1`).result()).rejects.toThrow();
+    await expect(
+      temporal.workflow.getHandle(deployHookWorkflowId({ type: 'post', id: gone.id, revision: 1 })).result(),
+    ).rejects.toThrow();
     expect(calls('/flaky').filter((c) => c.body.id === gone.id)).toHaveLength(1);
   });
 
@@ -126,7 +131,9 @@ describe('the deploy hook on publish', () => {
     const post = await as.create('posts', { slug: 'quiet', title: 'Quiet', body: doc('x') });
     await as.publish('posts', post.id);
     await expect(
-      api.rt.engines.temporal.workflow.getHandle(`content-deploy-post-${post.id}-r1`).describe(),
+      api.rt.engines.temporal.workflow
+        .getHandle(deployHookWorkflowId({ type: 'post', id: post.id, revision: 1 }))
+        .describe(),
     ).rejects.toThrow(/not found/i);
     expect(calls('/quiet')).toHaveLength(0);
     const bad = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${site.client_id}`, {

@@ -2,6 +2,7 @@ import { ResourceModel } from '../../src/idap/resource.model';
 import { JobModel } from '../../src/jobs/job.model';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
+import { jobWorkflowId } from '../../workflows/jobs-signals';
 
 let api: TestApi;
 let admin: string;
@@ -165,7 +166,7 @@ describe('maps-scrape jobs', () => {
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe('Job is already cancelled');
     // Cancelled while running, or before its first step read the job: the run ends cancelled either way.
-    const handle = api.rt.engines.temporal.workflow.getHandle(res.body.job_id);
+    const handle = api.rt.engines.temporal.workflow.getHandle(jobWorkflowId(res.body.job_id));
     await expect(handle.result()).rejects.toThrow();
     expect((await handle.describe()).status.name).toBe('CANCELLED');
     expect((await api.call('POST', jobPath(jobId, 'cancel'), { token: acme.triple })).status).toBe(409);

@@ -1,5 +1,6 @@
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
+import { jobWorkflowId } from '../../workflows/jobs-signals';
 
 let api: TestApi;
 let acme: Awaited<ReturnType<typeof createClient>>;
@@ -45,7 +46,7 @@ describe('provider failures', () => {
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/maps provider: request rejected \(403\)/);
     expect(sandbox().faults.stats.requests.maps).toBe(1); // not retried
-    const handle = api.rt.engines.temporal.workflow.getHandle(job.job_id);
+    const handle = api.rt.engines.temporal.workflow.getHandle(jobWorkflowId(job.job_id));
     const failure = await handle.result().catch((e) => e);
     expect(failure.cause.message).toMatch(/request rejected \(403\)/); // the reason shows in the Temporal UI too
     expect((await handle.describe()).status.name).toBe('FAILED');

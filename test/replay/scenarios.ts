@@ -9,7 +9,14 @@ import { contentDeployHookWorkflow } from '../../workflows/content';
 import { digestTickWorkflow } from '../../workflows/digests';
 import { integrationBillingSyncWorkflow } from '../../workflows/integration-billing';
 import { mapsScrapeWorkflow } from '../../workflows/jobs';
-import { pauseSignal, resumeSignal, type MapsScrapeInput, type ResearchInput } from '../../workflows/jobs-signals';
+import {
+  jobIndexWorkflowId,
+  jobWebhookWorkflowId,
+  pauseSignal,
+  resumeSignal,
+  type MapsScrapeInput,
+  type ResearchInput,
+} from '../../workflows/jobs-signals';
 import { pinReservationWorkflow } from '../../workflows/pin-reservation';
 import {
   completeUpdate,
@@ -91,8 +98,8 @@ function jobStandIns(jobId: string, type: 'maps-scrape' | 'research', opts: { to
 /** The job's own history and those of the children it started (its webhooks and its search-index feed). */
 const jobHistories = (prefix: string, jobId: string, events: JobEventName[]) => ({
   [prefix]: jobId,
-  ...Object.fromEntries(events.map((e) => [`${prefix}-webhook-${e.slice(4)}`, `${jobId}-webhook-${e}`])),
-  [`${prefix}-index`]: `${jobId}-index`,
+  ...Object.fromEntries(events.map((e) => [`${prefix}-webhook-${e.slice(4)}`, jobWebhookWorkflowId(jobId, e)])),
+  [`${prefix}-index`]: jobIndexWorkflowId(jobId),
 });
 
 const reservation = (now: number, id: string, callback: boolean): PinReservationInput => ({

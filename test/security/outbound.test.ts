@@ -9,6 +9,8 @@ import { eventually, useTestApi, type TestApi } from '../support/harness';
 import { author, createSite, doc } from '../content/content-helpers';
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
 import { brandCaller, completeSignup, confirmPin, freshPhone, reserve } from '../signup/signup-helpers';
+import { deployHookWorkflowId } from '../../src/content/content.workflows';
+import { jobWebhookWorkflowId } from '../../workflows/jobs-signals';
 
 /** A local receiver that records every request it gets; `answer` decides the status and headers per path. */
 type Answer = { status: number; headers?: Record<string, string> };
@@ -157,7 +159,7 @@ describe('outbound calls to caller-chosen URLs, private addresses refused (OUTBO
     expect(res.status).toBe(200);
     await waitForStatus(ctx.api, site.triple, jobPath(res.body.job_id), ['completed']);
     for (const event of ['job.queued', 'job.completed']) {
-      const failure = await failureOf(ctx.api, `${res.body.job_id}-webhook-${event}`);
+      const failure = await failureOf(ctx.api, jobWebhookWorkflowId(res.body.job_id, event));
       expect(failure.type).toBe('OutboundRefused');
       expect(failure.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
     }
@@ -171,7 +173,7 @@ describe('outbound calls to caller-chosen URLs, private addresses refused (OUTBO
     const as = author(ctx.api, site.triple);
     const post = await as.create('posts', { slug: 'refused', title: 'Refused', body: doc('x') });
     await as.publish('posts', post.id);
-    const deploy = await failureOf(ctx.api, `content-deploy-post-${post.id}-r1`);
+    const deploy = await failureOf(ctx.api, deployHookWorkflowId({ type: 'post', id: post.id, revision: 1 }));
     expect(deploy).toEqual({ type: 'OutboundRefused', message: expect.stringMatching(/loopback address/) });
 
     // Hooks stored before the policy was on (written to the store directly, as an older record would be).
@@ -184,7 +186,7 @@ describe('outbound calls to caller-chosen URLs, private addresses refused (OUTBO
       const slug = `stored-${reason.replace(' ', '-')}`;
       const older = await as.create('posts', { slug, title: 'Stored', body: doc('x') });
       await as.publish('posts', older.id);
-      const failure = await failureOf(ctx.api, `content-deploy-post-${older.id}-r1`);
+      const failure = await failureOf(ctx.api, deployHookWorkflowId({ type: 'post', id: older.id, revision: 1 }));
       expect(failure).toEqual({ type: 'OutboundRefused', message: expect.stringContaining(`a ${reason} address`) });
     }
 
@@ -240,8 +242,8 @@ describe('outbound calls never follow a redirect', () => {
     expect((await completeSignup(ctx.api, r.token, 'MOVED-CALLBACK')).status).toBe(202);
 
     const deliveries = [
-      `${job.body.job_id}-webhook-job.queued`,
-      `content-deploy-post-${post.id}-r1`,
+      jobWebhookWorkflowId(job.body.job_id, 'job.queued'),
+      deployHookWorkflowId({ type: 'post', id: post.id, revision: 1 }),
       pinCreatedWorkflowId(r.reservation_id),
     ];
     for (const id of deliveries) {

@@ -3,6 +3,7 @@ import { AccessRequestModel } from '../../src/agents/access-request.model';
 import {
   INVALID_DECISION,
   accessRequestWorkflowId,
+  approvalEmailWorkflowId,
   decideUpdate,
   type Approver,
   type Verdict,
@@ -44,7 +45,8 @@ describe('secrets never sit in clear in Temporal history', () => {
     const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
     const approvalToken = new URL(mail.links[0]).searchParams.get('approval_token')!;
 
-    const workflowIds = [`access-request-${receipt.request_id}`, `access-request-${receipt.request_id}-email-0`];
+    const request = accessRequestWorkflowId(receipt.request_id);
+    const workflowIds = [request, approvalEmailWorkflowId(request, 0)];
     const payloads = (
       await Promise.all(workflowIds.map((id) => storedPayloads(ctx.api.rt.temporalAddress, id)))
     ).flat();

@@ -3,6 +3,7 @@ import { eventually, useTestApi } from '../support/harness';
 import { SUBMIT, jobPath, waitForStatus } from '../jobs/support';
 import { brandCaller, confirmPin, freshPhone } from '../signup/signup-helpers';
 import { pinReservationWorkflowId } from '../../workflows/pin-reservation-api';
+import { jobIndexWorkflowId } from '../../workflows/jobs-signals';
 
 const ctx = useTestApi();
 
@@ -41,7 +42,7 @@ describe('search attributes', () => {
     expect(jobs).toEqual(
       expect.arrayContaining([
         { id: jobId, type: 'mapsScrapeWorkflow' },
-        { id: `${jobId}-index`, type: 'jobIndexWorkflow' }, // a child, with its parent's attributes
+        { id: jobIndexWorkflowId(jobId), type: 'jobIndexWorkflow' }, // a child, with its parent's attributes
       ]),
     );
 
@@ -54,6 +55,6 @@ describe('search attributes', () => {
     const everyRunOfTheClient = await found(temporal, `LeadClientId="${clientId}"`, 3);
     const other = await found(temporal, `LeadClientId="someone-else"`, 0);
     expect(other).toEqual([]);
-    expect(everyRunOfTheClient.map((r) => r.id)).toEqual(expect.arrayContaining([jobId, `${jobId}-index`]));
+    expect(everyRunOfTheClient.map((r) => r.id)).toEqual(expect.arrayContaining([jobId, jobIndexWorkflowId(jobId)]));
   });
 });

@@ -2,6 +2,7 @@ import { createLogger } from '../../src/lib/logger';
 import { workerFor, type ServiceWorker } from '../../src/runtime';
 import { createClient, eventually, useTestApi } from '../support/harness';
 import { SUBMIT, jobPath, waitForStatus } from '../jobs/support';
+import { jobWorkflowId } from '../../workflows/jobs-signals';
 
 // This process's worker polls only the interactive task queue: as if every bulk worker were busy with scrapes.
 const ctx = useTestApi({ WORKER_TASK_QUEUES: 'interactive' });
@@ -19,7 +20,7 @@ describe('task queues', () => {
     });
     expect(submitted.status).toBe(200);
     const jobId = submitted.body.job_id as string;
-    const job = temporal.workflow.getHandle(jobId);
+    const job = temporal.workflow.getHandle(jobWorkflowId(jobId));
     // The run starts just after the answer (the job is stored first).
     const described = await eventually(() => job.describe());
     expect(described.taskQueue).toBe(api.config.bulkTaskQueue);

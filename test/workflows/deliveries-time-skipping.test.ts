@@ -9,6 +9,7 @@ import { digestTickWorkflow } from '../../workflows/digests';
 import { integrationBillingSyncWorkflow } from '../../workflows/integration-billing';
 import type { PinCreatedCallbackInput } from '../../workflows/pin-reservation-api';
 import { HOUR, useTimeSkipping } from '../support/time-skipping';
+import { messageWorkflowId } from '../../workflows/notifications';
 
 const MINUTE = 60_000;
 
@@ -192,7 +193,7 @@ describe('deliveries and scheduled work: retries over hours, on the time-skippin
     const result = await worker.runUntil(async () => {
       const tick = await ts.env.client.workflow.execute(digestTickWorkflow, { taskQueue, workflowId: id('tick') });
       // The delivery child runs on its own, after the tick: wait for it by its id.
-      await ts.env.client.workflow.getHandle(`message-${sentId}`).result();
+      await ts.env.client.workflow.getHandle(messageWorkflowId(sentId)).result();
       return tick;
     });
     expect(result).toEqual({ due: 1, sent: 1 });
