@@ -170,9 +170,9 @@ describe('the deploy hook on publish', () => {
           (err: unknown) => err,
         );
       expect(unavailableEngine(failure)).toBe('temporal');
-      // Retries stop at the deadline: without it the client's own retries take about 20 s, and a backoff
-      // sleeping past the deadline answered up to 5 s late.
-      expect(Date.now() - started).toBeLessThan(REQUEST_CALL_DEADLINE_MS + 500);
+      // Time is the subject: retries stop at the deadline. Without it the client's own retries take about 20 s,
+      // and a backoff sleeping past the deadline answered up to 5 s late; 2.5 s of slack is for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(REQUEST_CALL_DEADLINE_MS + 2500);
     } finally {
       await unreachable.connection.close();
     }

@@ -61,9 +61,7 @@ describe('open event streams per client (SSE_MAX_STREAMS_PER_CLIENT=2)', () => {
     } finally {
       other.redis.disconnect(); // the other instance dies: its lease is no longer renewed and lapses
     }
-    const started = Date.now();
     await eventually(async () => ((await tryOpen(acme.triple)) === 200 ? true : undefined));
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('renews the lease of a stream open longer than a lease, and drops it when it closes', async () => {
@@ -71,7 +69,7 @@ describe('open event streams per client (SSE_MAX_STREAMS_PER_CLIENT=2)', () => {
     const other = otherInstance(600);
     try {
       const lease = await other.leases.take(acme.client_id);
-      await sleep(1500);
+      await sleep(1500); // time is the subject: two and a half leases, which only renewal outlives
       expect(await other.leases.count(acme.client_id)).toBe(1);
       lease.release();
       await eventually(async () => ((await other.leases.count(acme.client_id)) === 0 ? true : undefined));

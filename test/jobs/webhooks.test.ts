@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, SUBMIT, jobPath, researchPath, waitForStatus } from './support';
 import { verifyDelivery } from '../support/standard-webhooks';
+import { jobWebhookWorkflowId } from '../../workflows/jobs-signals';
 
 interface Delivery {
   path: string;
@@ -97,7 +98,12 @@ describe('job webhooks', () => {
       /403/,
     );
     await eventually(async () => (at('/gone').some((d) => d.body.event === 'job.failed') ? true : undefined), 30_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Each delivery's run has ended (a 410 is final): no attempt can follow.
+    for (const event of ['job.queued', 'job.started', 'job.failed'])
+      await api.rt.engines.temporal.workflow
+        .getHandle(jobWebhookWorkflowId(res.body.research_id, event))
+        .result()
+        .catch(() => undefined);
     const events = at('/gone').map((d) => d.body.event);
     expect(events.sort()).toEqual(['job.failed', 'job.queued', 'job.started']); // each once: 410 is final
     expect(at('/gone').find((d) => d.body.event === 'job.failed')!.body.data).toMatchObject({

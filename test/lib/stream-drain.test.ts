@@ -1,3 +1,4 @@
+import { eventually } from '../support/eventually';
 import { createLogger } from '../../src/lib/logger';
 import { startStreamDrain, storedSoFar, type DrainOptions, type StreamDrain } from '../../src/lib/stream-drain';
 import { useTestApi } from '../support/harness';
@@ -44,7 +45,7 @@ describe('stream drain', () => {
     let n = 0;
     const flow = setInterval(() => void append(stream, n++), 5);
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      await eventually(async () => (stored.length >= 20 ? true : undefined), 10_000, 5); // the drain keeps up
       const before = n;
       expect(await storedSoFar(redis(), stream, 10_000)).toBe(true);
       expect(stored.length).toBeGreaterThanOrEqual(before - 1); // the append in flight when it asked may not count

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessRequestModel } from '../../src/agents/access-request.model';
 import { AgentUserModel } from '../../src/agents/agent-user.model';
 import { createClient, useTestApi, type TestApi } from '../support/harness';
 import { approvalMail, brandsFor, decideByLink, linkOf, pollUntil, requestAccess } from '../agents/agent-helpers';
+import { deliveriesSettled } from '../support/deliveries';
 
 const PASSWORD = 'brand-admin-password-1';
 
@@ -98,7 +98,7 @@ describe('who may approve', () => {
     const receipt = await requestAccess(ctx.api, client.client_id, { owner_email: 'Owner@Self-Request.test' });
     await approvalMail(ctx.api, ctx.admin, other.email, receipt.request_id);
     await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
-    await sleep(500); // the e-mails are sent side by side: the owner's would have arrived by now
+    await deliveriesSettled(ctx.api); // the request's e-mails are all sent: the owner's would have arrived
     expect(await mailsTo(ctx.api, ctx.admin, own.email, receipt.request_id)).toEqual([]);
   });
 

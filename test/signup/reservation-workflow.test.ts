@@ -1,9 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually, useTestApi } from '../support/harness';
 import { PinModel } from '../../src/pins/pin.model';
 import { ReservationModel } from '../../src/pins/reservation.model';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { pinReservationWorkflow } from '../../workflows/pin-reservation';
 import {
+  completeUpdate,
   extendHoldUpdate,
   pinReservationWorkflowId,
   reserveUpdate,
@@ -13,7 +15,6 @@ import { brandCaller, completeSignup, confirmPin, freshPhone, reserve, type Bran
 
 // Long enough that a reservation answered on a loaded machine is still held when the test completes it.
 const TTL_SECONDS = 6;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The hold's timer on the dev server with a short TTL (PIN_RESERVATION_TTL_SECONDS=6): Temporal's
@@ -121,11 +122,12 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
     const moved = await handle.executeUpdate(extendHoldUpdate, { args: [until] });
     expect(new Date(moved.expires_at).getTime()).toBe(until);
     expect((await ReservationModel.findById('NL:EXTENDED').lean())!.expires_at.getTime()).toBe(until);
-    await sleep(TTL_SECONDS * 1000 + 1500);
+    // Time is the subject: past the hold's first deadline (and the timer it set), which extendHold moved.
+    await sleep(Date.parse(r.expires_at) - Date.now() + 1500);
     expect((await ReservationModel.findById('NL:EXTENDED').lean())!.state).toBe('held');
     // The token carries the first expiry (it is past); the hold itself is what extendHold moved.
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    await handle.executeUpdate('complete', {
+    await handle.executeUpdate(completeUpdate, {
       args: [
         {
           reservation_id: r.reservation_id,

@@ -45,6 +45,11 @@ describe('stopping the API', () => {
 
       // A login whose body is half sent when the stop begins: its answer comes after the stop started.
       const body = JSON.stringify({ email: ADMIN.email, password: ADMIN.password });
+      const loginArrived = new Promise<void>((resolve) =>
+        api.rt.server.prependListener('request', (req: http.IncomingMessage) => {
+          if (req.url?.endsWith('/auth/login')) resolve();
+        }),
+      );
       let sendRest: () => void = () => undefined;
       const login = rawRequest(
         `${api.url}/api/v1/auth/login`,
@@ -54,16 +59,15 @@ describe('stopping the API', () => {
           sendRest = () => req.end(body.slice(10));
         },
       );
-      await new Promise((r) => setTimeout(r, 200)); // the request has reached the server
+      await loginArrived; // the request has reached the server (its head; the body is still coming)
 
       stopCalled = true;
       // The runtime's own stop, as SIGTERM calls it (the harness's would drop the database first).
       const stopping = api.rt.stop().then(() => (stopped = true));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(stopped).toBe(false); // waiting for the login in flight
 
       // The stream ended at once, telling its caller when to reconnect (to another process, with Last-Event-ID).
       const stream = await streamEnded;
+      expect(stopped).toBe(false); // the stop has begun, and waits for the login in flight
       expect(stream.status).toBe(200);
       expect(stream.text).toMatch(/\nretry: \d+\n/);
 
