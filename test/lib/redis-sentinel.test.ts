@@ -28,7 +28,11 @@ describe('Redis through Sentinel', () => {
   let api: TestApi | undefined;
   afterAll(async () => {
     await api?.stop();
-    sentinel?.proc.kill();
+    if (sentinel && sentinel.proc.exitCode === null) {
+      const exited = new Promise((resolve) => sentinel.proc.once('exit', resolve));
+      sentinel.proc.kill();
+      await exited; // no sentinel outlives the run
+    }
     if (sentinel) fs.rmSync(sentinel.dir, { recursive: true, force: true });
   });
 

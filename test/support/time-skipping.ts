@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities';
-import { temporalTestServer } from '../../src/lib/devstack/temporal-test-server';
+import { TEST_SERVER_PID_FILE, temporalTestServer } from '../../src/lib/devstack/temporal-test-server';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 export interface TimeSkipping {
@@ -14,9 +17,29 @@ export interface TimeSkipping {
   worker(activities: Partial<Activities>): Promise<{ worker: Worker; taskQueue: string }>;
 }
 
+/** Where this process's launched servers write their pids (the launcher appends its own, before it execs). */
+const pidFile = path.join(os.tmpdir(), `lead-service-test-servers-${process.pid}`);
+process.env[TEST_SERVER_PID_FILE] = pidFile;
+
+/** Ends every server this process launched that is still running (they are the JVMs of this file's pids). */
+function endLaunchedServers(): void {
+  const pids = fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').split('\n').filter(Boolean) : [];
+  for (const pid of pids) {
+    try {
+      // Still that server (a pid once ended may since name another process).
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('io.temporal.testserver.TestServer'))
+        process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // ended already
+    }
+  }
+  fs.rmSync(pidFile, { force: true });
+}
+
 /**
  * The SDK gives the server's JVM 5 s to listen. The launcher's class-data archive makes that 0.3 s on a
- * quiet machine; a start that a fully loaded one still delays past the limit is tried again.
+ * quiet machine; a start that a fully loaded one still delays past the limit is tried again. The SDK does not
+ * end the JVM of a start it gave up on, so that one is ended here, by the pid its launcher recorded.
  */
 async function startTestServer(launcher: string, attempts = 3): Promise<TestWorkflowEnvironment> {
   for (let attempt = 1; ; attempt++) {
@@ -25,6 +48,7 @@ async function startTestServer(launcher: string, attempts = 3): Promise<TestWork
         server: { executable: { type: 'existing-path', path: launcher } },
       });
     } catch (err) {
+      endLaunchedServers();
       if (attempt >= attempts || !/did not start within/.test((err as Error).message)) throw err;
       process.stdout.write(
         `[test-server] not listening in time (attempt ${attempt} of ${attempts}); starting it again\n`,
@@ -60,6 +84,7 @@ export function useTimeSkipping(opts: { perTest?: boolean } = {}): TimeSkipping 
   }, 300_000);
   after(async () => {
     await ctx.env?.teardown();
+    endLaunchedServers(); // the SDK's teardown ends its server; this ends any it did not
   });
   return ctx;
 }

@@ -36,14 +36,17 @@ export class ManagedProcess {
     this.child = spawn(command, args, { cwd, stdio: ['ignore', out, out] });
     fs.closeSync(out);
     const child = this.child;
+    running.add(this);
+    installExitHook();
+    const watcher = reaper();
+    watcher.watch(child.pid!);
     child.once('exit', () => {
       this.exited = true;
       running.delete(this);
+      watcher.release(child.pid!);
+      // The last engine gone: the reaper has nothing left to end, so it ends too (a later start makes another).
+      if (!running.size) endReaper();
     });
-    running.add(this);
-    installExitHook();
-    reaper().watch(child.pid!);
-    child.once('exit', () => reaper().release(child.pid!));
     const deadline = Date.now() + (this.options.readyTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {
       if (this.exited) throw new Error(`${name} exited during start-up; see ${logFile}`);
@@ -70,7 +73,8 @@ export class ManagedProcess {
 /**
  * A small process that outlives this one only to end its engines: it holds the read end of a pipe
  * whose write end is this process, learns each engine's pid over it, and when the pipe closes (this
- * process exited, even by kill -9) it sends them SIGTERM, then SIGKILL after 3 s. No polling.
+ * process exited, even by kill -9, or its last engine stopped) it sends those still running SIGTERM,
+ * SIGKILL after 3 s, and exits as soon as none is left: it never outstays the engines it watches.
  */
 const REAPER = `
 const pids = new Set(); let buf = '';
@@ -82,12 +86,20 @@ process.stdin.on('data', (d) => {
   }
 });
 process.stdin.on('end', () => {
+  const alive = (p) => { try { process.kill(p, 0); return true; } catch { return false; } };
   const signal = (s) => { for (const p of pids) { try { process.kill(p, s); } catch {} } };
   signal('SIGTERM');
-  setTimeout(() => { signal('SIGKILL'); process.exit(0); }, 3000);
+  const started = Date.now();
+  const check = () => {
+    for (const p of pids) if (!alive(p)) pids.delete(p);
+    if (!pids.size) process.exit(0);
+    if (Date.now() - started > 3000) { signal('SIGKILL'); process.exit(0); }
+    setTimeout(check, 50);
+  };
+  check();
 });`;
 
-let reaperProcess: { watch(pid: number): void; release(pid: number): void } | undefined;
+let reaperProcess: { watch(pid: number): void; release(pid: number): void; end(): void } | undefined;
 
 function reaper() {
   if (!reaperProcess) {
@@ -96,9 +108,18 @@ function reaper() {
     proc.stdin!.on('error', () => undefined); // the reaper gone: nothing left to tell it
     (proc.stdin as unknown as { unref(): void }).unref(); // the pipe must not keep this process alive
     const send = (line: string) => void proc.stdin!.write(`${line}\n`);
-    reaperProcess = { watch: (pid) => send(`+${pid}`), release: (pid) => send(`-${pid}`) };
+    reaperProcess = {
+      watch: (pid) => send(`+${pid}`),
+      release: (pid) => send(`-${pid}`),
+      end: () => proc.stdin!.end(),
+    };
   }
   return reaperProcess;
+}
+
+function endReaper() {
+  reaperProcess?.end();
+  reaperProcess = undefined;
 }
 
 /** Engines must not outlive the process that started them, even on Ctrl-C. */

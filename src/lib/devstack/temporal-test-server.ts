@@ -37,7 +37,7 @@ const partial = `.partial-${process.pid}`;
  */
 export async function temporalTestServer(cacheDir: string, progress: Progress): Promise<string> {
   const base = serverBase(cacheDir);
-  const launcher = `${base}-cds`;
+  const launcher = launcherOf(base);
   if (fs.existsSync(launcher)) return launcher;
   const java = onPath('java');
   if (!java)
@@ -48,7 +48,7 @@ export async function temporalTestServer(cacheDir: string, progress: Progress): 
   if (!fs.existsSync(lib)) await fetchServer(cacheDir, lib, progress);
   const classPath = `${lib}/*`;
   const archive = `${base}.jsa`;
-  const archived = await archiveClasses(java, classPath, archive).then(
+  const archived = await (fs.existsSync(archive) ? Promise.resolve() : archiveClasses(java, classPath, archive)).then(
     () => true,
     (err: Error) => {
       progress(`no class-data archive for the Temporal test server (${err.message}); it starts without one`);
@@ -58,7 +58,11 @@ export async function temporalTestServer(cacheDir: string, progress: Progress): 
   const share = archived ? `-XX:SharedArchiveFile="${archive}" -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off ` : '';
   // C1 only and the serial collector: less JIT and GC work competing with the tests for two cores.
   const jvmFlags = `${share}-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`;
-  const script = `#!/bin/sh\nexec "${java}" ${jvmFlags} -cp "${classPath}" io.temporal.testserver.TestServer "$@"\n`;
+  // The pid (the JVM's, after exec) goes where the starter asks: a start the SDK gave up on leaves its JVM running,
+  // and only the starter can end it then (test/support/time-skipping.ts).
+  const script =
+    `#!/bin/sh\n[ -n "$${TEST_SERVER_PID_FILE}" ] && echo $$ >> "$${TEST_SERVER_PID_FILE}"\n` +
+    `exec "${java}" ${jvmFlags} -cp "${classPath}" io.temporal.testserver.TestServer "$@"\n`;
   fs.writeFileSync(`${launcher}${partial}`, script, { mode: 0o755 });
   fs.renameSync(`${launcher}${partial}`, launcher);
   return launcher;
@@ -66,9 +70,14 @@ export async function temporalTestServer(cacheDir: string, progress: Progress): 
 
 const serverBase = (cacheDir: string) =>
   path.join(cacheDir, 'bin', `temporal-test-server-${TEMPORAL_TEST_SERVER.version}`);
+/** The launcher's name says what it does: `-pid` records its pid (see TEST_SERVER_PID_FILE). */
+const launcherOf = (base: string) => `${base}-cds-pid`;
+
+/** The variable naming the file a launched server appends its pid to, when set. */
+export const TEST_SERVER_PID_FILE = 'TEMPORAL_TEST_SERVER_PID_FILE';
 
 /** Whether the launcher is made (and `temporalTestServer` returns at once). */
-export const testServerReady = (cacheDir: string) => fs.existsSync(`${serverBase(cacheDir)}-cds`);
+export const testServerReady = (cacheDir: string) => fs.existsSync(launcherOf(serverBase(cacheDir)));
 
 /** Maven fetches the server and its dependencies into `lib` (once). */
 async function fetchServer(cacheDir: string, lib: string, progress: Progress): Promise<void> {
