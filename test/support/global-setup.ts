@@ -6,6 +6,7 @@ import { startDevstack, type Devstack } from '../../src/lib/devstack';
 import { prepareMachine, testMachineReady } from '../../src/lib/devstack/prepare';
 import { bundleWorkflows } from '../../src/worker/create-worker';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
+import { RUN_MARKER } from './leftovers';
 
 /**
  * Prepares a fresh machine first when it lacks something the tests need (`npm run devstack -- prepare`: Debian
@@ -15,6 +16,8 @@ import { CACHE_DIR } from '../../src/lib/cache-dir';
  */
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
+  // Everything the run starts inherits it: the global teardown ends what is still running with it.
+  process.env[RUN_MARKER] = randomBytes(8).toString('hex');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-service-test-'));
   const need = {
     mongo: !process.env.MONGODB_URI,
