@@ -45,7 +45,7 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
     expect(again.body.reservation_id).not.toBe(r.reservation_id);
   });
 
-  it('a hold whose API died right after starting it: its run writes the record, holds the name, then frees it', async () => {
+  it('a hold whose API died right after starting it: its run records it, holds the name, then frees it', async () => {
     const pinId = 'NL:ORPHANED';
     const input: PinReservationInput = {
       reservation_id: `res-orphaned-${Date.now()}`,
@@ -77,7 +77,7 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
     expect((await confirmPin(ctx.api, agent, { name: 'ORPHANED', identifier: freshPhone() })).status).toBe(202);
   });
 
-  it('a run that finds a pin under its name (a race with an earlier claim) records nothing and holds nothing', async () => {
+  it('a run finding a pin under its name (a race with an earlier claim) records nothing, holds nothing', async () => {
     const pinId = 'NL:CLAIMED-BEFORE';
     await PinModel.create({
       _id: pinId,
