@@ -44,12 +44,12 @@ export async function serveMedia(
   req: OperationRequest<'getMedia'>,
   res: OperationResponse<'getMedia'>,
 ): Promise<void> {
-  const q = req.query;
-  const r = await media.rendition(clientId, req.params.media_id, Boolean(q.thumb));
+  const q = req.query; // the contract's booleans, coerced by its validator: read as `=== true`, as every flag is
+  const r = await media.rendition(clientId, req.params.media_id, q.thumb === true);
   res.set({ ETag: r.etag, 'Last-Modified': r.last_modified.toUTCString(), 'Cache-Control': 'private, max-age=86400' });
   if (notModified(req, res)) return void res.status(304).end();
   const stream = await media.open(r);
-  if (q.download || !INLINE_TYPES.has(mediaType(r.content_type))) res.attachment(safeFilename(r));
+  if (q.download === true || !INLINE_TYPES.has(mediaType(r.content_type))) res.attachment(safeFilename(r));
   res.status(200).set({
     'Content-Type': r.content_type,
     'Content-Length': String(r.size),
