@@ -5,7 +5,7 @@ import { expandLocations, type JobLocation } from '../src/locations/dataset';
 import type { MapsProvider } from '../src/providers/maps';
 import type { ResearchProvider } from '../src/providers/research';
 import { providerFailure } from '../src/providers/errors';
-import { isFinal } from '../src/jobs/job.model';
+import { isFinal } from '../src/jobs/job-records';
 import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobLocks } from '../src/jobs/job-lock';
 import type { RunLocked } from '../src/lib/locks';

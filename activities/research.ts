@@ -1,4 +1,4 @@
-import { isFinal } from '../src/jobs/job.model';
+import { isFinal } from '../src/jobs/job-records';
 import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobEvent } from '../src/events/event-bus';
 import { researchCompany } from '../src/research/research-company';

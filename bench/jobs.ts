@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ResourceModel } from '../src/idap/resource.model';
 import { JobItemModel, JobModel } from '../src/jobs/job.model';
-import { resourceWrite, writeResources } from '../src/jobs/resource-writes';
+import { resourceWrite, writeResources } from '../src/idap/resource-writes';
 import type { ResourceType } from '../src/idap/resource.model';
 import { benchConfig, startBenchApi, startWorkerProcess, streamFrames, verdict } from './support';
 

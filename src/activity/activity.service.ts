@@ -1,6 +1,6 @@
 import { AppError } from '../lib/errors';
 import type { RunLocked } from '../lib/locks';
-import { ClientModel } from '../clients/client.model';
+import { clientDirectory } from '../clients/client-directory';
 import { anomalyReport } from './anomalies';
 import { shiftsCsv } from './csv';
 import type { Cadence } from './digest-settings.model';
@@ -11,17 +11,13 @@ import { listShifts, shiftDetail, type ShiftQuery } from './shifts.service';
 export function createActivityService(deps: { lock: RunLocked }) {
   /** The client a request acts for (a super_admin's choice must exist: 422 otherwise). */
   async function clientOf(clientId: string): Promise<{ _id: string; name: string; created_at: Date }> {
-    const client = await ClientModel.findById(clientId, { name: 1, created_at: 1 }).lean<{
-      _id: string;
-      name: string;
-      created_at: Date;
-    }>();
+    const client = await clientDirectory.profile(clientId);
     if (!client) {
       throw AppError.invalid('X-Selected-Client-Id names no client', [
         { location: 'header', field: 'X-Selected-Client-Id', message: 'no such client' },
       ]);
     }
-    return client;
+    return { _id: client.client_id, name: client.name, created_at: client.created_at };
   }
 
   async function shifts(clientId: string, q: ShiftQuery) {

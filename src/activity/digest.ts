@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { claimOnce, isClaimed } from '../lib/claims';
 import { escapeHtml } from '../lib/html';
 import type { RunLocked } from '../lib/locks';
-import { ClientModel } from '../clients/client.model';
-import { UserModel } from '../users/user.model';
+import { clientDirectory } from '../clients/client-directory';
+import { userDirectory } from '../users/user-directory';
 import type { OutboundMessage } from '../notifications/message';
 import { SHIPPED_KINDS, type ShippedKind } from './activity-event.model';
 import { DigestSettingsModel, type DigestSettingsDoc } from './digest-settings.model';
@@ -44,9 +44,7 @@ export async function dueDigests(now = new Date()): Promise<DueDigest[]> {
 
 /** Who receives a client's digest: its admin_email and its active brand_admin users. */
 async function recipients(clientId: string, adminEmail: string): Promise<string[]> {
-  const admins = await UserModel.find({ client_id: clientId, role: 'brand_admin', is_active: true }, { email: 1 }).lean<
-    { email: string }[]
-  >();
+  const admins = await userDirectory.activeBrandAdmins(clientId);
   return [...new Set([adminEmail, ...admins.map((a) => a.email)].map((e) => e.toLowerCase()))].sort();
 }
 
@@ -95,11 +93,7 @@ function render(
  */
 export async function prepareDigest(d: DueDigest, now = new Date()): Promise<OutboundMessage[]> {
   if (await isClaimed(claimKey(d))) return [];
-  const client = await ClientModel.findById(d.client_id, { name: 1, admin_email: 1, is_active: 1 }).lean<{
-    name: string;
-    admin_email: string;
-    is_active: boolean;
-  }>();
+  const client = await clientDirectory.profile(d.client_id);
   if (!client || client.is_active === false) return [];
   const period = digestPeriod(d.cadence, now);
   const events = await eventsBetween<keyof ShiftEvent | 'label'>(d.client_id, period.start, period.end, {

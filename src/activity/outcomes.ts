@@ -1,5 +1,4 @@
-import { UserModel } from '../users/user.model';
-import type { JobDoc } from '../jobs/job.model';
+import { userDirectory } from '../users/user-directory';
 import { ActivityEventModel } from './activity-event.model';
 import type { ActivityActor, ActivityRecorder } from './recorder';
 
@@ -7,7 +6,18 @@ import type { ActivityActor, ActivityRecorder } from './recorder';
  * Who a job's outcome is credited to: the actor whose request submitted it (its recorded event), else
  * the user who created it, else the client itself.
  */
-async function jobActor(job: Pick<JobDoc, '_id' | 'client_id' | 'created_by'>): Promise<ActivityActor> {
+/** What an outcome records of a job (the jobs area's record, as the job's run passes it). */
+export interface FinishedJob {
+  _id: string;
+  client_id: string;
+  created_by?: string | null;
+  type: string;
+  status: string;
+  params?: unknown;
+  completed_at?: Date | null;
+}
+
+async function jobActor(job: Pick<FinishedJob, '_id' | 'client_id' | 'created_by'>): Promise<ActivityActor> {
   const submitted = await ActivityEventModel.findOne(
     { client_id: job.client_id, subject_id: job._id },
     { actor_id: 1, actor_kind: 1, actor_name: 1, role: 1 },
@@ -22,16 +32,13 @@ async function jobActor(job: Pick<JobDoc, '_id' | 'client_id' | 'created_by'>): 
   if (submitted)
     return { id: submitted.actor_id, kind: submitted.actor_kind, name: submitted.actor_name, role: submitted.role };
   if (job.created_by) {
-    const user = await UserModel.findById(job.created_by, { email: 1, role: 1 }).lean<{
-      email: string;
-      role: ActivityActor['role'];
-    }>();
-    if (user) return { id: job.created_by, kind: 'user', name: user.email, role: user.role };
+    const user = await userDirectory.actor(job.created_by);
+    if (user) return { id: job.created_by, kind: 'user', name: user.email, role: user.role as ActivityActor['role'] };
   }
   return { id: job.client_id, kind: 'client', name: null, role: 'client_user' };
 }
 
-const jobLabel = (job: Pick<JobDoc, 'type' | 'params'>) => {
+const jobLabel = (job: Pick<FinishedJob, 'type' | 'params'>) => {
   const p = (job.params ?? {}) as {
     query?: string;
     country_code?: string;
@@ -47,7 +54,7 @@ const jobLabel = (job: Pick<JobDoc, 'type' | 'params'>) => {
  * activity records it again under the same id): `job.completed` ships a job or research, `job.failed`
  * and `job.cancelled` count for anomalies.
  */
-export async function recordJobOutcome(recorder: ActivityRecorder, job: JobDoc | null): Promise<void> {
+export async function recordJobOutcome(recorder: ActivityRecorder, job: FinishedJob | null): Promise<void> {
   if (!job || !['completed', 'failed', 'cancelled'].includes(job.status)) return;
   const shipped =
     job.status === 'completed' ? (job.type === 'research' ? 'research_completed' : 'jobs_completed') : null;

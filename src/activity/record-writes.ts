@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../lib/logger';
 import { SELECTED_CLIENT_HEADER } from '../lib/tenancy';
-import type { ShippedKind } from './activity-event.model';
+import { ActivityEventModel, type ShippedKind } from './activity-event.model';
 import { actorOf, type ActivityInput, type ActivityRecorder } from './recorder';
 
 /** Operations whose success ships something a shift reports. */
@@ -107,4 +107,12 @@ export function recordWrites(recorder: ActivityRecorder, logger: Logger) {
     } as Response['end'];
     next();
   };
+}
+
+/** Removes the activity events older than `cutoff`, of every client (the retention purge); answers how many. */
+export async function purgeActivityBefore(cutoff: Date): Promise<number> {
+  const { deletedCount } = await ActivityEventModel.deleteMany({ at: { $lt: cutoff } }).setOptions({
+    allTenants: true,
+  });
+  return deletedCount;
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../lib/errors';
-import { ClientModel } from '../clients/client.model';
+import { clientDirectory } from '../clients/client-directory';
 import {
   ActivityEventModel,
   SHIPPED_KINDS,
@@ -37,7 +37,7 @@ export function eventsBetween<K extends keyof ActivityEventDoc>(
 /** A client actor is named by its client's name, which is read at query time (it can change). */
 async function nameClientActors(clientId: string, shifts: { actor_kind: string; actor_name: string | null }[]) {
   if (!shifts.some((s) => s.actor_kind === 'client')) return;
-  const client = await ClientModel.findById(clientId, { name: 1 }).lean<{ name: string }>();
+  const client = await clientDirectory.profile(clientId);
   for (const s of shifts) if (s.actor_kind === 'client') s.actor_name = client?.name ?? null;
 }
 

@@ -2,9 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { SecretBox } from '../lib/crypto';
 import { isDuplicateKeyError } from '../lib/errors';
 import { iso } from '../lib/ids';
-import { BrandModel } from '../brands/brand.model';
 import { administeredBrands } from '../brands/brand-access';
-import { UserModel } from '../users/user.model';
+import { brandDirectory } from '../brands/brand-directory';
+import { userDirectory } from '../users/user-directory';
 import {
   INVALID_DECISION,
   isDecision,
@@ -41,35 +41,16 @@ export async function brandsToGrant(
   approver: Approver,
 ): Promise<BrandGrant> {
   const clientId = request.client_id!;
-  const active = (
-    await BrandModel.find({ client_id: clientId, is_active: true }, { _id: 1 })
-      .sort({ _id: 1 })
-      .lean<{ _id: number }[]>()
-  ).map((b) => b._id);
+  const active = await brandDirectory.activeBrandIds(clientId);
   if (approver.role === 'client_admin') return { brand_ids: request.multi_brand ? active : active.slice(0, 1) };
   if (request.multi_brand) return { refused: "A multi-brand request needs the client's administrator" };
-  const stillAdmin = await UserModel.exists({
-    _id: approver.user_id,
-    client_id: clientId,
-    role: 'brand_admin',
-    is_active: true,
-  });
-  if (!stillAdmin) return { refused: 'The administrator this link was sent to can no longer decide' };
+  if (!(await userDirectory.isActiveBrandAdmin(approver.user_id!, clientId)))
+    return { refused: 'The administrator this link was sent to can no longer decide' };
   const own = await administeredBrands(clientId, approver.user_id!);
   const granted = active.filter((id) => own.includes(id));
   return granted.length
     ? { brand_ids: granted.slice(0, 1) }
     : { refused: 'You administer no active brand of this client' };
-}
-
-/** The brands' names, in the order of `ids` (a brand removed since keeps its id as its name). */
-export async function brandNames(clientId: string, ids: number[]): Promise<{ brand_id: number; name: string }[]> {
-  if (!ids.length) return [];
-  const rows = await BrandModel.find({ client_id: clientId, _id: { $in: ids } }, { brand_name: 1 }).lean<
-    { _id: number; brand_name: string }[]
-  >();
-  const names = new Map(rows.map((r) => [r._id, r.brand_name]));
-  return ids.map((id) => ({ brand_id: id, name: names.get(id) ?? `brand ${id}` }));
 }
 
 /**

@@ -5,11 +5,12 @@ import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { claimOnce } from '../lib/claims';
 import { fixedWindowLimit, minimumSpacing } from '../lib/rate-limit';
-import { ClientModel } from '../clients/client.model';
-import { UserModel } from '../users/user.model';
+import { clientDirectory, type ClientProfile } from '../clients/client-directory';
+import { brandDirectory } from '../brands/brand-directory';
+import { userDirectory } from '../users/user-directory';
 import type { AccessRequestInput, Approver, Verdict } from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
-import { brandNames, brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
+import { brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
 import { approvalEmail } from './approval-views';
 import type { AccessRequestWorkflows } from './agents.workflows';
 import type { AccessScope } from './tokens.service';
@@ -69,14 +70,11 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
    * brand_admin users, who may grant only brands they administer. An address that is both decides as the client.
    */
   async function recipients(clientId: string, adminEmail: string): Promise<Recipient[]> {
-    const admins = await UserModel.find(
-      { client_id: clientId, role: 'brand_admin', is_active: true },
-      { email: 1 },
-    ).lean<{ _id: string; email: string }[]>();
+    const admins = await userDirectory.activeBrandAdmins(clientId);
     const list: Recipient[] = [{ email: adminEmail.toLowerCase(), role: 'client_admin', user_id: null }];
     for (const admin of admins) {
       const email = admin.email.toLowerCase();
-      if (!list.some((r) => r.email === email)) list.push({ email, role: 'brand_admin', user_id: admin._id });
+      if (!list.some((r) => r.email === email)) list.push({ email, role: 'brand_admin', user_id: admin.user_id });
     }
     return list;
   }
@@ -85,8 +83,14 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
    * Opens the request and its workflow. Each recipient gets links of their own (so a decision says who made it
    * and what they may grant); the requester's own address gets none, so nobody approves their own request.
    */
+  /** The client, if it exists and is active. */
+  const activeClient = async (clientId: string) => {
+    const client = await clientDirectory.profile(clientId);
+    return client?.is_active ? client : null;
+  };
+
   async function open(
-    client: { _id: string; name: string } | null,
+    client: ClientProfile | null,
     to: Recipient[],
     input: RequestInput,
     profile: Record<string, unknown>,
@@ -99,7 +103,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     const doc = (
       await AccessRequestModel.create({
         _id: requestId,
-        client_id: client?._id ?? null,
+        client_id: client?.client_id ?? null,
         owner_email: owner,
         project_name: input.project_name,
         requested_scopes: input.requested_scopes,
@@ -184,13 +188,9 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
   return {
     async request(input: RequestInput & { client_id: string }, ip: string) {
       await limitRate(ip);
-      const client = await ClientModel.findOne({ _id: input.client_id, is_active: true }).lean<{
-        _id: string;
-        name: string;
-        admin_email: string;
-      }>();
+      const client = await activeClient(input.client_id);
       if (!client) throw AppError.notFound('No active client with this id');
-      return open(client, await recipients(client._id, client.admin_email), input, {});
+      return open(client, await recipients(client.client_id, client.admin_email), input, {});
     },
 
     /**
@@ -201,18 +201,12 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     async requestByEmail(input: RequestInput & { email: string } & Record<string, unknown>, ip: string) {
       await limitRate(ip);
       const email = input.email.toLowerCase();
-      type ClientRef = { _id: string; name: string; admin_email: string };
-      let client = await ClientModel.findOne({ admin_email: email, is_active: true }).lean<ClientRef>();
+      let client = await clientDirectory.activeByAdminEmail(email);
       let addressed: Recipient | null = client ? { email, role: 'client_admin', user_id: null } : null;
       if (!client) {
-        const admin = await UserModel.findOne({ email, role: 'brand_admin', is_active: true }).lean<{
-          _id: string;
-          client_id: string | null;
-        }>();
-        client = admin?.client_id
-          ? await ClientModel.findOne({ _id: admin.client_id, is_active: true }).lean<ClientRef>()
-          : null;
-        addressed = client && admin ? { email, role: 'brand_admin', user_id: admin._id } : null;
+        const admin = await userDirectory.activeBrandAdminByEmail(email);
+        client = admin?.client_id ? await activeClient(admin.client_id) : null;
+        addressed = client && admin ? { email, role: 'brand_admin', user_id: admin.user_id } : null;
       }
       const profile = Object.fromEntries(
         PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]),
@@ -271,8 +265,8 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       });
       const clientId = doc.client_id ?? '';
       const [client, brands] = await Promise.all([
-        ClientModel.findById(clientId, { name: 1 }).lean<{ name: string }>(),
-        brandNames(clientId, 'brand_ids' in approve ? approve.brand_ids : []),
+        clientDirectory.profile(clientId),
+        brandDirectory.names(clientId, 'brand_ids' in approve ? approve.brand_ids : []),
       ]);
       return {
         request_id: doc._id,
@@ -311,7 +305,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       return {
         decision,
         scopes: doc.requested_scopes,
-        brands: await brandNames(doc.client_id ?? '', decision.brand_ids),
+        brands: await brandDirectory.names(doc.client_id ?? '', decision.brand_ids),
       };
     },
   };

@@ -1,6 +1,6 @@
 import { sha256 } from '../lib/crypto';
 import { isDuplicateKeyError } from '../lib/errors';
-import { AccessTokenModel } from '../auth/access-token.model';
+import { AccessTokenModel } from './access-token.model';
 import { tokenPrefix } from './token-format';
 
 export interface TokenGrant {

@@ -4,7 +4,7 @@ import { orNull } from '../lib/api-views';
 import { iso, newId } from '../lib/ids';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { tenantQuery, type Caller } from '../lib/tenancy';
-import { AccessTokenModel, lastUsedOf } from '../auth/access-token.model';
+import { AccessTokenModel, lastUsedOf } from './access-token.model';
 import { agentBrandsManagedBy, brandAccess, grantableBrands } from '../brands/brand-access';
 import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
 import { storeToken } from './issue-token';

@@ -5,13 +5,12 @@ import { distinctWindowCount, fixedWindowLimit, type FixedWindow, type WindowCou
 import type { AgentUserLimits, Caller, RevocationReason, Role } from '../lib/tenancy';
 import type { ClientsService } from '../clients/clients.service';
 import type { UsersService } from '../users/users.service';
-import { UserModel, type UserDoc } from '../users/user.model';
-import { ClientModel } from '../clients/client.model';
-import { AccessTokenModel, AccessTokenUsageModel, type AccessTokenDoc } from './access-token.model';
+import { userDirectory, type UserDoc } from '../users/user-directory';
+import { clientDirectory } from '../clients/client-directory';
+import { agentTokens } from '../agents/agent-tokens';
 import type { TokenCache } from './token-cache';
 import { SessionModel } from './session.model';
 import { ACCESS_TOKEN_PREFIX, isWellFormedAccessToken } from '../agents/token-format';
-import { agentUserLimitsOf } from '../agents/agent-user.model';
 
 export const SESSION_PREFIX = 'lss_';
 export const SESSION_COOKIE = 'lead_session';
@@ -55,7 +54,7 @@ export const KNOWN_LOGIN_ADDRESS_SECONDS = 30 * 24 * 3600;
 /** Whether a user's or token's client still lets it in (a super_admin's access does not hang on a client). */
 async function clientIsActive(clientId: string | null | undefined): Promise<boolean> {
   if (!clientId) return true;
-  return Boolean(await ClientModel.exists({ _id: clientId, is_active: true }));
+  return clientDirectory.isActive(clientId);
 }
 
 export function createAuthService(deps: AuthDeps) {
@@ -74,7 +73,7 @@ export function createAuthService(deps: AuthDeps) {
         expires_at: { $gt: new Date() },
       }).lean<{ _id: string; user_id: string; expires_at: Date }>();
       if (!session) return null;
-      const user = await UserModel.findById(session.user_id).lean<UserDoc>();
+      const user = await userDirectory.find(session.user_id);
       if (!user?.is_active) return null;
       if (user.role !== 'super_admin' && !(await clientIsActive(user.client_id))) return null;
       return { value: userCaller(user, session._id), expiresAt: session.expires_at };
@@ -88,26 +87,18 @@ export function createAuthService(deps: AuthDeps) {
     if (now - (lastUsedWrites.get(tokenId) ?? 0) < 60_000) return;
     lastUsedWrites.set(tokenId, now);
     if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
-    // Never on the token document itself (see AccessTokenUsageModel); a lost race of two upserts is a duplicate key.
-    AccessTokenUsageModel.updateOne(
-      { _id: tokenId, client_id: clientId },
-      { $set: { last_used_at: new Date(now) } },
-      { upsert: true },
-    ).catch(() => lastUsedWrites.delete(tokenId));
+    // A lost race of two upserts is a duplicate key: the next request tries again.
+    agentTokens.recordUse(tokenId, clientId, new Date(now)).catch(() => lastUsedWrites.delete(tokenId));
   }
 
   async function accessTokenCaller(token: string): Promise<Caller | null> {
     if (!isWellFormedAccessToken(token)) return null; // a mistyped token fails its checksum: no lookup
     const tokenHash = sha256(token);
     const caller = await cache.lookup(tokenHash, async () => {
-      const doc = await AccessTokenModel.findOne(
-        { token_hash: tokenHash, revoked_at: null, expires_at: { $gt: new Date() } },
-        null,
-        { allTenants: true }, // the token itself names its tenant
-      ).lean<AccessTokenDoc>();
+      const doc = await agentTokens.usableByHash(tokenHash);
       if (!doc || !(await clientIsActive(doc.client_id))) return null;
       // Its limits travel with it (cached with it; revoking or rotating invalidates both).
-      const agentUsers: AgentUserLimits[] = await agentUserLimitsOf(doc.client_id, doc._id);
+      const agentUsers: AgentUserLimits[] = await agentTokens.agentUserLimits(doc.client_id, doc._id);
       const value: Caller = {
         kind: 'agent',
         role: 'client_user',
@@ -173,16 +164,14 @@ export function createAuthService(deps: AuthDeps) {
         }>();
         if (!session || session.revoked_at) return 'session_ended';
         if (session.expires_at <= now) return 'expired';
-        const user = await UserModel.findById(session.user_id).lean<UserDoc>();
+        const user = await userDirectory.find(session.user_id);
         if (!user?.is_active) return 'user_deactivated';
         return user.role !== 'super_admin' && !(await clientIsActive(user.client_id))
           ? 'client_deactivated'
           : 'session_ended';
       }
       if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
-        const doc = await AccessTokenModel.findOne({ token_hash: tokenHash }, null, {
-          allTenants: true,
-        }).lean<AccessTokenDoc>();
+        const doc = await agentTokens.byHash(tokenHash);
         if (!doc || doc.revoked_at) return 'token_revoked';
         return doc.expires_at <= now ? 'expired' : 'client_deactivated';
       }

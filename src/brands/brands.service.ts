@@ -6,7 +6,7 @@ import { tenantQuery, type Caller } from '../lib/tenancy';
 import type { MediaStorage } from '../media/storage';
 import { assertSelectedClient } from '../clients/selected-client';
 import { countryExists } from '../locations/dataset';
-import { UserModel } from '../users/user.model';
+import { userDirectory } from '../users/user-directory';
 import { brandAccess } from './brand-access';
 import type { BrandCache } from './brand-cache';
 import { insertWithNewBrandId } from './brand-ids';
@@ -213,10 +213,7 @@ export function createBrandsService(deps: BrandsDeps) {
         { filter, sort: { created_at: 1, _id: 1 } },
         page,
       );
-      const users = await UserModel.find({ _id: { $in: docs.map((d) => d.user_id) } }, { email: 1 }).lean<
-        { _id: string; email: string }[]
-      >();
-      const email = new Map(users.map((u) => [u._id, u.email]));
+      const email = await userDirectory.emails(docs.map((d) => d.user_id));
       return pageEnvelope(
         'members',
         docs.map((d) => toMember(d, email.get(d.user_id) ?? '')),
@@ -227,7 +224,7 @@ export function createBrandsService(deps: BrandsDeps) {
 
     /** Super-admin: makes a user of the brand's client a member at once (409 when already one). */
     async addMember(userId: string, brandId: number, role: BrandRole) {
-      const user = await UserModel.findById(userId).lean<{ _id: string; email: string; client_id: string | null }>();
+      const user = await userDirectory.find(userId);
       if (!user) throw AppError.notFound('User not found');
       const brand = await BrandModel.findOne({ _id: brandId }).setOptions({ allTenants: true }).lean<BrandDoc>();
       if (!brand) throw AppError.notFound('Brand not found');

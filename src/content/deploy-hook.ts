@@ -1,4 +1,4 @@
-import { ClientModel } from '../clients/client.model';
+import { clientDirectory } from '../clients/client-directory';
 import { deployHookWorkflowId, type ContentWorkflows } from './content.workflows';
 
 /** What the deploy hook receives (JSON, POST) when a post or page is published. */
@@ -27,10 +27,7 @@ export interface DeployHookCall {
 export function createDeployHooks(workflows: Pick<ContentWorkflows, 'callDeployHook'>) {
   return {
     async published(payload: DeployHookPayload): Promise<string | null> {
-      const client = await ClientModel.findById(payload.client_id, { deploy_hook_url: 1 }).lean<{
-        deploy_hook_url?: string | null;
-      }>();
-      const url = client?.deploy_hook_url;
+      const url = (await clientDirectory.profile(payload.client_id))?.deploy_hook_url;
       if (!url) return null;
       const workflowId = deployHookWorkflowId(payload);
       await workflows.callDeployHook({ url, delivery_id: workflowId, payload });

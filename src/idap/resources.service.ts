@@ -1,6 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
-import { bulkWriteErrors } from '../lib/bulk-writes';
-import { insertReportingDuplicates } from '../jobs/resource-writes';
+import { bulkWriteErrors, insertReportingDuplicates } from '../lib/bulk-writes';
 import { isDuplicateKeyError } from '../lib/errors';
 import type { RunLocked } from '../lib/locks';
 import {

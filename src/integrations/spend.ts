@@ -3,9 +3,9 @@ import { claimOnce } from '../lib/claims';
 import { iso } from '../lib/ids';
 import type { Logger } from '../lib/logger';
 import type { Notifier } from '../notifications/notifier';
-import { BrandMemberModel } from '../brands/brand.model';
-import { ClientModel } from '../clients/client.model';
-import { UserModel } from '../users/user.model';
+import { brandDirectory } from '../brands/brand-directory';
+import { clientDirectory } from '../clients/client-directory';
+import { userDirectory } from '../users/user-directory';
 import { RelayUsageModel, type IntegrationDoc, type SpendPeriod } from './integration.model';
 import { spendPeriodOf } from './limits';
 import { dayOf, fromMicros, lastDays, periodBounds } from './periods';
@@ -99,19 +99,9 @@ export function createSpendNotifier(deps: { notifier: Notifier; logger: Logger; 
     if (!(await claimOnce(claim))) return void done.add(claim);
     done.add(claim);
     try {
-      const members = await BrandMemberModel.find({
-        client_id: key.client_id,
-        brand_id: key.brand_id,
-        role: { $in: ['owner', 'admin'] },
-      }).lean<{ user_id: string }[]>();
-      const users = members.length
-        ? await UserModel.find({ _id: { $in: members.map((m) => m.user_id) }, is_active: true }).lean<
-            { email: string }[]
-          >()
-        : [];
-      let to = users.map((u) => u.email);
+      let to = await userDirectory.activeEmails(await brandDirectory.managers(key.client_id, key.brand_id));
       if (!to.length) {
-        const client = await ClientModel.findOne({ _id: key.client_id }).lean<{ admin_email: string }>();
+        const client = await clientDirectory.profile(key.client_id);
         to = client ? [client.admin_email] : [];
       }
       const spent = fromMicros(spentMicros).toFixed(2);

@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { insertNew } from '../jobs/resource-writes';
+import { insertNew } from '../lib/bulk-writes';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
 import { tenantQuery } from '../lib/tenancy';
@@ -111,4 +111,10 @@ export async function relayUsageTotals(
   };
   const [calls, spend] = await Promise.all([total('$calls'), total('$amount')]);
   return { calls, spend: Math.round(spend * 1e6) / 1e6 };
+}
+
+/** Removes the relay usage older than `cutoff`, of every client (the retention purge); answers how many. */
+export async function purgeRelayUsageBefore(cutoff: Date): Promise<number> {
+  const { deletedCount } = await RelayUsageModel.deleteMany({ at: { $lt: cutoff } }).setOptions({ allTenants: true });
+  return deletedCount;
 }

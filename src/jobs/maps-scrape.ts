@@ -2,11 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobLocation } from '../locations/dataset';
 import { ProviderError } from '../providers/errors';
 import type { MapsPlace, MapsProvider } from '../providers/maps';
-import { idapRef, resourceId } from '../idap/resource.model';
 import { JobItemModel, jobItemId, jobItemsOf } from './job.model';
 import type { JobStore } from './job-store';
 import type { WriteGate } from './write-gate';
-import { domainOf, insertReportingDuplicates, normalizePhone, resourceWrite, writeResources } from './resource-writes';
+import { insertReportingDuplicates } from '../lib/bulk-writes';
+import { domainOf, idapRef, normalizePhone, resourceId, resourceWrite, writeResources } from '../idap/resource-writes';
 
 export interface MapsJobParams {
   query: string;

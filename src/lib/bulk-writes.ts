@@ -1,3 +1,5 @@
+import type { Model } from 'mongoose';
+
 /** One failed operation of an unordered bulk write or insertMany: its index in the batch and the error code. */
 export interface BulkWriteError {
   index: number;
@@ -23,4 +25,32 @@ export function bulkWriteErrors(err: unknown): BulkWriteError[] {
     code: e.code ?? e.err?.code,
     errmsg: e.errmsg ?? e.err?.errmsg,
   }));
+}
+
+const duplicateIndexes = (err: unknown): number[] | null => {
+  const errors = bulkWriteErrors(err);
+  if (!errors.length || !errors.every((e) => e.code === 11000)) return null;
+  return errors.map((e) => e.index);
+};
+
+/**
+ * Inserts documents whose ids are deterministic, leaving any that exist already as they are (a
+ * retried activity, another job, wrote them); answers how many were new. One insertMany: MongoDB and
+ * FerretDB both detect the duplicates on the _id index, with no read beforehand.
+ */
+export async function insertNew(model: Model<any>, docs: Record<string, unknown>[]): Promise<number> {
+  return docs.length - (await insertReportingDuplicates(model, docs)).length;
+}
+
+/** Like insertNew, answering the indexes of the documents that existed already. */
+export async function insertReportingDuplicates(model: Model<any>, docs: Record<string, unknown>[]): Promise<number[]> {
+  if (!docs.length) return [];
+  try {
+    await model.collection.insertMany(docs as never[], { ordered: false });
+    return [];
+  } catch (err) {
+    const dups = duplicateIndexes(err);
+    if (!dups) throw err;
+    return dups;
+  }
 }

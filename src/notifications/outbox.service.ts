@@ -37,3 +37,9 @@ export function createOutboxService(channels: Channels) {
 }
 
 export type OutboxService = ReturnType<typeof createOutboxService>;
+
+/** Removes the outbox messages older than `cutoff` (the retention purge); answers how many. */
+export async function purgeOutboxBefore(cutoff: Date): Promise<number> {
+  const { deletedCount } = await OutboxMessageModel.deleteMany({ created_at: { $lt: cutoff } });
+  return deletedCount;
+}

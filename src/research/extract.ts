@@ -1,4 +1,4 @@
-import { normalizePhone } from '../jobs/resource-writes';
+import { normalizePhone } from '../idap/resource-writes';
 import { MAX_PAGE_BYTES } from '../providers/research';
 import { oneOf, trimEndWhere } from '../lib/trim';
 

@@ -1,15 +1,15 @@
-import { idapRef, resourceId } from '../idap/resource.model';
-import { JobItemModel, jobItemId, jobItemsOf } from '../jobs/job.model';
+import { jobItems } from '../jobs/job-records';
 import type { JobStore } from '../jobs/job-store';
 import type { WriteGate } from '../jobs/write-gate';
 import {
   domainOf,
-  insertNew,
+  idapRef,
   linkResource,
   normalizePhone,
+  resourceId,
   resourceWrite,
   writeResources,
-} from '../jobs/resource-writes';
+} from '../idap/resource-writes';
 import type { MapsProvider } from '../providers/maps';
 import type { ResearchProvider } from '../providers/research';
 import { extractPage, mergeExtracted, type Extracted } from './extract';
@@ -38,7 +38,7 @@ export interface ResearchDeps {
 const EXTRA_PAGES = 3;
 
 export const researchResultsCount = (clientId: string, jobId: string) =>
-  JobItemModel.countDocuments({ ...jobItemsOf(clientId, jobId, 'result'), found: true });
+  jobItems.countResults(clientId, jobId, { found: true });
 
 /** The company's website: given, from its business, or looked up on the maps provider by name. */
 async function websiteOf(deps: ResearchDeps, c: CompanyInput): Promise<string | null> {
@@ -191,37 +191,19 @@ export async function researchCompany(
   index: number,
 ): Promise<{ found: boolean }> {
   const { client_id: clientId, job_id: jobId } = job;
-  const resultId = jobItemId(jobId, 'result', index);
-  const done = await JobItemModel.findOne({ _id: resultId, client_id: clientId }, { found: 1 }).lean<{
-    found: boolean;
-  }>();
+  const done = await jobItems.one(clientId, jobId, 'result', index);
   if (done) return { found: done.found };
-  const input = await JobItemModel.findOne({ _id: jobItemId(jobId, 'input', index), client_id: clientId }).lean<{
-    data: CompanyInput;
-  }>();
+  const input = await jobItems.one(clientId, jobId, 'input', index);
   if (!input) throw new Error(`research job ${jobId} has no company #${index}`);
-  const company = input.data;
+  const company = input.data as unknown as CompanyInput;
   const website = await websiteOf(deps, company);
   const site = website ? await readSite(deps, website) : null;
   const data =
     site && website
       ? await deps.gate(() => writeFindings(job, company, website, site))
       : { name: company.name, reason: website ? 'website could not be read' : 'no website found' };
-  const now = new Date();
   const fresh = await deps.gate(() =>
-    insertNew(JobItemModel, [
-      {
-        _id: resultId,
-        client_id: clientId,
-        job_id: jobId,
-        kind: 'result',
-        seq: index,
-        found: Boolean(site),
-        data,
-        created_at: now,
-        updated_at: now,
-      },
-    ]),
+    jobItems.insert(clientId, jobId, [{ kind: 'result', seq: index, found: Boolean(site), data }]),
   );
   // Counted once, by whichever run inserted the result (finishing a job sets the exact figures).
   if (fresh)

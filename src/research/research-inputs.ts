@@ -1,5 +1,4 @@
-import { JobItemModel, jobItemId, jobItemsOf, type JobDoc } from '../jobs/job.model';
-import { insertNew } from '../jobs/resource-writes';
+import { jobItems, type JobDoc } from '../jobs/job-records';
 import type { CompanyInput } from './research-company';
 
 /** The most companies one research job takes from a maps-scrape job. */
@@ -20,14 +19,8 @@ export async function prepareInputs(doc: JobDoc): Promise<number> {
       country_code: c.country_code ?? null,
     }));
   } else {
-    const items = await JobItemModel.find({
-      ...jobItemsOf(doc.client_id, params.source_job_id!, 'result'),
-      'data.website': { $ne: null },
-    })
-      .sort({ seq: 1 })
-      .limit(MAX_SOURCE_COMPANIES)
-      .lean<{ data: Record<string, any> }[]>();
-    companies = items.map(({ data: b }) => ({
+    const items = await jobItems.resultsHaving(doc.client_id, params.source_job_id!, ['website'], MAX_SOURCE_COMPANIES);
+    companies = items.map(({ data: b }: { data: Record<string, any> }) => ({
       name: b.name,
       website: b.website,
       country_code: b.country_code ?? null,
@@ -35,21 +28,11 @@ export async function prepareInputs(doc: JobDoc): Promise<number> {
       category: b.category ?? null,
     }));
   }
-  const now = new Date();
   for (let i = 0; i < companies.length; i += 500) {
-    await insertNew(
-      JobItemModel,
-      companies.slice(i, i + 500).map((c, j) => ({
-        _id: jobItemId(doc._id, 'input', i + j),
-        client_id: doc.client_id,
-        job_id: doc._id,
-        kind: 'input',
-        seq: i + j,
-        found: true,
-        data: c,
-        created_at: now,
-        updated_at: now,
-      })),
+    await jobItems.insert(
+      doc.client_id,
+      doc._id,
+      companies.slice(i, i + 500).map((c, j) => ({ kind: 'input', seq: i + j, found: true, data: { ...c } })),
     );
   }
   return companies.length;

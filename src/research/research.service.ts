@@ -3,7 +3,7 @@ import { AppError } from '../lib/errors';
 import type { Schemas } from '../lib/contract-types';
 import { pageEnvelope, type Page } from '../lib/pagination';
 import type { JobControl, Submitter } from '../jobs/job-control';
-import type { JobDoc } from '../jobs/job.model';
+import type { JobDoc } from '../jobs/job-records';
 import { toResearchJob } from '../jobs/job.views';
 import type { JobWorkflows } from '../jobs/jobs.workflows';
 import { resultsDownload, resultsPage, type ResultsFormat } from '../jobs/results';

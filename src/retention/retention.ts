@@ -1,13 +1,11 @@
-import { ActivityEventModel } from '../activity/activity-event.model';
-import { SessionModel } from '../auth/session.model';
-import { RelayUsageModel } from '../integrations/integration.model';
-import { FINAL_STATES, JobItemModel, JobModel } from '../jobs/job.model';
-import { JobResourceModel, jobResourcesOf } from '../idap/resource.model';
-import { OutboxMessageModel } from '../notifications/outbox.model';
+import { purgeActivityBefore } from '../activity/record-writes';
+import { sessionStore } from '../auth/sessions';
+import { purgeRelayUsageBefore } from '../integrations/usage';
+import { dropJobResourceLists } from '../idap/resource-writes';
+import { jobItems } from '../jobs/job-records';
+import { purgeOutboxBefore } from '../notifications/outbox.service';
 
 const DAY_MS = 86_400_000;
-/** Finished jobs whose items are removed in one step: a bounded `$in`, and progress between steps. */
-const JOBS_PER_STEP = 200;
 
 /** How many days each kind of record is kept (0: for good). docs/operations.md, "Retention". */
 export interface RetentionPolicy {
@@ -45,58 +43,17 @@ async function olderThan(days: number, now: Date, purge: (cutoff: Date) => Promi
   return days > 0 ? purge(new Date(now.getTime() - days * DAY_MS)) : 0;
 }
 
-/**
- * The items (results and progress) of jobs that finished before `cutoff`, and their lists of the resources they
- * wrote (idap_job_resources), a batch of jobs at a time; the jobs themselves stay (their status and counts), and
- * their lead data stays in the resource layer.
- */
-async function purgeJobItems(cutoff: Date): Promise<number> {
-  let removed = 0;
-  let after = '';
-  for (;;) {
-    const jobs = await JobModel.find(
-      { status: { $in: FINAL_STATES }, completed_at: { $lt: cutoff }, _id: { $gt: after } },
-      { _id: 1, client_id: 1 },
-    )
-      .setOptions({ allTenants: true }) // every tenant's finished jobs
-      .sort({ _id: 1 })
-      .limit(JOBS_PER_STEP)
-      .lean<{ _id: string; client_id: string }[]>();
-    if (jobs.length === 0) return removed;
-    // Each item is matched by its own job.
-    const { deletedCount } = await JobItemModel.deleteMany({
-      client_id: { $in: [...new Set(jobs.map((j) => j.client_id))] },
-      job_id: { $in: jobs.map((j) => j._id) },
-    });
-    // And the job's list of the resources it wrote (one _id range per job).
-    const ledgers = await Promise.all(jobs.map((j) => JobResourceModel.deleteMany(jobResourcesOf(j.client_id, j._id))));
-    removed += deletedCount + ledgers.reduce((n, r) => n + r.deletedCount, 0);
-    after = jobs[jobs.length - 1]._id;
-  }
-}
-
 /** Removes what has outlived its policy, as of `now`; answers how many records of each kind went. */
 export async function purgeExpired(policy: RetentionPolicy, now: Date): Promise<PurgeCounts> {
-  const deleted = (r: { deletedCount: number }) => r.deletedCount;
+  // Each kind is purged by the area that keeps it.
   return {
-    outbox_messages: await olderThan(policy.outboxDays, now, (cutoff) =>
-      OutboxMessageModel.deleteMany({ created_at: { $lt: cutoff } }).then(deleted),
+    outbox_messages: await olderThan(policy.outboxDays, now, purgeOutboxBefore),
+    sessions: await olderThan(policy.sessionsDays, now, sessionStore.purgeEndedBefore),
+    activity_events: await olderThan(policy.activityDays, now, purgeActivityBefore),
+    relay_usage: await olderThan(policy.relayUsageDays, now, purgeRelayUsageBefore),
+    // With each batch of jobs, the idap area drops its lists of the resources they wrote.
+    job_items: await olderThan(policy.jobItemsDays, now, (cutoff) =>
+      jobItems.purgeItemsOfJobsFinishedBefore(cutoff, dropJobResourceLists),
     ),
-    sessions: await olderThan(policy.sessionsDays, now, (cutoff) =>
-      SessionModel.deleteMany({ $or: [{ expires_at: { $lt: cutoff } }, { revoked_at: { $lt: cutoff } }] }).then(
-        deleted,
-      ),
-    ),
-    activity_events: await olderThan(policy.activityDays, now, (cutoff) =>
-      ActivityEventModel.deleteMany({ at: { $lt: cutoff } })
-        .setOptions({ allTenants: true })
-        .then(deleted),
-    ),
-    relay_usage: await olderThan(policy.relayUsageDays, now, (cutoff) =>
-      RelayUsageModel.deleteMany({ at: { $lt: cutoff } })
-        .setOptions({ allTenants: true })
-        .then(deleted),
-    ),
-    job_items: await olderThan(policy.jobItemsDays, now, purgeJobItems),
   };
 }

@@ -6,10 +6,10 @@ import { iso } from '../lib/ids';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import type { Role } from '../lib/tenancy';
 import type { Notifier } from '../notifications/notifier';
-import { ClientModel } from '../clients/client.model';
+import { clientDirectory } from '../clients/client-directory';
 import { PasswordResetModel, UserModel, type UserDoc } from './user.model';
-import { BrandMemberModel } from '../brands/brand.model';
-import { SessionModel } from '../auth/session.model';
+import { brandDirectory } from '../brands/brand-directory';
+import { sessionStore } from '../auth/sessions';
 
 export function toDashboardUser(doc: UserDoc) {
   return {
@@ -27,13 +27,7 @@ export function toDashboardUser(doc: UserDoc) {
 
 /** Each user's brand memberships, for the dashboard user list (one query for the page). */
 async function withMemberships(users: ReturnType<typeof toDashboardUser>[]) {
-  const rows = await BrandMemberModel.find(
-    { user_id: { $in: users.map((u) => u.user_id) } },
-    { user_id: 1, brand_id: 1, role: 1 },
-  )
-    .sort({ brand_id: 1 })
-    .setOptions({ allTenants: true })
-    .lean<{ user_id: string; brand_id: number; role: string }[]>();
+  const rows = await brandDirectory.membershipsOf(users.map((u) => u.user_id));
   for (const u of users)
     u.brands = rows.filter((r) => r.user_id === u.user_id).map((r) => ({ brand_id: r.brand_id, role: r.role }));
   return users;
@@ -81,16 +75,13 @@ export function createUsersService(deps: {
       throw AppError.invalid('client_id is required for this role', [
         { location: 'body', field: 'client_id', message: `required for role ${role}` },
       ]);
-    if (!(await ClientModel.exists({ _id: clientId })))
+    if (!(await clientDirectory.exists(clientId)))
       throw AppError.invalid('Unknown client', [{ location: 'body', field: 'client_id', message: 'no such client' }]);
   }
 
   /** Ends the user's sessions (but `keep`, the one that made the change) on every process at once. */
   async function endSessions(userId: string, keep?: string) {
-    await SessionModel.updateMany(
-      { user_id: userId, revoked_at: null, ...(keep ? { _id: { $ne: keep } } : {}) },
-      { revoked_at: new Date() },
-    );
+    await sessionStore.endFor(userId, keep);
     await deps.invalidateCredentials();
   }
 
@@ -150,7 +141,7 @@ export function createUsersService(deps: {
       // Memberships are of one client's brands: a user moved elsewhere keeps none of them (nor regains them on
       // moving back).
       if (current.client_id && doc!.client_id !== current.client_id) {
-        await BrandMemberModel.deleteMany({ user_id: userId, client_id: current.client_id });
+        await brandDirectory.dropMemberships(userId, current.client_id);
       }
       const [user] = await withMemberships([toDashboardUser(doc!)]);
       return user;
@@ -160,7 +151,7 @@ export function createUsersService(deps: {
       const doc = await UserModel.findByIdAndUpdate(userId, { is_active: false }, { new: true }).lean<UserDoc>();
       if (!doc) throw AppError.notFound('User not found');
       await deps.invalidateCredentials();
-      await BrandMemberModel.deleteMany({ user_id: userId }).setOptions({ allTenants: true });
+      await brandDirectory.dropMemberships(userId);
       return { user_id: userId, removed: true };
     },
 
@@ -226,11 +217,7 @@ export function createUsersService(deps: {
         return null;
       }
       if (!(await verifyPassword(password, user.password_hash))) return null;
-      if (
-        user.role !== 'super_admin' &&
-        user.client_id &&
-        !(await ClientModel.exists({ _id: user.client_id, is_active: true }))
-      )
+      if (user.role !== 'super_admin' && user.client_id && !(await clientDirectory.isActive(user.client_id)))
         return null;
       if (needsRehash(user.password_hash)) {
         await UserModel.updateOne(

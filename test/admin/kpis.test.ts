@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { JobModel } from '../../src/jobs/job.model';
 import { PostModel } from '../../src/content/post.model';
 import { PageModel } from '../../src/content/page.model';
-import { AccessTokenModel } from '../../src/auth/access-token.model';
+import { AccessTokenModel } from '../../src/agents/access-token.model';
 import { ClientModel } from '../../src/clients/client.model';
 import { createClient, useTestApi, type TestApi } from '../support/harness';
 import { userOf } from '../brands/brand-helpers';

@@ -1,6 +1,6 @@
 import { createClient, eventually, useTestApi } from '../support/harness';
 import { AccessRequestModel } from '../../src/agents/access-request.model';
-import { AccessTokenModel } from '../../src/auth/access-token.model';
+import { AccessTokenModel } from '../../src/agents/access-token.model';
 import {
   approvalMail,
   approvedToken,

@@ -1,5 +1,5 @@
 import { createClient, eventually, useTestApi } from '../support/harness';
-import { AccessTokenModel } from '../../src/auth/access-token.model';
+import { AccessTokenModel } from '../../src/agents/access-token.model';
 import { startSecondApi } from '../support/second-api';
 import { approvedToken, brandsFor } from './agent-helpers';
 

@@ -1,4 +1,4 @@
-import { AccessTokenModel } from '../../src/auth/access-token.model';
+import { AccessTokenModel } from '../../src/agents/access-token.model';
 import { sha256 } from '../../src/lib/crypto';
 import { newAccessToken } from '../../src/agents/token-format';
 import type { CallResult, TestApi } from '../support/harness';

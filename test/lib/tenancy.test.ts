@@ -1,4 +1,4 @@
-import { AccessTokenModel } from '../../src/auth/access-token.model';
+import { AccessTokenModel } from '../../src/agents/access-token.model';
 import { startTestApi, type TestApi } from '../support/harness';
 
 describe('tenant guard on tenant-owned collections', () => {

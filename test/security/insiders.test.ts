@@ -1,5 +1,5 @@
 import { ActivityEventModel } from '../../src/activity/activity-event.model';
-import { AccessTokenModel } from '../../src/auth/access-token.model';
+import { AccessTokenModel } from '../../src/agents/access-token.model';
 import { JobModel } from '../../src/jobs/job.model';
 import { approvedToken, brandsFor } from '../agents/agent-helpers';
 import { addMember, userOf } from '../brands/brand-helpers';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { AccessTokenModel } from '../../src/auth/access-token.model';
+import { AccessTokenModel } from '../../src/agents/access-token.model';
 import { BrandModel } from '../../src/brands/brand.model';
 import { sha256 } from '../../src/lib/crypto';
 import { newAccessToken } from '../../src/agents/token-format';

@@ -1,15 +1,18 @@
-import type { AnyBulkWriteOperation, Model } from 'mongoose';
-import { bulkWriteErrors } from '../lib/bulk-writes';
-import { announceChanges } from '../idap/index-changes';
-import { parseRef } from '../idap/refs';
+import type { AnyBulkWriteOperation } from 'mongoose';
+import { insertNew, insertReportingDuplicates } from '../lib/bulk-writes';
+import { announceChanges } from './index-changes';
+import { parseRef } from './refs';
 import {
   JobResourceModel,
   ResourceModel,
   idapRef,
   jobResourceId,
+  jobResourcesOf,
   resourceId,
   type ResourceType,
-} from '../idap/resource.model';
+} from './resource.model';
+
+export { idapRef, resourceId, type ResourceType };
 
 /**
  * One write of an IDAP resource: the id is derived from the tenant, the type and the thing's natural
@@ -98,34 +101,6 @@ function merged(writes: ResourceWrite[]): ResourceWrite[] {
   return [...byId.values()];
 }
 
-const duplicateIndexes = (err: unknown): number[] | null => {
-  const errors = bulkWriteErrors(err);
-  if (!errors.length || !errors.every((e) => e.code === 11000)) return null;
-  return errors.map((e) => e.index);
-};
-
-/**
- * Inserts documents whose ids are deterministic, leaving any that exist already as they are (a
- * retried activity, another job, wrote them); answers how many were new. One insertMany: MongoDB and
- * FerretDB both detect the duplicates on the _id index, with no read beforehand.
- */
-export async function insertNew(model: Model<any>, docs: Record<string, unknown>[]): Promise<number> {
-  return docs.length - (await insertReportingDuplicates(model, docs)).length;
-}
-
-/** Like insertNew, answering the indexes of the documents that existed already. */
-export async function insertReportingDuplicates(model: Model<any>, docs: Record<string, unknown>[]): Promise<number[]> {
-  if (!docs.length) return [];
-  try {
-    await model.collection.insertMany(docs as never[], { ordered: false });
-    return [];
-  } catch (err) {
-    const dups = duplicateIndexes(err);
-    if (!dups) throw err;
-    return dups;
-  }
-}
-
 /**
  * Writes resources in bulk: all of them first as one insertMany (the cheap path, and the common one
  * for a job's new findings); the ones that existed already (another job, an earlier run found them)
@@ -182,4 +157,10 @@ export function domainOf(website: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/** Drops the jobs' lists of the resources they wrote (one _id range per job), their resources kept; how many went. */
+export async function dropJobResourceLists(jobs: { _id: string; client_id: string }[]): Promise<number> {
+  const dropped = await Promise.all(jobs.map((j) => JobResourceModel.deleteMany(jobResourcesOf(j.client_id, j._id))));
+  return dropped.reduce((n, r) => n + r.deletedCount, 0);
 }

@@ -1,0 +1,23 @@
+import { SessionModel } from './session.model';
+
+/**
+ * What other areas do to login sessions (the auth area owns them): end a user's sessions when their access
+ * changes, and purge the ones long ended.
+ */
+export const sessionStore = {
+  /** Ends the user's open sessions, but `keep` (the one that made the change). */
+  async endFor(userId: string, keep?: string): Promise<void> {
+    await SessionModel.updateMany(
+      { user_id: userId, revoked_at: null, ...(keep ? { _id: { $ne: keep } } : {}) },
+      { revoked_at: new Date() },
+    );
+  },
+
+  /** Removes sessions that expired or were ended before `cutoff`; answers how many. */
+  async purgeEndedBefore(cutoff: Date): Promise<number> {
+    const { deletedCount } = await SessionModel.deleteMany({
+      $or: [{ expires_at: { $lt: cutoff } }, { revoked_at: { $lt: cutoff } }],
+    });
+    return deletedCount;
+  },
+};
