@@ -1,11 +1,12 @@
 import type { JsonAnswer } from '../lib/contract-types';
 import { rawResponse, type AnyRequest, type OperationResponse } from '../lib/http/operations';
+import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
 import { callerOf, requireTenant } from '../lib/tenancy';
 import type { Submitter } from './job-control';
 import type { ResultsDownload, ResultsFormat } from './results';
 
 /** Who submits a job: the tenant it runs for and the caller (a super_admin names an existing client). */
-export function submitterOf(req: AnyRequest): Submitter {
+function submitterOf(req: AnyRequest): Submitter {
   const caller = callerOf(req);
   return {
     clientId: requireTenant(req),
@@ -13,6 +14,18 @@ export function submitterOf(req: AnyRequest): Submitter {
     userId: caller.userId,
     idempotency: req.idempotency,
   };
+}
+
+/**
+ * The submitter of a job submission whose webhook_url (if any) the outbound policy admits (422 otherwise): what
+ * every job type's submit operation checks first.
+ */
+export function submissionOf(
+  req: AnyRequest & { body: { webhook_url?: string } },
+  outbound: OutboundPolicy,
+): Submitter {
+  assertSubmittedUrl(req.body.webhook_url, 'webhook_url', outbound);
+  return submitterOf(req);
 }
 
 export const formatOf = (query: { format?: ResultsFormat }): ResultsFormat => query.format ?? 'json';

@@ -1,16 +1,15 @@
 import type { OperationHandlers } from '../lib/http/operations';
-import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
+import type { OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
 import { tenantScope } from '../lib/tenancy';
-import { formatOf, sendResults, submitterOf } from './job-http';
+import { formatOf, sendResults, submissionOf } from './job-http';
 import type { JobsService } from './jobs.service';
 
 export function jobsRoutes(deps: { jobs: JobsService; outbound: OutboundPolicy }): OperationHandlers {
   const { jobs } = deps;
   return {
     async submitMapsScrapeJob(req, res) {
-      assertSubmittedUrl(req.body.webhook_url, 'webhook_url', deps.outbound);
-      res.json(await jobs.submit(submitterOf(req), req.body));
+      res.json(await jobs.submit(submissionOf(req, deps.outbound), req.body));
     },
     async listJobs(req, res) {
       const filter = { type: req.query.type_filter, status: req.query.status_filter };

@@ -1,16 +1,15 @@
 import type { OperationHandlers } from '../lib/http/operations';
-import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
+import type { OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
 import { tenantScope } from '../lib/tenancy';
-import { formatOf, sendResults, submitterOf } from '../jobs/job-http';
+import { formatOf, sendResults, submissionOf } from '../jobs/job-http';
 import type { ResearchService } from './research.service';
 
 export function researchRoutes(deps: { research: ResearchService; outbound: OutboundPolicy }): OperationHandlers {
   const { research } = deps;
   return {
     async submitResearchJob(req, res) {
-      assertSubmittedUrl(req.body.webhook_url, 'webhook_url', deps.outbound);
-      res.json(await research.submit(submitterOf(req), req.body));
+      res.json(await research.submit(submissionOf(req, deps.outbound), req.body));
     },
     async listResearchJobs(req, res) {
       res.json(await research.list(tenantScope(req), req.query.status, pageOf(req.query)));
