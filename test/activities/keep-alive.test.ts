@@ -3,6 +3,7 @@ import { heartbeat, keepAlive } from '../../activities/jobs';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// Time is the subject: keepAlive repeats a checkpoint on its own interval while the activity waits.
 describe('keepAlive', () => {
   it('keeps repeating the checkpoint the activity heartbeated last, or else the one it started from', async () => {
     const env = new MockActivityEnvironment({ heartbeatDetails: { next: 2 } });

@@ -1,3 +1,4 @@
+import { eventually } from '../support/eventually';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { createLocks } from '../../src/lib/locks';
@@ -19,10 +20,12 @@ describe('locks', () => {
     const log: string[] = [];
     const work = (who: string) => async () => {
       log.push(`${who} in`);
-      await pause(3000); // two and a half leases
+      await pause(3000); // time is the subject: two and a half leases, which only renewal outlives
       log.push(`${who} out`);
     };
-    await Promise.all([locks[0].run(lock, work('a')), pause(50).then(() => locks[1].run(lock, work('b')))]);
+    const first = locks[0].run(lock, work('a'));
+    await eventually(async () => ((await redis.exists(`lock:${lock}`)) ? true : undefined), 10_000, 5); // a holds it
+    await Promise.all([first, locks[1].run(lock, work('b'))]);
     expect(log).toEqual(['a in', 'a out', 'b in', 'b out']);
     expect(await redis.exists(`lock:${lock}`)).toBe(0);
   });
