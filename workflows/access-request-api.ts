@@ -3,7 +3,7 @@ import { defineUpdate } from '@temporalio/workflow';
 import type { OutboundMessage } from '../src/notifications/message';
 
 export const accessRequestWorkflowId = (requestId: string) => `access-request-${requestId}`;
-/** The delivery of the request's n-th approval e-mail: a child of the request's run, its id derived from the parent's. */
+/** The delivery of the request's n-th approval e-mail: a child of the request's run (its id from the parent's). */
 export const approvalEmailWorkflowId = (requestWorkflowId: string, n: number) => `${requestWorkflowId}-email-${n}`;
 
 export type Verdict = 'approved' | 'denied';
