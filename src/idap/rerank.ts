@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { redisLease } from '../lib/lease';
 import type { RunLocked } from '../lib/locks';
 import type { Logger } from '../lib/logger';
 import type { ResourceType } from './resource.model';
@@ -19,19 +20,21 @@ export function createReranker(deps: { redis: Redis; lock: RunLocked; logger: Lo
   let stopped = false;
 
   async function rerank(clientId: string, type: ResourceType, claim: string) {
-    if ((await deps.redis.set(claim, 'rerank', 'PX', CLAIM_MS, 'NX')) !== 'OK') return;
+    const lease = redisLease(deps.redis, claim, CLAIM_MS);
+    if (!(await lease.take())) return;
     try {
       const started = Date.now();
       const n = await rerankIndex(clientId, type, deps.lock, async () => {
         if (stopped) throw new Error('stopping');
-        await deps.redis.pexpire(claim, CLAIM_MS);
+        // Renewed only while this process still holds it: one that lapsed (a long stall) and was taken stops here.
+        if (!(await lease.renew())) throw new Error('the re-rank claim lapsed: another process re-ranks now');
       });
       deps.logger.info(
         { client_id: clientId, resource_type: type, resources: n, ms: Date.now() - started },
         'idap index re-ranked',
       );
     } finally {
-      await deps.redis.del(claim).catch(() => undefined);
+      await lease.release();
     }
   }
 
