@@ -11,6 +11,7 @@ import {
   resourceId,
   type ResourceType,
 } from './resource.model';
+import { stampedWrite, updateResources } from './stamped-writes';
 
 export { idapRef, resourceId, type ResourceType };
 
@@ -104,29 +105,33 @@ function merged(writes: ResourceWrite[]): ResourceWrite[] {
 /**
  * Writes resources in bulk: all of them first as one insertMany (the cheap path, and the common one
  * for a job's new findings); the ones that existed already (another job, an earlier run found them)
- * then as upserts in one unordered bulkWrite, together with `links`. Every process's IDAP read cache
- * then drops what it held of the types written (index-changes.ts); the search index follows in the
- * job's follow-up workflow (indexJobResults).
+ * then as upserts in one unordered bulk, together with `links`, through the IDAP area's updateResources, which
+ * stamps modified_at only where something a reader sees changed (a business found again as it was is not
+ * "changed" for a sync). Every process's IDAP read cache then drops what it held of the types written
+ * (index-changes.ts); the search index follows in the job's follow-up workflow (indexJobResults).
  */
 export async function writeResources(writes: ResourceWrite[], links: ResourceLink[] = []): Promise<void> {
   const all = merged(writes);
-  const now = new Date();
-  const dups = await insertReportingDuplicates(
-    ResourceModel,
-    all.map((w) => ({
-      _id: w.id,
-      client_id: w.clientId,
-      resource_type: w.type,
-      data: w.data,
-      flags: ['new'],
-      related: w.related,
-      source_job_ids: [w.jobId],
-      created_at: now,
-      modified_at: now,
-    })),
-  );
-  const ops = [...dups.map((i) => upsertOp(all[i])), ...links.map(linkOp)];
-  if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
+  const dups = await stampedWrite(async (stamp) => {
+    const existing = await insertReportingDuplicates(
+      ResourceModel,
+      all.map((w) => ({
+        _id: w.id,
+        client_id: w.clientId,
+        resource_type: w.type,
+        data: w.data,
+        flags: ['new'],
+        related: w.related,
+        source_job_ids: [w.jobId],
+        created_at: stamp,
+        modified_at: stamp,
+      })),
+    );
+    const found = new Set(existing);
+    const inserted = all.filter((_, i) => !found.has(i)).map((w) => ({ clientId: w.clientId, id: w.id }));
+    return { result: existing, changed: inserted };
+  });
+  await updateResources([...dups.map((i) => upsertOp(all[i])), ...links.map(linkOp)]);
   await insertNew(
     JobResourceModel,
     all.map((w) => ({ _id: jobResourceId(w.jobId, w.type, w.id), client_id: w.clientId })),

@@ -31,6 +31,8 @@ const resourceSchema = new Schema(
   { timestamps: { createdAt: 'created_at', updatedAt: 'modified_at' }, versionKey: false, minimize: false },
 );
 resourceSchema.index({ client_id: 1, resource_type: 1, _id: 1 });
+// A list or sync reads one tenant's type in (modified_at, _id) order from a cursor (sync.ts): one range of this index.
+resourceSchema.index({ client_id: 1, resource_type: 1, modified_at: 1, _id: 1 });
 resourceSchema.index({ client_id: 1, source_job_ids: 1 });
 resourceSchema.plugin(tenantOwned);
 

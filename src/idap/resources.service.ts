@@ -12,6 +12,7 @@ import {
   resourceId,
   type ResourceType,
 } from './resource.model';
+import { updateResources } from './stamped-writes';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
 import { groupBy } from './group-by';
 import { announceChanges, type TypeChange } from './index-changes';
@@ -46,8 +47,9 @@ export interface ResourceInput {
  * Writes resources in one bulk upsert and brings the search index up to date with what was stored.
  * Idempotent: ids are derived from (tenant, type, natural key), `data` fields are set one by one
  * (so two jobs that know different fields of a resource both keep theirs; null/undefined never
- * overwrite), `related` and `source_job_ids` only grow. Answers once every process's read cache has
- * dropped what the write changed (index-changes.ts).
+ * overwrite), `related` and `source_job_ids` only grow; `modified_at` moves only for the resources
+ * whose data, flags or related refs changed (stamped-writes.ts). Answers once every process's read
+ * cache has dropped what the write changed (index-changes.ts).
  */
 export async function upsertResources(
   clientId: string,
@@ -70,7 +72,7 @@ export async function upsertResources(
     if (Object.keys(addToSet).length) update.$addToSet = addToSet;
     return { updateOne: { filter: { _id: ids[n], client_id: clientId }, update, upsert: true } };
   });
-  if (ops.length) await ResourceModel.bulkWrite(ops as never, { ordered: false });
+  await updateResources(ops);
   const ledger = items.flatMap((item, n) =>
     item.sourceJobId ? [{ _id: jobResourceId(item.sourceJobId, item.type, ids[n]), client_id: clientId }] : [],
   );

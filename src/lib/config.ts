@@ -225,6 +225,17 @@ const schema = z.object({
   /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
   JOB_INDEX_RESULTS: bool.default(true),
   /**
+   * How far behind now a resource sync reads (docs/idap.md, "Why a sync loses nothing"): longer than a resource
+   * write takes from its modified_at stamp to its acknowledgement (bounded by RESOURCE_WRITE_BUDGET_MS, 1 s) plus
+   * the clock skew between the processes that write and the ones that read.
+   */
+  IDAP_SYNC_SETTLE_MS: z.coerce
+    .number()
+    .int()
+    .min(2000, 'must be at least 2000 (the resource write budget of 1000 ms, and room for clock skew)')
+    .max(600_000)
+    .default(5000),
+  /**
    * Whether webhooks, pin callbacks and deploy hooks may reach loopback, private, link-local, metadata, NAT64 and
    * Teredo addresses (src/lib/outbound.ts). Refused unless set to true, in every environment: a developer's
    * machine sits on networks too. The tests set it (their receivers listen on loopback); production never should.
