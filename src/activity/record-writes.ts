@@ -27,6 +27,21 @@ const ID_FIELDS = [
 ];
 const MAX_PARSED_BODY = 256 * 1024;
 
+const RECORDED_BY_HANDLER = 'activityRecordedByHandler';
+
+/**
+ * Records what one request changed as events of their own (one per thing, with what changed of it) instead of the
+ * request's one event: the handler records them before it answers, and the request is then not recorded again.
+ */
+export async function recordInstead(
+  recorder: ActivityRecorder,
+  res: { locals: Record<string, unknown> },
+  events: ActivityInput[],
+): Promise<void> {
+  await Promise.all(events.map((event) => recorder.record(event)));
+  res.locals[RECORDED_BY_HANDLER] = true;
+}
+
 interface OpenApiRequest {
   openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> };
 }
@@ -82,7 +97,7 @@ export function recordWrites(recorder: ActivityRecorder, logger: Logger) {
     const end = res.end;
     let ending = false;
     res.end = function endAfterRecording(this: Response, ...args: unknown[]) {
-      if (ending || res.statusCode >= 400) return end.apply(this, args as never);
+      if (ending || res.statusCode >= 400 || res.locals[RECORDED_BY_HANDLER]) return end.apply(this, args as never);
       ending = true;
       const body = parseJsonBody(res, args[0]);
       const selected = caller.role === 'super_admin' ? req.get(SELECTED_CLIENT_HEADER) : undefined;

@@ -8,18 +8,23 @@ import { createReranker } from './rerank';
 
 /**
  * The resource access layer's lead data (`idap://<type>/<id>`): read in batches and searched per type, through a
- * per-process cache of what was read (index-reads.ts). The job activities write and index it (resources.service.ts),
- * announcing every change through this process's Redis (index-changes.ts); its media has a module of its own
- * (src/media).
+ * per-process cache of what was read (index-reads.ts), listed and synced per type, and flagged (qualified, rejected,
+ * tagged). The job activities write and index it (resources.service.ts), announcing every change through this
+ * process's Redis (index-changes.ts); its media has a module of its own (src/media).
  */
-export function createIdapModule(infra: Pick<Infra, 'engines' | 'lock' | 'logger'>) {
+export function createIdapModule(infra: Pick<Infra, 'config' | 'engines' | 'lock' | 'logger' | 'recorder'>) {
   const redis = infra.engines.redis;
   const reads = createIdapReads(redis);
   const stopAnnouncing = announceThrough(redis);
   const rerank = createReranker({ redis, lock: infra.lock, logger: infra.logger });
-  const service = createIdapService({ reads, outdatedIndex: rerank.start });
+  const service = createIdapService({
+    reads,
+    outdatedIndex: rerank.start,
+    syncSettleMs: infra.config.IDAP_SYNC_SETTLE_MS,
+    lock: infra.lock,
+  });
   return {
-    handlers: idapRoutes({ idap: service }),
+    handlers: idapRoutes({ idap: service, recorder: infra.recorder }),
     service,
     reads,
     async close() {

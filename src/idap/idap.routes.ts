@@ -1,11 +1,29 @@
-import type { OperationHandlers } from '../lib/http/operations';
+import { recordInstead } from '../activity/record-writes';
+import { actorOf, type ActivityRecorder } from '../activity/recorder';
+import { AppError } from '../lib/errors';
+import type { AnyRequest, OperationHandlers } from '../lib/http/operations';
 import { requireTenant } from '../lib/tenancy';
+import { flagEvents, FLAGS_CONFLICT, MAX_FLAGS, TOO_MANY_FLAGS, type FlagsOutcome } from './flags';
 import type { IdapService } from './idap.service';
-import { csv } from './refs';
+import { idapRef } from './resource.model';
+import { RESOURCE_NOT_FOUND, csv } from './refs';
 import { renderMarkdown, renderYaml } from './render';
 
-export function idapRoutes(deps: { idap: IdapService }): OperationHandlers {
-  const { idap } = deps;
+export function idapRoutes(deps: { idap: IdapService; recorder: ActivityRecorder }): OperationHandlers {
+  const { idap, recorder } = deps;
+
+  /** Each resource whose flags changed, recorded as its own event of the caller's (the request is not, besides). */
+  const recordFlags = (
+    req: AnyRequest,
+    res: { locals: Record<string, unknown> },
+    clientId: string,
+    action: string,
+    outcome: FlagsOutcome,
+  ) => {
+    const actor = actorOf(req.caller!);
+    return recordInstead(recorder, res, actor ? flagEvents(clientId, actor, action, outcome.changed) : []);
+  };
+
   return {
     async batchGetResources(req, res) {
       res.json(await idap.batch(requireTenant(req), req.body));
@@ -17,6 +35,39 @@ export function idapRoutes(deps: { idap: IdapService }): OperationHandlers {
       if (query.format === 'yaml') return void res.type('application/yaml').send(renderYaml(result));
       if (query.format === 'md') return void res.type('text/markdown').send(renderMarkdown(result, csv(query.fields)));
       res.json(result);
+    },
+
+    async listResources(req, res) {
+      const query = req.query;
+      const page = await idap.list(requireTenant(req), req.params.resource_type, query);
+      if (query.format === 'yaml') return void res.type('application/yaml').send(renderYaml(page));
+      if (query.format === 'md')
+        return void res.type('text/markdown').send(renderMarkdown(page, csv(query.fields), 'list'));
+      res.json(page);
+    },
+
+    async updateResourceFlags(req, res) {
+      const clientId = requireTenant(req);
+      const ref = idapRef(req.params.resource_type, req.params.resource_id);
+      const outcome = await idap.changeFlags(clientId, [ref], req.body);
+      const error = outcome.errors[ref];
+      if (error === RESOURCE_NOT_FOUND) throw AppError.notFound(RESOURCE_NOT_FOUND);
+      if (error === FLAGS_CONFLICT) throw AppError.conflict(FLAGS_CONFLICT);
+      if (error === TOO_MANY_FLAGS) {
+        throw AppError.invalid(TOO_MANY_FLAGS, [
+          { location: 'body', field: 'add', message: `a resource carries at most ${MAX_FLAGS} flags` },
+        ]);
+      }
+      await recordFlags(req, res, clientId, 'updateResourceFlags', outcome);
+      res.json(outcome.results[ref]);
+    },
+
+    async batchUpdateFlags(req, res) {
+      const clientId = requireTenant(req);
+      const { refs, ...change } = req.body;
+      const outcome = await idap.changeFlags(clientId, refs, change);
+      await recordFlags(req, res, clientId, 'batchUpdateFlags', outcome);
+      res.json({ results: outcome.results, errors: outcome.errors });
     },
   };
 }

@@ -1,10 +1,13 @@
 import { mediaNotSearchable } from '../media/media.service';
+import type { RunLocked } from '../lib/locks';
 import type { ResourceType } from './resource.model';
 import { batchGet, type BatchRequest } from './batch';
+import { changeFlags, parseFlagFilter, type FlagChange } from './flags';
 import type { IdapReads, SearchTrace } from './index-reads';
 import { csv } from './refs';
 import { searchResources } from './search';
 import { INDEX_LAYOUT } from './search-index.model';
+import { listResources, type ListQuery } from './sync';
 
 export interface SearchQuery {
   q: string;
@@ -15,12 +18,7 @@ export interface SearchQuery {
 
 /** `flags`: names a result must carry, `!name` ones it must not; `rejected` is left out unless asked for. */
 export function flagFilter(flags: string | undefined): { require: string[]; exclude: string[] } {
-  const names = csv(flags);
-  const require = names.filter((f) => !f.startsWith('!'));
-  const exclude = names
-    .filter((f) => f.startsWith('!'))
-    .map((f) => f.slice(1))
-    .filter(Boolean);
+  const { require, exclude } = parseFlagFilter(flags);
   if (!require.includes('rejected') && !exclude.includes('rejected')) exclude.push('rejected');
   return { require, exclude };
 }
@@ -29,6 +27,10 @@ export function createIdapService(deps: {
   reads: IdapReads;
   /** Called when a search meets an index ranked the way of an older version (rerankIndex brings it up to date). */
   outdatedIndex?: (clientId: string, type: ResourceType) => void;
+  /** How far behind now a list or sync reads (IDAP_SYNC_SETTLE_MS). */
+  syncSettleMs: number;
+  /** What the search index's maintenance takes turns with, across processes. */
+  lock: RunLocked;
 }) {
   const { reads } = deps;
   return {
@@ -47,6 +49,12 @@ export function createIdapService(deps: {
       if (deps.outdatedIndex && (await typeReads.stats()).layout < INDEX_LAYOUT) deps.outdatedIndex(clientId, type);
       return { resource_type: type, count: items.length, has_more: false, next_cursor: null, items };
     },
+
+    list: (clientId: string, type: ResourceType, query: ListQuery) =>
+      listResources(clientId, type, query, deps.syncSettleMs),
+
+    changeFlags: (clientId: string, refs: string[], change: FlagChange) =>
+      changeFlags(clientId, refs, change, deps.lock),
   };
 }
 

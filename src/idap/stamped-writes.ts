@@ -97,6 +97,18 @@ function resourceUpdateOf(op: AnyBulkWriteOperation): ResourceUpdate {
 /** Whether a `$set` or `$addToSet` path is part of what a reader sees. */
 const visiblePath = (path: string) => VISIBLE_FIELDS.some((f) => path === f || path.startsWith(`${f}.`));
 
+/**
+ * A deep copy of JSON-like data (objects, arrays, dates). Not structuredClone: its copies come from the host's realm,
+ * and isDeepStrictEqual then tells them apart from equal objects of this one (Jest's sandbox is another realm).
+ */
+function copy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copy) as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)])) as T;
+  return value;
+}
+
 function setPath(target: Record<string, unknown>, path: string, value: unknown) {
   const parts = path.split('.');
   let at = target;
@@ -104,13 +116,13 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown) 
     if (typeof at[p] !== 'object' || at[p] === null) at[p] = {};
     at = at[p] as Record<string, unknown>;
   }
-  at[parts[parts.length - 1]] = structuredClone(value);
+  at[parts[parts.length - 1]] = copy(value);
 }
 
 /** `update` applied to `doc` (undefined: absent) as MongoDB would, for the visible fields only. */
 function applied(doc: Visible | undefined, u: ResourceUpdate): Visible | undefined {
   if (!doc && !u.upsert) return undefined;
-  const next = structuredClone(doc ?? { data: {}, flags: [], related: [] }) as Visible & Record<string, unknown>;
+  const next = copy(doc ?? { data: {}, flags: [], related: [] }) as Visible & Record<string, unknown>;
   const sets = [...Object.entries(u.update.$set ?? {}), ...(doc ? [] : Object.entries(u.update.$setOnInsert ?? {}))];
   for (const [path, value] of sets) if (visiblePath(path)) setPath(next, path, value);
   for (const [field, value] of Object.entries(u.update.$addToSet ?? {})) {

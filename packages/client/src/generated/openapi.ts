@@ -2594,6 +2594,99 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/idap/{resource_type}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List and sync resources
+     * @description Pages through the caller's tenant's resources of one type, oldest change first (by `modified_at`,
+     *     then `resource_id`), `limit` at a time; `next_cursor` continues. Without `cursor` or
+     *     `modified_since` it starts at the first resource; with `modified_since` it starts at the resources
+     *     created or changed at or after that time. The listing reads up to a settle bound a few seconds
+     *     behind now (`IDAP_SYNC_SETTLE_MS`, default 5 s), so that a write still on its way is never passed
+     *     by: when `has_more` is false every resource changed before that bound has been listed, and
+     *     `next_cursor` (never null) is a sync cursor that later answers only what was created or changed
+     *     since. A consumer that follows the cursor to its end sees every resource at least once in its latest
+     *     state, and an unchanged resource never twice (one changed during the sync may come again). A change
+     *     is a change of `data`, `flags` or related refs: a job finding a resource again as it was changes
+     *     nothing. `flags` filters as in search (a name requires it, `!name` excludes it) but leaves nothing
+     *     out by default: a sync also sees the resources that were rejected. A cursor remembers its resource
+     *     type and `flags`; sending it with another type or other flags, with `modified_since`, or a cursor
+     *     this service did not issue answers 422. `fields` narrows `data`; `format` yaml or md answers the same
+     *     page as YAML or a Markdown table. Any dashboard role or the credential triple (their own client's
+     *     tenant; a super_admin with X-Selected-Client-Id), or an agent token with scope jobs:read.
+     */
+    get: operations['listResources'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/idap/{resource_type}/{resource_id}/flags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a resource's flags
+     * @description Qualifies, rejects or tags one resource of the caller's tenant: `add` and `remove` list flags
+     *     (lower-case names, `^[a-z][a-z0-9_-]{0,31}$`). The interface's flags are `new` (set when a job first
+     *     finds the resource), `qualified` and `rejected`; other names are the tenant's own tags. `qualified`
+     *     and `rejected` exclude each other: adding one removes the other. A resource carries at most 16
+     *     flags. Naming a flag in both lists, adding both `qualified` and `rejected`, or naming none answers
+     *     422. A change moves `modified_at` (so the next sync sees it) and is recorded in the activity log with
+     *     who made it and which flags; a call that changes nothing moves nothing and records nothing. A
+     *     `rejected` resource drops out of search. Another tenant's resource answers 404
+     *     `resource_not_found`. Any dashboard role or the credential triple (their own client's tenant; a
+     *     super_admin with X-Selected-Client-Id), or an agent token with scope jobs:submit.
+     */
+    patch: operations['updateResourceFlags'];
+    trace?: never;
+  };
+  '/api/v1/idap/flags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the flags of many resources
+     * @description The flag change of `PATCH /idap/{resource_type}/{resource_id}/flags` (same `add` and `remove`,
+     *     same rules) applied to up to 100 resources by ref, of mixed types. Changed and unchanged resources
+     *     are in `results` with their flags now; failed refs in `errors` with a message:
+     *     `resource_not_found` (absent or another tenant's), a pointer to the media endpoint for media refs,
+     *     `Invalid IDAP ref ...` for a malformed ref, `too_many_flags` when the change would give a resource
+     *     more than 16 flags, `flags_conflict` when its flags kept changing under concurrent requests. A
+     *     per-ref failure does not fail the others. Each resource whose flags changed is recorded in the
+     *     activity log as its own event (who, which resource, which flags). Any dashboard role or the
+     *     credential triple (their own client's tenant; a super_admin with X-Selected-Client-Id), or an
+     *     agent token with scope jobs:submit.
+     */
+    post: operations['batchUpdateFlags'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/events/stream': {
     parameters: {
       query?: never;
@@ -4598,6 +4691,70 @@ export interface components {
       next_cursor: string | null;
       /** @description Best match first. */
       items: components['schemas']['IdapResource'][];
+    };
+    /** @description A resource as the list, sync and flag operations answer it (no `related`, no `score`). */
+    ListedResource: {
+      /** @description `idap://<resource_type>/<resource_id>`. */
+      idap_ref: string;
+      /** @enum {string} */
+      resource_type:
+        'businesses' | 'domains' | 'contacts' | 'emails' | 'phones' | 'company_registry' | 'linkedin_profiles';
+      /** Format: uuid */
+      resource_id: string;
+      /**
+       * Format: uuid
+       * @description The owning client_id.
+       */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When its data, flags or related refs last changed.
+       */
+      modified_at: string;
+      /** @description e.g. new, qualified, rejected, and the tenant's own tags. */
+      flags: string[];
+      /** @description Resource fields, narrowed by `fields` when given. */
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    ResourcePage: {
+      /** @enum {string} */
+      resource_type:
+        'businesses' | 'domains' | 'contacts' | 'emails' | 'phones' | 'company_registry' | 'linkedin_profiles';
+      /** @description Items in this page. */
+      count: number;
+      /** @description More resources changed before the settle bound follow; ask again with `next_cursor` now. */
+      has_more: boolean;
+      /**
+       * @description Where the next page starts. When `has_more` is false it is the sync cursor to keep: asked again
+       *     later, it answers what was created or changed since.
+       */
+      next_cursor: string;
+      /** @description Oldest change first. */
+      items: components['schemas']['ListedResource'][];
+    };
+    /** @description Flags, e.g. `qualified`, `rejected`, `new` or a tag of the tenant's own. */
+    FlagList: string[];
+    /** @description Flags to add and to remove; at least one flag in all, none in both. */
+    FlagChange: {
+      add?: components['schemas']['FlagList'];
+      remove?: components['schemas']['FlagList'];
+    };
+    FlagsBatchResult: {
+      /** @description The resources found, keyed by ref, with their flags now (changed or not). */
+      results: {
+        [key: string]: components['schemas']['ListedResource'];
+      };
+      /**
+       * @description Failed refs keyed by ref: `resource_not_found`, a pointer to the media endpoint, `Invalid IDAP ref
+       *     ...`, `too_many_flags` or `flags_conflict`.
+       */
+      errors: {
+        [key: string]: string;
+      };
     };
     BatchResult: {
       /** @description Found resources keyed by ref. */
@@ -15459,6 +15616,309 @@ export interface operations {
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listResources: {
+    parameters: {
+      query?: {
+        /**
+         * @description Most items returned.
+         * @example 20
+         */
+        limit?: number;
+        /**
+         * @description The `next_cursor` of an earlier answer (opaque).
+         * @example
+         * eyJ2IjoxLCJ0eXBlIjoiYnVzaW5lc3NlcyIsImZsYWdzIjoiIiwiYXQiOjE3NDE5NDY3MDAwMDAsImlkIjoiM2I3ZjFkNWEtOWMyZS00YThiLThkNmYtMGU0YzJhNmI4ZDg2In0
+         */
+        cursor?: string;
+        /**
+         * @description Start at the resources created or changed at or after this time (not with `cursor`).
+         * @example 2025-03-14T00:00:00Z
+         */
+        modified_since?: string;
+        /**
+         * @description Comma-separated flags to require; `!flag` excludes one. Nothing is excluded by default.
+         * @example qualified,!rejected
+         */
+        flags?: string;
+        /**
+         * @description Comma-separated fields of `data` to return.
+         * @example name,address
+         */
+        fields?: string;
+        /**
+         * @description Answer format.
+         * @example json
+         */
+        format?: 'json' | 'yaml' | 'md';
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Resource type (media are not listed).
+         * @example businesses
+         */
+        resource_type:
+          'businesses' | 'domains' | 'contacts' | 'emails' | 'phones' | 'company_registry' | 'linkedin_profiles';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, oldest change first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "resource_type": "businesses",
+           *       "count": 1,
+           *       "has_more": false,
+           * "next_cursor":
+           * "eyJ2IjoxLCJ0eXBlIjoiYnVzaW5lc3NlcyIsImZsYWdzIjoiIiwiYXQiOjE3NDE5NDY2OTUwMDAsImlkIjpudWxsfQ", "items": [
+           *         {
+           *           "idap_ref": "idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86",
+           *           "resource_type": "businesses",
+           *           "resource_id": "3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86",
+           *           "tenant_id": "3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f",
+           *           "created_at": "2025-03-14T09:42:17Z",
+           *           "modified_at": "2025-03-14T10:05:00Z",
+           *           "flags": [
+           *             "new",
+           *             "qualified"
+           *           ],
+           *           "data": {
+           *             "name": "Bakkerij de Zon",
+           *             "address": "Oudegracht 12, 3511 AP Utrecht"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ResourcePage'];
+          /**
+           * @example {
+           *       "resource_type": "businesses",
+           *       "count": 0,
+           *       "has_more": false,
+           * "next_cursor":
+           * "eyJ2IjoxLCJ0eXBlIjoiYnVzaW5lc3NlcyIsImZsYWdzIjoiIiwiYXQiOjE3NDE5NDY2OTUwMDAsImlkIjpudWxsfQ", "items": []
+           *     }
+           */
+          'application/yaml': components['schemas']['ResourcePage'];
+          /**
+           * @example **1** businesses
+           *
+           *     | # | name | address | flags | modified_at | idap_ref |
+           *     |---|---|---|---|---|---|
+           * | 1 | Bakkerij de Zon | Oudegracht 12, 3511 AP Utrecht | new, qualified | 2025-03-14T10:05:00.000Z |
+           * idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86 |
+           *
+           *     next_cursor: eyJ2IjoxLCJ0eXBlIjoiYnVzaW5lc3NlcyIsImZsYWdzIjoiIiwiYXQiOjE3NDE5NDY2OTUwMDAsImlkIjpudWxsfQ
+           */
+          'text/markdown': string;
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateResourceFlags: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Resource type.
+         * @example businesses
+         */
+        resource_type:
+          'businesses' | 'domains' | 'contacts' | 'emails' | 'phones' | 'company_registry' | 'linkedin_profiles';
+        /**
+         * @description Resource id (from its `idap://<resource_type>/<resource_id>` ref).
+         * @example 3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86
+         */
+        resource_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "add": [
+         *         "qualified"
+         *       ],
+         *       "remove": [
+         *         "new"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['FlagChange'];
+      };
+    };
+    responses: {
+      /** @description The resource with its flags now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "idap_ref": "idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86",
+           *       "resource_type": "businesses",
+           *       "resource_id": "3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86",
+           *       "tenant_id": "3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f",
+           *       "created_at": "2025-03-14T09:42:17Z",
+           *       "modified_at": "2025-03-14T11:20:03Z",
+           *       "flags": [
+           *         "qualified"
+           *       ],
+           *       "data": {
+           *         "name": "Bakkerij de Zon",
+           *         "address": "Oudegracht 12, 3511 AP Utrecht"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ListedResource'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description No such resource for this caller. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "resource_not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource's flags kept changing under concurrent requests; try again. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "flags_conflict"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  batchUpdateFlags: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "refs": [
+         *         "idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86",
+         *         "idap://businesses/9a1c3e5b-7d2f-4b6a-8c0e-1f3a5c7e9b2d"
+         *       ],
+         *       "add": [
+         *         "rejected"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          refs: string[];
+          add?: components['schemas']['FlagList'];
+          remove?: components['schemas']['FlagList'];
+        };
+      };
+    };
+    responses: {
+      /** @description Results and per-ref errors. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "results": {
+           *         "idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86": {
+           *           "idap_ref": "idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86",
+           *           "resource_type": "businesses",
+           *           "resource_id": "3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86",
+           *           "tenant_id": "3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f",
+           *           "created_at": "2025-03-14T09:42:17Z",
+           *           "modified_at": "2025-03-14T11:20:03Z",
+           *           "flags": [
+           *             "new",
+           *             "rejected"
+           *           ],
+           *           "data": {
+           *             "name": "Bakkerij de Zon"
+           *           }
+           *         }
+           *       },
+           *       "errors": {
+           *         "idap://businesses/9a1c3e5b-7d2f-4b6a-8c0e-1f3a5c7e9b2d": "resource_not_found"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['FlagsBatchResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
