@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import YAML from 'yaml';
 import { createClient, indexLock, startTestApi, type TestApi } from '../support/harness';
 import { ResourceModel, idapRef, resourceId } from '../../src/idap/resource.model';
 import { upsertResources, type ResourceInput } from '../../src/idap/resources.service';
+import { RESOURCE_WRITE_BUDGET_MS, stampedWrite } from '../../src/idap/stamped-writes';
 import { agentToken } from '../content/content-helpers';
 import { SYNC_ENV, cursorOf, cursorState, followToEnd, listPage, settled, type Listed } from './sync-helpers';
 
@@ -170,5 +172,34 @@ describe('GET /idap/{resource_type}: list and sync', () => {
     const changed = await stored();
     expect(changed!.modified_at.getTime()).toBeGreaterThan(before!.modified_at.getTime());
     expect(changed!.data).toEqual({ name: 'A1', city: 'Utrecht', rating: 4.5 });
+  });
+
+  it('stamps again what a write acknowledged later than its budget changed, and only that', async () => {
+    // The budget is the subject: a write that takes longer than it leaves its resources stamped after it ended.
+    const write = (key: string, takesMs: number) =>
+      stampedWrite(async (stamp) => {
+        const id = resourceId(a.client_id, 'businesses', key);
+        await ResourceModel.collection.insertOne({
+          _id: id as never,
+          client_id: a.client_id,
+          resource_type: 'businesses',
+          data: { name: key },
+          flags: ['new'],
+          created_at: stamp,
+          modified_at: stamp,
+        });
+        await sleep(takesMs);
+        return { result: { stamp, ended: Date.now() }, changed: [{ clientId: a.client_id, id }] };
+      });
+    const stampOf = async (key: string) =>
+      (await ResourceModel.findOne({ _id: resourceId(a.client_id, 'businesses', key), client_id: a.client_id }).lean<{
+        modified_at: Date;
+      }>())!.modified_at.getTime();
+    const slow = await write('slow', RESOURCE_WRITE_BUDGET_MS + 300);
+    expect(await stampOf('slow')).toBeGreaterThanOrEqual(slow.ended);
+    // A write within its budget keeps its stamp (one that a loaded machine made slower than that is stamped again).
+    const quick = await write('quick', 0);
+    const inBudget = quick.ended - quick.stamp.getTime() <= RESOURCE_WRITE_BUDGET_MS;
+    expect(await stampOf('quick')).toBe(inBudget ? quick.stamp.getTime() : await stampOf('quick'));
   });
 });
