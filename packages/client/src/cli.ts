@@ -1,7 +1,9 @@
 /**
- * The command line (`npx lead-service`): log in, submit and control jobs and watch them, search and resolve pins,
- * request an agent token. `--json` prints JSON (one document, or one per line while something is followed).
+ * The command line (`npx lead-service`): log in, submit and control jobs and watch them, list, sync and flag leads,
+ * search and resolve pins, request an agent token. `--json` prints JSON (one document, or one per line while
+ * something is followed).
  */
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AccessRequestRefused, type AccessRequestBody } from './access';
 import { createLeadServiceClient, type LeadServiceClient } from './client';
@@ -10,6 +12,7 @@ import { LeadServiceError, unwrap } from './errors';
 import type { JobState } from './jobs';
 import { PACKAGE } from './package-info';
 import { readPassword } from './password-prompt';
+import type { ListedResource, ResourcePage, ResourceType } from './resources';
 import { progressBar } from './progress-bar';
 
 const USAGE = `Usage: lead-service <command> [options]
@@ -22,6 +25,15 @@ const USAGE = `Usage: lead-service <command> [options]
               --max-results N --language L] [--source-job ID] [--data JSON] [--watch]
   jobs status|results|watch|pause|resume|cancel <job id>
               results: [--page N --page-size N --format json|csv|jsonl]   watch: [--timeout SECONDS]
+  leads list <type> [--flags F] [--fields F] [--limit N] [--cursor C | --since TIME] [--format json|yaml|md]
+                                           one page of a resource type (businesses, contacts, ...), oldest
+                                           change first, and the cursor that goes on
+  leads sync <type> [--state FILE | --cursor C | --since TIME] [--flags F] [--fields F] [--limit N]
+                                           follows the sync to its end, a line per resource; with --state the
+                                           cursor is kept in FILE after each page, and the next run goes on
+                                           from it (only what was created or changed since)
+  leads flag <idap ref> ... [--add F ...] [--remove F ...]
+                                           qualify, reject or tag resources (exit 1 if a ref failed)
   pins search [query] [--filter F] [--limit N] [--data JSON] [--brand ID]
   pins resolve <COUNTRY:NAME> [--brand ID]
   token request --client-id ID --email OWNER --project NAME [--scope S ...] [--ttl-hours N] [--multi-brand]
@@ -64,6 +76,13 @@ const OPTIONS = {
   'ttl-hours': { type: 'string' },
   'multi-brand': { type: 'boolean' },
   'no-save': { type: 'boolean' },
+  flags: { type: 'string' },
+  fields: { type: 'string' },
+  cursor: { type: 'string' },
+  since: { type: 'string' },
+  state: { type: 'string' },
+  add: { type: 'string', multiple: true },
+  remove: { type: 'string', multiple: true },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -222,6 +241,69 @@ async function controlJob(inv: Invocation, action: 'pause' | 'resume' | 'cancel'
   inv.print({ kind, ...job.job }, describeJob(job));
 }
 
+const resourceType = (inv: Invocation) => operand(inv, 'resource type (businesses, contacts, ...)') as ResourceType;
+
+/** A resource as a line: its ref, its flags, and its name (or its data). */
+const resourceLine = (r: ListedResource) =>
+  `${r.idap_ref}  [${r.flags.join(', ')}]  ${typeof r.data.name === 'string' ? r.data.name : JSON.stringify(r.data)}`;
+
+async function listResources(inv: Invocation) {
+  const { values } = inv;
+  const format = (values.format ?? 'json') as 'json' | 'yaml' | 'md';
+  const query = {
+    ...(values.cursor !== undefined && { cursor: values.cursor }),
+    ...(values.since !== undefined && { modified_since: values.since }),
+    ...(values.flags !== undefined && { flags: values.flags }),
+    ...(values.fields !== undefined && { fields: values.fields }),
+    ...(values.limit !== undefined && { limit: integer(values.limit, 'limit') }),
+    format,
+  };
+  const page = await unwrap<unknown>(
+    inv.client.api.GET('/api/v1/idap/{resource_type}', {
+      params: { path: { resource_type: resourceType(inv) }, query },
+      parseAs: format === 'json' ? 'json' : 'text',
+    }),
+  );
+  if (typeof page === 'string') return void process.stdout.write(page);
+  const { items, has_more, next_cursor } = page as ResourcePage;
+  const next = `${has_more ? 'more' : 'up to date; changes later'}: --cursor ${next_cursor}`;
+  inv.print(page, [...items.map(resourceLine), next].join('\n'));
+}
+
+/** Follows a sync to its end; with --state, reads the cursor from the file and keeps the new one after each page. */
+async function syncResources(inv: Invocation) {
+  const { values } = inv;
+  const kept = values.state && fs.existsSync(values.state) ? fs.readFileSync(values.state, 'utf8').trim() : undefined;
+  let count = 0;
+  let cursor = values.cursor ?? kept;
+  for await (const page of inv.client.syncResources(resourceType(inv), {
+    cursor,
+    modifiedSince: cursor ? undefined : values.since,
+    flags: values.flags,
+    fields: values.fields,
+    limit: integer(values.limit, 'limit'),
+  })) {
+    for (const item of page.items) console.log(values.json ? JSON.stringify(item) : resourceLine(item));
+    count += page.items.length;
+    cursor = page.next_cursor;
+    if (values.state) fs.writeFileSync(values.state, `${cursor}\n`);
+  }
+  inv.print({ count, next_cursor: cursor }, `${count} resources; the next sync: --cursor ${cursor}`);
+}
+
+async function flagResources(inv: Invocation) {
+  const { add, remove } = inv.values;
+  if (!inv.operands.length) throw new UsageError('missing idap refs');
+  if (!add?.length && !remove?.length) throw new UsageError('leads flag needs --add or --remove');
+  const outcome = await inv.client.flagResources(inv.operands, { add, remove });
+  const lines = [
+    ...Object.values(outcome.results).map(resourceLine),
+    ...Object.entries(outcome.errors).map(([ref, error]) => `${ref}  error: ${error}`),
+  ];
+  inv.print(outcome, lines.join('\n'));
+  if (Object.keys(outcome.errors).length) process.exitCode = 1;
+}
+
 async function searchPins(inv: Invocation) {
   const body = {
     ...(inv.values.data ? jsonOption(inv.values.data) : {}),
@@ -292,6 +374,9 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<void>> = {
   'jobs pause': (inv) => controlJob(inv, 'pause'),
   'jobs resume': (inv) => controlJob(inv, 'resume'),
   'jobs cancel': (inv) => controlJob(inv, 'cancel'),
+  'leads list': listResources,
+  'leads sync': syncResources,
+  'leads flag': flagResources,
   'pins search': searchPins,
   'pins resolve': resolvePin,
   'token request': requestToken,

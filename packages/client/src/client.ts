@@ -4,6 +4,13 @@ import { openEvents, type EventsOptions } from './events';
 import type { paths } from './generated/openapi';
 import type { JsonMedia } from './errors';
 import { jobState, waitForJob, type JobKind, type WaitForJobOptions } from './jobs';
+import {
+  flagResources,
+  syncResources,
+  type FlagChange,
+  type ResourceType,
+  type SyncResourcesOptions,
+} from './resources';
 import { idempotencyKeys, retryingFetch, type RetryOptions } from './retries';
 
 export interface LeadServiceClientOptions {
@@ -25,9 +32,10 @@ export type LeadServiceClient = ReturnType<typeof createLeadServiceClient>;
 
 /**
  * The typed client: `api` calls any operation of openapi.yaml through openapi-fetch (wrap a call in `unwrap()` for
- * its data or a LeadServiceError), plus what HTTP alone makes awkward: the event stream, waiting for a job and the
- * agent's access request. A call of an operation that takes an Idempotency-Key carries a new one, and a call that
- * is safe to repeat is retried after a network error with the same key, so a lost answer never does the work twice.
+ * its data or a LeadServiceError), plus what HTTP alone makes awkward: the event stream, waiting for a job, the
+ * agent's access request, a resource sync followed to its end and flag changes of many resources. A call of an
+ * operation that takes an Idempotency-Key carries a new one, and a call that is safe to repeat is retried after a
+ * network error with the same key, so a lost answer never does the work twice.
  */
 export function createLeadServiceClient(options: LeadServiceClientOptions) {
   const headers: Record<string, string> = {};
@@ -54,5 +62,9 @@ export function createLeadServiceClient(options: LeadServiceClientOptions) {
     waitForJob: (jobId: string, waitOptions?: WaitForJobOptions) => waitForJob(api, events, jobId, waitOptions),
     requestAccess: (body: AccessRequestBody, accessOptions?: RequestAccessOptions) =>
       requestAccess(api, body, accessOptions),
+    /** Pages of one resource type to the end of its list or sync (keep each page's next_cursor). */
+    syncResources: (type: ResourceType, syncOptions?: SyncResourcesOptions) => syncResources(api, type, syncOptions),
+    /** A flag change of many resources by ref (100 per call), with per-ref results and errors. */
+    flagResources: (refs: string[], change: FlagChange) => flagResources(api, refs, change),
   };
 }

@@ -19,4 +19,12 @@ export {
   type AccessRequestReceipt,
   type RequestAccessOptions,
 } from './access';
+export type {
+  FlagChange,
+  FlagsBatchResult,
+  ListedResource,
+  ResourcePage,
+  ResourceType,
+  SyncResourcesOptions,
+} from './resources';
 export type { components, operations, paths } from './generated/openapi';

@@ -20,6 +20,17 @@ const CONTROLS: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+/**
+ * Changes resources' flags (qualifies, rejects, tags): not only additive (a flag may be removed, and adding
+ * `rejected` removes `qualified` and takes the lead out of search), so destructive in MCP's sense, though a call
+ * can be undone by its opposite; calling it again changes nothing more.
+ */
+const FLAGS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 /** Ends a job for good: its unfinished work is dropped. */
 const CANCELS: ToolAnnotations = {
   readOnlyHint: false,
@@ -37,8 +48,8 @@ export interface ToolDefinition {
 
 /**
  * The API operations an agent uses, each an MCP tool named after it in snake case: its jobs (maps-scrape and
- * research: submit, status, results, pause, resume, cancel), the pin operations, the three provider relays and
- * its token's status. Their input and output schemas are generated from openapi.yaml (npm run generate:client);
+ * research: submit, status, results, pause, resume, cancel), the leads they found (list and sync, flags), the pin
+ * operations, the three provider relays and its token's status. Their input and output schemas are generated from openapi.yaml (npm run generate:client);
  * what a host may assume of each (its annotations) is said here.
  */
 export const TOOL_OPERATIONS: Record<string, ToolDefinition> = {
@@ -75,6 +86,10 @@ export const TOOL_OPERATIONS: Record<string, ToolDefinition> = {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   },
   getAccessTokenStatus: { annotations: READS },
+  // The lead data the jobs found, a page at a time (JSON: the YAML and Markdown forms are for people), and its flags.
+  listResources: { annotations: READS, omit: ['format'] },
+  updateResourceFlags: { annotations: FLAGS },
+  batchUpdateFlags: { annotations: FLAGS },
 };
 
 /** Where a tool argument goes in the HTTP request. */

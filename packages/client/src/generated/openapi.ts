@@ -4736,12 +4736,14 @@ export interface components {
       /** @description Oldest change first. */
       items: components['schemas']['ListedResource'][];
     };
-    /** @description Flags, e.g. `qualified`, `rejected`, `new` or a tag of the tenant's own. */
-    FlagList: string[];
+    /** @description A flag, e.g. `qualified`, `rejected`, `new` or a tag of the tenant's own. */
+    FlagName: string;
     /** @description Flags to add and to remove; at least one flag in all, none in both. */
     FlagChange: {
-      add?: components['schemas']['FlagList'];
-      remove?: components['schemas']['FlagList'];
+      /** @description Flags to add (`qualified` removes `rejected` and the other way round). */
+      add?: components['schemas']['FlagName'][];
+      /** @description Flags to remove. */
+      remove?: components['schemas']['FlagName'][];
     };
     FlagsBatchResult: {
       /** @description The resources found, keyed by ref, with their flags now (changed or not). */
@@ -15875,8 +15877,10 @@ export interface operations {
          */
         'application/json': {
           refs: string[];
-          add?: components['schemas']['FlagList'];
-          remove?: components['schemas']['FlagList'];
+          /** @description Flags to add (`qualified` removes `rejected` and the other way round). */
+          add?: components['schemas']['FlagName'][];
+          /** @description Flags to remove. */
+          remove?: components['schemas']['FlagName'][];
         };
       };
     };
