@@ -48,18 +48,22 @@ export function idapRoutes(deps: { idap: IdapService; recorder: ActivityRecorder
 
     async updateResourceFlags(req, res) {
       const clientId = requireTenant(req);
-      const ref = idapRef(req.params.resource_type, req.params.resource_id);
+      // A UUID names the same resource in either case; ids are stored in lower case.
+      const ref = idapRef(req.params.resource_type, req.params.resource_id.toLowerCase());
       const outcome = await idap.changeFlags(clientId, [ref], req.body);
-      const error = outcome.errors[ref];
-      if (error === RESOURCE_NOT_FOUND) throw AppError.notFound(RESOURCE_NOT_FOUND);
-      if (error === FLAGS_CONFLICT) throw AppError.conflict(FLAGS_CONFLICT);
-      if (error === TOO_MANY_FLAGS) {
-        throw AppError.invalid(TOO_MANY_FLAGS, [
-          { location: 'body', field: 'add', message: `a resource carries at most ${MAX_FLAGS} flags` },
-        ]);
+      const resource = outcome.results[ref];
+      if (!resource) {
+        const error = outcome.errors[ref];
+        if (error === FLAGS_CONFLICT) throw AppError.conflict(FLAGS_CONFLICT);
+        if (error === TOO_MANY_FLAGS) {
+          throw AppError.invalid(TOO_MANY_FLAGS, [
+            { location: 'body', field: 'add', message: `a resource carries at most ${MAX_FLAGS} flags` },
+          ]);
+        }
+        throw AppError.notFound(RESOURCE_NOT_FOUND);
       }
       await recordFlags(req, res, clientId, 'updateResourceFlags', outcome);
-      res.json(outcome.results[ref]);
+      res.json(resource);
     },
 
     async batchUpdateFlags(req, res) {

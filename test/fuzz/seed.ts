@@ -1,5 +1,6 @@
 import { BrandModel } from '../../src/brands/brand.model';
-import type { TestApi } from '../support/harness';
+import { upsertResources } from '../../src/idap/resources.service';
+import { indexLock, type TestApi } from '../support/harness';
 
 const doc = {
   type: 'doc',
@@ -34,7 +35,16 @@ export async function seedRecords(api: TestApi, triple: string): Promise<Record<
     if (res.status !== 200) throw new Error(`fuzz seed: publishing ${kind} answered ${res.status}`);
   }
   await seedIntegrationExamples(api, triple);
+  // A business, so the flag change of one resource reaches it (with the type businesses) and lists are not empty.
+  const {
+    ids: [resourceId],
+  } = await upsertResources(
+    triple.split(':')[0],
+    [{ type: 'businesses', naturalKey: 'fuzz-seeded', data: { name: 'Seeded Bakery' } }],
+    indexLock(api),
+  );
   return {
+    'path.resource_id': resourceId,
     'path.slug': slug,
     'path.page_id': pageId,
     'path.post_id': postId,

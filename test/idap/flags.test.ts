@@ -134,6 +134,13 @@ describe('resource flags: qualify, reject, tag', () => {
     });
     expect((await patch(a.triple, 'p0', { add: ['qualified'] }, b.client_id)).status).toBe(404);
     expect((await patch(a.triple, 'nowhere', { add: ['qualified'] })).status).toBe(404);
+    // A UUID in upper case names the same resource.
+    const upper = await api.call('PATCH', `/api/v1/idap/businesses/${idOf('p3').toUpperCase()}/flags`, {
+      token: a.triple,
+      body: { add: ['checked'] },
+    });
+    expect(upper.body).toMatchObject({ resource_id: idOf('p3'), flags: ['new', 'checked'] });
+    expect((await patch(a.triple, 'p3', { remove: ['checked'] })).body.flags).toEqual(['new']);
     const refused: unknown[] = [
       {},
       { add: [] },
