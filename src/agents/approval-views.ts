@@ -124,7 +124,8 @@ export interface DecisionPreview {
 /** Each scope as a person reads it: what a token with it may do (the contract's x-scopes). */
 const SCOPE_WORDS: Record<string, string> = {
   'jobs:read': "read the client's jobs, their results and lead data, and follow job events",
-  'jobs:submit': 'start maps-scrape and research jobs, and pause, resume or cancel them',
+  'jobs:submit':
+    'start maps-scrape and research jobs, and pause, resume or cancel them; qualify, reject and tag lead data',
   'content:read': "read the client's site content",
   'content:write': 'create and edit posts, pages, authors, tags and categories',
   'content:deploy': "publish posts and pages (which calls the client's deploy hook)",
