@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ResourceModel, resourceId } from '../../src/idap/resource.model';
 import { upsertResources } from '../../src/idap/resources.service';
-import { resourceWrite, writeResources } from '../../src/jobs/resource-writes';
+import { resourceWrite, writeResources } from '../../src/idap/resource-writes';
 import { createClient, indexLock, startTestApi, type TestApi } from '../support/harness';
 import { SETTLE_MS, SYNC_ENV, listPage, type Listed } from './sync-helpers';
 
