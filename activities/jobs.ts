@@ -17,6 +17,7 @@ import type { OutboundPolicy } from '../src/lib/outbound';
 import type { WebhookSigning } from './index';
 import { researchResultsCount } from '../src/research/research-company';
 import { recordJobOutcome } from '../src/activity/outcomes';
+import { activitySignal, heartbeat, keepAlive } from './heartbeats';
 import type { ActivityRecorder } from '../src/activity/recorder';
 
 /** What the job activities need: provider adapters, the event bus, and the outbound policy of webhooks. */
@@ -62,35 +63,6 @@ function locationsOf(p: MapsJobParams): JobLocation[] {
     expansions.set(key, list);
   }
   return list;
-}
-
-/** The activity's cancellation (the job was cancelled) as an AbortSignal for provider calls. */
-export const activitySignal = () => Context.current().cancellationSignal;
-/** The details each running activity last heartbeated, which keepAlive repeats. */
-const lastDetails = new WeakMap<Context, unknown>();
-export const heartbeat = (details?: unknown) => {
-  const ctx = Context.current();
-  lastDetails.set(ctx, details);
-  ctx.heartbeat(details);
-};
-
-/**
- * Runs an activity's work with a keep-alive: its last heartbeat details (its checkpoint, or those it
- * started from) are repeated every second, so an activity that waits its turn at the write gate or
- * on a slow store is not taken for a dead one, while a worker that dies stops heartbeating and its
- * activity is retried elsewhere from the last checkpoint.
- */
-export async function keepAlive<T>(work: () => Promise<T>): Promise<T> {
-  const ctx = Context.current();
-  const timer = setInterval(
-    () => ctx.heartbeat(lastDetails.has(ctx) ? lastDetails.get(ctx) : ctx.info.heartbeatDetails),
-    1000,
-  );
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 export async function withProviderFailures<T>(work: () => Promise<T>): Promise<T> {

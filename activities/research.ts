@@ -3,7 +3,8 @@ import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobEvent } from '../src/events/event-bus';
 import { researchCompany } from '../src/research/research-company';
 import { prepareInputs } from '../src/research/research-inputs';
-import { activitySignal, heartbeat, keepAlive, withProviderFailures, type JobDeps, type JobRef } from './jobs';
+import { activitySignal, heartbeat, keepAlive } from './heartbeats';
+import { withProviderFailures, type JobDeps, type JobRef } from './jobs';
 
 export function createResearchActivities({ jobs }: { jobs: JobDeps }) {
   const store = createJobStore(jobs);

@@ -1,5 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { heartbeat, keepAlive } from '../../activities/jobs';
+import { heartbeat, keepAlive } from '../../activities/heartbeats';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
