@@ -8,3 +8,4 @@ export { digestTickWorkflow } from './digests';
 export { pinReservationWorkflow, pinCreatedCallbackWorkflow } from './pin-reservation';
 export { integrationBillingSyncWorkflow } from './integration-billing';
 export { retentionPurgeWorkflow } from './retention';
+export { idapRerankWorkflow } from './idap';

@@ -169,36 +169,47 @@ const indexLockName = (clientId: string, type: ResourceType) => `idap-index:${st
 /**
  * Brings an index written before INDEX_LAYOUT 2 (postings ranked by each field's weight) to ranking by the
  * resource's weight over its fields, which lets a search stop early: every resource of the type (and any the index
- * still holds without one) re-indexed with `rerank`, 100 at a time, each step taking turns with the other index
- * writers, then the layout recorded. Writers in the meantime write layout 2 already; searches meanwhile read the
- * old ranks without stopping early (top-k.ts). `progress` is called after each step.
+ * still holds without one) re-indexed with `rerank`, 100 at a time in order of id, each step taking turns with the
+ * other index writers, then the layout recorded. Writers in the meantime write layout 2 already; searches meanwhile
+ * read the old ranks without stopping early (top-k.ts). `progress` is called after each step with the last id done:
+ * a run started again with `after` set to it goes on from there (a step done twice rewrites nothing). Answers how
+ * many resources the index has.
  */
 export async function rerankIndex(
   clientId: string,
   type: ResourceType,
   lock: RunLocked,
-  progress: () => Promise<unknown> = async () => undefined,
+  opts: { after?: string; progress?: (step: RerankProgress) => unknown } = {},
 ): Promise<number> {
   const scope = { client_id: clientId, resource_type: type };
   const [stored, indexed] = await Promise.all([
     ResourceModel.find(scope, { _id: 1 }).lean<{ _id: string }[]>(),
     DocTermsModel.find(scope, { _id: 1 }).lean<{ _id: string }[]>(),
   ]);
-  const ids = [...new Set([...stored, ...indexed].map((d) => d._id))];
-  for (let i = 0; i < ids.length; i += RERANK_CHUNK) {
+  const ids = [...new Set([...stored, ...indexed].map((d) => d._id))].sort();
+  const start = opts.after === undefined ? 0 : ids.findIndex((id) => id > opts.after!);
+  for (let i = start < 0 ? ids.length : start; i < ids.length; i += RERANK_CHUNK) {
+    const step = ids.slice(i, i + RERANK_CHUNK);
     await indexTypes(
       clientId,
-      ids.slice(i, i + RERANK_CHUNK).map((id) => ({ type, id })),
+      step.map((id) => ({ type, id })),
       lock,
       { rerank: true },
     );
-    await progress();
+    await opts.progress?.({ after: step[step.length - 1], done: i + step.length, of: ids.length });
   }
   await lock(indexLockName(clientId, type), () =>
     TermStatsModel.updateOne({ _id: statsId(clientId, type), ...scope }, { $set: { layout: INDEX_LAYOUT } }),
   );
   await announceChanges(clientId, [type]);
   return ids.length;
+}
+
+/** How far a re-rank has come: the last resource id done, and how many of how many resources. */
+export interface RerankProgress {
+  after: string;
+  done: number;
+  of: number;
 }
 
 const RERANK_CHUNK = 100;

@@ -15,8 +15,8 @@ return 0`;
 /**
  * A lease on one Redis key, for one holder across processes: taken with SET NX PX (so a holder that dies loses it
  * when it lapses), renewed and released only by the holder whose token it carries. The service's one lease: the
- * locks (lib/locks.ts), the report cache's single flight, the engine-log follower and the search index's re-ranker
- * take it.
+ * locks (lib/locks.ts), the report cache's single flight and the engine-log follower take it (the search index's
+ * re-rank is a workflow: Temporal keeps it to one run per index, idap.workflows.ts).
  */
 export interface Lease {
   readonly key: string;

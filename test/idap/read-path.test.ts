@@ -1,3 +1,4 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { createClient, eventually, indexLock, startTestApi, type TestApi } from '../support/harness';
 import { startSecondApi } from '../support/second-api';
 import { averageLength, saturation } from '../../src/idap/bm25';
@@ -16,6 +17,8 @@ import {
 } from '../../src/idap/search-index.model';
 import { SEARCH_FIELDS } from '../../src/idap/text';
 import { POSTINGS_BUDGET } from '../../src/idap/top-k';
+import { rerankWorkflowId } from '../../src/idap/idap.workflows';
+import { LEAD_CLIENT_ID } from '../../workflows/search-attributes';
 
 const FIRST = ['Golden', 'Royal', 'Green', 'Old', 'Grand', 'Silver', 'Little'];
 const SECOND = ['Bakery', 'Cafe', 'Mill', 'Bistro', 'Garden', 'Market', 'Diner', 'Deli', 'Forge', 'Salon', 'Tavern'];
@@ -183,14 +186,14 @@ describe('the IDAP search read path', () => {
     }
   });
 
-  it('searches an index ranked the way of before (each field on its own), and re-ranks it on first use', async () => {
-    const b = await createClient(api, await api.login(), 'Old Layout');
+  /** A tenant with `n` businesses indexed as version 1 wrote them: per field its own weight, ranked to 1e-4. */
+  async function layoutOneIndex(name: string, n: number) {
+    const b = await createClient(api, await api.login(), name);
     await upsertResources(
       b.client_id,
-      Array.from({ length: 300 }, (_, i) => business(i)),
+      Array.from({ length: n }, (_, i) => business(i)),
       indexLock(api),
     );
-    // Rewritten as version 1 wrote it: per (term, resource, field) the field's own weight, ranked to 1e-4.
     const scope = { client_id: b.client_id, resource_type: 'businesses' };
     const stats = await readStats(b.client_id, 'businesses');
     const fieldImpact = (p: { field: string; tf: number; len: number }) =>
@@ -222,7 +225,14 @@ describe('the IDAP search read path', () => {
       );
     }
     await TermStatsModel.updateOne({ _id: statsId(b.client_id, 'businesses'), ...scope }, { $unset: { layout: 1 } });
+    return { b, scope, rows, v1 };
+  }
+
+  it('searches an index ranked the way of before (each field on its own), and re-ranks it on first use', async () => {
+    const { b, scope, rows, v1 } = await layoutOneIndex('Old Layout', 300);
     api.rt.modules.idap.reads.clear();
+    // The runs carry the search attributes once the service has registered them.
+    await eventually(async () => (api.rt.engines.searchAttributes.ready ? true : undefined));
 
     // Searched as it is: the same answer, read without stopping early (every posting of the term).
     const mills = await TermModel.countDocuments({ ...scope, term: 'mill' });
@@ -232,14 +242,15 @@ describe('the IDAP search read path', () => {
     expect(before.candidates).toBe(new Set(v1.filter((p) => p.term === 'mill').map((p) => p.resource_id)).size);
     expect(before.postings).toBe(before.candidates);
     expect(mills).toBeGreaterThan(before.postings);
-    // The first search started the re-ranking: every posting ranked anew, the layout recorded, answers unchanged.
-    await eventually(
-      async () =>
-        (await TermStatsModel.findOne({ _id: statsId(b.client_id, 'businesses'), ...scope }).lean())?.layout === 2 ||
-        undefined,
-      60_000, // 300 resources re-indexed in steps of 100: seconds, more on a loaded machine
-      500,
-      'the index re-ranked',
+    // The first search started the re-ranking as a workflow, on the bulk queue, found by its id and the tenant's
+    // search attribute; it ranked every posting anew and recorded the layout; answers are unchanged.
+    const run = api.rt.engines.temporal.workflow.getHandle(rerankWorkflowId(b.client_id, 'businesses'));
+    const started = await eventually(() => run.describe(), 20_000, 100, 'the re-rank workflow started');
+    expect(started.taskQueue).toBe(api.config.bulkTaskQueue);
+    expect(started.typedSearchAttributes.get(LEAD_CLIENT_ID)).toBe(b.client_id);
+    expect(await run.result()).toEqual({ resources: 300 });
+    expect((await TermStatsModel.findOne({ _id: statsId(b.client_id, 'businesses'), ...scope }).lean())?.layout).toBe(
+      2,
     );
     const ranks = (await TermModel.find(scope, { _id: 1 }).lean()).map((p) => String(p._id).split('|')[3]);
     expect(ranks.length).toBe(rows.length);
@@ -254,5 +265,66 @@ describe('the IDAP search read path', () => {
     const after = await api.rt.modules.idap.service.search(b.client_id, 'businesses', { q: 'mill', limit: 3 }, trace);
     expect(after.items).toEqual(first.items);
     expect(trace.postings).toBeLessThan(before.postings);
+  });
+
+  it('goes on with an interrupted re-rank after the last resource its heartbeat recorded, and stops when cancelled', async () => {
+    const { b, scope } = await layoutOneIndex('Resumed Rerank', 300);
+    const ids = (await DocTermsModel.find(scope, { _id: 1 }).lean()).map((d) => String(d._id)).sort();
+    const layouts = async () =>
+      new Map((await DocTermsModel.find(scope, { layout: 1 }).lean()).map((d) => [String(d._id), d.layout ?? 1]));
+    const { rerankSearchIndex } = api.rt.modules.idap.activities;
+    const input = { client_id: b.client_id, resource_type: 'businesses' } as const;
+
+    // Cancelled (its worker stopping) at its first heartbeat: it stops after that step, the layout not recorded.
+    const cancelled = new MockActivityEnvironment({ heartbeatDetails: { after: ids[149] } });
+    const beats: { after: string; done: number; of: number }[] = [];
+    cancelled.on('heartbeat', (d) => {
+      // The keep-alive repeats the details it started from until the first step's own.
+      if (d?.done === undefined || beats.length) return;
+      beats.push(d);
+      cancelled.cancel();
+    });
+    await expect(cancelled.run(rerankSearchIndex, input)).rejects.toThrow();
+    expect(beats[0]).toEqual({ after: ids[249], done: 250, of: 300 });
+    let now = await layouts();
+    expect(ids.map((id) => now.get(id))).toEqual([...Array(150).fill(1), ...Array(100).fill(2), ...Array(50).fill(1)]);
+    expect((await TermStatsModel.findOne({ _id: statsId(b.client_id, 'businesses'), ...scope }).lean())?.layout).toBe(
+      undefined,
+    );
+
+    // Retried from that heartbeat: the rest, then the layout.
+    const retried = new MockActivityEnvironment({ heartbeatDetails: beats[0] });
+    expect(await retried.run(rerankSearchIndex, input)).toEqual({ resources: 300 });
+    now = await layouts();
+    expect(ids.map((id) => now.get(id))).toEqual([...Array(150).fill(1), ...Array(150).fill(2)]);
+    expect((await TermStatsModel.findOne({ _id: statsId(b.client_id, 'businesses'), ...scope }).lean())?.layout).toBe(
+      2,
+    );
+  });
+
+  it('re-ranks an index in one run however many times it is asked while that run goes on', async () => {
+    const c = await createClient(api, await api.login(), 'Rerank Once');
+    await upsertResources(
+      c.client_id,
+      Array.from({ length: 200 }, (_, i) => business(i)),
+      indexLock(api),
+    );
+    const postings = await TermModel.find({ client_id: c.client_id }, { _id: 1 }).sort({ _id: 1 }).lean();
+    const { workflows } = api.rt.modules.idap;
+    const first = await workflows.rerank(c.client_id, 'businesses');
+    const second = await workflows.rerank(c.client_id, 'businesses');
+    expect(first.workflowId).toBe(rerankWorkflowId(c.client_id, 'businesses'));
+    expect(first.runId).toEqual(expect.any(String));
+    if (second.runId !== first.runId) {
+      // Only a run that had closed already (200 resources re-read and found ranked: rarely that quick) frees the id.
+      const closed = await api.rt.engines.temporal.workflow.getHandle(first.workflowId, first.runId).describe();
+      const next = await api.rt.engines.temporal.workflow.getHandle(first.workflowId, second.runId).describe();
+      expect(closed.closeTime!.getTime()).toBeLessThanOrEqual(next.startTime.getTime());
+    }
+    // An index already in layout 2 re-ranks to the same postings.
+    expect(await api.rt.engines.temporal.workflow.getHandle(first.workflowId, second.runId).result()).toEqual({
+      resources: 200,
+    });
+    expect(await TermModel.find({ client_id: c.client_id }, { _id: 1 }).sort({ _id: 1 }).lean()).toEqual(postings);
   });
 });

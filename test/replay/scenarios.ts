@@ -7,6 +7,8 @@ import { accessRequestWorkflow } from '../../workflows/access-requests';
 import { accessRequestWorkflowId, decideUpdate, type AccessRequestInput } from '../../workflows/access-request-api';
 import { contentDeployHookWorkflow } from '../../workflows/content';
 import { digestTickWorkflow } from '../../workflows/digests';
+import { idapRerankWorkflow } from '../../workflows/idap';
+import { rerankWorkflowId } from '../../src/idap/idap.workflows';
 import { integrationBillingSyncWorkflow } from '../../workflows/integration-billing';
 import { mapsScrapeWorkflow } from '../../workflows/jobs';
 import {
@@ -365,6 +367,27 @@ export const SCENARIOS: Scenario[] = [
         args: [{ client_id: CLIENT, integration_id: 42 }],
       });
       return { 'integration-billing-sync': workflowId };
+    },
+  },
+  {
+    name: 'search index re-ranked, retried after its worker stopped',
+    activities: {
+      rerankSearchIndex: (() => {
+        let calls = 0;
+        return async () => {
+          if (++calls === 1) throw ApplicationFailure.retryable('re-rank attempt ended by its worker stopping');
+          return { resources: 1200 };
+        };
+      })(),
+    },
+    async run({ client, taskQueue }) {
+      const workflowId = rerankWorkflowId(CLIENT, 'businesses');
+      await client.workflow.execute(idapRerankWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [{ client_id: CLIENT, resource_type: 'businesses' }],
+      });
+      return { 'idap-rerank': workflowId };
     },
   },
   {
