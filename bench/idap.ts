@@ -14,12 +14,15 @@
  * exhaustive scores as gains, and the overlap). Then, with a worker, how long after job.completed the last business
  * of a 100-business maps-scrape job is found by search (the job's follow-up index workflow, `<job_id>-index`).
  *
- *   npm run bench:idap   (BENCH_SIZES=2000,20000, BENCH_SECONDS=10, BENCH_CONCURRENCY=4, BENCH_JOBS=10)
+ *   npm run bench:idap   (BENCH_SIZES=2000,20000, BENCH_SECONDS=10, BENCH_CONCURRENCY=4, BENCH_JOBS=10,
+ *                         BENCH_JOB_WEBHOOK=1 for jobs with a webhook; BENCH_SIZES= runs the jobs alone)
  *
  * The API runs as `npm start` runs it (engines from the devstack, or MONGODB_URI...). Businesses are seeded with
  * insertMany in chunks, their search index built in memory with the same postingsOf() as the write path.
  */
 import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { expandLocations } from '../src/locations/dataset';
@@ -441,18 +444,27 @@ async function benchSize(api: ApiRuntime, url: string, n: number) {
 
 /**
  * 100-business maps-scrape jobs (the sandbox provider) one after another: from each job.completed on the event
- * stream until a search for the job's last business finds it, searching every 20 ms.
+ * stream until a search for the job's last business finds it, searching every 20 ms; beside it, the job's own time
+ * (submit to job.completed) and submit to found, so that work moved before job.completed shows. With
+ * BENCH_JOB_WEBHOOK=1 each job also has a webhook_url (a local receiver answering 204).
  */
-async function jobToSearchable(api: ApiRuntime, url: string, env: Record<string, string>) {
+async function jobToSearchable(api: ApiRuntime, url: string, env: Record<string, string>, hook: string | null) {
   const { triple } = await benchClient(api, 'Bench Jobs', 'bench-jobs@bench.example');
   const headers = { authorization: `Bearer ${triple}`, 'content-type': 'application/json' };
   const worker: ChildProcess = await startWorkerProcess(env);
-  const delays: number[] = [];
-  /** Per job: from job.completed to the index workflow's start, its run, and from its end to found. */
-  const phases: [number, number, number][] = [];
+  /** Per counted job: completed to found, submit to completed, submit to found. */
+  const delays: [number, number, number][] = [];
+  /** Per job: from job.completed to the index workflow's start (negative: before it), its run. */
+  const phases: [number, number][] = [];
   try {
     for (let j = 0; j < JOBS + 1; j++) {
-      const params = { query: `kiosk ${j}`, country_code: 'NL', max_locations: 5, max_results: 100 };
+      const params = {
+        query: `kiosk ${j}`,
+        country_code: 'NL',
+        max_locations: 5,
+        max_results: 100,
+        ...(hook ? { webhook_url: hook } : {}),
+      };
       const places = new Map<string, { place_id: string; name: string }>();
       for (const loc of expandLocations(params.country_code, [], params.max_locations)) {
         for (const p of placesFor(searchText(params.query, loc), loc.lat, loc.lng, 'nl')) places.set(p.place_id, p);
@@ -465,6 +477,7 @@ async function jobToSearchable(api: ApiRuntime, url: string, env: Record<string,
         completedAt = performance.now();
         return true;
       });
+      const submittedAt = performance.now();
       const submitted = await fetch(`${url}/api/v1/dashboard/client/jobs/maps-scrape/submit`, {
         method: 'POST',
         headers,
@@ -482,14 +495,14 @@ async function jobToSearchable(api: ApiRuntime, url: string, env: Record<string,
         if (performance.now() - completedAt > 60_000) throw new Error(`job ${j}: not found after 60 s`);
         await new Promise((r) => setTimeout(r, 20));
       }
-      const found = performance.now() - completedAt;
+      const foundAt = performance.now();
       const index = await api.engines.temporal.workflow.getHandle(`${jobId}-index`).describe();
       const started = index.startTime.getTime() - completedWall;
       const ran = (index.closeTime?.getTime() ?? Date.now()) - index.startTime.getTime();
       // The first job warms the worker up (dataset, workflow code); it is not counted.
       if (j > 0) {
-        delays.push(found);
-        phases.push([started, ran, found - started - ran]);
+        delays.push([foundAt - completedAt, completedAt - submittedAt, foundAt - submittedAt]);
+        phases.push([started, ran]);
       }
     }
   } finally {
@@ -497,24 +510,37 @@ async function jobToSearchable(api: ApiRuntime, url: string, env: Record<string,
   }
   const pct = (xs: number[], p: number) =>
     [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)];
-  const median = (i: number) =>
-    pct(
-      phases.map((ph) => ph[i]),
-      0.5,
-    ).toFixed(0);
+  const column = <T extends number[]>(rows: T[], i: number) => rows.map((r) => r[i]);
+  const p50 = (xs: number[]) => pct(xs, 0.5).toFixed(0);
   return {
-    p50: pct(delays, 0.5),
-    p99: pct(delays, 0.99),
+    p50: pct(column(delays, 0), 0.5),
+    p99: pct(column(delays, 0), 0.99),
     n: delays.length,
     phases:
-      `index workflow started ${median(0)} ms after job.completed, ran ${median(1)} ms, ` +
-      `found ${median(2)} ms after it ended (medians)`,
+      `the job itself (submit to job.completed) p50 ${p50(column(delays, 1))} ms, p99 ` +
+      `${pct(column(delays, 1), 0.99).toFixed(0)} ms; submit to found p50 ${p50(column(delays, 2))} ms, p99 ` +
+      `${pct(column(delays, 2), 0.99).toFixed(0)} ms; the index workflow started ${p50(column(phases, 0))} ms ` +
+      `after job.completed and ran ${p50(column(phases, 1))} ms (medians)`,
   };
+}
+
+/** BENCH_JOB_WEBHOOK=1: a receiver for the jobs' webhooks, answering 204 to every delivery. */
+async function webhookReceiver(): Promise<{ url: string; close(): void } | null> {
+  if (process.env.BENCH_JOB_WEBHOOK !== '1') return null;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jobs`, close: () => server.close() };
 }
 
 async function main() {
   const queue = `bench-${randomBytes(3).toString('hex')}`;
-  await withBenchApi('idap', { TEMPORAL_TASK_QUEUE: queue }, async (api) => {
+  const hook = await webhookReceiver();
+  // The receiver listens on loopback, which webhooks may reach only when told.
+  const outbound: Record<string, string> = hook ? { OUTBOUND_ALLOW_PRIVATE: 'true' } : {};
+  await withBenchApi('idap', { TEMPORAL_TASK_QUEUE: queue, ...outbound }, async (api) => {
     const { url } = api;
     const ferret = /ferretdb/i.test(api.engines.kinds.documents);
     const sizes = (process.env.BENCH_SIZES ?? (ferret ? '2000,20000' : '2000,20000,100000'))
@@ -554,19 +580,26 @@ async function main() {
     }
     let searchable = null;
     if (JOBS > 0) {
-      process.stdout.write(`\nrunning ${JOBS + 1} maps-scrape jobs of 100 businesses with a worker...\n`);
+      const withHook = hook ? ', each with a webhook' : '';
+      process.stdout.write(`\nrunning ${JOBS + 1} maps-scrape jobs of 100 businesses${withHook} with a worker...\n`);
       const d = api.devstack;
-      searchable = await jobToSearchable(api, url, {
-        MONGODB_URI: api.infra.config.MONGODB_URI ?? d!.mongo!.url,
-        MONGODB_DB: api.infra.config.MONGODB_DB,
-        REDIS_URL: api.infra.config.REDIS_URL ?? d!.redis!.url,
-        TEMPORAL_ADDRESS: api.temporalAddress,
-        TEMPORAL_TASK_QUEUE: queue,
-        CREDENTIALS_KEY: api.credentialsKey,
-        DATA_DIR: api.infra.config.dataDir,
-        NODE_ENV: 'development',
-        JOB_INDEX_RESULTS: 'true',
-      });
+      searchable = await jobToSearchable(
+        api,
+        url,
+        {
+          MONGODB_URI: api.infra.config.MONGODB_URI ?? d!.mongo!.url,
+          MONGODB_DB: api.infra.config.MONGODB_DB,
+          REDIS_URL: api.infra.config.REDIS_URL ?? d!.redis!.url,
+          TEMPORAL_ADDRESS: api.temporalAddress,
+          TEMPORAL_TASK_QUEUE: queue,
+          CREDENTIALS_KEY: api.credentialsKey,
+          DATA_DIR: api.infra.config.dataDir,
+          NODE_ENV: 'development',
+          JOB_INDEX_RESULTS: 'true',
+          ...outbound,
+        },
+        hook?.url ?? null,
+      );
       process.stdout.write(
         `job.completed to found by search (last of 100 businesses, ${searchable.n} jobs): ` +
           `p50 ${searchable.p50.toFixed(0)} ms, p99 ${searchable.p99.toFixed(0)} ms; ${searchable.phases}\n`,
@@ -583,6 +616,7 @@ async function main() {
         `\n${machine(api)}\n`,
     );
   });
+  hook?.close();
 }
 
 main().then(
