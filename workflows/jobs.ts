@@ -5,6 +5,7 @@ import {
   ParentClosePolicy,
   continueAsNew,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   sleep,
@@ -122,6 +123,26 @@ export async function jobIndexWorkflow(
   return indexJobResults({ job_id: input.job_id, client_id: input.client_id });
 }
 
+/** Since this change a job starts its index feed and its webhook together (endJob). */
+const FEED_WITH_WEBHOOK = 'index-feed-with-webhook';
+
+/**
+ * A job's last steps: its final state and event (`finish`), then its index feed and that event's webhook, started
+ * together (one round trip to Temporal for both, the feed first), so the feed does not wait for the webhook's child
+ * to start (docs/idap.md, "From job to searchable"). Runs started before this (webhook, then feed) keep that order
+ * on replay.
+ */
+async function endJob(input: JobInputBase, finish: () => Promise<JobEvent | null>): Promise<JobEvent | null> {
+  const event = await finish();
+  if (patched(FEED_WITH_WEBHOOK)) {
+    await Promise.all([indexResults(input), notifyWebhook(input, event)]);
+  } else {
+    await notifyWebhook(input, event);
+    await indexResults(input);
+  }
+  return event;
+}
+
 /**
  * The common end of every job: on success the final state and job.completed; on cancellation (even
  * while an activity runs) job.failed with status cancelled, written outside the cancelled scope; on
@@ -143,22 +164,21 @@ export async function runJob(
       await sleep(CANCEL_REQUEST_GRACE);
     }
     const status = done ? 'completed' : 'cancelled';
-    const ev = await acts.finishJob({ ...ref, status, results_count: done ? done.results_count : undefined });
-    await notifyWebhook(input, ev);
-    await indexResults(input);
+    const results_count = done ? done.results_count : undefined;
+    const ev = await endJob(input, () => acts.finishJob({ ...ref, status, results_count }));
     return { status, results_count: ev?.data.results_count };
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(async () => {
+        // The feed last here: the cancelled activity may still be storing what it had found.
         await notifyWebhook(input, await acts.finishJob({ ...ref, status: 'cancelled' }));
         await indexResults(input); // what it found before the cancel is kept, and searchable
       });
       throw err;
     }
     const reason = failureReason(err);
-    await notifyWebhook(input, await acts.finishJob({ ...ref, status: 'failed', error: reason }));
-    await indexResults(input);
+    await endJob(input, () => acts.finishJob({ ...ref, status: 'failed', error: reason }));
     throw ApplicationFailure.nonRetryable(reason, 'JobFailed');
   }
 }
