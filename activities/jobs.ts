@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { EventBus, JobEvent } from '../src/events/event-bus';
 import { expandLocations, type JobLocation } from '../src/locations/dataset';
@@ -10,6 +10,7 @@ import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobLocks } from '../src/jobs/job-lock';
 import type { RunLocked } from '../src/lib/locks';
 import { createWriteGate, type WriteGate } from '../src/jobs/write-gate';
+import { createIndexFeed } from '../src/jobs/index-feed';
 import { indexResources, resourcesOfJob } from '../src/idap/resources.service';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
 import { deliverWebhook } from '../src/jobs/webhooks';
@@ -41,6 +42,10 @@ export interface JobDeps {
   /** Which addresses caller-chosen webhook URLs may reach (OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
 }
+
+/** A step of a job's index feed that failed: its resources are left to the job's follow-up index workflow. */
+const feedFailed = (err: unknown) =>
+  log.warn('job results left to the index workflow', { err: err instanceof Error ? err.message : String(err) });
 
 /** Photos kept per business. */
 const MAX_PHOTOS = 3;
@@ -119,9 +124,20 @@ export function createJobActivities({
      * instead of asking the provider again for the locations already done.
      */
     async scrapeLocations(
-      input: JobRef & { params: MapsJobParams; from: number; to: number; total: number; count?: number },
+      input: JobRef & {
+        params: MapsJobParams;
+        from: number;
+        to: number;
+        total: number;
+        count?: number;
+        /** Index what each location stores as it goes (JOB_INDEX_RESULTS; absent in runs from before). */
+        index?: boolean;
+      },
     ) {
-      return keepAlive(async () => {
+      const feed = input.index
+        ? createIndexFeed(input.client_id, { gate: jobs.gate, lock: jobs.indexLock, failed: feedFailed })
+        : null;
+      const scrape = async () => {
         const locations = locationsOf(input.params);
         const cap = input.params.max_results ?? Infinity;
         const checkpoint = Context.current().info.heartbeatDetails as { next?: number } | undefined;
@@ -142,6 +158,7 @@ export function createJobActivities({
             heartbeat: (d?: unknown) => heartbeat({ next: index, detail: d }),
             rewriteKnown: Context.current().info.attempt > 1,
             storePhotos,
+            stored: feed?.add,
           };
           try {
             ({ results_count: count } = await withProviderFailures(() =>
@@ -156,7 +173,9 @@ export function createJobActivities({
           heartbeat({ next: index + 1 });
         }
         return { results_count: count, next };
-      });
+      };
+      // It ends once its feed has (heartbeating meanwhile), so that by job.completed the results are searchable.
+      return keepAlive(() => scrape().finally(() => feed?.settled()));
     },
 
     /** Moves the job to its final state (if not there already) and publishes the final event once. */

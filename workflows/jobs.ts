@@ -215,6 +215,7 @@ export async function mapsScrapeWorkflow(input: MapsScrapeInput): Promise<JobOut
         to,
         total,
         count,
+        index: input.index_results !== false,
       }));
     }
     return { results_count: count };

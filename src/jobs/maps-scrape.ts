@@ -6,7 +6,15 @@ import { JobItemModel, jobItemId, jobItemsOf } from './job.model';
 import type { JobStore } from './job-store';
 import type { WriteGate } from './write-gate';
 import { insertReportingDuplicates } from '../lib/bulk-writes';
-import { domainOf, idapRef, normalizePhone, resourceId, resourceWrite, writeResources } from '../idap/resource-writes';
+import {
+  domainOf,
+  idapRef,
+  normalizePhone,
+  resourceId,
+  resourceWrite,
+  writeResources,
+  type ResourceType,
+} from '../idap/resource-writes';
 
 export interface MapsJobParams {
   query: string;
@@ -40,6 +48,8 @@ export interface ScrapeDeps {
   rewriteKnown?: boolean;
   /** Stores a business's photos as media (docs/decisions.md §6); answers their idap://media refs. */
   storePhotos?: (clientId: string, urls: string[]) => Promise<string[]>;
+  /** Told the resources each location stored, once stored (the activity feeds them to the search index). */
+  stored?: (refs: { type: ResourceType; id: string }[]) => void;
 }
 
 /** A classic text search stops after a few pages; we never ask for more than this many per location. */
@@ -200,7 +210,9 @@ export async function scrapeLocation(
       kept.push(...chunk.filter((_, j) => deps.rewriteKnown || !known.has(j)).map((c) => c.w));
       at += chunk.length;
     }
-    await deps.gate(() => writeResources(kept.flatMap((w) => w.resources)));
+    const resources = kept.flatMap((w) => w.resources);
+    await deps.gate(() => writeResources(resources));
+    deps.stored?.(resources.map(({ type, id }) => ({ type, id })));
   }
   await deps.store.progress(
     jobId,
