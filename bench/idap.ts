@@ -15,7 +15,8 @@
  * of a 100-business maps-scrape job is found by search (the job's follow-up index workflow, `<job_id>-index`).
  *
  *   npm run bench:idap   (BENCH_SIZES=2000,20000, BENCH_SECONDS=10, BENCH_CONCURRENCY=4, BENCH_JOBS=10,
- *                         BENCH_JOB_WEBHOOK=1 for jobs with a webhook; BENCH_SIZES= runs the jobs alone)
+ *                         BENCH_JOB_WEBHOOK=1 for jobs with a webhook, BENCH_PROVIDER_MS=500 for a provider that
+ *                         takes that long per page; BENCH_SIZES= runs the jobs alone)
  *
  * The API runs as `npm start` runs it (engines from the devstack, or MONGODB_URI...). Businesses are seeded with
  * insertMany in chunks, their search index built in memory with the same postingsOf() as the write path.
@@ -42,6 +43,8 @@ import { benchClient, machine, printTable, startWorkerProcess, streamFrames, ver
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const JOBS = Number(process.env.BENCH_JOBS ?? 10);
+/** How long the sandbox maps provider takes per page for the jobs (0: at once; a real provider takes 0.3-2 s). */
+const PROVIDER_MS = Number(process.env.BENCH_PROVIDER_MS ?? 0);
 const CHUNK = 5000;
 const K = 20;
 
@@ -459,7 +462,8 @@ async function jobToSearchable(api: ApiRuntime, url: string, env: Record<string,
   try {
     for (let j = 0; j < JOBS + 1; j++) {
       const params = {
-        query: `kiosk ${j}`,
+        // The sandbox answers after PROVIDER_MS when the query carries its magic word (the data stays the same).
+        query: `kiosk ${j}${PROVIDER_MS ? ` sbx-slow-${PROVIDER_MS}` : ''}`,
         country_code: 'NL',
         max_locations: 5,
         max_results: 100,
@@ -580,7 +584,7 @@ async function main() {
     }
     let searchable = null;
     if (JOBS > 0) {
-      const withHook = hook ? ', each with a webhook' : '';
+      const withHook = (hook ? ', each with a webhook' : '') + (PROVIDER_MS ? `, ${PROVIDER_MS} ms per page` : '');
       process.stdout.write(`\nrunning ${JOBS + 1} maps-scrape jobs of 100 businesses${withHook} with a worker...\n`);
       const d = api.devstack;
       searchable = await jobToSearchable(
