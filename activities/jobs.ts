@@ -29,6 +29,8 @@ export interface JobDeps {
   locks: JobLocks;
   /** What the search index's maintenance takes turns with, across worker processes (indexResources). */
   indexLock: RunLocked;
+  /** Whether maps-scrape jobs feed their results to the search index as they store them (JOB_INDEX_DURING_JOB). */
+  indexDuringJob: boolean;
   gate: WriteGate;
   /** Where business photos go (docs/decisions.md §6); storing the same bytes again finds the first copy. */
   media: {
@@ -134,9 +136,10 @@ export function createJobActivities({
         index?: boolean;
       },
     ) {
-      const feed = input.index
-        ? createIndexFeed(input.client_id, { gate: jobs.gate, lock: jobs.indexLock, failed: feedFailed })
-        : null;
+      const feed =
+        input.index && jobs.indexDuringJob
+          ? createIndexFeed(input.client_id, { gate: jobs.gate, lock: jobs.indexLock, failed: feedFailed })
+          : null;
       const scrape = async () => {
         const locations = locationsOf(input.params);
         const cap = input.params.max_results ?? Infinity;

@@ -35,6 +35,7 @@ export function createJobCore(deps: JobCoreDeps) {
     events: deps.events,
     locks,
     indexLock: deps.lock,
+    indexDuringJob: config.JOB_INDEX_DURING_JOB,
     gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
     media: deps.media,
     outbound: deps.outbound,

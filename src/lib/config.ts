@@ -225,6 +225,11 @@ const schema = z.object({
   /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
   JOB_INDEX_RESULTS: bool.default(true),
   /**
+   * With JOB_INDEX_RESULTS, a maps-scrape job also indexes what each location stores as it goes, so that its
+   * results are searchable at job.completed (src/jobs/index-feed.ts); false leaves them to the follow-up alone.
+   */
+  JOB_INDEX_DURING_JOB: bool.default(true),
+  /**
    * How far behind now a resource sync reads (docs/idap.md, "Why a sync loses nothing"): longer than a resource
    * write takes from its modified_at stamp to its acknowledgement (bounded by RESOURCE_WRITE_BUDGET_MS, 1 s) plus
    * the clock skew between the processes that write and the ones that read.
