@@ -12,7 +12,9 @@
  * Per query it prints the postings our search goes through and the documents a cold one reads, beside the
  * postings the exhaustive ranking reads, and how our top 20 compare with the exhaustive top 20 (nDCG@20 with the
  * exhaustive scores as gains, and the overlap). Then, with a worker, how long after job.completed the last business
- * of a 100-business maps-scrape job is found by search (the job's follow-up index workflow, `<job_id>-index`).
+ * of a 100-business maps-scrape job is found by search: ours (the job indexes what it stores as it goes) beside the
+ * baseline of the same jobs left to their follow-up index workflow (`<job_id>-index`) alone
+ * (JOB_INDEX_DURING_JOB=false), each with a worker of its own and a tenant of its own, the baseline first.
  *
  *   npm run bench:idap   (BENCH_SIZES=2000,20000, BENCH_SECONDS=10, BENCH_CONCURRENCY=4, BENCH_JOBS=10,
  *                         BENCH_JOB_WEBHOOK=1 for jobs with a webhook, BENCH_PROVIDER_MS=500 for a provider that
@@ -446,13 +448,19 @@ async function benchSize(api: ApiRuntime, url: string, n: number) {
 }
 
 /**
- * 100-business maps-scrape jobs (the sandbox provider) one after another: from each job.completed on the event
- * stream until a search for the job's last business finds it, searching every 20 ms; beside it, the job's own time
- * (submit to job.completed) and submit to found, so that work moved before job.completed shows. With
- * BENCH_JOB_WEBHOOK=1 each job also has a webhook_url (a local receiver answering 204).
+ * 100-business maps-scrape jobs (the sandbox provider) one after another, for a tenant of their own (`name`): from
+ * each job.completed on the event stream until a search for the job's last business finds it, searching every
+ * 20 ms; beside it, the job's own time (submit to job.completed) and submit to found, so that work moved before
+ * job.completed shows. With BENCH_JOB_WEBHOOK=1 each job also has a webhook_url (a local receiver answering 204).
  */
-async function jobToSearchable(api: ApiRuntime, url: string, env: Record<string, string>, hook: string | null) {
-  const { triple } = await benchClient(api, 'Bench Jobs', 'bench-jobs@bench.example');
+async function jobToSearchable(
+  api: ApiRuntime,
+  url: string,
+  name: string,
+  env: Record<string, string>,
+  hook: string | null,
+) {
+  const { triple } = await benchClient(api, `Bench Jobs ${name}`, `bench-jobs-${name}@bench.example`);
   const headers = { authorization: `Bearer ${triple}`, 'content-type': 'application/json' };
   const worker: ChildProcess = await startWorkerProcess(env);
   /** Per counted job: completed to found, submit to completed, submit to found. */
@@ -585,29 +593,31 @@ async function main() {
     let searchable = null;
     if (JOBS > 0) {
       const withHook = (hook ? ', each with a webhook' : '') + (PROVIDER_MS ? `, ${PROVIDER_MS} ms per page` : '');
-      process.stdout.write(`\nrunning ${JOBS + 1} maps-scrape jobs of 100 businesses${withHook} with a worker...\n`);
-      const d = api.devstack;
-      searchable = await jobToSearchable(
-        api,
-        url,
-        {
-          MONGODB_URI: api.infra.config.MONGODB_URI ?? d!.mongo!.url,
-          MONGODB_DB: api.infra.config.MONGODB_DB,
-          REDIS_URL: api.infra.config.REDIS_URL ?? d!.redis!.url,
-          TEMPORAL_ADDRESS: api.temporalAddress,
-          TEMPORAL_TASK_QUEUE: queue,
-          CREDENTIALS_KEY: api.credentialsKey,
-          DATA_DIR: api.infra.config.dataDir,
-          NODE_ENV: 'development',
-          JOB_INDEX_RESULTS: 'true',
-          ...outbound,
-        },
-        hook?.url ?? null,
-      );
       process.stdout.write(
-        `job.completed to found by search (last of 100 businesses, ${searchable.n} jobs): ` +
-          `p50 ${searchable.p50.toFixed(0)} ms, p99 ${searchable.p99.toFixed(0)} ms; ${searchable.phases}\n`,
+        `\nrunning ${JOBS + 1} maps-scrape jobs of 100 businesses${withHook} for each, with a worker...\n`,
       );
+      const d = api.devstack;
+      const env = {
+        MONGODB_URI: api.infra.config.MONGODB_URI ?? d!.mongo!.url,
+        MONGODB_DB: api.infra.config.MONGODB_DB,
+        REDIS_URL: api.infra.config.REDIS_URL ?? d!.redis!.url,
+        TEMPORAL_ADDRESS: api.temporalAddress,
+        TEMPORAL_TASK_QUEUE: queue,
+        CREDENTIALS_KEY: api.credentialsKey,
+        DATA_DIR: api.infra.config.dataDir,
+        NODE_ENV: 'development',
+        JOB_INDEX_RESULTS: 'true',
+        ...outbound,
+      };
+      const hookUrl = hook?.url ?? null;
+      const baseline = await jobToSearchable(api, url, 'baseline', { ...env, JOB_INDEX_DURING_JOB: 'false' }, hookUrl);
+      searchable = await jobToSearchable(api, url, 'ours', { ...env, JOB_INDEX_DURING_JOB: 'true' }, hookUrl);
+      const row = (label: string, r: typeof baseline) => [label, `${r.p50.toFixed(0)} / ${r.p99.toFixed(0)}`, `${r.n}`];
+      printTable(
+        ['job.completed to found (last of 100 businesses)', 'p50 / p99 ms', 'jobs'],
+        [row('ours: indexed during the job', searchable), row('baseline: the follow-up workflow alone', baseline)],
+      );
+      process.stdout.write(`ours: ${searchable.phases}\nbaseline: ${baseline.phases}\n`);
     }
     const searchRows = speed.filter((r) => r[1].startsWith('GET /idap/businesses/search'));
     const batchRows = speed.filter((r) => r[1].startsWith('POST /idap/batch (100'));
