@@ -67,6 +67,15 @@ const jobEvent = (jobId: string, event: JobEventName, type: 'maps-scrape' | 'res
   },
 });
 
+/** An activity stand-in whose first call fails as retryable (a retry in the history), answering `answer` after. */
+function failsOnce<T>(reason: string, answer: T) {
+  let calls = 0;
+  return async () => {
+    if (++calls === 1) throw ApplicationFailure.retryable(reason);
+    return answer;
+  };
+}
+
 const jobInput = (jobId: string, type: 'maps-scrape' | 'research') => ({
   job_id: jobId,
   client_id: CLIENT,
@@ -305,13 +314,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'deploy hook called after a busy answer',
     activities: {
-      callDeployHook: (() => {
-        let calls = 0;
-        return async () => {
-          if (++calls === 1) throw ApplicationFailure.retryable('deploy hook answered 503');
-          return { status: 200 };
-        };
-      })(),
+      callDeployHook: failsOnce('deploy hook answered 503', { status: 200 }),
     },
     async run({ client, taskQueue }) {
       const workflowId = 'content-deploy-post-p1-r1';
@@ -372,13 +375,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'search index re-ranked, retried after its worker stopped',
     activities: {
-      rerankSearchIndex: (() => {
-        let calls = 0;
-        return async () => {
-          if (++calls === 1) throw ApplicationFailure.retryable('re-rank attempt ended by its worker stopping');
-          return { resources: 1200 };
-        };
-      })(),
+      rerankSearchIndex: failsOnce('re-rank attempt ended by its worker stopping', { resources: 1200 }),
     },
     async run({ client, taskQueue }) {
       const workflowId = rerankWorkflowId(CLIENT, 'businesses');
