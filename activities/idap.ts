@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { RunLocked } from '../src/lib/locks';
-import type { ResourceType } from '../src/idap/resource.model';
+import type { ResourceType } from '../src/idap/resource-writes';
 import { rerankIndex, type RerankProgress } from '../src/idap/resources.service';
 import { heartbeat, keepAlive } from './heartbeats';
 

@@ -41,6 +41,7 @@ import type { SearchTrace } from '../src/idap/index-reads';
 import type { ApiRuntime } from '../src/runtime';
 import autocannon from 'autocannon';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { jobIndexWorkflowId } from '../workflows/jobs-signals';
 import { benchClient, machine, printTable, startWorkerProcess, streamFrames, verdict, withBenchApi } from './support';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -509,7 +510,7 @@ async function jobToSearchable(
         await new Promise((r) => setTimeout(r, 20));
       }
       const foundAt = performance.now();
-      const index = await finishedRun(api, `${jobId}-index`);
+      const index = await finishedRun(api, jobIndexWorkflowId(jobId));
       const started = index.startTime.getTime() - completedWall;
       const ran = index.closeTime!.getTime() - index.startTime.getTime();
       // The first job warms the worker up (dataset, workflow code); it is not counted.

@@ -1,5 +1,5 @@
 import { createClient, indexLock, startTestApi, type TestApi } from '../support/harness';
-import { resourceWrite, writeResources } from '../../src/jobs/resource-writes';
+import { resourceWrite, writeResources } from '../../src/idap/resource-writes';
 import { resourcesOfJob, indexResources } from '../../src/idap/resources.service';
 import { createIndexFeed } from '../../src/jobs/index-feed';
 import { createWriteGate } from '../../src/jobs/write-gate';

@@ -2,7 +2,7 @@ import { ResourceModel } from '../../src/idap/resource.model';
 import { JobModel } from '../../src/jobs/job.model';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
-import { jobWorkflowId } from '../../workflows/jobs-signals';
+import { jobIndexWorkflowId, jobWorkflowId } from '../../workflows/jobs-signals';
 
 let api: TestApi;
 let admin: string;
@@ -87,7 +87,7 @@ describe('maps-scrape jobs', () => {
       expect(found.body.items.map((i: any) => i.data.place_id)).toContain(target.place_id);
     }
     // Its follow-up workflow then went through every resource of the job again (the safety net for a step that failed).
-    const followUp = api.rt.engines.temporal.workflow.getHandle(`${jobId}-index`);
+    const followUp = api.rt.engines.temporal.workflow.getHandle(jobIndexWorkflowId(jobId));
     const jobResources = await ResourceModel.countDocuments({ client_id: acme.client_id, source_job_ids: jobId });
     expect(await eventually(() => followUp.result())).toEqual({ indexed: jobResources });
   });
