@@ -98,9 +98,10 @@ export async function beginJob(
 }
 
 /**
- * Feeds what the job wrote into the IDAP search index, in a workflow of its own that the job does
- * not wait for: the job completes as soon as its results are stored, and they become searchable
- * moments later (`<job_id>-index` in the Temporal UI).
+ * Indexes every resource the job wrote, again, in a workflow of its own that the job does not wait for
+ * (`<job_id>-index` in the Temporal UI): the safety net of the job's index feed, which made them searchable
+ * before job.completed. It catches a feed step that failed, an attempt that died before its step ran, a
+ * cancelled job, and runs from before the feed (docs/idap.md, "From job to searchable").
  */
 async function indexResults(input: JobInputBase) {
   if (input.index_results === false) return;
