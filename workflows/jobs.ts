@@ -101,7 +101,7 @@ export async function beginJob(
  * Indexes every resource the job wrote, again, in a workflow of its own that the job does not wait for
  * (`<job_id>-index` in the Temporal UI): the safety net of the job's index feed, which made them searchable
  * before job.completed. It catches a feed step that failed, an attempt that died before its step ran, a
- * cancelled job, and runs from before the feed (docs/idap.md, "From job to searchable").
+ * cancelled job, and activities scheduled before the feed (docs/idap.md, "From job to searchable").
  */
 async function indexResults(input: JobInputBase) {
   if (input.index_results === false) return;
