@@ -132,7 +132,7 @@ export function createJobActivities({
         to: number;
         total: number;
         count?: number;
-        /** Index what each location stores as it goes (JOB_INDEX_RESULTS; absent in activities scheduled before the feed). */
+        /** Index what each location stores as it goes (JOB_INDEX_RESULTS; absent if scheduled before the feed). */
         index?: boolean;
       },
     ) {

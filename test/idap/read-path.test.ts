@@ -267,7 +267,7 @@ describe('the IDAP search read path', () => {
     expect(trace.postings).toBeLessThan(before.postings);
   });
 
-  it('goes on with an interrupted re-rank after the last resource its heartbeat recorded, and stops when cancelled', async () => {
+  it('resumes an interrupted re-rank after the last resource its heartbeat recorded; stops if cancelled', async () => {
     const { b, scope } = await layoutOneIndex('Resumed Rerank', 300);
     const ids = (await DocTermsModel.find(scope, { _id: 1 }).lean()).map((d) => String(d._id)).sort();
     const layouts = async () =>
