@@ -80,19 +80,41 @@ async function sseConnect(url: string, token: string): Promise<Answer> {
   }
 }
 
+/** The service's own figures at this moment: event-loop delay, the document engine's pool, requests in flight. */
+async function serviceGauges(url: string): Promise<string> {
+  const text = await fetch(url, { signal: AbortSignal.timeout(2000) })
+    .then((r) => r.text())
+    .catch(() => '');
+  const value = (metric: string) => Number(new RegExp(`^${metric} ([\\d.e+-]+)`, 'm').exec(text)?.[1] ?? NaN);
+  const ms = (metric: string) => Math.round(value(metric) * 1000);
+  return (
+    `loop p99=${ms('lead_nodejs_eventloop_lag_p99_seconds')}ms ` +
+    `pool in_use=${value('lead_mongo_pool_connections{state="in_use"}')} ` +
+    `waiting=${value('lead_mongo_pool_connections{state="waiting"}')}`
+  );
+}
+
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-soak-'));
   say(`starting the service (its own devstack in ${dataDir})...`);
-  const service = await startService({
-    NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    MONGODB_DB: 'soak',
-    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-  });
+  const metricsPort = await freePort();
+  const profileDir = process.env.SOAK_CPU_PROFILE;
+  const service = await startService(
+    {
+      METRICS_PORT: String(metricsPort),
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      MONGODB_DB: 'soak',
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    },
+    180_000,
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  );
+  const gauges = () => serviceGauges(`http://127.0.0.1:${metricsPort}/metrics`);
   const rss: { t: number; rss_mb: number; fds: number }[] = [];
   try {
     const url = service.url;
@@ -114,14 +136,14 @@ async function main() {
       `soaking for ${SECONDS} s: ${READS_PER_S} auth reads/s, ${CONTENT_PER_S} content reads/s, ` +
         `${JOBS_PER_MIN} jobs/min, ${SSE_HELD} streams held, 1 stream opened and closed every 2 s`,
     );
-    const sampler = setInterval(() => {
+    const sampler = setInterval(async () => {
       const f = footprint(service.pid);
       rss.push({ t: Math.round((Date.now() - started) / 1000), ...f });
-      if (rss.length % 6 === 0)
-        say(
-          `  t=${rss.at(-1)!.t}s rss=${f.rss_mb} MB fds=${f.fds} ` +
-            `requests ok=${count(latencies)} errors=${count(errors)}`,
-        );
+      const g = await gauges();
+      say(
+        `  t=${rss.at(-1)!.t}s rss=${f.rss_mb} MB fds=${f.fds} ` +
+          `requests ok=${count(latencies)} errors=${count(errors)} ${g}`,
+      );
     }, 5000);
     const jobIds: string[] = [];
     let n = 0;

@@ -10,6 +10,7 @@ import { compileContract, operationOf, type CompiledContract } from './lib/http/
 import { jsonBodyParsers } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { observeRequests } from './lib/http/request-observer';
+import { admission } from './lib/http/admission';
 import { handlersOf, pagesOf } from './lib/module';
 import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import type { Infra } from './infra';
@@ -66,6 +67,14 @@ export function createApp(
 
   const pages = pagesOf(modules);
   app.use(observeRequests(logger, metricsOperationOf(contract, Object.keys(pages))));
+  // Past capacity a request is refused here, before any work (docs/performance.md, "Load").
+  app.use(
+    admission({
+      maxConcurrent: config.HTTP_MAX_CONCURRENT_REQUESTS,
+      maxEventLoopDelayMs: config.HTTP_MAX_EVENT_LOOP_DELAY_MS,
+      retryAfterSeconds: config.HTTP_SHED_RETRY_AFTER_SECONDS,
+    }),
+  );
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
   for (const [path, page] of Object.entries(pages)) app.get(path, page);

@@ -81,6 +81,7 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
   const engines = await connectEngines({
     mongoUri: config.MONGODB_URI ?? devstack!.mongo!.url,
     mongoDb: config.MONGODB_DB,
+    mongoPool: { maxPoolSize: config.MONGO_MAX_POOL_SIZE, waitQueueTimeoutMS: config.MONGO_WAIT_QUEUE_TIMEOUT_MS },
     redisUrl: config.REDIS_URL ?? devstack!.redis!.url,
     redisKeyPrefix: config.REDIS_KEY_PREFIX,
     redisSentinels: config.REDIS_SENTINELS

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { rawResponse, type OperationHandlers } from '../lib/http/operations';
+import { admitted } from '../lib/http/admission';
 import { tenantScope } from '../lib/tenancy';
 import type { EventsService, StreamFrame, StreamSink } from './events.service';
 
@@ -22,6 +23,7 @@ function sseSink(req: Request, res: Response): StreamSink {
       if (res.destroyed || req.socket.destroyed) return false;
       res.writeHead(200, SSE_HEADERS);
       res.flushHeaders();
+      admitted(res); // an open stream holds no slot of the HTTP edge's bound
       return true;
     },
     send: (frame) => void res.write(frameText(frame)),

@@ -40,6 +40,14 @@ const schema = z.object({
   PUBLIC_BASE_URL: url.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JSON_BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
+  /**
+   * The HTTP edge's bound (docs/performance.md, "Load"): past this many requests in progress, or a mean event-loop
+   * delay above HTTP_MAX_EVENT_LOOP_DELAY_MS, a new request is refused at once with 503 and Retry-After
+   * (HTTP_SHED_RETRY_AFTER_SECONDS); 0 turns a bound off. Health probes and open event streams are never refused.
+   */
+  HTTP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).default(128),
+  HTTP_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
+  HTTP_SHED_RETRY_AFTER_SECONDS: positiveInt.default(1),
   VALIDATE_RESPONSES: bool.optional(),
 
   DATA_DIR: z.string().default('.data'),
@@ -51,6 +59,13 @@ const schema = z.object({
     .string()
     .regex(/^[\w-]{1,60}$/, 'must be 1..60 letters, digits, _ or -')
     .default('lead_service'),
+  /**
+   * The document engine's connection pool: at most this many connections, and an operation waits at most
+   * MONGO_WAIT_QUEUE_TIMEOUT_MS for one before it fails (a 503 with Retry-After), so a saturated engine
+   * refuses work instead of queueing it without bound (docs/performance.md, "Load").
+   */
+  MONGO_MAX_POOL_SIZE: positiveInt.default(20),
+  MONGO_WAIT_QUEUE_TIMEOUT_MS: positiveInt.default(2_000),
   REDIS_URL: url.optional(),
   REDIS_KEY_PREFIX: z.string().default('lead:'),
   /**

@@ -52,9 +52,19 @@ export class AppError extends Error {
   static tooManyRequests(detail: string, retryAfterSeconds: number, code?: ErrorCode) {
     return new AppError(429, detail, code ? { code } : {}, { 'Retry-After': String(retryAfterSeconds) });
   }
-  static unavailable(detail: string) {
-    return new AppError(503, detail);
+  /** 503; with `retryAfterSeconds`, a Retry-After saying when asking again makes sense. */
+  static unavailable(detail: string, retryAfterSeconds?: number) {
+    return new AppError(503, detail, {}, retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
   }
+  /** 503 with Retry-After for work refused by design past capacity (`shed`: the error handler logs no failure). */
+  static overloaded(detail: string, retryAfterSeconds: number) {
+    const err = AppError.unavailable(detail, retryAfterSeconds);
+    err.shed = true;
+    return err;
+  }
+
+  /** Refused past capacity on purpose (the access log and lead_http_requests_shed_total count it). */
+  shed = false;
   static notImplemented() {
     return new AppError(501, 'not implemented');
   }

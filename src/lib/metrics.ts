@@ -22,6 +22,18 @@ export const httpRequestDuration = new Histogram({
   registers: [registry],
 });
 
+export const httpRequestsInFlight = new Gauge({
+  name: 'lead_http_requests_in_flight',
+  help: 'Requests admitted at the HTTP edge whose answers have not ended (open event streams not counted)',
+  registers: [registry],
+});
+
+export const httpRequestsShed = counter(
+  'lead_http_requests_shed_total',
+  'Requests refused at the HTTP edge with 503 before any work, by reason (concurrency, event_loop_delay)',
+  ['reason'],
+);
+
 export const jobsSubmitted = counter('lead_jobs_submitted_total', 'Jobs accepted by the API, by type', ['type']);
 
 export const jobsFinished = counter(
@@ -150,4 +162,43 @@ export async function startMetricsServer(host: string, port: number, logger: Log
         server.closeAllConnections();
       }),
   };
+}
+
+/** The document engine's connection pool as its driver reports it (CMAP events), across all servers. */
+const mongoPool = { waiting: 0, inUse: 0, open: 0, waitTimeouts: 0 };
+
+new Gauge({
+  name: 'lead_mongo_pool_connections',
+  help: "The document engine's pool: connections open, in use, and operations waiting for one (state)",
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    this.set({ state: 'open' }, mongoPool.open);
+    this.set({ state: 'in_use' }, mongoPool.inUse);
+    this.set({ state: 'waiting' }, mongoPool.waiting);
+  },
+});
+
+const mongoWaitTimeouts = counter(
+  'lead_mongo_pool_wait_timeouts_total',
+  "Operations refused because no connection of the document engine's pool freed within MONGO_WAIT_QUEUE_TIMEOUT_MS",
+  [],
+);
+
+/** Follows a MongoClient's pool events into the gauges above (the driver emits them whether or not anyone listens). */
+export function watchMongoPool(client: {
+  on(event: string, listener: (e: { reason?: string }) => void): unknown;
+}): void {
+  client.on('connectionCreated', () => (mongoPool.open += 1));
+  client.on('connectionClosed', () => (mongoPool.open -= 1));
+  client.on('connectionCheckOutStarted', () => (mongoPool.waiting += 1));
+  client.on('connectionCheckedOut', () => {
+    mongoPool.waiting -= 1;
+    mongoPool.inUse += 1;
+  });
+  client.on('connectionCheckOutFailed', (e) => {
+    mongoPool.waiting -= 1;
+    if (e.reason === 'timeout') mongoWaitTimeouts.inc();
+  });
+  client.on('connectionCheckedIn', () => (mongoPool.inUse -= 1));
 }

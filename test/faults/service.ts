@@ -31,12 +31,21 @@ export interface ServiceProcess {
  * The service as a user runs it: `src/main.ts` (API and worker in one process) in a process of its own,
  * started with node and tsx's loader so that its pid is the service itself (kill -9 reaches it, not a wrapper).
  */
-export function startService(env: Record<string, string>, timeoutMs = 180_000): Promise<ServiceProcess> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startService(
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+  /** Node's own flags for the service (e.g. --cpu-prof for a profile written when it stops). */
+  nodeArgs: string[] = [],
+): Promise<ServiceProcess> {
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'src', 'main.ts')],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import type Redis from 'ioredis';
 import type mongoose from 'mongoose';
-import { connectMongo } from './mongo';
+import { connectMongo, type MongoPoolOptions } from './mongo';
 import { connectRedis, createRedis, type RedisSentinels } from './redis';
 import { createTemporalClient, type TemporalConnection } from './temporal';
 import { createSearchAttributeGate, type SearchAttributeGate } from './search-attributes';
@@ -22,6 +22,7 @@ export interface Engines {
 export interface EngineUrls {
   mongoUri: string;
   mongoDb: string;
+  mongoPool?: MongoPoolOptions;
   redisUrl: string;
   redisKeyPrefix: string;
   redisSentinels?: RedisSentinels;
@@ -34,7 +35,10 @@ export interface EngineUrls {
 
 export async function connectEngines(urls: EngineUrls): Promise<Engines> {
   const redis = createRedis(urls.redisUrl, urls.redisKeyPrefix, urls.redisSentinels);
-  const [mongooseInstance] = await Promise.all([connectMongo(urls.mongoUri, urls.mongoDb), connectRedis(redis)]);
+  const [mongooseInstance] = await Promise.all([
+    connectMongo(urls.mongoUri, urls.mongoDb, urls.mongoPool),
+    connectRedis(redis),
+  ]);
   const searchAttributes = createSearchAttributeGate();
   const temporal = createTemporalClient(urls.temporal, urls.temporalNamespace, urls.payloadCodec, searchAttributes);
   return {

@@ -1,14 +1,28 @@
 import mongoose from 'mongoose';
 import ConnectionString from 'mongodb-connection-string-url';
+import { watchMongoPool } from '../metrics';
+
+/** The pool's bound: how many connections, and how long an operation may wait for one (then it fails: 503). */
+export interface MongoPoolOptions {
+  maxPoolSize: number;
+  waitQueueTimeoutMS: number;
+}
 
 /**
  * One Mongoose connection per process. Commands are not buffered: while MongoDB is down a request
  * fails at once (and becomes a 503) instead of hanging until the driver gives up.
  */
-export async function connectMongo(uri: string, dbName: string): Promise<typeof mongoose> {
+export async function connectMongo(uri: string, dbName: string, pool?: MongoPoolOptions): Promise<typeof mongoose> {
   mongoose.set('bufferCommands', false);
   mongoose.set('strictQuery', true);
-  await mongoose.connect(uri, { dbName, serverSelectionTimeoutMS: 3000, autoIndex: false, ...writeConcernFor(uri) });
+  await mongoose.connect(uri, {
+    dbName,
+    serverSelectionTimeoutMS: 3000,
+    autoIndex: false,
+    ...pool,
+    ...writeConcernFor(uri),
+  });
+  watchMongoPool(mongoose.connection.getClient());
   // Indexes are part of correctness here (unique slugs, e-mails): build them before serving.
   await Promise.all(Object.values(mongoose.connection.models).map((m) => m.createIndexes()));
   return mongoose;

@@ -39,6 +39,14 @@ function validationStatus(req: Request): number {
   return op?.['x-validation-status'] ?? 422;
 }
 
+/** A busy document engine frees connections within moments; one that is down takes longer to come back. */
+const POOL_WAIT_RETRY_AFTER_SECONDS = 1;
+const ENGINE_RETRY_AFTER_SECONDS = 5;
+
+/** The driver gave up waiting for a connection of its pool (MONGO_WAIT_QUEUE_TIMEOUT_MS): busy, not down. */
+const isPoolWaitTimeout = (err: unknown) =>
+  typeof err === 'object' && err !== null && (err as { name?: string }).name === 'MongoWaitQueueTimeoutError';
+
 /** Turns any failure into the contract's error body {detail} with the right status (docs/decisions.md §3). */
 export function toAppError(err: unknown, req: Request, exposeInternals: boolean): AppError {
   if (err instanceof AppError) return err;
@@ -67,15 +75,24 @@ export function toAppError(err: unknown, req: Request, exposeInternals: boolean)
       );
     return new AppError(err.status, err.message);
   }
+  if (isPoolWaitTimeout(err))
+    return AppError.overloaded(
+      'Service busy: no document-engine connection freed in time; retry later',
+      POOL_WAIT_RETRY_AFTER_SECONDS,
+    );
   const engine = unavailableEngine(err);
-  if (engine) return AppError.unavailable(`Service temporarily unavailable: ${engine} is unreachable`);
+  if (engine)
+    return AppError.unavailable(
+      `Service temporarily unavailable: ${engine} is unreachable`,
+      ENGINE_RETRY_AFTER_SECONDS,
+    );
   return new AppError(500, exposeInternals ? `Internal error: ${(err as Error)?.message}` : 'Internal error');
 }
 
 export function errorHandler(logger: Logger, exposeInternals: boolean) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = toAppError(err, req, exposeInternals);
-    if (appError.status >= 500 && appError.status !== 501) {
+    if (appError.status >= 500 && appError.status !== 501 && !appError.shed) {
       logger.error({ err, status: appError.status, path: req.path }, 'request failed');
     }
     if (res.headersSent) return res.end();

@@ -1,0 +1,76 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AppError } from '../errors';
+import { httpRequestsInFlight, httpRequestsShed } from '../metrics';
+
+export interface AdmissionLimits {
+  /** Requests in progress at once; past it a new one is refused (0: no bound). */
+  maxConcurrent: number;
+  /** Mean event-loop delay over the last sample above which new requests are refused (0: not watched). */
+  maxEventLoopDelayMs: number;
+  /** What a refusal's Retry-After says. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Probes that answer whatever the load: an orchestrator that saw them refused would restart a process that is only
+ * busy, and an operator would lose the one view of it.
+ */
+const ALWAYS_ADMITTED = /^\/(?:healthz|readyz|api\/v1\/system\/health)\/?(?:\?|$)/;
+/** How often the event-loop delay is read (under-pressure's sample interval). */
+const SAMPLE_MS = 500;
+const RELEASE = Symbol('admission release');
+
+/**
+ * The HTTP edge's bound on work in progress, after @fastify/under-pressure's pattern: a request is admitted or
+ * refused when it arrives, before anything reads its body or an engine, so past capacity the service answers at
+ * once (503 with Retry-After) instead of queueing without bound, and nothing refused was recorded. An admitted
+ * request holds its slot until its answer ends or its client goes; an event stream gives its slot back as soon as
+ * it is open (`admitted`), so held streams never starve new requests and are never cut by this gate.
+ */
+export function admission(limits: AdmissionLimits): RequestHandler {
+  let inFlight = 0;
+  let loopDelayMs = 0;
+  const histogram = limits.maxEventLoopDelayMs > 0 ? monitorEventLoopDelay({ resolution: 10 }) : null;
+  histogram?.enable();
+  if (histogram)
+    setInterval(() => {
+      // The monitor's own resolution is counted in its samples: a loop that is never late reads ~10 ms.
+      loopDelayMs = Math.max(0, histogram.mean / 1e6 - 10);
+      histogram.reset();
+    }, SAMPLE_MS).unref();
+  const collect = () => httpRequestsInFlight.set(inFlight);
+
+  const refusal = (reason: 'concurrency' | 'event_loop_delay') => {
+    httpRequestsShed.inc({ reason });
+    const why =
+      reason === 'concurrency'
+        ? `${limits.maxConcurrent} requests are in progress`
+        : `the event loop is ${Math.round(loopDelayMs)} ms late`;
+    return AppError.overloaded(`Service busy (${why}); retry later`, limits.retryAfterSeconds);
+  };
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (ALWAYS_ADMITTED.test(req.originalUrl)) return next();
+    if (limits.maxConcurrent > 0 && inFlight >= limits.maxConcurrent) return next(refusal('concurrency'));
+    if (histogram && loopDelayMs > limits.maxEventLoopDelayMs) return next(refusal('event_loop_delay'));
+    inFlight += 1;
+    collect();
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      inFlight -= 1;
+      collect();
+    };
+    (res as unknown as Record<symbol, () => void>)[RELEASE] = release;
+    res.once('finish', release);
+    res.once('close', release);
+    next();
+  };
+}
+
+/** Gives back the slot of a request whose answer stays open (an event stream, once its headers are sent). */
+export function admitted(res: Response): void {
+  (res as unknown as Record<symbol, (() => void) | undefined>)[RELEASE]?.();
+}
