@@ -1,6 +1,7 @@
 import { workflowEnded } from '../lib/engines/temporal';
 import { AppError } from '../lib/errors';
 import { findPage, type Page } from '../lib/pagination';
+import { coalescedReads } from '../lib/coalesced-reads';
 import { tenantQuery } from '../lib/tenancy';
 import type { IdempotencyClaim } from '../lib/http/idempotency';
 import { JobModel, type JobDoc, type JobType } from './job.model';
@@ -26,6 +27,7 @@ export interface JobControlDeps extends JobStarterDeps {
  */
 export function createJobControl(deps: JobControlDeps) {
   const starter = createJobStarter(deps);
+  const listReads = coalescedReads<{ docs: JobDoc[]; total: number }>();
 
   return {
     submit: starter.submit,
@@ -42,11 +44,17 @@ export function createJobControl(deps: JobControlDeps) {
       return doc;
     },
 
-    /** Jobs of one type within a tenancy (null: all clients, for a super_admin), newest first. */
+    /**
+     * Jobs of one type within a tenancy (null: all clients, for a super_admin), newest first. The same page asked
+     * for by many at once is read once for them (a tenant's dashboards poll it while its jobs write progress).
+     */
     list(scope: string | null, type: JobType, status: string | undefined, page: Page) {
       const tenant = tenantQuery(scope);
       const filter = { type, ...tenant.filter, ...(status ? { status } : {}) };
-      return findPage<JobDoc>(JobModel, { filter, sort: { created_at: -1, _id: -1 }, options: tenant.options }, page);
+      const key = JSON.stringify([scope, type, status ?? null, page.skip, page.page_size]);
+      return listReads(key, () =>
+        findPage<JobDoc>(JobModel, { filter, sort: { created_at: -1, _id: -1 }, options: tenant.options }, page),
+      );
     },
 
     /**

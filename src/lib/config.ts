@@ -41,8 +41,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JSON_BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
   /**
-   * The HTTP edge's bound (docs/performance.md, "Load"): past this many requests in progress, or a mean event-loop
-   * delay above HTTP_MAX_EVENT_LOOP_DELAY_MS, a new request is refused at once with 503 and Retry-After
+   * The HTTP edge's bound (docs/performance.md, "Load"): past this many requests in progress, or while the event
+   * loop stalled longer than HTTP_MAX_EVENT_LOOP_DELAY_MS in the last half second, a new request is refused at once
+   * with 503 and Retry-After
    * (HTTP_SHED_RETRY_AFTER_SECONDS); 0 turns a bound off. Health probes and open event streams are never refused.
    */
   HTTP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).default(128),

@@ -6,7 +6,7 @@ import { httpRequestsInFlight, httpRequestsShed } from '../metrics';
 export interface AdmissionLimits {
   /** Requests in progress at once; past it a new one is refused (0: no bound). */
   maxConcurrent: number;
-  /** Mean event-loop delay over the last sample above which new requests are refused (0: not watched). */
+  /** Longest event-loop stall within the last sample above which new requests are refused (0: not watched). */
   maxEventLoopDelayMs: number;
   /** What a refusal's Retry-After says. */
   retryAfterSeconds: number;
@@ -33,12 +33,19 @@ export function admission(limits: AdmissionLimits): RequestHandler {
   let loopDelayMs = 0;
   const histogram = limits.maxEventLoopDelayMs > 0 ? monitorEventLoopDelay({ resolution: 10 }) : null;
   histogram?.enable();
-  if (histogram)
+  if (histogram) {
+    let sampledAt = performance.now();
     setInterval(() => {
-      // The monitor's own resolution is counted in its samples: a loop that is never late reads ~10 ms.
-      loopDelayMs = Math.max(0, histogram.mean / 1e6 - 10);
+      // The longest stall, not the mean: one stall of seconds among fifty 10 ms ticks would vanish in a mean. The
+      // monitor counts its own resolution in its samples (a loop never late reads ~10 ms), and its sample of a stall
+      // may land after this read; this timer's own lateness sees the stall at once.
+      const now = performance.now();
+      const late = now - sampledAt - SAMPLE_MS;
+      sampledAt = now;
+      loopDelayMs = Math.max(0, histogram.max / 1e6 - 10, late);
       histogram.reset();
     }, SAMPLE_MS).unref();
+  }
   const collect = () => httpRequestsInFlight.set(inFlight);
 
   const refusal = (reason: 'concurrency' | 'event_loop_delay') => {
@@ -46,7 +53,7 @@ export function admission(limits: AdmissionLimits): RequestHandler {
     const why =
       reason === 'concurrency'
         ? `${limits.maxConcurrent} requests are in progress`
-        : `the event loop is ${Math.round(loopDelayMs)} ms late`;
+        : `the event loop stalled for ${Math.round(loopDelayMs)} ms`;
     return AppError.overloaded(`Service busy (${why}); retry later`, limits.retryAfterSeconds);
   };
 
