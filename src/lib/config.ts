@@ -46,7 +46,7 @@ const schema = z.object({
    * with 503 and Retry-After
    * (HTTP_SHED_RETRY_AFTER_SECONDS); 0 turns a bound off. Health probes and open event streams are never refused.
    */
-  HTTP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).default(128),
+  HTTP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).default(64),
   HTTP_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
   HTTP_SHED_RETRY_AFTER_SECONDS: positiveInt.default(1),
   VALIDATE_RESPONSES: bool.optional(),

@@ -80,6 +80,8 @@ beforeAll(async () => {
     JOB_RETRY_MAX_ATTEMPTS: '12',
     JOB_HEARTBEAT_TIMEOUT_MS: '5000',
     SSE_HEARTBEAT_MS: '2000',
+    // The HTTP edge's bound, low enough that the overload case's flood of 96 clients is certainly past it.
+    HTTP_MAX_CONCURRENT_REQUESTS: '32',
   };
   const started = Date.now();
   ctx = {
@@ -88,6 +90,8 @@ beforeAll(async () => {
     async restartService() {
       ctx.service = await startService(serviceEnv);
     },
+    login,
+    db: () => db,
   };
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   say(`engines and service up in ${seconds} s (service pid ${ctx.service.pid}, ${ctx.service.url})`);
@@ -169,17 +173,19 @@ async function runCase(c: FaultCase) {
   const faultAt = Date.now();
   await c.inject(ctx);
   const answers: Answer[] = [];
-  if (c.engine) {
-    const down = await until(
-      `health naming ${c.engine} as down`,
-      async () => {
-        const res = await request(base(), 'GET', '/api/v1/system/health', { token: admin, timeoutMs: 10_000 });
-        return res.status === 503 && JSON.stringify(res.body).includes(c.engine!) ? res : undefined;
-      },
-      20_000,
-    );
-    figures.health_503_after_ms = Date.now() - faultAt;
-    figures.health_while_down = down.body.detail;
+  if (c.engine || c.up) {
+    if (c.engine) {
+      const down = await until(
+        `health naming ${c.engine} as down`,
+        async () => {
+          const res = await request(base(), 'GET', '/api/v1/system/health', { token: admin, timeoutMs: 10_000 });
+          return res.status === 503 && JSON.stringify(res.body).includes(c.engine!) ? res : undefined;
+        },
+        20_000,
+      );
+      figures.health_503_after_ms = Date.now() - faultAt;
+      figures.health_while_down = down.body.detail;
+    }
     answers.push({ ...(await completeClaim(base(), claims[1])), kind: 'signup complete' } as Answer);
     for (let round = 0; round < 2 || Date.now() - faultAt < DOWN_MS; round++)
       answers.push(...(await probe(tenant, admin, jobs, tag, round)));
@@ -396,6 +402,8 @@ async function runCase(c: FaultCase) {
     connections: s.connections,
     refused_503: s.refusals.length,
   }));
+
+  if (c.verify) figures.case = await c.verify(ctx);
 
   // Memory and open handles back to where they were (same subscribers open, nothing in flight).
   await sleep(2000);

@@ -8,6 +8,8 @@ export interface Answer {
   body: any;
   ms: number;
   error?: string;
+  /** The answer's Retry-After, if it had one. */
+  retryAfter?: string;
 }
 
 /** Every request of the matrix is bounded: a hang is a failure, reported as such, never a stuck run. */
@@ -35,7 +37,8 @@ export async function request(
     } catch {
       /* not JSON */
     }
-    return { status: res.status, body, ms: Math.round(performance.now() - started) };
+    const retryAfter = res.headers.get('retry-after') ?? undefined;
+    return { status: res.status, body, ms: Math.round(performance.now() - started), ...(retryAfter && { retryAfter }) };
   } catch (err) {
     return {
       status: 0,
