@@ -82,6 +82,8 @@ beforeAll(async () => {
     SSE_HEARTBEAT_MS: '2000',
     // The HTTP edge's bound, low enough that the overload case's flood of 96 clients is certainly past it.
     HTTP_MAX_CONCURRENT_REQUESTS: '32',
+    // Not the event loop's delay: on a loaded machine a stall would refuse the cases' own setup requests.
+    HTTP_MAX_EVENT_LOOP_DELAY_MS: '0',
   };
   const started = Date.now();
   ctx = {

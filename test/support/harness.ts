@@ -58,6 +58,9 @@ export async function startTestApi(
     // The tests' webhook, callback and deploy-hook receivers listen on loopback, which the service refuses
     // unless told (test/security/outbound.test.ts checks the refusal, and the default with this unset).
     OUTBOUND_ALLOW_PRIVATE: 'true',
+    // The API shares the test process, whose loop a loaded CI machine stalls for seconds at times: shedding on
+    // event-loop delay would refuse a test's request for the machine's sake (test/system/load-shedding sets it).
+    HTTP_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   const rt = await startApi(config, {
