@@ -4977,9 +4977,17 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description An engine or upstream the operation needs is unavailable; retry later. */
+    /**
+     * @description An engine or upstream the operation needs is unavailable, or the service is past its capacity and
+     *     refused the request before doing any of it; retry later.
+     */
     ServiceUnavailable: {
       headers: {
+        /**
+         * @description Seconds to wait before retrying, where the service can tell (1 when busy, 5 when an engine is
+         *     unreachable).
+         */
+        'Retry-After'?: number;
         [name: string]: unknown;
       };
       content: {
