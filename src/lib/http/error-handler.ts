@@ -92,6 +92,8 @@ export function toAppError(err: unknown, req: Request, exposeInternals: boolean)
 export function errorHandler(logger: Logger, exposeInternals: boolean) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = toAppError(err, req, exposeInternals);
+    // A refusal past capacity is the service working as designed: counted by metrics, not logged as a failure.
+    if (appError.shed) res.locals.shed = true;
     if (appError.status >= 500 && appError.status !== 501 && !appError.shed) {
       logger.error({ err, status: appError.status, path: req.path }, 'request failed');
     }

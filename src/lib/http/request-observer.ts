@@ -34,7 +34,9 @@ export function observeRequests(logger: Logger, operationOf: (req: Request) => s
     const ms = performance.now() - started;
     const failed = !res.headersSent;
     observe(operationOf(req), failed ? 'aborted' : String(res.statusCode), ms / 1000);
-    const level = levelOf(res.statusCode);
+    // A refusal past capacity (res.locals.shed) is logged as an answer, not an error: under overload there are
+    // thousands a second, and lead_http_requests_shed_total counts them.
+    const level = res.locals.shed ? 'info' : levelOf(res.statusCode);
     if (!logger.isLevelEnabled(level)) return;
     const line = {
       request_id: req.requestId,
