@@ -53,7 +53,7 @@ const rateText = (r: Rates) =>
   `${r['auth read']} auth reads/s, ${r['content read']} content reads/s, ${r['job submit'] * 60} jobs/min`;
 
 /** The service's own figures now: event-loop delay, the document engine's pool, requests in flight and shed. */
-async function serviceGauges(url: string): Promise<string> {
+async function serviceGauges(url: string): Promise<{ line: string; heapUsedMb: number }> {
   const text = await fetch(url, { signal: AbortSignal.timeout(2000) })
     .then((r) => r.text())
     .catch(() => '');
@@ -63,15 +63,15 @@ async function serviceGauges(url: string): Promise<string> {
       0,
     );
   const value = (metric: string) => Number(new RegExp(`^${metric} ([\\d.e+-]+)`, 'm').exec(text)?.[1] ?? NaN);
-  return (
+  const line =
     `loop p99=${Math.round(value('lead_nodejs_eventloop_lag_p99_seconds') * 1000)}ms ` +
     `pool in_use=${value('lead_mongo_pool_connections{state="in_use"}')} ` +
     `waiting=${value('lead_mongo_pool_connections{state="waiting"}')} ` +
     `in_flight=${value('lead_http_requests_in_flight')} shed=${sum('lead_http_requests_shed_total')} ` +
     `heap used=${Math.round(value('lead_nodejs_heap_size_used_bytes') / 1e6)}MB ` +
     `total=${Math.round(value('lead_nodejs_heap_size_total_bytes') / 1e6)}MB ` +
-    `external=${Math.round(value('lead_nodejs_external_memory_bytes') / 1e6)}MB`
-  );
+    `external=${Math.round(value('lead_nodejs_external_memory_bytes') / 1e6)}MB`;
+  return { line, heapUsedMb: Math.round(value('lead_nodejs_heap_size_used_bytes') / 1e6) };
 }
 
 function printKinds(r: MixResult) {
@@ -112,12 +112,14 @@ async function main() {
     profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   );
   const gauges = () => serviceGauges(`http://127.0.0.1:${metricsPort}/metrics`);
-  const rss: { t: number; rss_mb: number; fds: number }[] = [];
+  const rss: { t: number; rss_mb: number; fds: number; heap_mb: number }[] = [];
   let phaseStart = Date.now();
   const sampler = setInterval(async () => {
     const f = footprint(service.pid);
-    rss.push({ t: Math.round((Date.now() - phaseStart) / 1000), ...f });
-    say(`  t=${rss.at(-1)!.t}s rss=${f.rss_mb} MB fds=${f.fds} ${await gauges()}`);
+    const t = Math.round((Date.now() - phaseStart) / 1000);
+    const g = await gauges();
+    rss.push({ t, ...f, heap_mb: g.heapUsedMb });
+    say(`  t=${t}s rss=${f.rss_mb} MB fds=${f.fds} ${g.line}`);
   }, 5000);
   /** RSS samples of one phase, from its start. */
   const phase = () => {
@@ -164,9 +166,22 @@ async function main() {
       };
       const baseline = mean(window, 2 * window);
       const last = mean(SECONDS - window, SECONDS);
+      // The heap's lowest point in a window is what stays live after collections: a leak raises it, V8's
+      // growth between major collections (a sawtooth in RSS) does not.
+      const floor = (from: number, to: number) =>
+        Math.min(...samples.filter((x) => x.t > from && x.t <= to && x.heap_mb > 0).map((x) => x.heap_mb));
+      const [heapBaseline, heapLast] = [floor(window, 2 * window), floor(SECONDS - window, SECONDS)];
       printTable(
-        ['RSS (MB)', 'baseline: 2nd window', 'last window', 'ratio'],
-        [[`windows of ${window} s`, baseline.toFixed(1), last.toFixed(1), `${(last / baseline).toFixed(3)}x`]],
+        [`windows of ${window} s`, 'baseline: 2nd window', 'last window', 'ratio'],
+        [
+          ['RSS, mean (MB)', baseline.toFixed(1), last.toFixed(1), `${(last / baseline).toFixed(3)}x`],
+          [
+            'heap used, lowest (MB)',
+            String(heapBaseline),
+            String(heapLast),
+            `${(heapLast / heapBaseline).toFixed(3)}x`,
+          ],
+        ],
       );
       say(`RSS samples (t s: MB): ${samples.map((x) => `${x.t}:${x.rss_mb}`).join(' ')}`);
       const errors = count(r.errors) + unfinished.length;
