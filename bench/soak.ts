@@ -233,7 +233,7 @@ async function main() {
     }
 
     if (PHASES.has('overload')) {
-      const k = 2 * (knee || 1 / 8);
+      const k = 2 * (knee || 1); // with no multiple held at all, twice the mix
       say(
         `\n== overload: x${k} of the mix for ${OVERLOAD_SECONDS} s, then x1 for ${RECOVERY_SECONDS} s (${machine()})`,
       );
