@@ -48,13 +48,21 @@ export function admission(limits: AdmissionLimits): RequestHandler {
   }
   const collect = () => httpRequestsInFlight.set(inFlight);
 
-  const refusal = (reason: 'concurrency' | 'event_loop_delay') => {
+  // One error of each kind, made once: under overload there are thousands of refusals a second, and an Error's
+  // stack trace was the costliest part of one (a CPU profile of the soak).
+  const refusals = {
+    concurrency: AppError.overloaded(
+      `Service busy (${limits.maxConcurrent} requests are in progress); retry later`,
+      limits.retryAfterSeconds,
+    ),
+    event_loop_delay: AppError.overloaded(
+      `Service busy (the event loop stalled for over ${limits.maxEventLoopDelayMs} ms); retry later`,
+      limits.retryAfterSeconds,
+    ),
+  };
+  const refusal = (reason: keyof typeof refusals) => {
     httpRequestsShed.inc({ reason });
-    const why =
-      reason === 'concurrency'
-        ? `${limits.maxConcurrent} requests are in progress`
-        : `the event loop stalled for ${Math.round(loopDelayMs)} ms`;
-    return AppError.overloaded(`Service busy (${why}); retry later`, limits.retryAfterSeconds);
+    return refusals[reason];
   };
 
   return (req: Request, res: Response, next: NextFunction) => {
