@@ -43,8 +43,8 @@ const schema = z.object({
   /**
    * The HTTP edge's bound (docs/performance.md, "Load"): past this many requests in progress, or while the event
    * loop stalled longer than HTTP_MAX_EVENT_LOOP_DELAY_MS in the last half second, a new request is refused at once
-   * with 503 and Retry-After
-   * (HTTP_SHED_RETRY_AFTER_SECONDS); 0 turns a bound off. Health probes and open event streams are never refused.
+   * with 503 and Retry-After (HTTP_SHED_RETRY_AFTER_SECONDS); 0 turns a bound off. Health probes and open event
+   * streams are never refused.
    */
   HTTP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).default(64),
   HTTP_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
