@@ -165,15 +165,14 @@ export async function startMetricsServer(host: string, port: number, logger: Log
 }
 
 /** The document engine's connection pool as its driver reports it (CMAP events), across all servers. */
-const mongoPool = { waiting: 0, inUse: 0, open: 0, waitTimeouts: 0 };
+const mongoPool = { waiting: 0, inUse: 0 };
 
 new Gauge({
   name: 'lead_mongo_pool_connections',
-  help: "The document engine's pool: connections open, in use, and operations waiting for one (state)",
+  help: "The document engine's pool: connections in use, and operations waiting for one (state)",
   labelNames: ['state'] as const,
   registers: [registry],
   collect() {
-    this.set({ state: 'open' }, mongoPool.open);
     this.set({ state: 'in_use' }, mongoPool.inUse);
     this.set({ state: 'waiting' }, mongoPool.waiting);
   },
@@ -189,8 +188,6 @@ const mongoWaitTimeouts = counter(
 export function watchMongoPool(client: {
   on(event: string, listener: (e: { reason?: string }) => void): unknown;
 }): void {
-  client.on('connectionCreated', () => (mongoPool.open += 1));
-  client.on('connectionClosed', () => (mongoPool.open -= 1));
   client.on('connectionCheckOutStarted', () => (mongoPool.waiting += 1));
   client.on('connectionCheckedOut', () => {
     mongoPool.waiting -= 1;
