@@ -189,7 +189,8 @@ async function main() {
       const fast = readP99(r) < P99_MS;
       say(
         `steady target: 0 errors (${verdict(errors === 0, `NOT met: ${errors}`)}), read p99 under ${P99_MS} ms ` +
-          `(${verdict(fast, `NOT met: ${readP99(r)} ms`)}), RSS flat within 10% (${verdict(flat, 'NOT met')}); ${machine()}`,
+          `(${verdict(fast, `NOT met: ${readP99(r)} ms`)}), ` +
+          `RSS flat within 10% (${verdict(flat, 'NOT met')}); ${machine()}`,
       );
       if (errors || !flat || !fast) exitCode = 1;
     }
@@ -259,11 +260,12 @@ async function main() {
           `fds before ${before.fds}, after ${footprint(service.pid).fds}`,
       );
       say(
-        `time to recover: ${recoveredAt < 0 ? `NOT within ${RECOVERY_SECONDS} s` : `${recoveredAt} s`} after the load ` +
-          `dropped back (every later second: 0 errors, read p99 under ${P99_MS} ms)`,
+        `time to recover: ${recoveredAt < 0 ? `NOT within ${RECOVERY_SECONDS} s` : `${recoveredAt} s`} ` +
+          `after the load dropped back (every later second: 0 errors, read p99 under ${P99_MS} ms)`,
       );
       say(
-        `jobs during overload: accepted ${overloadJobs.length}, completed ${overloadJobs.length - unfinished.length}, ` +
+        `jobs during overload: accepted ${overloadJobs.length}, ` +
+          `completed ${overloadJobs.length - unfinished.length}, ` +
           `refused or unanswered ${refused}`,
       );
       if (unfinished.length || recoveredAt < 0) exitCode = 1;

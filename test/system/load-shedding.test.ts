@@ -51,7 +51,7 @@ describe('load shedding at the HTTP edge', () => {
     return { close: () => ac.abort() };
   }
 
-  it('refuses past its bound with a fast 503 and Retry-After, keeps probes and open streams, and recovers', async () => {
+  it('refuses past its bound with a 503 and Retry-After, keeps probes and open streams, and recovers', async () => {
     // Open event streams hold no slot: three stay open under a bound of two, and requests still pass.
     const streams = [await openStream(), await openStream(), await openStream()];
     expect((await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: triple })).status).toBe(200);
