@@ -4,8 +4,12 @@ import type { HitCounter } from './content-cache';
 import { PostModel } from './post.model';
 import { createViewCounter } from './view-counter';
 
-/** Reads served from the cache reach MongoDB in one grouped $inc per post at most this often. */
-const BACKGROUND_WRITE_MS = 250;
+/**
+ * Reads served from the cache reach MongoDB in one grouped $inc per post at most this often. Their counts come from
+ * the live counter in Redis meanwhile, so this only sets how far the stored total trails; under the soak's mix the
+ * background $incs were the largest holder of the document engine's connections (docs/performance.md, "Load").
+ */
+const BACKGROUND_WRITE_MS = 1000;
 /** How long a post's live counter stays in Redis after its last read. */
 const COUNTER_TTL_SECONDS = 7 * 24 * 3600;
 
