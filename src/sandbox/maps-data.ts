@@ -102,12 +102,15 @@ function place(
   };
 }
 
+/** What a query searches for (magic words removed, lower-case): the key of its openings. */
+export const queryWhat = (query: string) => parseQuery(query).what;
+
 /**
  * Every place the sandbox knows for one text search: a deterministic function of the query text
- * (magic words removed), the location bias (rounded to ~100 m) and the region. Tests import it to
- * compute exact expected counts.
+ * (magic words removed), the location bias (rounded to ~100 m), the region and the number of places
+ * `opened` since (Openings below). Tests import it to compute exact expected counts.
  */
-export function placesFor(query: string, lat: number, lng: number, region = 'us'): WirePlace[] {
+export function placesFor(query: string, lat: number, lng: number, region = 'us', opened = 0): WirePlace[] {
   const { what, where } = parseQuery(query);
   const noun = titleCase(what || 'business');
   const local = new Seed('local', what, where, lat.toFixed(3), lng.toFixed(3));
@@ -120,7 +123,38 @@ export function placesFor(query: string, lat: number, lng: number, region = 'us'
     const s = new Seed('place', what, where, lat.toFixed(3), lng.toFixed(3), i);
     return place(s, `${s.pick(ADJECTIVES)} ${noun} ${s.pick(SUFFIXES)}`, what, where, region, lat, lng);
   });
-  return [...chains, ...locals];
+  // Businesses that opened since: new places at every location of the query, after the ones it had.
+  const openings = Array.from({ length: opened }, (_, i) => {
+    const s = new Seed('opening', what, where, lat.toFixed(3), lng.toFixed(3), i);
+    return place(s, `New ${s.pick(ADJECTIVES)} ${noun} ${s.pick(SUFFIXES)}`, what, where, region, lat, lng);
+  });
+  return [...chains, ...locals, ...openings];
+}
+
+/**
+ * Businesses that open while the sandbox runs, so a test can make a repeated search (a watch's next run) find
+ * something it did not find before: each opening adds one place at every location searched for the query's
+ * subject (`bakery` for "bakery in Utrecht"). Deterministic: the n-th opening is always the same place.
+ */
+export class Openings {
+  private readonly opened = new Map<string, number>();
+
+  /** Opens `count` more businesses of the query's subject; answers how many are open now. */
+  open(query: string, count = 1): number {
+    const what = queryWhat(query);
+    const now = (this.opened.get(what) ?? 0) + Math.max(0, Math.floor(count));
+    this.opened.set(what, now);
+    return now;
+  }
+
+  /** How many businesses of the query's subject have opened. */
+  of(query: string): number {
+    return this.opened.get(queryWhat(query)) ?? 0;
+  }
+
+  reset(): void {
+    this.opened.clear();
+  }
 }
 
 export interface PageToken {

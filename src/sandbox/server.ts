@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultPlan, type QueuedFault, type Target } from './faults';
-import { PAGE_SIZE, decodeToken, encodeToken, placesFor, type PageToken } from './maps-data';
+import { Openings, PAGE_SIZE, decodeToken, encodeToken, placesFor, type PageToken } from './maps-data';
 import { renderPage } from './research-site';
 import { Seed } from './seed';
 import { analyticsAnswer } from './analytics';
@@ -21,11 +21,14 @@ import sharp from 'sharp';
  *   /product-analytics, /web-analytics, /mobile-subscriptions, /social, /campaigns: the analytics
  *                                          providers of the admin reports (see analytics.ts)
  *   POST /_sandbox/faults                  queue faults {target, status?, delay_ms?, malformed?, times}
+ *   POST /_sandbox/openings                open businesses {query, count?}: a repeated search finds them too
  *   GET  /_sandbox/stats, GET /_sandbox/received (what the relay providers received), POST /_sandbox/reset
  */
 export interface Sandbox {
   url: string;
   faults: FaultPlan;
+  /** Businesses opened since the server started (maps-data.ts, Openings). */
+  openings: Openings;
   /** Calls answered per analytics source since the server started. */
   analytics: Record<string, number>;
   /** Requests the relay providers received, oldest first. */
@@ -55,7 +58,7 @@ const json = (status: number, body: unknown): Answer => ({
   body: JSON.stringify(body),
 });
 
-function textSearch(q: URLSearchParams): Answer {
+function textSearch(q: URLSearchParams, openings: Openings): Answer {
   if (q.get('key') === 'sbx-invalid')
     return json(200, { status: 'REQUEST_DENIED', error_message: 'The provided API key is invalid.', results: [] });
   let t: PageToken | null;
@@ -69,7 +72,7 @@ function textSearch(q: URLSearchParams): Answer {
     const [lat, lng] = (q.get('location') ?? '0,0').split(',').map(Number);
     t = { query, lat: lat || 0, lng: lng || 0, region: (q.get('region') ?? 'us').toLowerCase(), offset: 0 };
   }
-  const all = placesFor(t.query, t.lat, t.lng, t.region);
+  const all = placesFor(t.query, t.lat, t.lng, t.region, openings.of(t.query));
   const results = all.slice(t.offset, t.offset + PAGE_SIZE);
   const next = t.offset + PAGE_SIZE < all.length ? encodeToken({ ...t, offset: t.offset + PAGE_SIZE }) : undefined;
   return json(200, {
@@ -109,6 +112,7 @@ async function readJson(req: http.IncomingMessage): Promise<any> {
 
 export async function startSandbox(opts: { host?: string; port?: number } = {}): Promise<Sandbox> {
   const faults = new FaultPlan();
+  const openings = new Openings();
   const analytics: Record<string, number> = {};
   const relay = createRelayProviders();
   const server = http.createServer(async (req, res) => {
@@ -131,8 +135,13 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
           } as QueuedFault);
           return void res.writeHead(204).end();
         }
+        if (req.method === 'POST' && url.pathname === '/_sandbox/openings') {
+          const o = await readJson(req);
+          const open = openings.open(String(o.query ?? ''), Number(o.count ?? 1));
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ open }));
+        }
         if (req.method === 'POST' && url.pathname === '/_sandbox/reset')
-          return void (faults.reset(), relay.reset(), res.writeHead(204).end());
+          return void (faults.reset(), openings.reset(), relay.reset(), res.writeHead(204).end());
         if (url.pathname === '/_sandbox/received')
           return void res
             .writeHead(200, { 'content-type': 'application/json' })
@@ -184,7 +193,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
       const researchKey = req.headers['x-api-key'];
       send(
         target === 'maps'
-          ? textSearch(url.searchParams)
+          ? textSearch(url.searchParams, openings)
           : fetchPage(url.searchParams, typeof researchKey === 'string' ? researchKey : undefined),
       );
     } catch (err) {
@@ -199,6 +208,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
   return {
     url: `http://${address}:${port}`,
     faults,
+    openings,
     analytics,
     received: relay.received,
     stop: () =>
