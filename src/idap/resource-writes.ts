@@ -53,7 +53,8 @@ export function resourceWrite(
 
 /**
  * The upsert for a resource that may exist already: data fields are set one by one (so two jobs that
- * know different fields of the same domain both keep theirs), `related` and `source_job_ids` only grow.
+ * know different fields of the same domain both keep theirs), `related` and `source_job_ids` only grow;
+ * `first_seen_job_id` is the job that created it, whichever job writes it later.
  */
 function upsertOp(w: ResourceWrite): AnyBulkWriteOperation {
   const set: Record<string, unknown> = { resource_type: w.type };
@@ -63,7 +64,7 @@ function upsertOp(w: ResourceWrite): AnyBulkWriteOperation {
   return {
     updateOne: {
       filter: { _id: w.id, client_id: w.clientId },
-      update: { $set: set, $setOnInsert: { flags: ['new'] }, $addToSet: addToSet },
+      update: { $set: set, $setOnInsert: { flags: ['new'], first_seen_job_id: w.jobId }, $addToSet: addToSet },
       upsert: true,
     },
   };
@@ -123,6 +124,7 @@ export async function writeResources(writes: ResourceWrite[], links: ResourceLin
         flags: ['new'],
         related: w.related,
         source_job_ids: [w.jobId],
+        first_seen_job_id: w.jobId,
         created_at: stamp,
         modified_at: stamp,
       })),

@@ -16,7 +16,8 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 /**
  * One lead-data resource (idap://<resource_type>/<resource_id>) of one tenant.
  * `related` holds refs to other resources (a business's domain, phones, contacts...), so `include`
- * can fetch them; `source_job_ids` records which jobs found it.
+ * can fetch them; `source_job_ids` records which jobs found it, `first_seen_job_id` the one that created it (a
+ * watch's run counts what it saw first: src/watches).
  */
 const resourceSchema = new Schema(
   {
@@ -27,6 +28,7 @@ const resourceSchema = new Schema(
     flags: { type: [String], default: ['new'] },
     related: { type: [String], default: [] },
     source_job_ids: { type: [String], default: [] },
+    first_seen_job_id: { type: String, default: null },
   },
   { timestamps: { createdAt: 'created_at', updatedAt: 'modified_at' }, versionKey: false, minimize: false },
 );
@@ -34,6 +36,7 @@ resourceSchema.index({ client_id: 1, resource_type: 1, _id: 1 });
 // A list or sync reads one tenant's type in (modified_at, _id) order from a cursor (sync.ts): one range of this index.
 resourceSchema.index({ client_id: 1, resource_type: 1, modified_at: 1, _id: 1 });
 resourceSchema.index({ client_id: 1, source_job_ids: 1 });
+resourceSchema.index({ client_id: 1, first_seen_job_id: 1, resource_type: 1 });
 resourceSchema.plugin(tenantOwned);
 
 export const ResourceModel = model('Resource', resourceSchema, 'idap_resources');

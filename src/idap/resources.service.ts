@@ -63,6 +63,7 @@ export async function upsertResources(
     const onInsert: Record<string, unknown> = Object.keys(set).length > 1 ? {} : { data: {} };
     if (item.flags) set.flags = [...new Set(item.flags)];
     else onInsert.flags = ['new'];
+    if (item.sourceJobId) onInsert.first_seen_job_id = item.sourceJobId;
     const addToSet: Record<string, unknown> = {};
     const related = [...new Set(item.related ?? [])].filter((r) => r !== idapRef(item.type, ids[n]));
     if (related.length) addToSet.related = { $each: related };
@@ -127,6 +128,27 @@ export async function resourcesOfJob(clientId: string, jobId: string): Promise<{
   }
   const order = (t: ResourceType) => RESOURCE_TYPES.indexOf(t);
   return refs.sort((a, b) => order(a.type) - order(b.type));
+}
+
+/**
+ * The resources of `types` a job created (it saw them first: no job of the tenant had written them before): how
+ * many, and the refs of the first `limit` of them in the order they were written.
+ */
+export async function firstSeenBy(
+  clientId: string,
+  jobId: string,
+  types: readonly ResourceType[],
+  limit: number,
+): Promise<{ count: number; refs: string[] }> {
+  const filter = { client_id: clientId, first_seen_job_id: jobId, resource_type: { $in: [...types] } };
+  const [count, docs] = await Promise.all([
+    ResourceModel.countDocuments(filter),
+    ResourceModel.find(filter, { _id: 1, resource_type: 1 })
+      .sort({ created_at: 1, _id: 1 })
+      .limit(limit)
+      .lean<{ _id: string; resource_type: ResourceType }[]>(),
+  ]);
+  return { count, refs: docs.map((d) => idapRef(d.resource_type, d._id)) };
 }
 
 /**
