@@ -40,6 +40,12 @@ export interface ResearchInput extends JobInputBase {
   resume?: { next: number; total: number; paused: boolean; seq: number };
 }
 
+/** A job's workflow as it is to be started: which one, on which task queue, its memo and its input. */
+export type JobRun = { taskQueue: string; memo: { client_id: string; job_type: string } } & (
+  | { type: 'maps-scrape'; input: MapsScrapeInput }
+  | { type: 'research'; input: ResearchInput }
+);
+
 export interface JobOutcome {
   status: 'completed' | 'failed' | 'cancelled';
   results_count?: number;

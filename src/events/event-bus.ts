@@ -2,6 +2,11 @@ import type Redis from 'ioredis';
 
 export const JOB_EVENTS = ['job.queued', 'job.started', 'job.completed', 'job.failed'] as const;
 export type JobEventName = (typeof JOB_EVENTS)[number];
+/** What a watch's run found new (src/watches): an event of the run's job too, so it carries the job's fields. */
+export const WATCH_EVENTS = ['watch.new_leads'] as const;
+export type WatchEventName = (typeof WATCH_EVENTS)[number];
+/** Every event the bus carries to the event stream and to webhooks. */
+export type EventName = JobEventName | WatchEventName;
 
 export interface JobEventData {
   job_id: string;
@@ -18,7 +23,7 @@ export interface JobEventData {
 /** One event as streamed: `id` is its Redis stream id in the client's stream. */
 export interface JobEvent {
   id: string;
-  event: JobEventName;
+  event: EventName;
   data: JobEventData;
 }
 
@@ -26,7 +31,7 @@ export interface JobEvent {
 export interface Broadcast {
   id: string;
   all_id: string;
-  event: JobEventName;
+  event: EventName;
   data: string;
 }
 
@@ -55,7 +60,7 @@ return {id, all}
 `;
 
 export const streamKey = (clientId: string | null) => (clientId ? `events:client:${clientId}` : 'events:all');
-const publishedKey = (data: JobEventData, event: JobEventName) =>
+const publishedKey = (data: JobEventData, event: EventName) =>
   `events:published:${data.client_id}:${data.job_id}:${event}`;
 /** Pub/sub channels are not prefixed by ioredis, so the key prefix is added here to keep deployments apart. */
 export const channelName = (redis: Redis) => `${redis.options.keyPrefix ?? ''}events:broadcast`;
@@ -64,14 +69,14 @@ const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
 export const isStreamId = (id: string) => STREAM_ID.test(id);
 
 /**
- * Job events in Redis: a capped stream per client (and one for all clients, for super_admins) kept
+ * Job (and watch) events in Redis: a capped stream per client (and one for all clients, for super_admins) kept
  * for Last-Event-ID replay, plus a pub/sub broadcast that every API instance fans out to its open
  * streams. Published by activities (and by the API for job.queued), never by workflow code.
  */
 export function createEventBus(redis: Redis, opts: EventBusOptions) {
   return {
     /** Publishes a job's event, or answers the id it was published under already (within the window). */
-    async publish(event: JobEventName, data: JobEventData): Promise<JobEvent> {
+    async publish(event: EventName, data: JobEventData): Promise<JobEvent> {
       const payload = JSON.stringify(data);
       const [id] = (await redis.eval(
         PUBLISH,
@@ -102,7 +107,7 @@ export function createEventBus(redis: Redis, opts: EventBusOptions) {
       const rows = await redis.xrange(streamKey(clientId), `(${lastId}`, '+');
       return rows
         .filter(([id]) => Number(id.split('-')[0]) >= oldest)
-        .map(([id, fields]) => ({ id, event: fields[1] as JobEventName, data: JSON.parse(fields[3]) as JobEventData }));
+        .map(([id, fields]) => ({ id, event: fields[1] as EventName, data: JSON.parse(fields[3]) as JobEventData }));
     },
   };
 }

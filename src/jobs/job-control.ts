@@ -31,6 +31,8 @@ export function createJobControl(deps: JobControlDeps) {
 
   return {
     submit: starter.submit,
+    /** Records and announces a job whose workflow its caller starts (a watch's run): see job-starter. */
+    record: starter.record,
     /** Starts the workflows of queued jobs that have none yet (runs on a timer; callable for tests and tools). */
     sweep: starter.sweep,
     /** Stops the start sweep and waits for workflow starts in flight. */

@@ -6,8 +6,17 @@ import type { Logger } from '../lib/logger';
 import { jobsSubmitted } from '../lib/metrics';
 import { JobModel, type JobDoc, type JobType } from './job.model';
 import { eventData } from './job.views';
+import { loadJob } from './job-store';
 import { createInsertBatcher } from './insert-batcher';
 import type { JobWorkflows } from './jobs.workflows';
+
+/** How a job is recorded: its webhook and submitter, and for a watch's run its id and the watch. */
+export interface JobRecordOptions {
+  webhookUrl?: string | null;
+  createdBy?: string | null;
+  jobId?: string;
+  watchId?: string | null;
+}
 
 export interface JobStarterDeps {
   workflows: Pick<JobWorkflows, 'start'>;
@@ -58,8 +67,9 @@ export function createJobStarter(deps: JobStarterDeps) {
   }
 
   async function sweep() {
+    // A watch's job is started by its run's workflow, which Temporal keeps going: the sweep leaves it alone.
     const stale = await JobModel.find(
-      { status: 'queued', created_at: { $lt: new Date(Date.now() - sweepAfterMs) } },
+      { status: 'queued', created_at: { $lt: new Date(Date.now() - sweepAfterMs) }, watch_id: null },
       null,
       { allTenants: true },
     )
@@ -79,6 +89,67 @@ export function createJobStarter(deps: JobStarterDeps) {
       : setInterval(() => void sweep().catch(() => undefined), Math.max(1000, sweepAfterMs));
   timer?.unref();
 
+  const announce = (doc: JobDoc) => deps.events.publish('job.queued', eventData(doc, 'job.queued', doc.created_at));
+
+  /**
+   * Stores a job as queued and announces it (job.queued). With `jobId` given (a watch's run derives it from the run,
+   * a keyed submit from its key) a job stored under that id before is answered instead, `repeated`, with the job
+   * this call would have stored: the caller says what a repeat means.
+   */
+  async function store(
+    type: JobType,
+    clientId: string,
+    params: Record<string, unknown>,
+    opts: JobRecordOptions,
+  ): Promise<{ doc: JobDoc; repeated: false; queued: JobEvent } | { doc: JobDoc; repeated: true; attempted: JobDoc }> {
+    const now = new Date();
+    const model = new JobModel({
+      _id: opts.jobId ?? newId(),
+      client_id: clientId,
+      type,
+      status: 'queued',
+      params,
+      webhook_url: opts.webhookUrl ?? null,
+      created_by: opts.createdBy ?? null,
+      watch_id: opts.watchId ?? null,
+      events_sent: ['job.queued'],
+      created_at: now,
+      updated_at: now,
+    });
+    await model.validate();
+    const doc = model.toObject() as JobDoc;
+    try {
+      await inserts.insert(doc as unknown as Record<string, unknown>);
+    } catch (err) {
+      const stored = opts.jobId ? await loadJob(opts.jobId, clientId) : null;
+      if (!stored) throw err;
+      return { doc: stored, repeated: true, attempted: doc };
+    }
+    try {
+      const queued = await announce(doc);
+      jobsSubmitted.inc({ type });
+      return { doc, repeated: false, queued };
+    } catch (err) {
+      await JobModel.deleteOne({ _id: doc._id, client_id: clientId }); // not announced: as if never submitted
+      throw err;
+    }
+  }
+
+  /**
+   * Records a job whose workflow its caller starts (a watch's run, under `jobId`): a repeated call, a retried step,
+   * answers the job the first one stored with its job.queued again (the bus answers the event it published), so a
+   * retried caller never makes a second job.
+   */
+  async function record(
+    type: JobType,
+    clientId: string,
+    params: Record<string, unknown>,
+    opts: JobRecordOptions,
+  ): Promise<{ doc: JobDoc; queued: JobEvent }> {
+    const stored = await store(type, clientId, params, opts);
+    return stored.repeated ? { doc: stored.doc, queued: await announce(stored.doc) } : stored;
+  }
+
   return {
     /** Records and announces a job, then starts its workflow without making the caller wait for Temporal. */
     async submit(
@@ -87,40 +158,15 @@ export function createJobStarter(deps: JobStarterDeps) {
       params: Record<string, unknown>,
       opts: { webhookUrl?: string | null; createdBy?: string | null; idempotency?: IdempotencyClaim },
     ) {
-      const now = new Date();
-      const id = opts.idempotency ? idempotentId(opts.idempotency, 'job', type, clientId) : newId();
-      const model = new JobModel({
-        _id: id,
-        client_id: clientId,
-        type,
-        status: 'queued',
-        params,
-        webhook_url: opts.webhookUrl ?? null,
-        created_by: opts.createdBy ?? null,
-        events_sent: ['job.queued'],
-        created_at: now,
-        updated_at: now,
-      });
-      await model.validate();
-      const doc = model.toObject() as JobDoc;
-      try {
-        await inserts.insert(doc as unknown as Record<string, unknown>);
-      } catch (err) {
-        const earlier = opts.idempotency && (await JobModel.findOne({ _id: id, client_id: clientId }).lean<JobDoc>());
-        if (!earlier) throw err;
-        return convergeOn(earlier, doc);
-      }
-      let queued: JobEvent;
-      try {
-        queued = await deps.events.publish('job.queued', eventData(doc, 'job.queued', doc.created_at));
-      } catch (err) {
-        await JobModel.deleteOne({ _id: doc._id, client_id: clientId }); // not announced: as if never submitted
-        throw err;
-      }
-      jobsSubmitted.inc({ type });
+      const jobId = opts.idempotency ? idempotentId(opts.idempotency, 'job', type, clientId) : undefined;
+      const stored = await store(type, clientId, params, { ...opts, jobId });
+      if (stored.repeated) return convergeOn(stored.doc, stored.attempted);
+      const { doc, queued } = stored;
       startSoon(doc, queued);
       return doc;
     },
+
+    record,
 
     sweep,
 

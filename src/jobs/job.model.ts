@@ -40,6 +40,8 @@ const jobSchema = new Schema(
     /** Time spent paused, left out of processing_time. */
     paused_ms: { type: Number, default: 0 },
     completed_at: { type: Date, default: null },
+    /** The watch whose run this job is (src/watches): that run starts the job's workflow, not the start sweep. */
+    watch_id: { type: String, default: null },
     /** Job events already published for this job, so a retried activity does not publish one twice. */
     events_sent: { type: [String], default: [] },
   },

@@ -18,6 +18,7 @@ const common = (d: JobDoc) => ({
   results_count: d.results_count ?? 0,
   error: d.error ?? null,
   webhook_url: d.webhook_url ?? null,
+  watch_id: d.watch_id ?? null,
   created_at: iso(d.created_at),
   started_at: iso(d.started_at),
 });

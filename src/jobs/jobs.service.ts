@@ -24,23 +24,28 @@ export const BUSINESS_COLUMNS = [
   'reviews_count',
 ];
 
+/** Refuses (422) a country or a region the locations dataset does not know: a job (or a watch) would find nothing. */
+export function assertKnownArea(params: Pick<MapsJobParams, 'country_code' | 'region_codes'>, at = 'body'): void {
+  if (!countryExists(params.country_code)) {
+    throw AppError.invalid(`Unknown country_code ${params.country_code}`, [
+      { location: 'body', field: `${at}country_code`, message: 'not a known country' },
+    ]);
+  }
+  const unknown = unknownRegions(params.country_code, params.region_codes ?? []);
+  if (unknown.length) {
+    throw AppError.invalid(`Unknown region_codes for ${params.country_code}: ${unknown.join(', ')}`, [
+      { location: 'body', field: `${at}region_codes`, message: `unknown: ${unknown.join(', ')}` },
+    ]);
+  }
+}
+
 /** Maps-scrape jobs: submitted for a country and its regions, listed, read, cancelled, and their results. */
 export function createJobsService(deps: { control: JobControl; workflows: Pick<JobWorkflows, 'cancel'> }) {
   const { control } = deps;
   return {
     async submit(who: Submitter, body: MapsJobParams & { webhook_url?: string }): Promise<Schemas['JobSubmitted']> {
       const { webhook_url, ...params } = body;
-      if (!countryExists(params.country_code)) {
-        throw AppError.invalid(`Unknown country_code ${params.country_code}`, [
-          { location: 'body', field: 'country_code', message: 'not a known country' },
-        ]);
-      }
-      const unknown = unknownRegions(params.country_code, params.region_codes ?? []);
-      if (unknown.length) {
-        throw AppError.invalid(`Unknown region_codes for ${params.country_code}: ${unknown.join(', ')}`, [
-          { location: 'body', field: 'region_codes', message: `unknown: ${unknown.join(', ')}` },
-        ]);
-      }
+      assertKnownArea(params);
       await assertSelectedClient(who.clientId, who.isSuperAdmin);
       const doc = await control.submit('maps-scrape', who.clientId, params, {
         webhookUrl: webhook_url,
