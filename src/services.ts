@@ -20,6 +20,7 @@ import { createResearchModule } from './research/research.module';
 import { createRetentionModule } from './retention/retention.module';
 import { createSystemModule } from './system/system.module';
 import { createUsersModule } from './users/users.module';
+import { createWatchesModule } from './watches/watches.module';
 
 export interface ModuleOptions {
   /** The provider adapters, where this process runs a worker (the job modules' activities use them). */
@@ -48,6 +49,7 @@ export function createModules(infra: Infra, opts: ModuleOptions) {
     pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }),
     jobs,
     research: createResearchModule({ ...infra, core: jobCore }),
+    watches: createWatchesModule({ ...infra, core: jobCore, clientActive: clients.service.isActive }),
     events: createEventsModule(infra),
     locations: createLocationsModule(),
     content: createContentModule({ ...infra, clientByDomain: clients.service.byContentDomain }),

@@ -9,3 +9,4 @@ export { pinReservationWorkflow, pinCreatedCallbackWorkflow } from './pin-reserv
 export { integrationBillingSyncWorkflow } from './integration-billing';
 export { retentionPurgeWorkflow } from './retention';
 export { idapRerankWorkflow } from './idap';
+export { watchRunWorkflow } from './watches';

@@ -128,6 +128,11 @@ export function createClientsService(
       return { client_id: doc._id, ...secrets.plain, regenerated_at: at.toISOString() };
     },
 
+    /** Whether the client exists and is active (a deactivated client's scheduled work does nothing). */
+    async isActive(clientId: string): Promise<boolean> {
+      return Boolean(await ClientModel.exists({ _id: clientId, is_active: true }));
+    },
+
     /** Verifies a credential triple in constant time; null when anything does not match. */
     async verifyTriple(clientId: string, apiKey: string, apiSecret: string): Promise<ClientDoc | null> {
       const doc = await ClientModel.findById(clientId).lean<ClientDoc>(); // an engine error is a 503, never a 401

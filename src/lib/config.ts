@@ -238,6 +238,14 @@ const schema = z.object({
   /** The same two for the bulk task queue's jobs, apart from the interactive queue's. */
   WORKER_BULK_MAX_ACTIVITIES: positiveInt.default(20),
   WORKER_BULK_MAX_WORKFLOW_TASKS: positiveInt.default(10),
+  /** Watches one client may have at once (one more is 409), and how often at most one may run (docs/watches.md). */
+  WATCHES_MAX_PER_CLIENT: positiveInt.default(20),
+  WATCH_MIN_INTERVAL_SECONDS: positiveInt.min(60, 'must be at least 60').default(3600),
+  /** How late a watch's missed run may still start, unless the watch sets its own (60 s to 7 days). */
+  WATCH_CATCHUP_WINDOW_SECONDS: positiveInt
+    .min(60, 'must be 60..604800')
+    .max(604_800, 'must be 60..604800')
+    .default(86_400),
   /** Feed what jobs write into the IDAP search index (a follow-up workflow per job). */
   JOB_INDEX_RESULTS: bool.default(true),
   /**

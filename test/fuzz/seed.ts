@@ -58,6 +58,15 @@ export async function seedRecords(api: TestApi, triple: string): Promise<Record<
       { companies: [{ name: 'Seeded Bakery', country_code: 'NL' }] },
       'research_id',
     ),
+    'path.watch_id': await created(
+      '/api/v1/dashboard/client/watches',
+      {
+        name: 'Seeded watch',
+        maps_scrape: { query: 'bakery', country_code: 'NL' },
+        cadence: { interval_seconds: 86400 },
+      },
+      'watch_id',
+    ),
   };
 }
 

@@ -3,11 +3,15 @@ import { searchText, type MapsJobParams } from '../../src/jobs/maps-scrape';
 import { placesFor, type WirePlace } from '../../src/sandbox/maps-data';
 import { eventually, type TestApi } from '../support/harness';
 
-/** What the sandbox answers for a maps-scrape job: its unique places in the order the job finds them. */
-export function expectedPlaces(p: MapsJobParams): WirePlace[] {
+/**
+ * What the sandbox answers for a maps-scrape job: its unique places in the order the job finds them (with `opened`
+ * businesses of its query opened in the sandbox since it started: its Openings).
+ */
+export function expectedPlaces(p: MapsJobParams, opened = 0): WirePlace[] {
   const byId = new Map<string, WirePlace>();
   for (const loc of expandLocations(p.country_code, p.region_codes ?? [], p.max_locations)) {
-    for (const place of placesFor(searchText(p.query, loc), loc.lat, loc.lng, p.country_code.toLowerCase())) {
+    const region = p.country_code.toLowerCase();
+    for (const place of placesFor(searchText(p.query, loc), loc.lat, loc.lng, region, opened)) {
       if (!byId.has(place.place_id)) byId.set(place.place_id, place);
     }
   }

@@ -16,13 +16,18 @@ export const STREAM_EVENTS = [
   'job.started',
   'job.completed',
   'job.failed',
+  'watch.new_leads',
   'revoked',
 ] as const satisfies readonly StreamEventName[];
 // A frame the contract adds fails this line until it is listed above.
 const EVERY_EVENT_LISTED: Exclude<StreamEventName, (typeof STREAM_EVENTS)[number]> extends never ? true : never = true;
 void EVERY_EVENT_LISTED;
 
+export type WatchEventFrame = components['schemas']['WatchEventFrame'];
+
 export const isJobEvent = (frame: StreamFrame): frame is JobEventFrame => frame.event.startsWith('job.');
+/** A watch's run saw new leads: their count and the first refs (`watch.new_leads`). */
+export const isWatchEvent = (frame: StreamFrame): frame is WatchEventFrame => frame.event === 'watch.new_leads';
 
 /** Answers that another attempt will not change: the stream ends with the error instead of reconnecting. */
 const FINAL_STATUSES = [400, 401, 403, 404, 422];

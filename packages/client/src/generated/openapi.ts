@@ -739,6 +739,170 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/client/watches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List watches
+     * @description The client's watches, newest first (without `next_runs` and `last_run`, which getWatch adds). Any
+     * dashboard role, the credential triple, or an agent token with scope jobs:read. A super_admin sees all clients'
+     *     watches, or one client's with X-Selected-Client-Id.
+     */
+    get: operations['listWatches'];
+    put?: never;
+    /**
+     * Create a watch
+     * @description Saves a maps-scrape or research job to run on a cadence, as one Temporal Schedule
+     * (`watch-<watch_id>`): every `interval_seconds` (counted from the Unix epoch: 86400 runs at 00:00 UTC), or at the
+     * times of a five-field `cron` expression read in `time_zone`. Each run is an ordinary job (listed with the jobs,
+     *     `watch_id` set; followed on the event stream; cancellable), and reports the leads it saw first
+     *     (listWatchRuns, and a `watch.new_leads` event when there are any). A run still going when the next is due
+     *     makes that one skipped; a run missed while the service or Temporal was away starts late if they are back
+     *     within `catchup_window_seconds` of its time. Cost is bounded: a client has at most WATCHES_MAX_PER_CLIENT
+     *     watches (20 by default; one more answers 409) and no watch runs more often than every
+     *     WATCH_MIN_INTERVAL_SECONDS (3600 by default; an interval or a cron expression whose closest two runs are
+     *     nearer answers 422). A super_admin must name the client with X-Selected-Client-Id. Any dashboard role, the
+     *     credential triple, or an agent token with scope jobs:submit. Another client's watch answers 404.
+     */
+    post: operations['createWatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/client/watches/{watch_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a watch
+     * @description The watch with the times of its next runs as Temporal computes them from its schedule (none while
+     *     paused) and its last run. Any dashboard role, the credential triple, or an agent token with scope
+     *     jobs:read. Another client's watch answers 404.
+     */
+    get: operations['getWatch'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a watch
+     * @description Deletes the watch, its schedule and its runs' records: no run starts after this answer. A run in
+     * progress finishes as an ordinary job (cancel it with its job's cancel operation); the jobs of past runs stay.
+     *     Any dashboard role, the credential triple, or an agent token with scope jobs:submit. Another client's watch
+     *     answers 404.
+     */
+    delete: operations['deleteWatch'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a watch
+     * @description Changes what is given: the name, the job's parameters (`maps_scrape` for a maps-scrape watch,
+     * `research` for a research watch; the kind cannot change), the cadence, the catch-up window or the webhook_url
+     * (null removes it); the schedule is updated at once and a run in progress keeps the parameters it started with.
+     *     The same rules as createWatch apply (422). Any dashboard role, the credential triple, or an agent token with
+     *     scope jobs:submit. Another client's watch answers 404.
+     */
+    patch: operations['updateWatch'];
+    trace?: never;
+  };
+  '/api/v1/dashboard/client/watches/{watch_id}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a watch
+     * @description Pauses the watch's schedule: no run starts until it is resumed (triggerWatch still runs it once).
+     * Pausing a paused watch changes nothing. Any dashboard role, the credential triple, or an agent token with scope
+     *     jobs:submit. Another client's watch answers 404.
+     */
+    post: operations['pauseWatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/client/watches/{watch_id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a watch
+     * @description Resumes a paused watch: its next run is the next time of its cadence (runs missed while paused are
+     * not made up). Resuming an active watch changes nothing. Any dashboard role, the credential triple, or an agent
+     * token with scope jobs:submit. Another client's watch answers 404.
+     */
+    post: operations['resumeWatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/client/watches/{watch_id}/trigger': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a watch now
+     * @description Starts a run of the watch now, paused or not, as its schedule would; it shows in listWatchRuns (and
+     * its job's job.queued on the event stream) within moments. While a run is in progress, the run asked for starts
+     *     right after it ends (runs never overlap; at most one waits: asking again meanwhile adds none). Any dashboard
+     *     role, the credential triple, or an agent token with scope jobs:submit. Another client's watch answers 404.
+     */
+    post: operations['triggerWatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/client/watches/{watch_id}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a watch's runs
+     * @description The watch's runs, newest first: each run's job, its state, and the leads it saw first
+     * (`new_leads_count`, exact, and the refs of the first 100 in `new_leads`). A lead is new when no earlier job of
+     * the client had found it: for a maps-scrape watch the businesses, for a research watch every resource it found
+     * (registry entries, domains, contacts, e-mails, phones, profiles). Any dashboard role, the credential triple, or
+     * an agent token with scope jobs:read. Another client's watch answers 404.
+     */
+    get: operations['listWatchRuns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/client/locations/countries': {
     parameters: {
       query?: never;
@@ -2699,7 +2863,8 @@ export interface paths {
      * @description A server-sent-event stream of the caller's client's job events (maps-scrape and research), as they
      *     happen. It starts with `event: connected` (data `{"client_id": ..., "connected_at": ...}`), then
      *     sends `job.queued`, `job.started`, `job.completed` (with processing_time and results_count) and
-     *     `job.failed` (with error; a cancelled job emits job.failed with status `cancelled`), each with an
+     *     `job.failed` (with error; a cancelled job emits job.failed with status `cancelled`) and `watch.new_leads`
+     *     (a watch's run saw leads no earlier job had found: their count and first 100 refs), each with an
      *     `id:`, and `event: heartbeat` (data `{"at": ...}`) every 30 seconds. Reconnecting with
      *     `Last-Event-ID` replays the events missed, from a bounded window kept in Redis, whichever API
      *     instance answers. Authentication: query `token` (the credential triple
@@ -3430,6 +3595,11 @@ export interface components {
        * @description Receives a signed POST with each of the job's events (see the submit operation).
        */
       webhook_url: string | null;
+      /**
+       * Format: uuid
+       * @description The watch whose run this job is (see createWatch); null for a job submitted by a caller.
+       */
+      watch_id?: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -3441,6 +3611,181 @@ export interface components {
       completed_at: string | null;
       /** @description Seconds from start to completion. */
       processing_time: number | null;
+    };
+    /** @description What the watch is for, as people will see it in lists. */
+    WatchName: string;
+    /**
+     * @description How late a run missed while the service or Temporal was away may still start (seconds). Default:
+     *     WATCH_CATCHUP_WINDOW_SECONDS (86400).
+     */
+    WatchCatchupWindow: number;
+    /**
+     * Format: uri
+     * @description Receives a signed POST for each event of each run's job (as a job's webhook_url: job.queued,
+     * job.started, job.completed, job.failed) and for `watch.new_leads` when a run saw new leads: body `{id, event,
+     * data}`, signed by the Standard Webhooks scheme with the client's webhook secret, delivered at least once. The
+     * same address rules as a job's webhook_url (422 for a private address unless OUTBOUND_ALLOW_PRIVATE=true).
+     */
+    WatchWebhookUrl: string;
+    /**
+     * @description When a watch runs: `interval_seconds`, or `cron` with an optional `time_zone`; exactly one of
+     *     `interval_seconds` and `cron` (422 otherwise). No cadence may run more often than
+     *     WATCH_MIN_INTERVAL_SECONDS (3600 by default), measured between its two closest runs on the clock of its time
+     *     zone (a daylight-saving change can bring two runs an hour closer, once or twice a year).
+     */
+    WatchCadence: {
+      /** @description Seconds between runs, counted from the Unix epoch (86400 runs at 00:00 UTC every day). */
+      interval_seconds?: number;
+      /**
+       * @description Five fields, `minute hour day-of-month month day-of-week`: each `*`, a number, a range `a-b`, a
+       * step (`*\/n`, `a-b/n`, `a/n`) or a list of them separated by commas; months also `JAN`-`DEC`, days of the week
+       *     `SUN`-`SAT` (0 or 7 is Sunday). Or one of `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`. A run
+       *     needs the day of the month and the day of the week to match both (as Temporal reads cron, unlike some
+       *     crons, which take either).
+       * @example 0 7 * * MON-FRI
+       */
+      cron?: string;
+      /**
+       * @description The IANA time zone the cron expression is read in, e.g. `Europe/Amsterdam`; UTC when omitted.
+       * @example Europe/Amsterdam
+       */
+      time_zone?: string;
+    };
+    /** @description The maps-scrape job each run submits (as submitMapsScrapeJob's body, without webhook_url). */
+    WatchMapsScrape: {
+      /** @description What to search for. */
+      query: string;
+      /** @description ISO 3166-1 alpha-2, upper-case. */
+      country_code: string;
+      /** @description Region codes from /locations/regions; omitted or empty means the whole country. */
+      region_codes?: string[];
+      /** @description Cap on locations searched; omitted means every location of the area. */
+      max_locations?: number;
+      /** @description Cap on businesses collected; omitted means no cap. */
+      max_results?: number;
+      /** @description Result language (BCP 47), e.g. `nl` or `en-GB`. */
+      language?: string;
+    };
+    /** @description The research job each run submits, for the companies listed (as submitResearchJob's first form). */
+    WatchResearch: {
+      companies: {
+        name: string;
+        /** @description Web domain, e.g. `dezon.example`. */
+        domain?: string;
+        country_code?: string;
+      }[];
+    };
+    /**
+     * @description A saved job run on a cadence by its Temporal Schedule (`schedule_id`; in the Temporal UI's
+     * Schedules, found by client with `LeadClientId="<client_id>"`). Exactly one of `maps_scrape` and `research`, as
+     * `job_type` says. `next_runs` and `last_run` come with a single watch (create, get, update, pause, resume), not in
+     * lists.
+     */
+    Watch: {
+      /** Format: uuid */
+      watch_id: string;
+      /** Format: uuid */
+      client_id: string;
+      name: string;
+      /** @enum {string} */
+      job_type: 'maps-scrape' | 'research';
+      maps_scrape?: components['schemas']['WatchMapsScrape'];
+      research?: components['schemas']['WatchResearch'];
+      cadence: components['schemas']['WatchCadence'];
+      catchup_window_seconds: number;
+      /** Format: uri */
+      webhook_url: string | null;
+      /** @enum {string} */
+      state: 'active' | 'paused';
+      /** @description The Temporal Schedule's id, `watch-<watch_id>`. */
+      schedule_id: string;
+      /** @description The next run times Temporal computed for the schedule (at most 10); empty while paused. */
+      next_runs?: string[];
+      last_run?: components['schemas']['WatchRun'];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    /**
+     * @description One run of a watch: the job it submitted (an ordinary job: its status and results at the jobs' or
+     *     research operations) and the leads it saw first. `status` follows the job's: running until the job ends.
+     */
+    WatchRun: {
+      /**
+       * Format: uuid
+       * @description The run's job (job_id or research_id), also its Temporal workflow id.
+       */
+      job_id: string;
+      /** Format: uuid */
+      watch_id: string;
+      /** @enum {string} */
+      job_type: 'maps-scrape' | 'research';
+      /**
+       * Format: date-time
+       * @description The time the schedule ran it for (the trigger's time for a run started by triggerWatch).
+       */
+      scheduled_at: string;
+      /** @enum {string} */
+      status: 'running' | 'completed' | 'failed' | 'cancelled';
+      /** @description The job's results (its businesses or companies). */
+      results_count: number;
+      /** @description How many leads this run saw first (exact); 0 until it has ended. */
+      new_leads_count: number;
+      /** @description The refs of the first 100 of them, in the order they were found. */
+      new_leads: string[];
+      /** Format: date-time */
+      started_at: string;
+      /** Format: date-time */
+      completed_at: string | null;
+    };
+    WatchTriggered: {
+      /** Format: uuid */
+      watch_id: string;
+      /** Format: date-time */
+      triggered_at: string;
+    };
+    WatchDeleted: {
+      /** Format: uuid */
+      watch_id: string;
+      /** @enum {boolean} */
+      deleted: true;
+    };
+    /**
+     * @description `watch.new_leads`: a watch's run ended having seen leads no earlier job of the client had found
+     * (sent only then). Its id is its position in the client's stream, as a job event's. The same data is the `data` of
+     * the watch's webhook delivery.
+     */
+    WatchEventFrame: {
+      /** @enum {string} */
+      event: 'watch.new_leads';
+      id: components['schemas']['EventStreamId'];
+      data: {
+        /** Format: uuid */
+        watch_id: string;
+        /**
+         * Format: uuid
+         * @description The run's job.
+         */
+        job_id: string;
+        /** @enum {string} */
+        job_type: 'maps-scrape' | 'research';
+        /**
+         * @description How the run's job ended (a cancelled or failed job's new leads count too).
+         * @enum {string}
+         */
+        status: 'completed' | 'failed' | 'cancelled';
+        /** Format: uuid */
+        client_id: string;
+        /** Format: date-time */
+        occurred_at: string;
+        /** Format: date-time */
+        scheduled_at: string;
+        /** @description How many leads the run saw first (exact). */
+        new_leads_count: number;
+        /** @description The refs of the first 100 of them. */
+        new_leads: string[];
+      };
     };
     /** @description A client's webhook signing secret (Standard Webhooks); see getWebhookSecret. */
     WebhookSecret: {
@@ -3520,6 +3865,11 @@ export interface components {
       error: string | null;
       /** Format: uri */
       webhook_url: string | null;
+      /**
+       * Format: uuid
+       * @description The watch whose run this job is (see createWatch); null for a job submitted by a caller.
+       */
+      watch_id?: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -3601,6 +3951,7 @@ export interface components {
       | components['schemas']['ConnectedFrame']
       | components['schemas']['HeartbeatFrame']
       | components['schemas']['JobEventFrame']
+      | components['schemas']['WatchEventFrame']
       | components['schemas']['RevokedFrame'];
     /**
      * @description The last frame of a stream whose credential was taken away (logout, token revoked or regenerated,
@@ -4833,6 +5184,20 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description No such watch for this caller. */
+    WatchNotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "detail": "Watch not found"
+         *     }
+         */
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /**
      * @description The request conflicts with the current state (duplicate or wrong state), or a request with the same
      *     Idempotency-Key is still in flight (code `idempotency_key_in_flight`, Retry-After).
@@ -5106,6 +5471,11 @@ export interface components {
      * @example e4b2c9a1-7d3e-4f5a-8b6c-0d9e1f2a3b45
      */
     ResearchId: string;
+    /**
+     * @description Watch id.
+     * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
+     */
+    WatchId: string;
     /**
      * @description Post id.
      * @example 5a9d3e7c-2b1f-4c8e-a6d4-9f0e1b2c3d47
@@ -8827,6 +9197,590 @@ export interface operations {
       };
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listWatches: {
+    parameters: {
+      query?: {
+        /**
+         * @description Page number, 1-based.
+         * @example 1
+         */
+        page?: components['parameters']['Page'];
+        /**
+         * @description Items per page.
+         * @example 20
+         */
+        page_size?: components['parameters']['PageSize'];
+        /**
+         * @description Only watches in this state.
+         * @example active
+         */
+        state?: 'active' | 'paused';
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of watches. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "watches": [
+           *         {
+           *           "watch_id": "6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
+           *           "client_id": "3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f",
+           *           "name": "New bakeries in Utrecht",
+           *           "job_type": "maps-scrape",
+           *           "maps_scrape": {
+           *             "query": "bakery",
+           *             "country_code": "NL"
+           *           },
+           *           "cadence": {
+           *             "interval_seconds": 86400
+           *           },
+           *           "catchup_window_seconds": 86400,
+           *           "webhook_url": null,
+           *           "state": "active",
+           *           "schedule_id": "watch-6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
+           *           "created_at": "2025-03-14T09:30:00Z",
+           *           "updated_at": "2025-03-14T09:30:00Z"
+           *         }
+           *       ],
+           *       "total": 1,
+           *       "page": 1,
+           *       "page_size": 20
+           *     }
+           */
+          'application/json': {
+            watches: components['schemas']['Watch'][];
+            /** @description Number of matching records across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createWatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Either `maps_scrape` or `research`, the job each run submits. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "New bakeries in Utrecht",
+         *       "maps_scrape": {
+         *         "query": "bakery",
+         *         "country_code": "NL",
+         *         "region_codes": [
+         *           "NL-UT"
+         *         ],
+         *         "max_locations": 25
+         *       },
+         *       "cadence": {
+         *         "cron": "0 7 * * 1",
+         *         "time_zone": "Europe/Amsterdam"
+         *       }
+         *     }
+         */
+        'application/json':
+          | {
+              name: components['schemas']['WatchName'];
+              maps_scrape: components['schemas']['WatchMapsScrape'];
+              cadence: components['schemas']['WatchCadence'];
+              catchup_window_seconds?: components['schemas']['WatchCatchupWindow'];
+              webhook_url?: components['schemas']['WatchWebhookUrl'];
+            }
+          | {
+              name: components['schemas']['WatchName'];
+              research: components['schemas']['WatchResearch'];
+              cadence: components['schemas']['WatchCadence'];
+              catchup_window_seconds?: components['schemas']['WatchCatchupWindow'];
+              webhook_url?: components['schemas']['WatchWebhookUrl'];
+            };
+      };
+    };
+    responses: {
+      /** @description The watch, its schedule created; `next_runs` are the times Temporal computed for it. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "watch_id": "6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
+           *       "client_id": "3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f",
+           *       "name": "New bakeries in Utrecht",
+           *       "job_type": "maps-scrape",
+           *       "maps_scrape": {
+           *         "query": "bakery",
+           *         "country_code": "NL",
+           *         "region_codes": [
+           *           "NL-UT"
+           *         ],
+           *         "max_locations": 25
+           *       },
+           *       "cadence": {
+           *         "cron": "0 7 * * 1",
+           *         "time_zone": "Europe/Amsterdam"
+           *       },
+           *       "catchup_window_seconds": 86400,
+           *       "webhook_url": null,
+           *       "state": "active",
+           *       "schedule_id": "watch-6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
+           *       "next_runs": [
+           *         "2025-03-17T06:00:00Z",
+           *         "2025-03-24T06:00:00Z",
+           *         "2025-03-31T05:00:00Z"
+           *       ],
+           *       "created_at": "2025-03-14T09:30:00Z",
+           *       "updated_at": "2025-03-14T09:30:00Z"
+           *     }
+           */
+          'application/json': components['schemas']['Watch'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description The client already has WATCHES_MAX_PER_CLIENT watches (20 by default); delete one first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "This client already has 20 watches (at most 20); delete one to create another"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      /**
+       * @description Invalid body: besides the schema, a cadence with neither or both of `interval_seconds` and `cron`,
+       * a `time_zone` without `cron`, a cron expression Temporal would not read or that never runs, an unknown
+       *     time zone, a cadence more frequent than WATCH_MIN_INTERVAL_SECONDS, an unknown country or region, or a
+       *     webhook_url to a private address; `errors` names the field.
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Invalid cron expression: minute 61 is not in 0-59",
+           *       "errors": [
+           *         {
+           *           "location": "body",
+           *           "field": "cadence.cron",
+           *           "message": "minute 61 is not in 0-59"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Watch id.
+         * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
+         */
+        watch_id: components['parameters']['WatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The watch. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Watch'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['WatchNotFound'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteWatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Watch id.
+         * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
+         */
+        watch_id: components['parameters']['WatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The watch is deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "watch_id": "6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
+           *       "deleted": true
+           *     }
+           */
+          'application/json': components['schemas']['WatchDeleted'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['WatchNotFound'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateWatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Watch id.
+         * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
+         */
+        watch_id: components['parameters']['WatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "cadence": {
+         *         "interval_seconds": 43200
+         *       }
+         *     }
+         */
+        'application/json': {
+          name?: components['schemas']['WatchName'];
+          maps_scrape?: components['schemas']['WatchMapsScrape'];
+          research?: components['schemas']['WatchResearch'];
+          cadence?: components['schemas']['WatchCadence'];
+          catchup_window_seconds?: components['schemas']['WatchCatchupWindow'];
+          /**
+           * Format: uri
+           * @description A new webhook_url (as createWatch's), or null to deliver none.
+           */
+          webhook_url?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The watch as it is now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Watch'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['WatchNotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  pauseWatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Watch id.
+         * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
+         */
+        watch_id: components['parameters']['WatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The paused watch. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Watch'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['WatchNotFound'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  resumeWatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Watch id.
+         * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
+         */
+        watch_id: components['parameters']['WatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The active watch. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Watch'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['WatchNotFound'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  triggerWatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Watch id.
+         * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
+         */
+        watch_id: components['parameters']['WatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run is asked for. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "watch_id": "6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
+           *       "triggered_at": "2025-03-14T09:30:00Z"
+           *     }
+           */
+          'application/json': components['schemas']['WatchTriggered'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['WatchNotFound'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listWatchRuns: {
+    parameters: {
+      query?: {
+        /**
+         * @description Page number, 1-based.
+         * @example 1
+         */
+        page?: components['parameters']['Page'];
+        /**
+         * @description Items per page.
+         * @example 20
+         */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Watch id.
+         * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
+         */
+        watch_id: components['parameters']['WatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of runs. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "runs": [
+           *         {
+           *           "job_id": "0b7a2c1e-5d4f-4e3a-9b8c-7d6e5f4a3b21",
+           *           "watch_id": "6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
+           *           "job_type": "maps-scrape",
+           *           "scheduled_at": "2025-03-17T06:00:00Z",
+           *           "status": "completed",
+           *           "results_count": 41,
+           *           "new_leads_count": 1,
+           *           "new_leads": [
+           *             "idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86"
+           *           ],
+           *           "started_at": "2025-03-17T06:00:01Z",
+           *           "completed_at": "2025-03-17T06:02:13Z"
+           *         }
+           *       ],
+           *       "total": 1,
+           *       "page": 1,
+           *       "page_size": 20
+           *     }
+           */
+          'application/json': {
+            runs: components['schemas']['WatchRun'][];
+            /** @description Number of matching records across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['WatchNotFound'];
+      422: components['responses']['ValidationFailed'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };

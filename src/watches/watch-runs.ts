@@ -1,0 +1,121 @@
+import type { EventBus } from '../events/event-bus';
+import { firstSeenBy } from '../idap/resources.service';
+import type { ResourceType } from '../idap/resource.model';
+import { isDuplicateKeyError } from '../lib/errors';
+import { stableUuid } from '../lib/ids';
+import type { JobControl } from '../jobs/job-control';
+import type { JobWorkflows } from '../jobs/jobs.workflows';
+import type { WatchRunEnd, WatchRunStart } from '../../workflows/watches-api';
+import { WatchModel, WatchRunModel, type WatchDoc } from './watch.model';
+
+/** How many refs of a run's new leads are kept and announced (the count is always exact). */
+export const NEW_LEADS_LISTED = 100;
+
+/**
+ * The leads a run counts as new when it saw them first: a maps-scrape run's businesses, and everything a research run
+ * finds (it finds no businesses: it links to them).
+ */
+export const LEAD_TYPES: Record<WatchDoc['job_type'], readonly ResourceType[]> = {
+  'maps-scrape': ['businesses'],
+  research: ['company_registry', 'domains', 'contacts', 'emails', 'phones', 'linkedin_profiles'],
+};
+
+export interface WatchRunsDeps {
+  control: Pick<JobControl, 'record' | 'find'>;
+  jobRuns: Pick<JobWorkflows, 'runOf'>;
+  events: EventBus;
+  /** Whether the client may still run anything (a deactivated client's watches run nothing). */
+  clientActive(clientId: string): Promise<boolean>;
+}
+
+/**
+ * A watch's runs as its workflow's activities keep them: the run's job recorded through the jobs area like a submit
+ * (its id derived from the run, so a retried step finds it again), and at the end the leads it saw first.
+ */
+export function createWatchRuns(deps: WatchRunsDeps) {
+  return {
+    /** The run's job, recorded and announced (job.queued) once, or why the run does nothing. */
+    async start(input: {
+      watch_id: string;
+      client_id: string;
+      run_id: string;
+      scheduled_at: string;
+    }): Promise<WatchRunStart> {
+      const watch = await WatchModel.findOne({ _id: input.watch_id, client_id: input.client_id }).lean<WatchDoc>();
+      if (!watch) return { job: null, reason: 'the watch was deleted' };
+      if (!(await deps.clientActive(input.client_id))) return { job: null, reason: 'the client is deactivated' };
+      const jobId = stableUuid('watch-run', input.run_id);
+      const { doc, queued } = await deps.control.record(watch.job_type, input.client_id, watch.params, {
+        jobId,
+        watchId: watch._id,
+        webhookUrl: watch.webhook_url,
+        createdBy: watch.created_by,
+      });
+      try {
+        await WatchRunModel.create({
+          _id: jobId,
+          client_id: input.client_id,
+          watch_id: watch._id,
+          job_type: watch.job_type,
+          scheduled_at: new Date(input.scheduled_at),
+        });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err; // a retried step: the first recorded the run
+      }
+      return { job: deps.jobRuns.runOf(doc, queued) };
+    },
+
+    /**
+     * Once the run's job has ended: how it ended, and the leads no earlier job of the client had found, counted and
+     * the first ones listed on the run's record; when there are any, announced as watch.new_leads (once per run).
+     */
+    async finish(input: {
+      watch_id: string;
+      client_id: string;
+      job_id: string;
+      job_type: WatchDoc['job_type'];
+      scheduled_at: string;
+    }): Promise<WatchRunEnd> {
+      const job = await deps.control.find(input.client_id, input.job_id, input.job_type);
+      // The job's workflow has ended; a record it could not finish (it was stopped) counts as failed.
+      const status = (['completed', 'cancelled'].includes(job.status) ? job.status : 'failed') as WatchRunEnd['status'];
+      const seen = await firstSeenBy(input.client_id, input.job_id, LEAD_TYPES[input.job_type], NEW_LEADS_LISTED);
+      const completedAt = job.completed_at ?? new Date();
+      // Announced before the run's record says it ended: a run seen ended has announced what it found.
+      const event = seen.count
+        ? await deps.events.publish('watch.new_leads', {
+            watch_id: input.watch_id,
+            job_id: input.job_id,
+            job_type: input.job_type,
+            status,
+            client_id: input.client_id,
+            occurred_at: completedAt.toISOString(),
+            scheduled_at: input.scheduled_at,
+            new_leads_count: seen.count,
+            new_leads: seen.refs,
+          })
+        : null;
+      await WatchRunModel.updateOne(
+        { _id: input.job_id, client_id: input.client_id },
+        {
+          $set: {
+            status,
+            results_count: job.results_count ?? 0,
+            new_leads_count: seen.count,
+            new_leads: seen.refs,
+            completed_at: completedAt,
+          },
+        },
+      );
+      return { status, new_leads_count: seen.count, event };
+    },
+
+    /** Whether the run's job has ended (a run started again waits for the job its first start ran). */
+    async jobEnded(ref: { job_id: string; client_id: string; job_type: WatchDoc['job_type'] }): Promise<boolean> {
+      const job = await deps.control.find(ref.client_id, ref.job_id, ref.job_type);
+      return ['completed', 'failed', 'cancelled'].includes(job.status);
+    },
+  };
+}
+
+export type WatchRuns = ReturnType<typeof createWatchRuns>;

@@ -1,0 +1,208 @@
+import { assertSelectedClient } from '../clients/selected-client';
+import type { JsonBody, Schemas } from '../lib/contract-types';
+import { AppError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import type { RunLocked } from '../lib/locks';
+import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
+import { tenantQuery } from '../lib/tenancy';
+import type { Submitter } from '../jobs/job-control';
+import { assertKnownArea } from '../jobs/jobs.service';
+import { checkCadence, type Cadence } from './cadence';
+import { WatchModel, WatchRunModel, type WatchDoc, type WatchRunDoc } from './watch.model';
+import { toWatch, toWatchRun } from './watch.views';
+import type { WatchWorkflows } from './watches.workflows';
+
+/** What keeps a client's watches' cost bounded, and the default catch-up window (config, docs/watches.md). */
+export interface WatchLimits {
+  maxPerClient: number;
+  minIntervalSeconds: number;
+  catchupWindowSeconds: number;
+}
+
+type CreateBody = JsonBody<'createWatch'>;
+type UpdateBody = JsonBody<'updateWatch'>;
+
+/**
+ * Watches: a maps-scrape or research job's parameters run on a cadence by a Temporal Schedule per watch. The record
+ * is written first and the schedule made from it (a schedule that cannot be made undoes the record); every change
+ * runs under the watch's lock, the schedule changed before the record, so what a run reads is never ahead of what
+ * Temporal does. Runs are the workflow's (watch-runs.ts).
+ */
+export function createWatchesService(deps: {
+  workflows: WatchWorkflows;
+  lock: RunLocked;
+  limits: WatchLimits;
+  outbound: OutboundPolicy;
+}) {
+  const { workflows, limits } = deps;
+
+  async function find(scope: string | null, watchId: string): Promise<WatchDoc> {
+    const tenant = tenantQuery(scope);
+    const doc = await WatchModel.findOne({ _id: watchId, ...tenant.filter }, null, tenant.options).lean<WatchDoc>();
+    if (!doc) throw AppError.notFound('Watch not found');
+    return doc;
+  }
+
+  const lastRun = (doc: WatchDoc) =>
+    WatchRunModel.findOne({ client_id: doc.client_id, watch_id: doc._id })
+      .sort({ scheduled_at: -1, created_at: -1 })
+      .lean<WatchRunDoc>();
+
+  /** One watch with what Temporal says of its schedule (no run times while paused) and its last run. */
+  async function detailed(doc: WatchDoc): Promise<Schemas['Watch']> {
+    const [times, last] = await Promise.all([workflows.nextRuns(doc._id), lastRun(doc)]);
+    return toWatch(doc, { nextRuns: doc.state === 'active' ? (times ?? []) : [], lastRun: last });
+  }
+
+  /** The job's parameters for the watch's kind, checked as a submit checks them (422). */
+  function jobParams(jobType: WatchDoc['job_type'], body: Pick<UpdateBody, 'maps_scrape' | 'research'>) {
+    const [own, other] =
+      jobType === 'research' ? (['research', 'maps_scrape'] as const) : (['maps_scrape', 'research'] as const);
+    if (body[other] !== undefined)
+      throw AppError.invalid(`This watch runs ${jobType} jobs: give its parameters as ${own}`, [
+        { location: 'body', field: other, message: `not for a ${jobType} watch` },
+      ]);
+    const given = body[own];
+    if (given && jobType === 'maps-scrape') assertKnownArea(given as Schemas['WatchMapsScrape'], 'maps_scrape.');
+    return given;
+  }
+
+  /** Runs `change` on the watch under its lock, then answers it as it is now. */
+  async function changing(
+    tenant: string,
+    watchId: string,
+    change: (doc: WatchDoc) => Promise<Partial<WatchDoc> | null>,
+  ) {
+    return deps.lock(`watch:${watchId}`, async () => {
+      const doc = await find(tenant, watchId);
+      const set = await change(doc);
+      if (!set) return detailed(doc);
+      const updated = await WatchModel.findOneAndUpdate(
+        { _id: watchId, client_id: tenant },
+        { $set: set },
+        { new: true },
+      ).lean<WatchDoc>();
+      return detailed(updated ?? { ...doc, ...set });
+    });
+  }
+
+  return {
+    async create(who: Submitter, body: CreateBody): Promise<Schemas['Watch']> {
+      const jobType = 'research' in body ? 'research' : 'maps-scrape';
+      const params = jobParams(jobType, body)!;
+      const cadence = checkCadence(body.cadence as Cadence, limits.minIntervalSeconds);
+      assertSubmittedUrl(body.webhook_url, 'webhook_url', deps.outbound);
+      await assertSelectedClient(who.clientId, who.isSuperAdmin);
+      return deps.lock(`watches:${who.clientId}`, async () => {
+        const count = await WatchModel.countDocuments({ client_id: who.clientId });
+        if (count >= limits.maxPerClient)
+          throw AppError.conflict(
+            `This client already has ${count} watches (at most ${limits.maxPerClient}); delete one to create another`,
+          );
+        const now = new Date();
+        const doc = (
+          await WatchModel.create({
+            _id: newId(),
+            client_id: who.clientId,
+            name: body.name,
+            job_type: jobType,
+            params,
+            cadence,
+            catchup_window_seconds: body.catchup_window_seconds ?? limits.catchupWindowSeconds,
+            webhook_url: body.webhook_url ?? null,
+            state: 'active',
+            created_by: who.userId,
+            created_at: now,
+            updated_at: now,
+          })
+        ).toObject() as WatchDoc;
+        try {
+          await workflows.create(doc);
+        } catch (err) {
+          await WatchModel.deleteOne({ _id: doc._id, client_id: doc.client_id }); // no schedule: no watch
+          throw err;
+        }
+        return detailed(doc);
+      });
+    },
+
+    async list(scope: string | null, state: string | undefined, page: Page) {
+      const tenant = tenantQuery(scope);
+      const filter = { ...tenant.filter, ...(state ? { state } : {}) };
+      const { docs, total } = await findPage<WatchDoc>(
+        WatchModel,
+        { filter, sort: { created_at: -1, _id: -1 }, options: tenant.options },
+        page,
+      );
+      return pageEnvelope(
+        'watches',
+        docs.map((d) => toWatch(d)),
+        total,
+        page,
+      );
+    },
+
+    get: async (scope: string | null, watchId: string) => detailed(await find(scope, watchId)),
+
+    /** Changes what is given; the schedule first, so a refusal (Temporal's too) leaves the watch as it was. */
+    update: (tenant: string, watchId: string, patch: UpdateBody) =>
+      changing(tenant, watchId, async (doc) => {
+        const set: Partial<WatchDoc> = {};
+        if (patch.name !== undefined) set.name = patch.name;
+        const params = jobParams(doc.job_type, patch);
+        if (params) set.params = params;
+        if (patch.cadence) set.cadence = checkCadence(patch.cadence as Cadence, limits.minIntervalSeconds);
+        if (patch.catchup_window_seconds !== undefined) set.catchup_window_seconds = patch.catchup_window_seconds;
+        if (patch.webhook_url !== undefined) {
+          assertSubmittedUrl(patch.webhook_url, 'webhook_url', deps.outbound);
+          set.webhook_url = patch.webhook_url;
+        }
+        if (!Object.keys(set).length) return null;
+        await workflows.sync({ ...doc, ...set });
+        return set;
+      }),
+
+    /** Pauses (or resumes) the schedule; a watch already in that state is answered as it is. */
+    setState: (tenant: string, watchId: string, state: WatchDoc['state']) =>
+      changing(tenant, watchId, async (doc) => {
+        if (doc.state === state) return null;
+        await workflows.sync({ ...doc, state });
+        return { state };
+      }),
+
+    /** A run now (paused or not); while one is going, right after it (never beside it). */
+    async trigger(tenant: string, watchId: string): Promise<Schemas['WatchTriggered']> {
+      return deps.lock(`watch:${watchId}`, async () => {
+        const doc = await find(tenant, watchId);
+        const at = new Date();
+        await workflows.trigger(doc);
+        return { watch_id: watchId, triggered_at: at.toISOString() };
+      });
+    },
+
+    /** Deletes the schedule first (no run starts after), then the watch and its runs' records; jobs stay. */
+    async remove(tenant: string, watchId: string): Promise<Schemas['WatchDeleted']> {
+      return deps.lock(`watch:${watchId}`, async () => {
+        const doc = await find(tenant, watchId);
+        await workflows.remove(watchId);
+        await WatchModel.deleteOne({ _id: doc._id, client_id: doc.client_id });
+        await WatchRunModel.deleteMany({ client_id: doc.client_id, watch_id: doc._id });
+        return { watch_id: watchId, deleted: true };
+      });
+    },
+
+    async runs(scope: string | null, watchId: string, page: Page) {
+      const doc = await find(scope, watchId);
+      const filter = { client_id: doc.client_id, watch_id: doc._id };
+      const { docs, total } = await findPage<WatchRunDoc>(
+        WatchRunModel,
+        { filter, sort: { scheduled_at: -1, created_at: -1 } },
+        page,
+      );
+      return pageEnvelope('runs', docs.map(toWatchRun), total, page);
+    },
+  };
+}
+
+export type WatchesService = ReturnType<typeof createWatchesService>;
