@@ -42,8 +42,7 @@ export interface ResearchInput extends JobInputBase {
 
 /** A job's workflow as it is to be started: which one, on which task queue, its memo and its input. */
 export type JobRun = { taskQueue: string; memo: { client_id: string; job_type: string } } & (
-  | { type: 'maps-scrape'; input: MapsScrapeInput }
-  | { type: 'research'; input: ResearchInput }
+  { type: 'maps-scrape'; input: MapsScrapeInput } | { type: 'research'; input: ResearchInput }
 );
 
 export interface JobOutcome {
