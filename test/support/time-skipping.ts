@@ -12,9 +12,9 @@ export interface TimeSkipping {
   env: TestWorkflowEnvironment;
   /**
    * A worker of the project's workflows (the run's bundle) with the test's stand-in activities (typed from the real
-   * ones), on a queue of its own.
+   * ones), on a queue of its own (or the one named: where a workflow starts its children).
    */
-  worker(activities: Partial<Activities>): Promise<{ worker: Worker; taskQueue: string }>;
+  worker(activities: Partial<Activities>, taskQueue?: string): Promise<{ worker: Worker; taskQueue: string }>;
 }
 
 /** Where this process's launched servers write their pids (the launcher appends its own, before it execs). */
@@ -66,8 +66,7 @@ async function startTestServer(launcher: string, attempts = 3): Promise<TestWork
 export function useTimeSkipping(opts: { perTest?: boolean } = {}): TimeSkipping {
   const ctx = {
     env: undefined as unknown as TestWorkflowEnvironment,
-    async worker(activities: Partial<Activities>) {
-      const taskQueue = `ts-${randomUUID()}`;
+    async worker(activities: Partial<Activities>, taskQueue = `ts-${randomUUID()}`) {
       const worker = await Worker.create({
         connection: ctx.env.nativeConnection,
         taskQueue,
