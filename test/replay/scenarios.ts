@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -31,6 +32,8 @@ import {
 } from '../../workflows/pin-reservation-api';
 import { researchWorkflow } from '../../workflows/research';
 import { retentionPurgeWorkflow } from '../../workflows/retention';
+import { watchRunWorkflow } from '../../workflows/watches';
+import { watchRunWorkflowId } from '../../workflows/watches-api';
 
 const HOUR = 3_600_000;
 
@@ -132,6 +135,40 @@ const pinStandIns: Partial<Activities> = {
   movePinReservationExpiry: async () => undefined,
   deliverPinCreated: async () => ({ status: 204 }),
 };
+
+/** A watch's run: its job (the maps-scrape stand-ins) on the recording's queue, then the new leads it saw. */
+function watchRunStandIns(jobId: string, newLeads: number): Partial<Activities> {
+  const params = { query: 'bakery', country_code: 'NL', max_locations: 3 };
+  return {
+    ...jobStandIns(jobId, 'maps-scrape', { total: 3 }),
+    startWatchRun: async () => ({
+      job: {
+        type: 'maps-scrape',
+        taskQueue: Context.current().info.taskQueue,
+        memo: { client_id: CLIENT, job_type: 'maps-scrape' },
+        input: { ...jobInput(jobId, 'maps-scrape'), params },
+      },
+    }),
+    finishWatchRun: async (input) => ({
+      status: 'completed',
+      new_leads_count: newLeads,
+      event: newLeads
+        ? {
+            id: '1700000000000-9',
+            event: 'watch.new_leads',
+            data: {
+              ...jobEvent(jobId, 'job.completed', 'maps-scrape').data,
+              status: 'completed',
+              watch_id: input.watch_id,
+              scheduled_at: input.scheduled_at,
+              new_leads_count: newLeads,
+              new_leads: ['idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86'],
+            },
+          }
+        : null,
+    }),
+  };
+}
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -385,6 +422,32 @@ export const SCENARIOS: Scenario[] = [
         args: [{ client_id: CLIENT, resource_type: 'businesses' }],
       });
       return { 'idap-rerank': workflowId };
+    },
+  },
+  {
+    name: "watch run: its job as a child, then one new lead announced to the watch's webhook",
+    activities: watchRunStandIns('job-watch-run', 1),
+    async run({ client, taskQueue }) {
+      const workflowId = `${watchRunWorkflowId('w1')}-2025-03-17T06:00:00Z`;
+      await client.workflow.execute(watchRunWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [{ watch_id: 'w1', client_id: CLIENT }],
+      });
+      return { 'watch-run-new-leads': workflowId };
+    },
+  },
+  {
+    name: 'watch run of a deleted watch: nothing to do',
+    activities: { startWatchRun: async () => ({ job: null, reason: 'the watch was deleted' }) },
+    async run({ client, taskQueue }) {
+      const workflowId = `${watchRunWorkflowId('w2')}-2025-03-17T06:00:00Z`;
+      await client.workflow.execute(watchRunWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [{ watch_id: 'w2', client_id: CLIENT }],
+      });
+      return { 'watch-run-skipped': workflowId };
     },
   },
   {
