@@ -5,7 +5,7 @@ import type { JobRun } from './jobs-signals';
 /** A watch's Temporal Schedule: one per watch, found in the Temporal UI's Schedules. */
 export const watchScheduleId = (watchId: string) => `watch-${watchId}`;
 
-/** The workflow id a watch's runs start under; Temporal adds each run's time (`watch-<id>-run-2025-03-17T06:00:00Z`). */
+/** The workflow id a watch's runs start under; Temporal adds each run's time: `watch-<id>-run-2025-03-17T06:00:00Z`. */
 export const watchRunWorkflowId = (watchId: string) => `watch-${watchId}-run`;
 
 /** What the schedule starts each run with: which watch, and whose (the run reads the rest from the watch's record). */

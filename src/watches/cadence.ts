@@ -53,7 +53,7 @@ function valueOf(text: string, field: Field): number {
   return n;
 }
 
-/** The values one field of a cron expression matches (`*`, `a`, `a-b`, each with an optional `/step`, comma-separated). */
+/** The values one cron field matches (`*`, `a`, `a-b`, each with an optional `/step`, comma-separated). */
 function fieldValues(text: string, field: Field): Set<number> {
   const values = new Set<number>();
   for (const item of text.split(',')) {

@@ -77,7 +77,7 @@ export function createWatchWorkflows(
   return {
     create,
 
-    /** Makes the schedule what the record says (spec, run, policies, paused or not); one that went missing is made again. */
+    /** Makes the schedule what the record says (spec, run, policies, paused or not); a missing one is made again. */
     async sync(watch: Parameters<typeof optionsOf>[0]): Promise<void> {
       try {
         await withinDeadline(temporal, () => handle(watch._id).update(() => optionsOf(watch)));

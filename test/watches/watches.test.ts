@@ -55,7 +55,7 @@ afterAll(async () => {
 describe('watches: a saved job on a Temporal Schedule, through the HTTP API', () => {
   let watchId = '';
 
-  it("is one Temporal Schedule per watch: overlap SKIP, its catch-up window, the client's attributes, Temporal's times", async () => {
+  it("is one Temporal Schedule: overlap SKIP, a catch-up window, the client's attributes, its times", async () => {
     const res = await createWatch(acme.triple, {
       name: 'New bakeries in Luxembourg',
       maps_scrape: SMALL_MAPS,
@@ -107,7 +107,7 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
     expect(listed).toContain(`watch-${watchId}`);
   });
 
-  it('runs now as an ordinary job (listed, on the event stream, webhooks signed) and a first run finds all new', async () => {
+  it('runs now as an ordinary job (listed, streamed, webhooks signed); a first run finds everything new', async () => {
     const triggered = await api.call('POST', watchPath(watchId, 'trigger'), { token: acme.triple });
     expect(triggered.status).toBe(202);
     expect(triggered.body).toEqual({ watch_id: watchId, triggered_at: expect.any(String) });
@@ -239,7 +239,7 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
     expect(wrongKind.body.errors[0].field).toBe('research');
   });
 
-  it('refuses a cadence Temporal would not read, that never runs or runs too often (422), and a watch too many (409)', async () => {
+  it('refuses a cadence it cannot read, never runs or runs too often (422), and a watch too many (409)', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{}, 'cadence', /exactly one/],
       [{ interval_seconds: 86_400, cron: '0 7 * * *' }, 'cadence', /exactly one/],
@@ -367,7 +367,7 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
     expect((await api.call('DELETE', watchPath(id), asAdmin)).status).toBe(404);
   });
 
-  it("a super_admin names the client to create one and lists every client's; a job submitted by hand has no watch", async () => {
+  it("a super_admin names the client to create one, lists every client's; a hand-made job has none", async () => {
     const noClient = await api.call('POST', WATCHES, {
       token: admin,
       body: { name: 'x', maps_scrape: SMALL_MAPS, cadence: { interval_seconds: 86_400 } },

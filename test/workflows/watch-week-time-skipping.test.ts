@@ -34,7 +34,7 @@ describe('a watch over a week', () => {
     expect(refused?.cause?.code).toBe(status.UNIMPLEMENTED);
   });
 
-  it('runs daily at the times Temporal computed: all new first, the one business that opened, otherwise none', async () => {
+  it('runs daily at the times Temporal computed: all new first, then the one that opened, else none', async () => {
     const { api } = ctx;
     const client = await createClient(api, ctx.admin, 'Week Watcher');
     const created = await api.call('POST', WATCHES, {
