@@ -8,7 +8,7 @@ import { BrandModel } from '../../src/brands/brand.model';
 import { approvalMail, decideByLink, linkOf } from '../agents/agent-helpers';
 import { seedPins } from '../pins/pin-fixtures';
 import { ADMIN, createClient, useTestApi } from '../support/harness';
-import { SMALL_JOB_PLACES } from './client-fixtures';
+import { SMALL_JOB_PLACES, WATCHED_JOB_PLACES } from './client-fixtures';
 
 const CLI = path.resolve(__dirname, '../../node_modules/.bin/lead-service');
 
@@ -191,6 +191,40 @@ describe('the lead-service command line against the service', () => {
     expect(pause.code).toBe(2);
     expect(pause.stderr).toContain('a maps-scrape job cannot pause');
   }, 60_000);
+
+  it('watch create, trigger --wait (its run and new leads), runs, get, pause, resume, list, delete', async () => {
+    const created = jsonOf(
+      await cli(
+        'watch', 'create', '--name', 'Florists', '--query', 'florist', '--country', 'NL', '--region', 'NL-UT',
+        '--max-locations', '2', '--cron', '0 6 * * MON', '--time-zone', 'Europe/Amsterdam', '--json',
+      ),
+    ); // prettier-ignore
+    expect(created).toMatchObject({ job_type: 'maps-scrape', state: 'active', cadence: { cron: '0 6 * * MON' } });
+    const id = created.watch_id;
+    const ran = await cli('watch', 'trigger', id, '--wait', '--timeout', '60');
+    expect(ran.code).toBe(0);
+    const [summary, ...refs] = ran.stdout.trim().split('\n');
+    const found = WATCHED_JOB_PLACES().length; // another subject than the jobs above: all new
+    expect(summary).toMatch(new RegExp(`^[0-9a-f-]{36} completed \\S+: ${found} results, ${found} new$`));
+    expect(refs).toHaveLength(found);
+    expect(refs.every((ref) => ref.startsWith('idap://businesses/'))).toBe(true);
+    expect(jsonOf(await cli('watch', 'runs', id, '--json'))).toMatchObject({
+      total: 1,
+      runs: [{ new_leads_count: found }],
+    });
+    expect((await cli('watch', 'get', id)).stdout).toMatch(/\nlast run [0-9a-f-]{36} completed /);
+    expect(jsonOf(await cli('watch', 'pause', id, '--json'))).toMatchObject({ state: 'paused', next_runs: [] });
+    expect(jsonOf(await cli('watch', 'resume', id, '--json')).state).toBe('active');
+    expect((await cli('watch', 'list')).stdout).toContain(
+      `${id} active maps-scrape cron "0 6 * * MON" Europe/Amsterdam`,
+    );
+    const tooOften = await cli('watch', 'create', '--name', 'x', '--query', 'q', '--country', 'NL', '--every', '60');
+    expect(tooOften.code).toBe(1);
+    expect(tooOften.stderr).toMatch(/^error: 422 .*at most every 3600 seconds/);
+    expect((await cli('watch', 'create', '--name', 'x', '--query', 'q', '--country', 'NL')).code).toBe(2);
+    expect((await cli('watch', 'delete', id)).stdout.trim()).toBe(`deleted ${id}`);
+    expect((await cli('watch', 'get', id)).code).toBe(1);
+  }, 90_000);
 
   it('pins search and resolve act for the token’s brand', async () => {
     const found = jsonOf(await cli('pins', 'search', 'bakkerij', '--json'));

@@ -7,6 +7,9 @@ import { createClient, type TestApi } from '../support/harness';
 /** A small maps-scrape job: two locations of one region, done in seconds by the sandbox provider. */
 export const SMALL_JOB = { query: 'bakery', country_code: 'NL', region_codes: ['NL-UT'], max_locations: 2 };
 export const SMALL_JOB_PLACES = () => expectedPlaces(SMALL_JOB);
+/** What a watch runs in these tests: another subject than SMALL_JOB's, so its first run finds everything new. */
+export const WATCHED_JOB = { ...SMALL_JOB, query: 'florist' };
+export const WATCHED_JOB_PLACES = () => expectedPlaces(WATCHED_JOB);
 
 /** A client with a brand and an approved agent token that may read and submit jobs. */
 export async function agentOf(api: TestApi, admin: string, name: string, brandId: number) {

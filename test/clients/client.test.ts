@@ -1,6 +1,7 @@
 import {
   createLeadServiceClient,
   isJobEvent,
+  isWatchEvent,
   LeadServiceError,
   unwrap,
   type JobState,
@@ -8,7 +9,14 @@ import {
 } from '@lead-service/client';
 import { approvalMail, decideByLink, linkOf } from '../agents/agent-helpers';
 import { useTestApi } from '../support/harness';
-import { agentOf, droppableProxy, SMALL_JOB, SMALL_JOB_PLACES } from './client-fixtures';
+import {
+  agentOf,
+  droppableProxy,
+  SMALL_JOB,
+  SMALL_JOB_PLACES,
+  WATCHED_JOB,
+  WATCHED_JOB_PLACES,
+} from './client-fixtures';
 
 const SUBMIT = '/api/v1/dashboard/client/jobs/maps-scrape/submit';
 
@@ -68,6 +76,36 @@ describe('@lead-service/client against the service', () => {
       await stream.return?.();
     }
   }, 60_000);
+
+  it('keeps a watch with the typed helpers: created, run and waited for, changed, paused, removed', async () => {
+    const stream = lead.events();
+    try {
+      await framesUntil(stream, (f) => f.event === 'connected');
+      const watch = await lead.watches.create({
+        name: 'Florists in Utrecht',
+        maps_scrape: WATCHED_JOB,
+        cadence: { interval_seconds: 86_400 },
+      });
+      expect(watch).toMatchObject({ job_type: 'maps-scrape', state: 'active', schedule_id: `watch-${watch.watch_id}` });
+      const known = (await lead.watches.runs(watch.watch_id)).runs.map((r) => r.job_id);
+      await lead.watches.trigger(watch.watch_id);
+      const run = await lead.watches.waitForRun(watch.watch_id, { known, intervalMs: 200, timeoutMs: 60_000 });
+      expect(run).toMatchObject({ status: 'completed', new_leads_count: WATCHED_JOB_PLACES().length });
+      const [announced] = (await framesUntil(stream, isWatchEvent)).filter(isWatchEvent);
+      expect(announced.data).toMatchObject({ watch_id: watch.watch_id, job_id: run.job_id, new_leads: run.new_leads });
+      expect((await lead.jobState(run.job_id)).job).toMatchObject({ watch_id: watch.watch_id, status: 'completed' });
+
+      const changed = await lead.watches.update(watch.watch_id, { cadence: { cron: '0 8 * * *' } });
+      expect(changed).toMatchObject({ cadence: { cron: '0 8 * * *', time_zone: 'UTC' }, last_run: run });
+      expect((await lead.watches.pause(watch.watch_id)).state).toBe('paused');
+      expect((await lead.watches.list({ state: 'paused' })).watches.map((w) => w.watch_id)).toEqual([watch.watch_id]);
+      expect((await lead.watches.resume(watch.watch_id)).state).toBe('active');
+      expect(await lead.watches.remove(watch.watch_id)).toEqual({ watch_id: watch.watch_id, deleted: true });
+      await expect(lead.watches.get(watch.watch_id)).rejects.toMatchObject({ status: 404, detail: 'Watch not found' });
+    } finally {
+      await stream.return?.();
+    }
+  }, 90_000);
 
   it('answers an error as a LeadServiceError with its status and {detail}', async () => {
     const missing = unwrap(

@@ -1,7 +1,7 @@
 /**
- * The command line (`npx lead-service`): log in, submit and control jobs and watch them, list, sync and flag leads,
- * search and resolve pins, request an agent token. `--json` prints JSON (one document, or one per line while
- * something is followed).
+ * The command line (`npx lead-service`): log in, submit and control jobs and watch them, keep watches (jobs run on a
+ * cadence), list, sync and flag leads, search and resolve pins, request an agent token. `--json` prints JSON (one
+ * document, or one per line while something is followed).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ import { createLeadServiceClient, type LeadServiceClient } from './client';
 import { configPath, readLogin, saveLogin, storedTokenFor } from './cli-config';
 import { LeadServiceError, unwrap } from './errors';
 import type { JobState } from './jobs';
+import type { Watch, WatchBody, WatchRun } from './watches';
 import { PACKAGE } from './package-info';
 import { readPassword } from './password-prompt';
 import type { ListedResource, ResourcePage, ResourceType } from './resources';
@@ -34,6 +35,12 @@ const USAGE = `Usage: lead-service <command> [options]
                                            from it (only what was created or changed since)
   leads flag <idap ref> ... [--add F ...] [--remove F ...]
                                            qualify, reject or tag resources (exit 1 if a ref failed)
+  watch create --name N [--type maps-scrape|research] [--query Q --country CC --region R ... --max-locations N
+               --max-results N --language L] [--data JSON] (--every SECONDS | --cron EXPR [--time-zone TZ])
+               [--catchup SECONDS] [--webhook URL]      a saved job run on a cadence (--data: the job's parameters)
+  watch list [--state active|paused] [--page N --page-size N]
+  watch get|pause|resume|delete|runs <watch id>
+  watch trigger <watch id> [--wait [--timeout SECONDS]]    run it now; --wait prints the run and its new leads
   pins search [query] [--filter F] [--limit N] [--data JSON] [--brand ID]
   pins resolve <COUNTRY:NAME> [--brand ID]
   token request --client-id ID --email OWNER --project NAME [--scope S ...] [--ttl-hours N] [--multi-brand]
@@ -83,6 +90,13 @@ const OPTIONS = {
   state: { type: 'string' },
   add: { type: 'string', multiple: true },
   remove: { type: 'string', multiple: true },
+  name: { type: 'string' },
+  every: { type: 'string' },
+  cron: { type: 'string' },
+  'time-zone': { type: 'string' },
+  catchup: { type: 'string' },
+  webhook: { type: 'string' },
+  wait: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -304,6 +318,79 @@ async function flagResources(inv: Invocation) {
   if (Object.keys(outcome.errors).length) process.exitCode = 1;
 }
 
+const describeWatch = (w: Watch) => {
+  const cadence = w.cadence.cron
+    ? `cron "${w.cadence.cron}" ${w.cadence.time_zone ?? 'UTC'}`
+    : `every ${w.cadence.interval_seconds} s`;
+  const next = w.next_runs?.length ? `  next ${w.next_runs[0]}` : '';
+  return `${w.watch_id} ${w.state} ${w.job_type} ${cadence}  ${w.name}${next}`;
+};
+
+const describeRun = (r: WatchRun) =>
+  `${r.job_id} ${r.status} ${r.scheduled_at}: ${r.results_count} results, ${r.new_leads_count} new`;
+
+async function createWatch(inv: Invocation) {
+  const { values } = inv;
+  if (!values.name) throw new UsageError('watch create needs --name');
+  const { research, body: job } = submitBody(values);
+  const every = integer(values.every, 'every');
+  if ((every === undefined) === (values.cron === undefined)) throw new UsageError('give --every or --cron');
+  const body = {
+    name: values.name,
+    [research ? 'research' : 'maps_scrape']: job,
+    cadence: every !== undefined ? { interval_seconds: every } : { cron: values.cron, time_zone: values['time-zone'] },
+    catchup_window_seconds: integer(values.catchup, 'catchup'),
+    webhook_url: values.webhook,
+  } as unknown as WatchBody;
+  const watch = await inv.client.watches.create(body);
+  inv.print(watch, describeWatch(watch));
+}
+
+async function listWatches(inv: Invocation) {
+  const state = inv.values.state as 'active' | 'paused' | undefined;
+  if (state && !['active', 'paused'].includes(state)) throw new UsageError('--state is active or paused');
+  const page = await inv.client.watches.list({
+    state,
+    page: integer(inv.values.page, 'page'),
+    page_size: integer(inv.values['page-size'], 'page-size'),
+  });
+  inv.print(page, [`${page.total} watches (page ${page.page})`, ...page.watches.map(describeWatch)].join('\n'));
+}
+
+async function showWatch(inv: Invocation, action: 'get' | 'pause' | 'resume') {
+  const id = operand(inv, 'watch id');
+  const watch = await inv.client.watches[action](id);
+  const last = watch.last_run ? `\nlast run ${describeRun(watch.last_run)}` : '';
+  inv.print(watch, describeWatch(watch) + last);
+}
+
+/** Runs a watch now; with --wait, until that run has ended (exit status 1 unless its job completed). */
+async function triggerWatch(inv: Invocation) {
+  const id = operand(inv, 'watch id');
+  const { watches } = inv.client;
+  const known = inv.values.wait ? (await watches.runs(id, { page_size: 100 })).runs.map((r) => r.job_id) : [];
+  const triggered = await watches.trigger(id);
+  if (!inv.values.wait) return inv.print(triggered, `triggered ${id} at ${triggered.triggered_at}`);
+  const seconds = integer(inv.values.timeout, 'timeout');
+  const run = await watches.waitForRun(id, { known, timeoutMs: seconds ? seconds * 1000 : undefined });
+  inv.print(run, [describeRun(run), ...run.new_leads].join('\n'));
+  if (run.status !== 'completed') process.exitCode = 1;
+}
+
+async function watchRuns(inv: Invocation) {
+  const id = operand(inv, 'watch id');
+  const page = await inv.client.watches.runs(id, {
+    page: integer(inv.values.page, 'page'),
+    page_size: integer(inv.values['page-size'], 'page-size'),
+  });
+  inv.print(page, [`${page.total} runs (page ${page.page})`, ...page.runs.map(describeRun)].join('\n'));
+}
+
+async function deleteWatch(inv: Invocation) {
+  const id = operand(inv, 'watch id');
+  inv.print(await inv.client.watches.remove(id), `deleted ${id}`);
+}
+
 async function searchPins(inv: Invocation) {
   const body = {
     ...(inv.values.data ? jsonOption(inv.values.data) : {}),
@@ -377,6 +464,14 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<void>> = {
   'leads list': listResources,
   'leads sync': syncResources,
   'leads flag': flagResources,
+  'watch create': createWatch,
+  'watch list': listWatches,
+  'watch get': (inv) => showWatch(inv, 'get'),
+  'watch pause': (inv) => showWatch(inv, 'pause'),
+  'watch resume': (inv) => showWatch(inv, 'resume'),
+  'watch trigger': triggerWatch,
+  'watch runs': watchRuns,
+  'watch delete': deleteWatch,
   'pins search': searchPins,
   'pins resolve': resolvePin,
   'token request': requestToken,

@@ -12,6 +12,7 @@ import {
   type SyncResourcesOptions,
 } from './resources';
 import { idempotencyKeys, retryingFetch, type RetryOptions } from './retries';
+import { watchesOf } from './watches';
 
 export interface LeadServiceClientOptions {
   /** The service's origin, e.g. http://127.0.0.1:8080 (the contract's paths start with /api/v1). */
@@ -32,10 +33,10 @@ export type LeadServiceClient = ReturnType<typeof createLeadServiceClient>;
 
 /**
  * The typed client: `api` calls any operation of openapi.yaml through openapi-fetch (wrap a call in `unwrap()` for
- * its data or a LeadServiceError), plus what HTTP alone makes awkward: the event stream, waiting for a job, the
- * agent's access request, a resource sync followed to its end and flag changes of many resources. A call of an
- * operation that takes an Idempotency-Key carries a new one, and a call that is safe to repeat is retried after a
- * network error with the same key, so a lost answer never does the work twice.
+ * its data or a LeadServiceError), plus what HTTP alone makes awkward: the event stream, waiting for a job or a
+ * watch's run, the agent's access request, a resource sync followed to its end and flag changes of many resources.
+ * A call of an operation that takes an Idempotency-Key carries a new one, and a call that is safe to repeat is
+ * retried after a network error with the same key, so a lost answer never does the work twice.
  */
 export function createLeadServiceClient(options: LeadServiceClientOptions) {
   const headers: Record<string, string> = {};
@@ -66,5 +67,7 @@ export function createLeadServiceClient(options: LeadServiceClientOptions) {
     syncResources: (type: ResourceType, syncOptions?: SyncResourcesOptions) => syncResources(api, type, syncOptions),
     /** A flag change of many resources by ref (100 per call), with per-ref results and errors. */
     flagResources: (refs: string[], change: FlagChange) => flagResources(api, refs, change),
+    /** Watches, jobs run on a cadence: create, list, get, update, pause, resume, trigger, remove, runs, waitForRun. */
+    watches: watchesOf(api),
   };
 }

@@ -1,7 +1,23 @@
 export { createLeadServiceClient, type LeadServiceClient, type LeadServiceClientOptions } from './client';
 export { LeadServiceError, unwrap } from './errors';
 export { IDEMPOTENCY_HEADER, newIdempotencyKey, retryingFetch, type RetryOptions } from './retries';
-export { STREAM_EVENTS, isJobEvent, type EventsOptions, type JobEventFrame, type StreamFrame } from './events';
+export {
+  STREAM_EVENTS,
+  isJobEvent,
+  isWatchEvent,
+  type EventsOptions,
+  type JobEventFrame,
+  type StreamFrame,
+  type WatchEventFrame,
+} from './events';
+export {
+  WatchRunTimeout,
+  type WaitForRunOptions,
+  type Watch,
+  type WatchBody,
+  type WatchChanges,
+  type WatchRun,
+} from './watches';
 export {
   FINAL_JOB_STATUSES,
   JobWaitTimeout,
