@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { useTestApi } from '../support/harness';
-import { agentOf, SMALL_JOB, SMALL_JOB_PLACES } from './client-fixtures';
+import { eventually, useTestApi } from '../support/harness';
+import { agentOf, SMALL_JOB, SMALL_JOB_PLACES, WATCHED_JOB, WATCHED_JOB_PLACES } from './client-fixtures';
 import { connectMcp, type Transport } from './mcp-fixtures';
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>;
@@ -35,7 +35,9 @@ describe.each<Transport>(['stdio', 'Streamable HTTP'])('lead-service-mcp over %s
       expect.arrayContaining([
         'submit_maps_scrape_job', 'submit_research_job', 'get_job_status', 'get_job_results', 'pause_research_job',
         'resume_research_job', 'cancel_job', 'resolve_pin', 'search_pins', 'preview_pin', 'confirm_pin', 'proxy_maps',
-        'proxy_parcel_tracking', 'proxy_messaging', 'get_access_token_status', 'wait_for_job',
+        'proxy_parcel_tracking', 'proxy_messaging', 'get_access_token_status', 'wait_for_job', 'create_watch',
+        'list_watches', 'get_watch', 'update_watch', 'pause_watch', 'resume_watch', 'trigger_watch', 'delete_watch',
+        'list_watch_runs',
       ]),
     ); // prettier-ignore
     const submit = tools.find((t) => t.name === 'submit_maps_scrape_job')!;
@@ -127,6 +129,49 @@ describe.each<Transport>(['stdio', 'Streamable HTTP'])('lead-service-mcp over %s
     });
     expect(structured(status)).toMatchObject({ research_id: researchId });
   });
+
+  it('keeps a watch: created (two forms folded), run now, its run read with its new leads, deleted', async () => {
+    const both = await session.client.callTool({
+      name: 'create_watch',
+      arguments: {
+        name: 'Both kinds',
+        maps_scrape: SMALL_JOB,
+        research: { companies: [{ name: 'Bakkerij de Zon' }] },
+        cadence: { interval_seconds: 86_400 },
+      },
+    });
+    expect(errorOf(both)).toMatchObject({ status: 422 });
+    const created = await session.client.callTool({
+      name: 'create_watch',
+      arguments: {
+        name: 'Florists',
+        maps_scrape: WATCHED_JOB,
+        cadence: { cron: '0 6 * * *', time_zone: 'Europe/Paris' },
+      },
+    });
+    const watch = structured(created);
+    expect(watch).toMatchObject({ state: 'active', next_runs: expect.any(Array) });
+    const id = { watch_id: watch.watch_id };
+    expect(structured(await session.client.callTool({ name: 'trigger_watch', arguments: id }))).toMatchObject(id);
+    const run = await eventually(async () => {
+      const runs = structured(await session.client.callTool({ name: 'list_watch_runs', arguments: id })).runs;
+      return runs[0]?.status === 'completed' ? runs[0] : undefined;
+    }, 60_000);
+    expect(run.new_leads_count).toBe(WATCHED_JOB_PLACES().length);
+    const read = structured(await session.client.callTool({ name: 'get_watch', arguments: id }));
+    expect(read.last_run).toEqual(run);
+    const paused = await session.client.callTool({ name: 'pause_watch', arguments: id });
+    expect(structured(paused)).toMatchObject({ state: 'paused', next_runs: [] });
+    const updated = await session.client.callTool({ name: 'update_watch', arguments: { ...id, webhook_url: null } });
+    expect(structured(updated)).toMatchObject({ webhook_url: null });
+    const listed = structured(await session.client.callTool({ name: 'list_watches', arguments: {} }));
+    expect(listed.watches.map((w: { watch_id: string }) => w.watch_id)).toContain(id.watch_id);
+    expect(structured(await session.client.callTool({ name: 'delete_watch', arguments: id }))).toEqual({
+      ...id,
+      deleted: true,
+    });
+    expect(errorOf(await session.client.callTool({ name: 'get_watch', arguments: id }))).toMatchObject({ status: 404 });
+  }, 90_000);
 
   it("answers the service's refusal as a tool error with its status and detail; the token's status", async () => {
     const missing = await session.client.callTool({

@@ -39,6 +39,16 @@ const CANCELS: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** Sets up recurring work inside the service (a watch): a second call sets up a second one. */
+const CREATES: ToolAnnotations = STARTS;
+/**
+ * Replaces settings of a watch with the ones given: what it replaced is gone (destructive, as a cancel is); the same
+ * call again changes nothing.
+ */
+const REPLACES: ToolAnnotations = CANCELS;
+/** Deletes a watch and its runs' records for good; calling it again deletes nothing more (404). */
+const DELETES: ToolAnnotations = CANCELS;
+
 /** How one operation of openapi.yaml becomes a tool. */
 export interface ToolDefinition {
   annotations: ToolAnnotations;
@@ -48,9 +58,10 @@ export interface ToolDefinition {
 
 /**
  * The API operations an agent uses, each an MCP tool named after it in snake case: its jobs (maps-scrape and
- * research: submit, status, results, pause, resume, cancel), the leads they found (list and sync, flags), the pin
- * operations, the three provider relays and its token's status. Their input and output schemas are generated from openapi.yaml (npm run generate:client);
- * what a host may assume of each (its annotations) is said here.
+ * research: submit, status, results, pause, resume, cancel), the leads they found (list and sync, flags), its
+ * watches (jobs run on a cadence, and their runs), the pin operations, the three provider relays and its token's
+ * status. Their input and output schemas are generated from openapi.yaml (npm run generate:client); what a host may
+ * assume of each (its annotations) is said here.
  */
 export const TOOL_OPERATIONS: Record<string, ToolDefinition> = {
   submitMapsScrapeJob: { annotations: STARTS },
@@ -90,6 +101,17 @@ export const TOOL_OPERATIONS: Record<string, ToolDefinition> = {
   listResources: { annotations: READS, omit: ['format'] },
   updateResourceFlags: { annotations: FLAGS },
   batchUpdateFlags: { annotations: FLAGS },
+  // Watches: a job run on a cadence by the service (each run spends what a job spends).
+  createWatch: { annotations: CREATES },
+  listWatches: { annotations: READS },
+  getWatch: { annotations: READS },
+  updateWatch: { annotations: REPLACES },
+  pauseWatch: { annotations: CONTROLS },
+  resumeWatch: { annotations: CONTROLS },
+  // Starts a run (another job); while one is going, one more waits for it.
+  triggerWatch: { annotations: STARTS },
+  deleteWatch: { annotations: DELETES },
+  listWatchRuns: { annotations: READS },
 };
 
 /** Where a tool argument goes in the HTTP request. */
