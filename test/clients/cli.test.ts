@@ -8,7 +8,7 @@ import { BrandModel } from '../../src/brands/brand.model';
 import { approvalMail, decideByLink, linkOf } from '../agents/agent-helpers';
 import { seedPins } from '../pins/pin-fixtures';
 import { ADMIN, createClient, useTestApi } from '../support/harness';
-import { SMALL_JOB_PLACES, WATCHED_JOB_PLACES } from './client-fixtures';
+import { SMALL_JOB_PLACES, WATCHED_JOB, WATCHED_JOB_PLACES } from './client-fixtures';
 
 const CLI = path.resolve(__dirname, '../../node_modules/.bin/lead-service');
 
@@ -192,7 +192,7 @@ describe('the lead-service command line against the service', () => {
     expect(pause.stderr).toContain('a maps-scrape job cannot pause');
   }, 60_000);
 
-  it('watch create, trigger --wait (its run and new leads), runs, get, pause, resume, list, delete', async () => {
+  it('watch create, trigger --wait (its run, its new leads), runs, get, pause, resume, list, update, delete', async () => {
     const created = jsonOf(
       await cli(
         'watch', 'create', '--name', 'Florists', '--query', 'florist', '--country', 'NL', '--region', 'NL-UT',
@@ -218,6 +218,10 @@ describe('the lead-service command line against the service', () => {
     expect((await cli('watch', 'list')).stdout).toContain(
       `${id} active maps-scrape cron "0 6 * * MON" Europe/Amsterdam`,
     );
+    const updated = jsonOf(await cli('watch', 'update', id, '--every', '86400', '--max-locations', '1', '--json'));
+    expect(updated.cadence).toEqual({ interval_seconds: 86_400 });
+    expect(updated.maps_scrape).toEqual({ ...WATCHED_JOB, max_locations: 1 }); // the flags given, over the rest
+    expect((await cli('watch', 'update', id)).code).toBe(2);
     const tooOften = await cli('watch', 'create', '--name', 'x', '--query', 'q', '--country', 'NL', '--every', '60');
     expect(tooOften.code).toBe(1);
     expect(tooOften.stderr).toMatch(/^error: 422 .*at most every 3600 seconds/);

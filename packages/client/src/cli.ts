@@ -10,7 +10,7 @@ import { createLeadServiceClient, type LeadServiceClient } from './client';
 import { configPath, readLogin, saveLogin, storedTokenFor } from './cli-config';
 import { LeadServiceError, unwrap } from './errors';
 import type { JobState } from './jobs';
-import type { Watch, WatchBody, WatchRun } from './watches';
+import type { Watch, WatchBody, WatchChanges, WatchRun } from './watches';
 import { PACKAGE } from './package-info';
 import { readPassword } from './password-prompt';
 import type { ListedResource, ResourcePage, ResourceType } from './resources';
@@ -38,6 +38,8 @@ const USAGE = `Usage: lead-service <command> [options]
   watch create --name N [--type maps-scrape|research] [--query Q --country CC --region R ... --max-locations N
                --max-results N --language L] [--data JSON] (--every SECONDS | --cron EXPR [--time-zone TZ])
                [--catchup SECONDS] [--webhook URL]      a saved job run on a cadence (--data: the job's parameters)
+  watch update <watch id> [--name N] [job flags as create's] [--every S | --cron EXPR [--time-zone TZ]]
+               [--catchup SECONDS] [--webhook URL | --no-webhook]    changes what is given
   watch list [--state active|paused] [--page N --page-size N]
   watch get|pause|resume|delete|runs <watch id>
   watch trigger <watch id> [--wait [--timeout SECONDS]]    run it now; --wait prints the run and its new leads
@@ -96,6 +98,7 @@ const OPTIONS = {
   'time-zone': { type: 'string' },
   catchup: { type: 'string' },
   webhook: { type: 'string' },
+  'no-webhook': { type: 'boolean' },
   wait: { type: 'boolean' },
 } as const;
 
@@ -329,20 +332,58 @@ const describeWatch = (w: Watch) => {
 const describeRun = (r: WatchRun) =>
   `${r.job_id} ${r.status} ${r.scheduled_at}: ${r.results_count} results, ${r.new_leads_count} new`;
 
+/** The cadence, catch-up window and webhook flags of `watch create` and `watch update` (those given). */
+function watchSettings(values: Values) {
+  const every = integer(values.every, 'every');
+  if (every !== undefined && values.cron !== undefined) throw new UsageError('give --every or --cron, not both');
+  if (values['time-zone'] !== undefined && values.cron === undefined)
+    throw new UsageError('--time-zone goes with --cron');
+  if (values.webhook !== undefined && values['no-webhook']) throw new UsageError('give --webhook or --no-webhook');
+  const cron = values.cron === undefined ? undefined : { cron: values.cron, time_zone: values['time-zone'] };
+  const settings = {
+    cadence: every === undefined ? cron : { interval_seconds: every },
+    catchup_window_seconds: integer(values.catchup, 'catchup'),
+    webhook_url: values['no-webhook'] ? null : values.webhook,
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+}
+
+/** The flags of a job's parameters (`watch update` changes the job when one is given). */
+const JOB_FLAGS = [
+  'query',
+  'country',
+  'region',
+  'max-locations',
+  'max-results',
+  'language',
+  'source-job',
+  'data',
+] as const;
+
 async function createWatch(inv: Invocation) {
   const { values } = inv;
   if (!values.name) throw new UsageError('watch create needs --name');
+  const settings = watchSettings(values);
+  if (!settings.cadence) throw new UsageError('give --every or --cron');
   const { research, body: job } = submitBody(values);
-  const every = integer(values.every, 'every');
-  if ((every === undefined) === (values.cron === undefined)) throw new UsageError('give --every or --cron');
-  const body = {
-    name: values.name,
-    [research ? 'research' : 'maps_scrape']: job,
-    cadence: every !== undefined ? { interval_seconds: every } : { cron: values.cron, time_zone: values['time-zone'] },
-    catchup_window_seconds: integer(values.catchup, 'catchup'),
-    webhook_url: values.webhook,
-  } as unknown as WatchBody;
+  const body = { name: values.name, [research ? 'research' : 'maps_scrape']: job, ...settings } as unknown as WatchBody;
   const watch = await inv.client.watches.create(body);
+  inv.print(watch, describeWatch(watch));
+}
+
+/** Changes what is given; job flags change those of the watch's job parameters (its kind stays). */
+async function updateWatch(inv: Invocation) {
+  const id = operand(inv, 'watch id');
+  const { values } = inv;
+  const changes: Record<string, unknown> = { ...watchSettings(values), ...(values.name ? { name: values.name } : {}) };
+  if (JOB_FLAGS.some((flag) => values[flag] !== undefined)) {
+    // The service replaces the job's parameters whole: the flags given are laid over the watch's current ones.
+    const watch = await inv.client.watches.get(id);
+    const key = watch.job_type === 'research' ? 'research' : 'maps_scrape';
+    changes[key] = { ...watch[key], ...submitBody({ ...values, type: watch.job_type }).body };
+  }
+  if (!Object.keys(changes).length) throw new UsageError('watch update needs something to change');
+  const watch = await inv.client.watches.update(id, changes as WatchChanges);
   inv.print(watch, describeWatch(watch));
 }
 
@@ -465,6 +506,7 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<void>> = {
   'leads sync': syncResources,
   'leads flag': flagResources,
   'watch create': createWatch,
+  'watch update': updateWatch,
   'watch list': listWatches,
   'watch get': (inv) => showWatch(inv, 'get'),
   'watch pause': (inv) => showWatch(inv, 'pause'),
