@@ -51,6 +51,8 @@ const OPERATIONS_WITH_KEYS = [
   'rotateWebhookSecret',
   'proxyMessaging',
   'proxyParcelTracking',
+  'createWatch',
+  'triggerWatch',
 ].sort();
 
 describe('the contract declares Idempotency-Key where a POST creates or starts something', () => {

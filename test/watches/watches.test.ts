@@ -338,6 +338,30 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
     await api.call('POST', jobPath(jobId, 'cancel'), { token: acme.triple });
   });
 
+  it('a keyed create or trigger retried after a lost answer makes one watch and asks for one run', async () => {
+    const hooli = await createClient(api, admin, 'Hooli Watches');
+    const keyed = (key: string, body?: Record<string, unknown>) => ({
+      token: hooli.triple,
+      body,
+      headers: { 'idempotency-key': `"${key}"` },
+    });
+    const body = { name: 'Keyed', maps_scrape: SMALL_MAPS, cadence: { interval_seconds: 86_400 } };
+    const first = await api.call('POST', WATCHES, keyed('create-1', body));
+    const again = await api.call('POST', WATCHES, keyed('create-1', body));
+    expect(first.status).toBe(201);
+    made.push({ id: first.body.watch_id, token: hooli.triple });
+    expect([again.status, again.body.watch_id]).toEqual([201, first.body.watch_id]);
+    const listed = await api.call('GET', WATCHES, { token: hooli.triple });
+    expect(listed.body.watches.map((w: { watch_id: string }) => w.watch_id)).toEqual([first.body.watch_id]);
+
+    const trigger = watchPath(first.body.watch_id, 'trigger');
+    const asked = await api.call('POST', trigger, keyed('trigger-1'));
+    const retried = await api.call('POST', trigger, keyed('trigger-1'));
+    expect(asked.status).toBe(202);
+    expect([retried.status, retried.body]).toEqual([202, asked.body]); // the first answer: no second trigger
+    expect(await endedRuns(api, hooli.triple, first.body.watch_id, 1)).toHaveLength(1);
+  });
+
   it("a deactivated client's watch runs nothing; deleting a watch deletes its schedule", async () => {
     const initech = await createClient(api, admin, 'Initech Watches');
     const res = await createWatch(initech.triple, {

@@ -14,6 +14,8 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/v1/dashboard/admin/clients',
   'POST /api/v1/dashboard/client/jobs/maps-scrape/submit',
   'POST /api/v1/dashboard/client/research/submit',
+  'POST /api/v1/dashboard/client/watches',
+  'POST /api/v1/dashboard/client/watches/{watch_id}/trigger',
   'POST /api/v1/dashboard/content/authors',
   'POST /api/v1/dashboard/content/categories',
   'POST /api/v1/dashboard/content/pages',

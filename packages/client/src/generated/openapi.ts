@@ -871,6 +871,7 @@ export interface paths {
      * its job's job.queued on the event stream) within moments. While a run is in progress, the run asked for starts
      *     right after it ends (runs never overlap; at most one waits: asking again meanwhile adds none). Any dashboard
      *     role, the credential triple, or an agent token with scope jobs:submit. Another client's watch answers 404.
+     *     With an Idempotency-Key, a retry whose first answer was lost asks for no second run.
      */
     post: operations['triggerWatch'];
     delete?: never;
@@ -9282,6 +9283,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9297,6 +9299,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -9382,9 +9393,14 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
-      /** @description The client already has WATCHES_MAX_PER_CLIENT watches (20 by default); delete one first. */
+      /**
+       * @description The client already has WATCHES_MAX_PER_CLIENT watches (20 by default); delete one first. Or a
+       * request with the same Idempotency-Key is still in flight (code `idempotency_key_in_flight`, Retry-After): retry
+       *     it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -9401,7 +9417,8 @@ export interface operations {
        * @description Invalid body: besides the schema, a cadence with neither or both of `interval_seconds` and `cron`,
        * a `time_zone` without `cron`, a cron expression Temporal would not read or that never runs, an unknown
        *     time zone, a cadence more frequent than WATCH_MIN_INTERVAL_SECONDS, an unknown country or region, or a
-       *     webhook_url to a private address; `errors` names the field.
+       *     webhook_url to a private address; `errors` names the field. Or the Idempotency-Key was used before with a
+       *     different request (code `idempotency_key_reused`).
        */
       422: {
         headers: {
@@ -9423,6 +9440,7 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9463,6 +9481,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['WatchNotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9509,6 +9528,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['WatchNotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9573,6 +9593,7 @@ export interface operations {
       404: components['responses']['WatchNotFound'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9613,6 +9634,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['WatchNotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9653,6 +9675,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['WatchNotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9668,6 +9691,15 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
+         *     request within 24 hours answers what the first answered without doing the work again; with another
+         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
+         *     See "Safe retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         /**
@@ -9698,7 +9730,9 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['WatchNotFound'];
+      409: components['responses']['IdempotencyKeyInFlight'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9781,6 +9815,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['WatchNotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
