@@ -30,6 +30,9 @@ import {
   type TermStats,
 } from './search-index.model';
 
+/** The resource types, for the areas that ask about resources (a watch's run counts its new ones). */
+export type { ResourceType } from './resource.model';
+
 /** One resource to write, as the jobs area finds it. */
 export interface ResourceInput {
   type: ResourceType;

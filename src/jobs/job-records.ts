@@ -1,8 +1,11 @@
 import { insertNew } from '../lib/bulk-writes';
 import { FINAL_STATES, JobItemModel, JobModel, jobItemId, jobItemsOf } from './job.model';
 
-/** The final states (a job in one no longer changes), and the job record's type, for the areas built on jobs. */
-export { FINAL_STATES, isFinal, type JobDoc } from './job.model';
+/**
+ * The final states (a job in one no longer changes), the job record's type and the job types, for the areas built on
+ * jobs.
+ */
+export { FINAL_STATES, isFinal, type JobDoc, type JobType } from './job.model';
 
 /** Finished jobs whose items are removed in one step: a bounded `$in`, and progress between steps. */
 const JOBS_PER_STEP = 200;

@@ -1,6 +1,5 @@
 import type { EventBus } from '../events/event-bus';
-import { firstSeenBy } from '../idap/resources.service';
-import type { ResourceType } from '../idap/resource.model';
+import { firstSeenBy, type ResourceType } from '../idap/resources.service';
 import { isDuplicateKeyError } from '../lib/errors';
 import { stableUuid } from '../lib/ids';
 import type { JobControl } from '../jobs/job-control';

@@ -1,7 +1,7 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { baseSchemaOptions } from '../lib/ids';
 import { tenantOwned } from '../lib/tenancy';
-import type { JobType } from '../jobs/job.model';
+import type { JobType } from '../jobs/job-records';
 
 export const WATCH_JOB_TYPES = ['maps-scrape', 'research'] as const satisfies readonly JobType[];
 export const WATCH_STATES = ['active', 'paused'] as const;

@@ -38,7 +38,7 @@ export function createWatchesModule(deps: WatchesDeps) {
     clientActive: deps.clientActive,
   });
   return {
-    handlers: watchesRoutes({ watches }),
+    handlers: watchesRoutes({ watches, outbound: deps.outbound }),
     activities: createWatchActivities({ runs }),
   } satisfies AreaModule;
 }

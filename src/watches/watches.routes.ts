@@ -1,14 +1,15 @@
 import type { OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { requireTenant, tenantScope } from '../lib/tenancy';
-import { submitterOf } from '../jobs/job-http';
+import { submissionOf } from '../jobs/job-http';
+import type { OutboundPolicy } from '../lib/outbound';
 import type { WatchesService } from './watches.service';
 
-export function watchesRoutes(deps: { watches: WatchesService }): OperationHandlers {
+export function watchesRoutes(deps: { watches: WatchesService; outbound: OutboundPolicy }): OperationHandlers {
   const { watches } = deps;
   return {
     async createWatch(req, res) {
-      res.status(201).json(await watches.create(submitterOf(req), req.body));
+      res.status(201).json(await watches.create(submissionOf(req, deps.outbound), req.body));
     },
     async listWatches(req, res) {
       res.json(await watches.list(tenantScope(req), req.query.state, pageOf(req.query)));

@@ -88,11 +88,11 @@ export function createWatchesService(deps: {
   }
 
   return {
+    /** Creates a watch for `who` (its webhook_url checked by the route, as a job submit's is). */
     async create(who: Submitter, body: CreateBody): Promise<Schemas['Watch']> {
       const jobType = 'research' in body ? 'research' : 'maps-scrape';
       const params = jobParams(jobType, body)!;
       const cadence = checkCadence(body.cadence as Cadence, limits.minIntervalSeconds);
-      assertSubmittedUrl(body.webhook_url, 'webhook_url', deps.outbound);
       await assertSelectedClient(who.clientId, who.isSuperAdmin);
       return deps.lock(`watches:${who.clientId}`, async () => {
         const count = await WatchModel.countDocuments({ client_id: who.clientId });
