@@ -136,6 +136,17 @@ const pinStandIns: Partial<Activities> = {
   deliverPinCreated: async () => ({ status: 204 }),
 };
 
+/** A watch's run as its schedule starts one (the workflow id carries the scheduled time); answers its workflow id. */
+async function runWatch({ client, taskQueue }: Recording, watchId: string): Promise<string> {
+  const workflowId = `${watchRunWorkflowId(watchId)}-2025-03-17T06:00:00Z`;
+  await client.workflow.execute(watchRunWorkflow, {
+    taskQueue,
+    workflowId,
+    args: [{ watch_id: watchId, client_id: CLIENT }],
+  });
+  return workflowId;
+}
+
 /** A watch's run: its job (the maps-scrape stand-ins) on the recording's queue, then the new leads it saw. */
 function watchRunStandIns(jobId: string, newLeads: number): Partial<Activities> {
   const params = { query: 'bakery', country_code: 'NL', max_locations: 3 };
@@ -427,28 +438,12 @@ export const SCENARIOS: Scenario[] = [
   {
     name: "watch run: its job as a child, then one new lead announced to the watch's webhook",
     activities: watchRunStandIns('job-watch-run', 1),
-    async run({ client, taskQueue }) {
-      const workflowId = `${watchRunWorkflowId('w1')}-2025-03-17T06:00:00Z`;
-      await client.workflow.execute(watchRunWorkflow, {
-        taskQueue,
-        workflowId,
-        args: [{ watch_id: 'w1', client_id: CLIENT }],
-      });
-      return { 'watch-run-new-leads': workflowId };
-    },
+    run: async (rec) => ({ 'watch-run-new-leads': await runWatch(rec, 'w1') }),
   },
   {
     name: 'watch run of a deleted watch: nothing to do',
     activities: { startWatchRun: async () => ({ job: null, reason: 'the watch was deleted' }) },
-    async run({ client, taskQueue }) {
-      const workflowId = `${watchRunWorkflowId('w2')}-2025-03-17T06:00:00Z`;
-      await client.workflow.execute(watchRunWorkflow, {
-        taskQueue,
-        workflowId,
-        args: [{ watch_id: 'w2', client_id: CLIENT }],
-      });
-      return { 'watch-run-skipped': workflowId };
-    },
+    run: async (rec) => ({ 'watch-run-skipped': await runWatch(rec, 'w2') }),
   },
   {
     name: 'daily retention purge',
