@@ -6,6 +6,8 @@ import { openStream, type SseStream } from '../events/sse-client';
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { verifyDelivery } from '../support/standard-webhooks';
+import { jobWorkflowId } from '../../workflows/jobs-signals';
+import { watchRunWorkflowId, watchScheduleId } from '../../workflows/watches-api';
 import { SMALL_MAPS, WATCHES, businessRefs, endedRuns, watchPath } from './watch-helpers';
 
 let api: TestApi;
@@ -20,7 +22,7 @@ const deliveries: { headers: http.IncomingHttpHeaders; raw: string; body: any }[
 const made: { id: string; token: string }[] = [];
 
 const sandbox = () => api.rt.worker!.providers.sandbox!;
-const schedule = (watchId: string) => api.rt.engines.temporal.schedule.getHandle(`watch-${watchId}`);
+const schedule = (watchId: string) => api.rt.engines.temporal.schedule.getHandle(watchScheduleId(watchId));
 
 async function createWatch(token: string, body: Record<string, unknown>) {
   const res = await api.call('POST', WATCHES, { token, body });
@@ -91,7 +93,7 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
       type: 'startWorkflow',
       workflowType: 'watchRunWorkflow',
       taskQueue: api.config.TEMPORAL_TASK_QUEUE,
-      workflowId: `watch-${watchId}-run`,
+      workflowId: watchRunWorkflowId(watchId),
     });
     expect(described.memo).toEqual({ client_id: acme.client_id, watch_id: watchId });
     expect(described.typedSearchAttributes.getAll()).toEqual(
@@ -102,9 +104,9 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
       const ids: string[] = [];
       for await (const s of api.rt.engines.temporal.schedule.list({ query: `LeadClientId="${acme.client_id}"` }))
         ids.push(s.scheduleId);
-      return ids.includes(`watch-${watchId}`) ? ids : undefined;
+      return ids.includes(watchScheduleId(watchId)) ? ids : undefined;
     });
-    expect(listed).toContain(`watch-${watchId}`);
+    expect(listed).toContain(watchScheduleId(watchId));
   });
 
   it('runs now as an ordinary job (listed, streamed, webhooks signed); a first run finds everything new', async () => {
@@ -127,7 +129,7 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
     expect(job).toMatchObject({ watch_id: watchId, query: SMALL_MAPS.query, results_count: expected.length });
     const list = await api.call('GET', '/api/v1/dashboard/client/jobs', { token: acme.triple });
     expect(list.body.jobs.map((j: { job_id: string }) => j.job_id)).toContain(run.job_id);
-    await api.rt.engines.temporal.workflow.getHandle(run.job_id).result();
+    await api.rt.engines.temporal.workflow.getHandle(jobWorkflowId(run.job_id)).result();
     const mine = (e: string) => (f: { event: string; data: any }) => f.event === e && f.data.job_id === run.job_id;
     await stream.next(mine('job.queued'));
     await stream.next(mine('job.completed'));
@@ -199,11 +201,13 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
       expect((await api.call('POST', watchPath(id, 'trigger'), { token: acme.triple })).status).toBe(202);
     const cancelled = await api.call('POST', jobPath(first.job_id, 'cancel'), { token: acme.triple });
     expect(cancelled.status).toBe(200);
-    const [second, ended] = await endedRuns(api, acme.triple, id, 2);
+    // Seconds as a rule; twice on a loaded machine (load 8-15 on two cores) the two runs had not both ended within a
+    // minute. The wait is wide so that a run that never comes fails, not a slow one.
+    const [second, ended] = await endedRuns(api, acme.triple, id, 2, 150_000);
     expect(ended).toMatchObject({ job_id: first.job_id, status: 'cancelled' });
     expect(second.status).toBe('completed');
     expect(Date.parse(second.started_at)).toBeGreaterThanOrEqual(Date.parse(ended.completed_at));
-  });
+  }, 180_000);
 
   it('pauses and resumes the schedule; a paused watch lists no next runs; updates reach the schedule', async () => {
     const paused = await api.call('POST', watchPath(watchId, 'pause'), { token: acme.triple });
@@ -322,7 +326,7 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
     const input = {
       watch_id: watchId,
       client_id: acme.client_id,
-      run_id: `watch-${watchId}-run-2030-01-01T06:00:00Z`,
+      run_id: `${watchRunWorkflowId(watchId)}-2030-01-01T06:00:00Z`, // as Temporal names a scheduled run
       scheduled_at: '2030-01-01T06:00:00.000Z',
     };
     const before = (await api.call('GET', '/api/v1/dashboard/client/jobs', { token: acme.triple })).body.total;
