@@ -76,7 +76,11 @@ async function runJobToEnd(run: JobRun): Promise<void> {
 export async function watchRunWorkflow(input: WatchRunInput): Promise<WatchRunOutcome> {
   const info = workflowInfo();
   const scheduledAt = (info.typedSearchAttributes.get(SCHEDULED_START) ?? info.startTime).toISOString();
-  const start = await startWatchRun({ ...input, run_id: info.workflowId, scheduled_at: scheduledAt });
+  // The run is this execution, not its workflow id: Temporal names a schedule's runs by the second they were taken
+  // in, so a run triggered while one triggered that same second was going runs under the same workflow id, and
+  // deriving its job from the id alone made it take the earlier run's job for its own (and never run).
+  const runId = `${info.workflowId}/${info.runId}`;
+  const start = await startWatchRun({ ...input, run_id: runId, scheduled_at: scheduledAt });
   if (!start.job) return { status: 'skipped', reason: start.reason };
   const run = start.job;
   await runJobToEnd(run);

@@ -19,7 +19,8 @@ export async function endedRuns(api: TestApi, token: string, watchId: string, co
     async () => {
       const res = await api.call('GET', `${watchPath(watchId, 'runs')}?page_size=100`, { token });
       const runs = res.body?.runs as { status: string }[] | undefined;
-      return runs?.length === count && runs.every((r) => r.status !== 'running') ? (runs as any[]) : undefined;
+      if (runs?.length === count && runs.every((r) => r.status !== 'running')) return runs as any[];
+      throw new Error(`the runs are ${JSON.stringify(runs)}`); // kept by eventually() for its message
     },
     timeoutMs,
     200,

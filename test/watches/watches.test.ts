@@ -7,6 +7,7 @@ import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { verifyDelivery } from '../support/standard-webhooks';
 import { jobWorkflowId } from '../../workflows/jobs-signals';
+import { watchRunWorkflow } from '../../workflows/watches';
 import { watchRunWorkflowId, watchScheduleId } from '../../workflows/watches-api';
 import { SMALL_MAPS, WATCHES, businessRefs, endedRuns, watchPath } from './watch-helpers';
 
@@ -205,6 +206,31 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
     expect(ended).toMatchObject({ job_id: first.job_id, status: 'cancelled' });
     expect(second.status).toBe('completed');
     expect(Date.parse(second.started_at)).toBeGreaterThanOrEqual(Date.parse(ended.completed_at));
+  }, 150_000);
+
+  it('counts two runs under one workflow id as two runs, each with its own job', async () => {
+    // What Temporal does with a run triggered while one triggered in the same second is going: it starts it under
+    // the same workflow id (the id carries the second it was taken in) once the first has closed.
+    const created = await createWatch(acme.triple, {
+      name: 'Same-second runs',
+      maps_scrape: SMALL_MAPS,
+      cadence: { interval_seconds: 86_400 },
+    });
+    const id = created.body.watch_id;
+    const workflowId = `${watchRunWorkflowId(id)}-2026-11-26T06:00:00Z`;
+    const start = () =>
+      api.rt.engines.temporal.workflow.execute(watchRunWorkflow, {
+        taskQueue: api.config.TEMPORAL_TASK_QUEUE,
+        workflowId,
+        args: [{ watch_id: id, client_id: acme.client_id }],
+      });
+    const one = await start();
+    const two = await start();
+    expect(one).toMatchObject({ status: 'completed' });
+    expect(two).toMatchObject({ status: 'completed' });
+    expect(two.job_id).not.toBe(one.job_id);
+    const runs = await endedRuns(api, acme.triple, id, 2);
+    expect(runs.map((r) => r.job_id).sort()).toEqual([one.job_id, two.job_id].sort());
   });
 
   it('pauses and resumes the schedule; a paused watch lists no next runs; updates reach the schedule', async () => {
