@@ -181,6 +181,16 @@ function watchRunStandIns(jobId: string, newLeads: number): Partial<Activities> 
   };
 }
 
+/** The signup page's completion of a reservation, as the scenarios send it. */
+const completion = (reservationId: string) => ({
+  reservation_id: reservationId,
+  lat: 52.0907,
+  lng: 5.1214,
+  structured_address: { address_settlement: 'Utrecht' },
+  account_oauth_uid: null,
+  verified_identifier: '+31612345678',
+});
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'maps-scrape completed, with webhooks and the index feed',
@@ -282,18 +292,7 @@ export const SCENARIOS: Scenario[] = [
       const workflowId = pinReservationWorkflowId(input.pin_id);
       const handle = await client.workflow.start(pinReservationWorkflow, { taskQueue, workflowId, args: [input] });
       await env.sleep(HOUR);
-      await handle.executeUpdate(completeUpdate, {
-        args: [
-          {
-            reservation_id: input.reservation_id,
-            lat: 52.0907,
-            lng: 5.1214,
-            structured_address: { address_settlement: 'Utrecht' },
-            account_oauth_uid: null,
-            verified_identifier: '+31612345678',
-          },
-        ],
-      });
+      await handle.executeUpdate(completeUpdate, { args: [completion(input.reservation_id)] });
       await handle.result();
       const callback = pinCreatedWorkflowId(input.reservation_id);
       await client.workflow.getHandle(callback).result();
@@ -318,18 +317,7 @@ export const SCENARIOS: Scenario[] = [
       await client.workflow.executeUpdateWithStart(reserveUpdate, { startWorkflowOperation });
       const handle = await startWorkflowOperation.workflowHandle();
       await env.sleep(HOUR);
-      await handle.executeUpdate(completeUpdate, {
-        args: [
-          {
-            reservation_id: input.reservation_id,
-            lat: 52.0907,
-            lng: 5.1214,
-            structured_address: { address_settlement: 'Utrecht' },
-            account_oauth_uid: null,
-            verified_identifier: '+31612345678',
-          },
-        ],
-      });
+      await handle.executeUpdate(completeUpdate, { args: [completion(input.reservation_id)] });
       await handle.result();
       return { 'pin-reservation-recorded-completed': workflowId };
     },
