@@ -45,20 +45,23 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
     expect(again.body.reservation_id).not.toBe(r.reservation_id);
   });
 
+  /** A reservation's input with its record, as confirm-pin's update-with-start sends it. */
+  const recordedHold = (prefix: string, pinId: string): PinReservationInput => ({
+    reservation_id: `${prefix}-${Date.now()}`,
+    pin_id: pinId,
+    country_code: 'NL',
+    name: pinId.split(':')[1],
+    client_id: agent.client.client_id,
+    brand_id: agent.brandId,
+    callback_url: null,
+    expires_at_ms: Date.now() + TTL_SECONDS * 1000,
+    callback: { initial_ms: 1000, total_seconds: 60 },
+    record: { channel: 'sms', identifier: freshPhone(), callback_secret_sealed: null },
+  });
+
   it('a hold whose API died right after starting it: its run records it, holds the name, then frees it', async () => {
     const pinId = 'NL:ORPHANED';
-    const input: PinReservationInput = {
-      reservation_id: `res-orphaned-${Date.now()}`,
-      pin_id: pinId,
-      country_code: 'NL',
-      name: 'ORPHANED',
-      client_id: agent.client.client_id,
-      brand_id: agent.brandId,
-      callback_url: null,
-      expires_at_ms: Date.now() + TTL_SECONDS * 1000,
-      callback: { initial_ms: 1000, total_seconds: 60 },
-      record: { channel: 'sms', identifier: freshPhone(), callback_secret_sealed: null },
-    };
+    const input = recordedHold('res-orphaned', pinId);
     // As if confirm-pin's update-with-start had reached Temporal and the API had died at once: no answer awaited,
     // nothing written by the API, no link sent. (Nothing of the Update is needed: the run records itself.)
     const handle = await ctx.api.rt.engines.temporal.workflow.start(pinReservationWorkflow, {
@@ -89,18 +92,7 @@ describe('the reservation workflow: expiry, extension, completion racing expiry'
       gps: { lat: 52, lng: 5 },
       subscription: { status: 'active', expires_at: new Date(Date.now() + 86_400_000) },
     });
-    const input: PinReservationInput = {
-      reservation_id: `res-late-${Date.now()}`,
-      pin_id: pinId,
-      country_code: 'NL',
-      name: 'CLAIMED-BEFORE',
-      client_id: agent.client.client_id,
-      brand_id: agent.brandId,
-      callback_url: null,
-      expires_at_ms: Date.now() + TTL_SECONDS * 1000,
-      callback: { initial_ms: 1000, total_seconds: 60 },
-      record: { channel: 'sms', identifier: freshPhone(), callback_secret_sealed: null },
-    };
+    const input = recordedHold('res-late', pinId);
     const startWorkflowOperation = new WithStartWorkflowOperation(pinReservationWorkflow, {
       taskQueue: ctx.api.config.TEMPORAL_TASK_QUEUE,
       workflowId: pinReservationWorkflowId(pinId),
