@@ -20,17 +20,6 @@ const CONTROLS: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
-/**
- * Changes resources' flags (qualifies, rejects, tags): not only additive (a flag may be removed, and adding
- * `rejected` removes `qualified` and takes the lead out of search), so destructive in MCP's sense, though a call
- * can be undone by its opposite; calling it again changes nothing more.
- */
-const FLAGS: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 /** Ends a job for good: its unfinished work is dropped. */
 const CANCELS: ToolAnnotations = {
   readOnlyHint: false,
@@ -38,6 +27,12 @@ const CANCELS: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+/**
+ * Changes resources' flags (qualifies, rejects, tags): not only additive (a flag may be removed, and adding
+ * `rejected` removes `qualified` and takes the lead out of search), so destructive in MCP's sense, though a call
+ * can be undone by its opposite; calling it again changes nothing more.
+ */
+const FLAGS: ToolAnnotations = CANCELS;
 
 /** Sets up recurring work inside the service (a watch): a second call sets up a second one. */
 const CREATES: ToolAnnotations = STARTS;
