@@ -3,6 +3,7 @@ import type { Providers } from '../providers';
 import type { JobDeps } from '../../activities/jobs';
 import { createJobControl } from './job-control';
 import { createJobLocks } from './job-lock';
+import { createJobListMembers } from './job-list-members';
 import { createJobWorkflows } from './jobs.workflows';
 import { createWriteGate } from './write-gate';
 
@@ -41,7 +42,14 @@ export function createJobCore(deps: JobCoreDeps) {
     outbound: deps.outbound,
   };
   return {
-    control: createJobControl({ workflows, locks, events: deps.events, logger: deps.logger, sweep: deps.sweep }),
+    control: createJobControl({
+      workflows,
+      locks,
+      events: deps.events,
+      listMembers: createJobListMembers(engines.redis, deps.logger),
+      logger: deps.logger,
+      sweep: deps.sweep,
+    }),
     workflows,
     work,
   };

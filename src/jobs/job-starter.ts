@@ -9,6 +9,7 @@ import { eventData } from './job.views';
 import { loadJob } from './job-store';
 import { createInsertBatcher } from './insert-batcher';
 import type { JobWorkflows } from './jobs.workflows';
+import type { JobListMembers } from './job-list-members';
 
 /** How a job is recorded: its webhook and submitter, and for a watch's run its id and the watch. */
 export interface JobRecordOptions {
@@ -21,6 +22,8 @@ export interface JobRecordOptions {
 export interface JobStarterDeps {
   workflows: Pick<JobWorkflows, 'start'>;
   events: EventBus;
+  /** Told when a job is stored or removed, so the lists that may hold it are read again. */
+  listMembers: JobListMembers;
   logger: Logger;
   /** A queued job whose workflow is not known to run after this long is started (again). */
   sweepAfterMs?: number;
@@ -126,11 +129,14 @@ export function createJobStarter(deps: JobStarterDeps) {
       return { doc: stored, repeated: true, attempted: doc };
     }
     try {
+      // Listed before it is answered: a list read after the submit's answer holds the job.
+      await deps.listMembers.changed(clientId);
       const queued = await announce(doc);
       jobsSubmitted.inc({ type });
       return { doc, repeated: false, queued };
     } catch (err) {
       await JobModel.deleteOne({ _id: doc._id, client_id: clientId }); // not announced: as if never submitted
+      await deps.listMembers.changed(clientId).catch(() => undefined); // else its id stays listed, read as missing
       throw err;
     }
   }
