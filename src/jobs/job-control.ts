@@ -6,7 +6,7 @@ import { tenantQuery } from '../lib/tenancy';
 import type { IdempotencyClaim } from '../lib/http/idempotency';
 import { JobModel, type JobDoc, type JobType } from './job.model';
 import type { JobLocks } from './job-lock';
-import type { ListMembers } from './job-list-members';
+import type { JobListIndex, ListPage } from './job-list-index';
 import { createJobStarter, type JobStarterDeps } from './job-starter';
 
 /** Who submits a job: the tenant it runs for, who asks, and whether a super_admin chose that tenant. */
@@ -50,10 +50,10 @@ export function createJobControl(deps: JobControlDeps) {
     },
 
     /**
-     * Jobs of one type within a tenancy (null: all clients, for a super_admin), newest first. The same page asked
-     * for by many at once is read once for them (a tenant's dashboards poll it while its jobs write progress), and
-     * which jobs it holds is read from the records only when a job was stored since (job-list-members.ts); the jobs
-     * themselves are read fresh each time. A status filter's members change with every state change: it reads all.
+     * Jobs of one type within a tenancy (null: all clients, for a super_admin), newest first. A tenant's list is
+     * answered from its index (job-list-index.ts: order and count without reading every record) and the page's jobs
+     * by id, fresh; a status filter (whose members change with every state change), the all-clients list and a
+     * Redis that cannot be used read the records. The same page asked for by many at once is read once for them.
      */
     list(scope: string | null, type: JobType, status: string | undefined, page: Page) {
       const tenant = tenantQuery(scope);
@@ -64,17 +64,13 @@ export function createJobControl(deps: JobControlDeps) {
       };
       const key = JSON.stringify([scope, type, status ?? null, page.skip, page.page_size]);
       return listReads(key, async () => {
-        const members =
+        const indexed =
+          scope !== null &&
           status === undefined &&
-          (await deps.listMembers.read(scope, key, async () => {
-            const { docs, total } = await findPage<{ _id: string }>(
-              JobModel,
-              { ...query, projection: { _id: 1 } },
-              page,
-            );
-            return { ids: docs.map((d) => d._id), total };
-          }));
-        return members ? jobsOf(members, tenant) : findPage<JobDoc>(JobModel, query, page);
+          (await deps.listIndex.page(scope, type, page.skip, page.page_size, () =>
+            JobModel.find(query.filter, { _id: 1, created_at: 1 }).lean<{ _id: string; created_at: Date }[]>(),
+          ));
+        return indexed ? jobsOf(scope!, type, indexed, deps.listIndex) : findPage<JobDoc>(JobModel, query, page);
       });
     },
 
@@ -117,13 +113,18 @@ export function createJobControl(deps: JobControlDeps) {
   };
 }
 
-/** The page's jobs by id, in the members' order (one removed since is left out; the next version drops it). */
-async function jobsOf(members: ListMembers, tenant: ReturnType<typeof tenantQuery>) {
-  const docs = members.ids.length
-    ? await JobModel.find({ _id: { $in: members.ids }, ...tenant.filter }, null, tenant.options).lean<JobDoc[]>()
+/**
+ * The page's jobs by id, in the index's order. An id without its record (an undone submit whose removal did not reach
+ * Redis) is left out, not counted, and removed from the index.
+ */
+async function jobsOf(clientId: string, type: JobType, page: ListPage, index: JobListIndex) {
+  const docs = page.ids.length
+    ? await JobModel.find({ _id: { $in: page.ids }, client_id: clientId }).lean<JobDoc[]>()
     : [];
   const byId = new Map(docs.map((d) => [d._id, d]));
-  return { docs: members.ids.flatMap((id) => byId.get(id) ?? []), total: members.total };
+  const missing = page.ids.filter((id) => !byId.has(id));
+  if (missing.length) await index.removed(clientId, type, missing).catch(() => undefined);
+  return { docs: page.ids.flatMap((id) => byId.get(id) ?? []), total: page.total - missing.length };
 }
 
 export type JobControl = ReturnType<typeof createJobControl>;

@@ -3,7 +3,7 @@ import type { Providers } from '../providers';
 import type { JobDeps } from '../../activities/jobs';
 import { createJobControl } from './job-control';
 import { createJobLocks } from './job-lock';
-import { createJobListMembers } from './job-list-members';
+import { createJobListIndex } from './job-list-index';
 import { createJobWorkflows } from './jobs.workflows';
 import { createWriteGate } from './write-gate';
 
@@ -46,7 +46,7 @@ export function createJobCore(deps: JobCoreDeps) {
       workflows,
       locks,
       events: deps.events,
-      listMembers: createJobListMembers(engines.redis, deps.logger),
+      listIndex: createJobListIndex(engines.redis, deps.logger),
       logger: deps.logger,
       sweep: deps.sweep,
     }),

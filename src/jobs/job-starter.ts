@@ -9,7 +9,7 @@ import { eventData } from './job.views';
 import { loadJob } from './job-store';
 import { createInsertBatcher } from './insert-batcher';
 import type { JobWorkflows } from './jobs.workflows';
-import type { JobListMembers } from './job-list-members';
+import type { JobListIndex } from './job-list-index';
 
 /** How a job is recorded: its webhook and submitter, and for a watch's run its id and the watch. */
 export interface JobRecordOptions {
@@ -22,8 +22,8 @@ export interface JobRecordOptions {
 export interface JobStarterDeps {
   workflows: Pick<JobWorkflows, 'start'>;
   events: EventBus;
-  /** Told when a job is stored or removed, so the lists that may hold it are read again. */
-  listMembers: JobListMembers;
+  /** The tenants' job lists: told of every job stored or removed. */
+  listIndex: JobListIndex;
   logger: Logger;
   /** A queued job whose workflow is not known to run after this long is started (again). */
   sweepAfterMs?: number;
@@ -130,13 +130,14 @@ export function createJobStarter(deps: JobStarterDeps) {
     }
     try {
       // Listed before it is answered: a list read after the submit's answer holds the job.
-      await deps.listMembers.changed(clientId);
+      await deps.listIndex.added(clientId, type, doc._id, doc.created_at);
       const queued = await announce(doc);
       jobsSubmitted.inc({ type });
       return { doc, repeated: false, queued };
     } catch (err) {
       await JobModel.deleteOne({ _id: doc._id, client_id: clientId }); // not announced: as if never submitted
-      await deps.listMembers.changed(clientId).catch(() => undefined); // else its id stays listed, read as missing
+      // Else a list page that meets its id drops it then.
+      await deps.listIndex.removed(clientId, type, [doc._id]).catch(() => undefined);
       throw err;
     }
   }

@@ -3,8 +3,8 @@ import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harn
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from './support';
 
 /**
- * The job list reads which jobs a page holds from the records only when a job was stored since
- * (src/jobs/job-list-members.ts), and the jobs themselves fresh each time: these tests hold both halves.
+ * A tenant's job list answers its order and count from an index in Redis (src/jobs/job-list-index.ts), built from
+ * the records once and kept by every submit, and the page's jobs from their records, fresh: these tests hold both.
  */
 let api: TestApi;
 let admin: string;
@@ -13,7 +13,7 @@ let globex: Awaited<ReturnType<typeof createClient>>;
 const LIST = '/api/v1/dashboard/client/jobs';
 const small = { query: 'bakery', country_code: 'BE', max_locations: 1, max_results: 3 };
 
-/** How many job-list reads found their page's members cached (hit) or read them from the records (miss). */
+/** How many job-list reads found the index complete (hit) or rebuilt it from the records first (miss). */
 async function lookups() {
   const values = (await registry.getSingleMetric('lead_cache_lookups_total')!.get()).values;
   const of = (result: string) =>
@@ -74,13 +74,18 @@ describe('the job list', () => {
     expect((await lookups()).hit).toBeGreaterThan(0);
   });
 
-  it('reads the members once per stored job, and shows each job as it is now', async () => {
+  it('rebuilds a lost index from the records once, then shows each job as it is now', async () => {
     const job = await submit(acme.triple);
+    const expected = await list(acme.triple);
+    expect(expected.jobs[0].job_id).toBe(job);
+    // As if Redis lost the index (restarted, evicted): the next read rebuilds it from the records, once.
+    await api.rt.engines.redis.del(`jobs:list:{${acme.client_id}}:maps-scrape`);
     const before = await lookups();
-    const first = await list(acme.triple);
-    expect(first.jobs[0].job_id).toBe(job);
+    expect(await list(acme.triple)).toMatchObject({
+      total: expected.total,
+      jobs: expected.jobs.map((j) => ({ job_id: j.job_id })),
+    });
     await waitForStatus(api, acme.triple, jobPath(job), ['completed']);
-    // No job stored since: the members come from the cache, the job's state from its record.
     for (let n = 0; n < 5; n++)
       expect((await list(acme.triple)).jobs[0]).toMatchObject({ job_id: job, status: 'completed' });
     const after = await lookups();
@@ -90,5 +95,13 @@ describe('the job list', () => {
     const completed = await list(acme.triple, '?page_size=5&status_filter=completed');
     expect(completed.jobs.map((j) => j.job_id)).toContain(job);
     expect(await lookups()).toEqual(after);
+  });
+
+  it('drops an id whose record is not there (an undone submit) from the page, its count and the index', async () => {
+    const key = `jobs:list:{${globex.client_id}}:maps-scrape`;
+    const expected = await list(globex.triple);
+    await api.rt.engines.redis.zadd(key, Date.now() + 60_000, 'ffffffff-0000-4000-8000-000000000000');
+    expect(await list(globex.triple)).toEqual(expected);
+    expect(await api.rt.engines.redis.zscore(key, 'ffffffff-0000-4000-8000-000000000000')).toBeNull();
   });
 });

@@ -1,0 +1,126 @@
+import type Redis from 'ioredis';
+import type { Logger } from '../lib/logger';
+import { cacheLookups } from '../lib/metrics';
+import type { JobType } from './job.model';
+
+/** An index untouched this long goes (an idle tenant's); the next list read rebuilds it from the records. */
+export const LIST_INDEX_TTL_SECONDS = 24 * 3600;
+/** Ids written to Redis per command while an index is rebuilt. */
+const REBUILD_CHUNK = 1000;
+/**
+ * The member that marks an index as complete, added last by a rebuild. Its score sorts it after every job; ids are
+ * UUIDs, so no job has this id.
+ */
+const COMPLETE = '~complete';
+
+/** A page of a tenant's jobs of one type, newest first: their ids, and how many jobs the list has in all. */
+export interface ListPage {
+  ids: string[];
+  total: number;
+}
+
+// A page of a complete index (false when it is not complete), in one round trip: ZREVRANGE orders equal scores by
+// member, descending, which is the list's order (created_at, then _id, both descending).
+const READ = `if not redis.call('ZSCORE', KEYS[1], ARGV[3]) then return false end
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return {redis.call('ZCARD', KEYS[1]) - 1, redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2])}`;
+
+const ADD = `redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+type IndexRedis = Redis & {
+  jobListRead(
+    key: string,
+    start: number,
+    stop: number,
+    complete: string,
+    ttl: number,
+  ): Promise<[number, string[]] | null>;
+  jobListAdd(key: string, score: number, id: string, ttl: number): Promise<number>;
+};
+
+const UNUSABLE = Symbol('redis unusable');
+const indexKey = (clientId: string, type: JobType) => `jobs:list:{${clientId}}:${type}`;
+
+/**
+ * A secondary index of each tenant's jobs of a type, newest first, in a Redis sorted set (score: created_at in ms,
+ * member: the job's id). The local document engine can only scan for the list's order and count (every list read
+ * was two scans of the whole jobs collection); this answers both from the set, and the page's jobs are then read
+ * by id, fresh. Jobs are only ever stored or (when a submit is undone) removed, never changed in what the index
+ * holds, so the set stays exact with two rules: a job is added after its record is stored and before its submit
+ * is answered (a list read after the answer holds it), and a set that is missing or not complete (Redis lost it,
+ * or it expired idle) is rebuilt from the records, as a union with what submits add meanwhile. An id whose record
+ * is not there (an undone submit whose removal did not reach Redis) is dropped when a page meets it.
+ */
+export function createJobListIndex(redis: Redis, logger: Logger) {
+  const r = redis as IndexRedis;
+  if (!r.jobListRead) {
+    r.defineCommand('jobListRead', { numberOfKeys: 1, lua: READ });
+    r.defineCommand('jobListAdd', { numberOfKeys: 1, lua: ADD });
+  }
+  const lookups = {
+    hit: cacheLookups.labels('job_list', 'hit'),
+    miss: cacheLookups.labels('job_list', 'miss'),
+    bypass: cacheLookups.labels('job_list', 'bypass'),
+  };
+
+  /** A Redis step's answer, or UNUSABLE when Redis failed (the caller then reads the records). */
+  async function viaRedis<T>(step: () => Promise<T>): Promise<T | typeof UNUSABLE> {
+    try {
+      return await step();
+    } catch (err) {
+      lookups.bypass.inc();
+      logger.debug({ err: (err as Error)?.message }, 'job list index unavailable; reading the records');
+      return UNUSABLE;
+    }
+  }
+
+  async function store(key: string, jobs: { _id: string; created_at: Date }[]) {
+    for (let i = 0; i < jobs.length; i += REBUILD_CHUNK) {
+      const args = jobs.slice(i, i + REBUILD_CHUNK).flatMap((j) => [j.created_at.getTime(), j._id]);
+      await redis.zadd(key, ...args);
+    }
+    await redis.multi().zadd(key, '-inf', COMPLETE).expire(key, LIST_INDEX_TTL_SECONDS).exec();
+  }
+
+  return {
+    /** A job was stored: lists read after this hold it. */
+    async added(clientId: string, type: JobType, id: string, createdAt: Date): Promise<void> {
+      await r.jobListAdd(indexKey(clientId, type), createdAt.getTime(), id, LIST_INDEX_TTL_SECONDS);
+    },
+
+    /** Jobs whose records are not there (an undone submit, or an id a page met without its record). */
+    async removed(clientId: string, type: JobType, ids: string[]): Promise<void> {
+      if (ids.length) await redis.zrem(indexKey(clientId, type), ...ids);
+    },
+
+    /**
+     * The page at `skip` of `size` jobs, from the index, rebuilt first from `all` (every job of the list, in any
+     * order) when it is not complete. Null when Redis cannot be used now: the caller reads the records.
+     */
+    async page(
+      clientId: string,
+      type: JobType,
+      skip: number,
+      size: number,
+      all: () => Promise<{ _id: string; created_at: Date }[]>,
+    ): Promise<ListPage | null> {
+      const key = indexKey(clientId, type);
+      const read = () => r.jobListRead(key, skip, skip + size - 1, COMPLETE, LIST_INDEX_TTL_SECONDS);
+      let found = await viaRedis(read);
+      if (found === UNUSABLE) return null;
+      if (found) lookups.hit.inc();
+      else {
+        lookups.miss.inc();
+        const jobs = await all(); // the records' engine failing is the request's failure, not a bypass
+        if ((await viaRedis(() => store(key, jobs))) === UNUSABLE) return null;
+        found = await viaRedis(read);
+        if (!found || found === UNUSABLE) return null;
+      }
+      return { ids: found[1].filter((id) => id !== COMPLETE), total: found[0] };
+    },
+  };
+}
+
+export type JobListIndex = ReturnType<typeof createJobListIndex>;
