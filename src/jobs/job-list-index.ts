@@ -8,10 +8,12 @@ export const LIST_INDEX_TTL_SECONDS = 24 * 3600;
 /** Ids written to Redis per command while an index is rebuilt. */
 const REBUILD_CHUNK = 1000;
 /**
- * The member that marks an index as complete, added last by a rebuild. Its score sorts it after every job; ids are
- * UUIDs, so no job has this id.
+ * The member that marks an index as complete, added last by a rebuild with the Redis server's run id: a Redis that
+ * restarted (or a replica promoted) may have come back without its last writes (the append-only file is synced
+ * every second), so a set marked by another run is rebuilt. Its score sorts it after every job; ids are UUIDs, so no
+ * job has such an id.
  */
-const COMPLETE = '~complete';
+const COMPLETE = '~complete:';
 
 /** A page of a tenant's jobs of one type, newest first: their ids, and how many jobs the list has in all. */
 export interface ListPage {
@@ -19,11 +21,18 @@ export interface ListPage {
   total: number;
 }
 
-// A page of a complete index (false when it is not complete), in one round trip: ZREVRANGE orders equal scores by
-// member, descending, which is the list's order (created_at, then _id, both descending).
-const READ = `if not redis.call('ZSCORE', KEYS[1], ARGV[3]) then return false end
+// A page of a complete index in one round trip: {total, ids}, or {-1, run id} when the set is not complete for this
+// run of the server. ZREVRANGE orders equal scores by member, descending: the list's order (created_at, then _id).
+const READ = `local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+if not redis.call('ZSCORE', KEYS[1], ARGV[3] .. run) then return {-1, run} end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 return {redis.call('ZCARD', KEYS[1]) - 1, redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2])}`;
+
+// Marks a rebuilt set complete for a run (any mark of another run goes).
+const MARK = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '-inf')
+redis.call('ZADD', KEYS[1], '-inf', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1`;
 
 const ADD = `redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
@@ -36,7 +45,8 @@ type IndexRedis = Redis & {
     stop: number,
     complete: string,
     ttl: number,
-  ): Promise<[number, string[]] | null>;
+  ): Promise<[number, string[] | string]>;
+  jobListMark(key: string, mark: string, ttl: number): Promise<number>;
   jobListAdd(key: string, score: number, id: string, ttl: number): Promise<number>;
 };
 
@@ -49,14 +59,16 @@ const indexKey = (clientId: string, type: JobType) => `jobs:list:{${clientId}}:$
  * was two scans of the whole jobs collection); this answers both from the set, and the page's jobs are then read
  * by id, fresh. Jobs are only ever stored or (when a submit is undone) removed, never changed in what the index
  * holds, so the set stays exact with two rules: a job is added after its record is stored and before its submit
- * is answered (a list read after the answer holds it), and a set that is missing or not complete (Redis lost it,
- * or it expired idle) is rebuilt from the records, as a union with what submits add meanwhile. An id whose record
+ * is answered (a list read after the answer holds it), and a set that is missing or not complete for this run of
+ * the server (Redis lost it, restarted without its last writes, or it expired idle) is rebuilt from the records, as
+ * a union with what submits add meanwhile. An id whose record
  * is not there (an undone submit whose removal did not reach Redis) is dropped when a page meets it.
  */
 export function createJobListIndex(redis: Redis, logger: Logger) {
   const r = redis as IndexRedis;
   if (!r.jobListRead) {
     r.defineCommand('jobListRead', { numberOfKeys: 1, lua: READ });
+    r.defineCommand('jobListMark', { numberOfKeys: 1, lua: MARK });
     r.defineCommand('jobListAdd', { numberOfKeys: 1, lua: ADD });
   }
   const lookups = {
@@ -76,12 +88,12 @@ export function createJobListIndex(redis: Redis, logger: Logger) {
     }
   }
 
-  async function store(key: string, jobs: { _id: string; created_at: Date }[]) {
+  async function store(key: string, run: string, jobs: { _id: string; created_at: Date }[]) {
     for (let i = 0; i < jobs.length; i += REBUILD_CHUNK) {
       const args = jobs.slice(i, i + REBUILD_CHUNK).flatMap((j) => [j.created_at.getTime(), j._id]);
       await redis.zadd(key, ...args);
     }
-    await redis.multi().zadd(key, '-inf', COMPLETE).expire(key, LIST_INDEX_TTL_SECONDS).exec();
+    await r.jobListMark(key, COMPLETE + run, LIST_INDEX_TTL_SECONDS);
   }
 
   return {
@@ -110,15 +122,16 @@ export function createJobListIndex(redis: Redis, logger: Logger) {
       const read = () => r.jobListRead(key, skip, skip + size - 1, COMPLETE, LIST_INDEX_TTL_SECONDS);
       let found = await viaRedis(read);
       if (found === UNUSABLE) return null;
-      if (found) lookups.hit.inc();
+      if (found[0] >= 0) lookups.hit.inc();
       else {
         lookups.miss.inc();
+        const run = found[1] as string;
         const jobs = await all(); // the records' engine failing is the request's failure, not a bypass
-        if ((await viaRedis(() => store(key, jobs))) === UNUSABLE) return null;
+        if ((await viaRedis(() => store(key, run, jobs))) === UNUSABLE) return null;
         found = await viaRedis(read);
-        if (!found || found === UNUSABLE) return null;
+        if (found === UNUSABLE || found[0] < 0) return null; // the server restarted meanwhile: read the records
       }
-      return { ids: found[1].filter((id) => id !== COMPLETE), total: found[0] };
+      return { ids: (found[1] as string[]).filter((id) => !id.startsWith(COMPLETE)), total: found[0] };
     },
   };
 }

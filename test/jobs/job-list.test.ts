@@ -97,6 +97,19 @@ describe('the job list', () => {
     expect(await lookups()).toEqual(after);
   });
 
+  it('rebuilds a set marked complete by another run of Redis, which may have come back without its last writes', async () => {
+    const key = `jobs:list:{${globex.client_id}}:maps-scrape`;
+    const job = await submit(globex.triple);
+    const expected = await list(globex.triple);
+    // What a Redis restarted from its append-only file could hold: the mark of its previous run, not the last add.
+    const redis = api.rt.engines.redis;
+    const [mark] = await redis.zrangebyscore(key, '-inf', '-inf');
+    expect(mark).toMatch(/^~complete:\w+$/);
+    await redis.multi().zrem(key, job, mark).zadd(key, '-inf', '~complete:0000previousrun').exec();
+    expect(await list(globex.triple)).toEqual(expected);
+    expect(await redis.zrangebyscore(key, '-inf', '-inf')).toEqual([mark]);
+  });
+
   it('drops an id whose record is not there (an undone submit) from the page, its count and the index', async () => {
     const key = `jobs:list:{${globex.client_id}}:maps-scrape`;
     const expected = await list(globex.triple);
