@@ -26,10 +26,8 @@ export function createContentModule(deps: ContentDeps) {
   const cache = createContentCache(engines.redis, deps.logger);
   const workflows = createContentWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE);
   const authoring = createAuthoringService({ cache, hooks: createDeployHooks(workflows) });
-  const pub = createPublicContentService({
-    clientByDomain: deps.clientByDomain,
-    views: createPostViews({ redis: engines.redis, logger: deps.logger }),
-  });
+  const views = createPostViews({ redis: engines.redis, logger: deps.logger });
+  const pub = createPublicContentService({ clientByDomain: deps.clientByDomain, views });
   const responder = createPublicResponder(cache, { validateResponses: config.VALIDATE_RESPONSES });
   return {
     handlers: contentRoutes({ authoring, pub, responder }),
@@ -38,5 +36,7 @@ export function createContentModule(deps: ContentDeps) {
     fastPath: publicContentFastPath({ cache, pub, responder }),
     /** Writing content without a request (the benchmarks seed sites through it). */
     authoring,
+    /** The view counts read but not written yet go to MongoDB before the engines close. */
+    close: views.close,
   } satisfies AreaModule;
 }

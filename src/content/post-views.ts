@@ -6,10 +6,11 @@ import { createViewCounter } from './view-counter';
 
 /**
  * Reads served from the cache reach MongoDB in one grouped $inc per post at most this often. Their counts come from
- * the live counter in Redis meanwhile, so this only sets how far the stored total trails; under the soak's mix the
- * background $incs were the largest holder of the document engine's connections (docs/performance.md, "Load").
+ * the live counter in Redis meanwhile, so this only sets how far the stored total trails (a stopping process writes
+ * what it holds); under the soak's mix the background $incs were the largest holder of the document engine's
+ * connections (docs/performance.md, "Load"): 5 s makes them one write per post per 5 s.
  */
-const BACKGROUND_WRITE_MS = 1000;
+export const BACKGROUND_WRITE_MS = 5000;
 /** How long a post's live counter stays in Redis after its last read. */
 const COUNTER_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -66,6 +67,9 @@ export function createPostViews(deps: { redis: Redis; logger: Logger }) {
     counted(clientId: string, slug: string): void {
       durable.add(durableKey(clientId, slug));
     },
+
+    /** Writes the background counts held now (the process is stopping). */
+    close: () => durable.flushAll(),
 
     /** Counts one read, waiting for its $inc; the count including it, or null when no published post has this slug. */
     async count(clientId: string, slug: string): Promise<number | null> {

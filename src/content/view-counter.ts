@@ -19,17 +19,23 @@ export function createViewCounter(
   onBackgroundError: (err: unknown, key: string) => void,
   backgroundDelayMs = 0,
 ) {
-  const inFlight = new Set<string>();
+  // Per key, the increment being written.
+  const inFlight = new Map<string, Promise<void>>();
   const timers = new Map<string, NodeJS.Timeout>();
   // Per key, the reads not written yet: a waiter, or null for a read that does not wait (add()).
   const pending = new Map<string, (Waiter | null)[]>();
 
-  async function flush(key: string): Promise<void> {
+  function flush(key: string): Promise<void> {
+    const writing = write(key);
+    inFlight.set(key, writing);
+    return writing;
+  }
+
+  async function write(key: string): Promise<void> {
     clearTimeout(timers.get(key));
     timers.delete(key);
     const reads = pending.get(key)!;
     pending.delete(key);
-    inFlight.add(key);
     try {
       const total = await increment(key, reads.length, reads.some(Boolean));
       reads.forEach((w, i) => w?.resolve(total === null ? null : total - reads.length + 1 + i));
@@ -65,6 +71,13 @@ export function createViewCounter(
     /** Counts one read without waiting for it to be written. */
     add(key: string): void {
       enqueue(key, null);
+    },
+    /** Writes every read not written yet, now, and waits until all are (a stopping process loses none). */
+    async flushAll(): Promise<void> {
+      while (pending.size || inFlight.size) {
+        for (const key of [...pending.keys()]) if (!inFlight.has(key)) void flush(key);
+        await Promise.all(inFlight.values());
+      }
     },
   };
 }

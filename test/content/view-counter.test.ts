@@ -74,6 +74,33 @@ describe('the grouped view counter', () => {
     expect(errors).toEqual(['q: write failed']);
   });
 
+  it('writes every read it holds when flushed, at once, and waits for the writes (a stopping process)', async () => {
+    const stored = new Map<string, number>();
+    let release: () => void = () => undefined;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const counter = createViewCounter(
+      async (key, by) => {
+        if (key === 'slow') await slow;
+        stored.set(key, (stored.get(key) ?? 0) + by);
+        return null;
+      },
+      () => undefined,
+      3_600_000, // background writes an hour away: only the flush writes them
+    );
+    counter.add('a');
+    counter.add('a');
+    counter.add('b');
+    counter.add('slow');
+    let flushed = false;
+    const flushing = counter.flushAll().then(() => (flushed = true));
+    await eventually(async () => (stored.get('a') === 2 && stored.get('b') === 1 ? true : undefined));
+    expect(flushed).toBe(false); // 'slow' is still being written
+    counter.add('slow'); // a read arriving during the flush is written by it too
+    release();
+    await flushing;
+    expect(Object.fromEntries(stored)).toEqual({ a: 2, b: 1, slow: 2 });
+  });
+
   it('delays writes of reads that do not wait, and writes at once when one waits', async () => {
     const writes: number[] = [];
     const counter = createViewCounter(
