@@ -79,10 +79,15 @@ export function createJobStarter(deps: JobStarterDeps) {
       .sort({ created_at: 1 })
       .limit(200)
       .lean<JobDoc[]>();
-    for (const doc of stale)
+    for (const doc of stale) {
+      // A process that died between storing the job and listing it left it out of its tenant's list index.
+      await deps.listIndex
+        .added(doc.client_id, doc.type, doc._id, doc.created_at)
+        .catch((err) => deps.logger.warn({ err, job_id: doc._id }, 'sweep could not list job'));
       await deps.workflows
         .start(doc, null)
         .catch((err) => deps.logger.warn({ err, job_id: doc._id }, 'sweep could not start job'));
+    }
     return stale.length;
   }
 
@@ -126,6 +131,8 @@ export function createJobStarter(deps: JobStarterDeps) {
     } catch (err) {
       const stored = opts.jobId ? await loadJob(opts.jobId, clientId) : null;
       if (!stored) throw err;
+      // The first attempt may have died before listing it.
+      await deps.listIndex.added(clientId, type, stored._id, stored.created_at);
       return { doc: stored, repeated: true, attempted: doc };
     }
     try {

@@ -170,8 +170,13 @@ describe('maps-scrape jobs', () => {
     expect((await api.call('POST', jobPath(jobId, 'cancel'), { token: acme.triple })).status).toBe(409);
   });
 
-  it('starts, through the sweep, a job that was accepted but whose workflow never started', async () => {
+  it('starts and lists, through the sweep, a job that was accepted but whose workflow never started', async () => {
     const id = '0b7a2c1e-5d4f-4e3a-9b8c-7d6e5f4a3b21';
+    const listed = async () =>
+      (await api.call('GET', '/api/v1/dashboard/client/jobs?page_size=100', { token: acme.triple })).body.jobs.map(
+        (j: { job_id: string }) => j.job_id,
+      );
+    expect(await listed()).not.toContain(id); // the tenant's list index is built before the job appears
     // As if the API had stored and announced the job, then died before starting its workflow.
     await JobModel.collection.insertOne({
       _id: id as never,
@@ -188,6 +193,7 @@ describe('maps-scrape jobs', () => {
       updated_at: new Date(Date.now() - 60_000),
     });
     expect(await api.rt.modules.jobs.sweep()).toBe(1);
+    expect(await listed()).toContain(id);
     const job = await waitForStatus(api, acme.triple, jobPath(id), ['completed', 'failed']);
     expect(job).toMatchObject({ status: 'completed', results_count: 3 });
     expect(await api.rt.modules.jobs.sweep()).toBe(0);
