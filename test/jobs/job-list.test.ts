@@ -21,6 +21,12 @@ async function lookups() {
   return { hit: of('hit'), miss: of('miss') };
 }
 
+/** Which jobs a page holds, in order, and the list's total: what the index answers (the jobs' states are read fresh). */
+const members = (page: { jobs: { job_id: string }[]; total: number }) => ({
+  ids: page.jobs.map((j) => j.job_id),
+  total: page.total,
+});
+
 const list = async (token: string, query = '?page_size=5') => {
   const res = await api.call('GET', `${LIST}${query}`, { token });
   expect(res.status).toBe(200);
@@ -106,7 +112,7 @@ describe('the job list', () => {
     const [mark] = await redis.zrangebyscore(key, '-inf', '-inf');
     expect(mark).toMatch(/^~complete:\w+$/);
     await redis.multi().zrem(key, job, mark).zadd(key, '-inf', '~complete:0000previousrun').exec();
-    expect(await list(globex.triple)).toEqual(expected);
+    expect(members(await list(globex.triple))).toEqual(members(expected)); // (its jobs may have moved on meanwhile)
     expect(await redis.zrangebyscore(key, '-inf', '-inf')).toEqual([mark]);
   });
 
@@ -114,7 +120,7 @@ describe('the job list', () => {
     const key = `jobs:list:{${globex.client_id}}:maps-scrape`;
     const expected = await list(globex.triple);
     await api.rt.engines.redis.zadd(key, Date.now() + 60_000, 'ffffffff-0000-4000-8000-000000000000');
-    expect(await list(globex.triple)).toEqual(expected);
+    expect(members(await list(globex.triple))).toEqual(members(expected)); // (its jobs may have moved on meanwhile)
     expect(await api.rt.engines.redis.zscore(key, 'ffffffff-0000-4000-8000-000000000000')).toBeNull();
   });
 });
