@@ -10,7 +10,7 @@ import { createViewCounter } from './view-counter';
  * what it holds); under the soak's mix the background $incs were the largest holder of the document engine's
  * connections (docs/performance.md, "Load"): 5 s makes them one write per post per 5 s.
  */
-export const BACKGROUND_WRITE_MS = 5000;
+const BACKGROUND_WRITE_MS = 5000;
 /** How long a post's live counter stays in Redis after its last read. */
 const COUNTER_TTL_SECONDS = 7 * 24 * 3600;
 

@@ -4,7 +4,7 @@ import { cacheLookups } from '../lib/metrics';
 import type { JobType } from './job.model';
 
 /** An index untouched this long goes (an idle tenant's); the next list read rebuilds it from the records. */
-export const LIST_INDEX_TTL_SECONDS = 24 * 3600;
+const LIST_INDEX_TTL_SECONDS = 24 * 3600;
 /** Ids written to Redis per command while an index is rebuilt. */
 const REBUILD_CHUNK = 1000;
 /**
