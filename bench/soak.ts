@@ -68,6 +68,7 @@ async function serviceGauges(url: string): Promise<{ line: string; heapUsedMb: n
     `pool in_use=${value('lead_mongo_pool_connections{state="in_use"}')} ` +
     `waiting=${value('lead_mongo_pool_connections{state="waiting"}')} ` +
     `in_flight=${value('lead_http_requests_in_flight')} shed=${sum('lead_http_requests_shed_total')} ` +
+    `jobs unfinished=${value('lead_jobs_unfinished')} ` +
     `heap used=${Math.round(value('lead_nodejs_heap_size_used_bytes') / 1e6)}MB ` +
     `total=${Math.round(value('lead_nodejs_heap_size_total_bytes') / 1e6)}MB ` +
     `external=${Math.round(value('lead_nodejs_external_memory_bytes') / 1e6)}MB`;

@@ -4,6 +4,7 @@ import type { JobDeps } from '../../activities/jobs';
 import { createJobControl } from './job-control';
 import { createJobLocks } from './job-lock';
 import { createJobListIndex } from './job-list-index';
+import { createJobBacklog } from './job-backlog';
 import { createJobWorkflows } from './jobs.workflows';
 import { createWriteGate } from './write-gate';
 
@@ -47,6 +48,10 @@ export function createJobCore(deps: JobCoreDeps) {
       locks,
       events: deps.events,
       listIndex: createJobListIndex(engines.redis, deps.logger),
+      backlog: createJobBacklog({
+        maxUnfinished: config.JOB_MAX_UNFINISHED,
+        retryAfterSeconds: config.JOB_BACKLOG_RETRY_AFTER_SECONDS,
+      }),
       logger: deps.logger,
       sweep: deps.sweep,
     }),

@@ -10,6 +10,7 @@ import { loadJob } from './job-store';
 import { createInsertBatcher } from './insert-batcher';
 import type { JobWorkflows } from './jobs.workflows';
 import type { JobListIndex } from './job-list-index';
+import type { JobBacklog } from './job-backlog';
 
 /** How a job is recorded: its webhook and submitter, and for a watch's run its id and the watch. */
 export interface JobRecordOptions {
@@ -24,6 +25,8 @@ export interface JobStarterDeps {
   events: EventBus;
   /** The tenants' job lists: told of every job stored or removed. */
   listIndex: JobListIndex;
+  /** The bound on unfinished jobs a submit passes before it is recorded (a watch's run is not bounded by it). */
+  backlog?: JobBacklog;
   logger: Logger;
   /** A queued job whose workflow is not known to run after this long is started (again). */
   sweepAfterMs?: number;
@@ -96,6 +99,18 @@ export function createJobStarter(deps: JobStarterDeps) {
       ? undefined
       : setInterval(() => void sweep().catch(() => undefined), Math.max(1000, sweepAfterMs));
   timer?.unref();
+
+  /**
+   * Past the backlog bound a submit is refused before anything is recorded; a keyed retry of a job the first attempt
+   * stored is not new work, so it is never refused: it converges on that job.
+   */
+  async function admit(jobId: string | undefined, clientId: string) {
+    try {
+      await deps.backlog?.admit();
+    } catch (err) {
+      if (!jobId || !(await loadJob(jobId, clientId))) throw err;
+    }
+  }
 
   const announce = (doc: JobDoc) => deps.events.publish('job.queued', eventData(doc, 'job.queued', doc.created_at));
 
@@ -173,6 +188,7 @@ export function createJobStarter(deps: JobStarterDeps) {
       opts: { webhookUrl?: string | null; createdBy?: string | null; idempotency?: IdempotencyClaim },
     ) {
       const jobId = opts.idempotency ? idempotentId(opts.idempotency, 'job', type, clientId) : undefined;
+      await admit(jobId, clientId);
       const stored = await store(type, clientId, params, { ...opts, jobId });
       if (stored.repeated) return convergeOn(stored.doc, stored.attempted);
       const { doc, queued } = stored;

@@ -225,6 +225,13 @@ const schema = z.object({
   JOB_RETRY_INITIAL_MS: positiveInt.default(1000),
   JOB_RETRY_MAX_ATTEMPTS: positiveInt.default(8),
   JOB_HEARTBEAT_TIMEOUT_MS: positiveInt.default(60_000),
+  /**
+   * The bound on work accepted but not done (docs/performance.md, "Load"): while this many jobs of all tenants are
+   * queued or running, a submit is refused with 503 and Retry-After (JOB_BACKLOG_RETRY_AFTER_SECONDS) before
+   * anything is recorded; 0 turns it off. Set it to what the deployment's workers finish in about a minute.
+   */
+  JOB_MAX_UNFINISHED: z.coerce.number().int().min(0).default(100),
+  JOB_BACKLOG_RETRY_AFTER_SECONDS: positiveInt.default(5),
   /** Bulk writes of job work one worker process runs at a time (the rest queue; provider calls do not). */
   JOB_WRITE_CONCURRENCY: positiveInt.default(6),
   /** Activities one worker process runs at once (Temporal's default); the rest wait on the task queue. */

@@ -30,9 +30,16 @@ export const httpRequestsInFlight = new Gauge({
 
 export const httpRequestsShed = counter(
   'lead_http_requests_shed_total',
-  'Requests refused at the HTTP edge with 503 before any work, by reason (concurrency, event_loop_delay)',
+  'Requests refused with 503 before any work, by reason (concurrency and event_loop_delay at the HTTP edge, ' +
+    'job_backlog at a job submit)',
   ['reason'],
 );
+
+export const jobsUnfinished = new Gauge({
+  name: 'lead_jobs_unfinished',
+  help: 'Jobs of all tenants queued or running, as the job submits last counted them (the backlog bound)',
+  registers: [registry],
+});
 
 export const jobsSubmitted = counter('lead_jobs_submitted_total', 'Jobs accepted by the API, by type', ['type']);
 
