@@ -56,6 +56,24 @@ export function createTokenCache<T>(
     entries.clear();
     changed.forEach((listener) => listener());
   });
+  const inFlight = new Map<string, Promise<T | null>>();
+
+  async function loadAndKeep(key: string, load: () => Promise<{ value: T; expiresAt: Date } | null>) {
+    const loadedUnder = generation;
+    const loaded = await load();
+    if (!loaded) {
+      entries.delete(key);
+      return null;
+    }
+    // Kept only if nothing was invalidated while it loaded (it may predate the change).
+    if (subscription.live() && generation === loadedUnder) {
+      if (entries.size >= MAX_ENTRIES) entries.clear();
+      const now = Date.now();
+      entries.set(key, { value: loaded.value, generation, expiresAt: loaded.expiresAt.getTime(), cachedAt: now });
+    }
+    return loaded.value;
+  }
+
   const fresh = (hit: Entry<T> | undefined, now: number): hit is Entry<T> =>
     hit !== undefined && hit.generation === generation && hit.expiresAt > now && now - hit.cachedAt < ttlMs;
 
@@ -69,19 +87,17 @@ export function createTokenCache<T>(
         return hit.value;
       }
       (live ? counted.miss : counted.bypass).inc();
-      const loadedUnder = generation;
-      const loaded = await load();
-      if (!loaded) {
-        entries.delete(key);
-        return null;
+      if (!live) return (await load())?.value ?? null;
+      // Single flight: the lookups of one key that miss together (a cold process, or an entry's expiry under a
+      // poller's load) share one read of the store. Only within one generation: a lookup made after a change took
+      // access away never joins a read that may predate it.
+      const flight = `${generation}\0${key}`;
+      let loading = inFlight.get(flight);
+      if (!loading) {
+        loading = loadAndKeep(key, load).finally(() => inFlight.delete(flight));
+        inFlight.set(flight, loading);
       }
-      // Kept only if nothing was invalidated while it loaded (it may predate the change).
-      if (live && subscription.live() && generation === loadedUnder) {
-        if (entries.size >= MAX_ENTRIES) entries.clear();
-        const now = Date.now();
-        entries.set(key, { value: loaded.value, generation, expiresAt: loaded.expiresAt.getTime(), cachedAt: now });
-      }
-      return loaded.value;
+      return loading;
     },
 
     /**

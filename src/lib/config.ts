@@ -228,9 +228,11 @@ const schema = z.object({
   /**
    * The bound on work accepted but not done (docs/performance.md, "Load"): while this many jobs of all tenants are
    * queued or running, a submit is refused with 503 and Retry-After (JOB_BACKLOG_RETRY_AFTER_SECONDS) before
-   * anything is recorded; 0 turns it off. Set it to what the deployment's workers finish in about a minute.
+   * anything is recorded; 0 turns it off. The default fits the local default on 2 CPUs, where a job of the sandbox
+   * finishes in under a second and about 2 finish a second beside the reads: at most about 10 s of work waits.
+   * Size it to what the deployment's workers finish in the wait its clients accept.
    */
-  JOB_MAX_UNFINISHED: z.coerce.number().int().min(0).default(100),
+  JOB_MAX_UNFINISHED: z.coerce.number().int().min(0).default(20),
   JOB_BACKLOG_RETRY_AFTER_SECONDS: positiveInt.default(5),
   /** Bulk writes of job work one worker process runs at a time (the rest queue; provider calls do not). */
   JOB_WRITE_CONCURRENCY: positiveInt.default(6),

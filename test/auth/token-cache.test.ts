@@ -63,4 +63,42 @@ describe('the per-process credential cache', () => {
     for (let i = 0; i < 5; i++) expect(await unreachable.read('k')).toBe('value of k');
     expect(unreachable.counter.loads).toBe(5);
   });
+
+  it('lookups of one key that miss together share one load, but none made after an invalidation joins it', async () => {
+    const cache = createTokenCache<string>(connect(), { epochKey: 'test:flight-epoch' });
+    // A load of 'cold' waits until the test answers it; any other key's is answered at once.
+    const loads: { key: string; answer: (value: string) => void }[] = [];
+    const read = (key: string) =>
+      cache.lookup(
+        key,
+        () =>
+          new Promise((resolve) => {
+            const answer = (value: string) => resolve({ value, expiresAt: new Date(Date.now() + 60_000) });
+            loads.push({ key, answer });
+            if (key !== 'cold') answer(key);
+          }),
+      );
+    // Only a live subscription caches, and only then do misses share their load.
+    await eventually(async () => {
+      await read('warm');
+      const before = loads.length;
+      await read('warm');
+      return loads.length === before ? true : undefined;
+    });
+
+    const cold = Array.from({ length: 20 }, () => read('cold'));
+    expect(loads.filter((l) => l.key === 'cold').length).toBe(1); // one read of the store for twenty lookups
+    await cache.invalidate();
+    await eventually(async () => {
+      // Once the change is applied here, a new lookup starts its own load instead of joining the older one.
+      const before = loads.length;
+      void read('cold');
+      return loads.length === before + 1 ? true : undefined;
+    });
+    const [older, newer] = loads.filter((l) => l.key === 'cold');
+    older.answer('before the change');
+    newer.answer('after the change');
+    expect(new Set(await Promise.all(cold))).toEqual(new Set(['before the change']));
+    expect(await read('cold')).toBe('after the change'); // the older load was not kept
+  });
 });
