@@ -7,6 +7,7 @@ import { compileServiceContract, createApp } from './app';
 import { previousCredentialsKeys, publicBaseUrlOf, type Config } from './lib/config';
 import { startLocalEngines, type LocalEngines } from './lib/engines/local-engines';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
+import { logMongoReachability } from './lib/engines/mongo';
 import { temporalConnectionOf, type TemporalConnection } from './lib/engines/temporal';
 import type { Logger } from './lib/logger';
 import { createModules, type Modules } from './services';
@@ -96,6 +97,7 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
       workflows: devstack?.temporal?.kind ?? 'temporal',
     },
   });
+  logMongoReachability(opts.logger);
   if (config.TEMPORAL_SEARCH_ATTRIBUTES)
     engines.searchAttributes.ensure(engines.temporal, config.TEMPORAL_NAMESPACE, opts.logger);
   return {

@@ -52,6 +52,12 @@ export const FAULT_CASES: FaultCase[] = [
     engine: 'mongodb',
     inject: (ctx) => ctx.engines.mongodb.stop(),
     recover: (ctx) => ctx.engines.mongodb.start(),
+    // The service said so in its log, both ways (an operator's view of an outage, and of its end).
+    async verify(ctx) {
+      const logged = ['document engine unreachable', 'document engine reachable again'];
+      expect(logged.filter((line) => !ctx.service.output().includes(line))).toEqual([]);
+      return { logged };
+    },
   },
   {
     name: 'Temporal stopped, then brought back',

@@ -198,15 +198,21 @@ async function runCase(c: FaultCase) {
   const downFor = Date.now() - faultAt;
   const recoverAt = Date.now();
   await c.recover(ctx);
+  let lastHealth: Answer | undefined;
   const healthy = await until(
     'health 200 after recovery',
     async () => {
-      const res = await request(base(), 'GET', '/api/v1/system/health', { token: admin, timeoutMs: 10_000 });
+      const res = (lastHealth = await request(base(), 'GET', '/api/v1/system/health', {
+        token: admin,
+        timeoutMs: 10_000,
+      }));
       if (res.status === 401) admin = await login();
       return res.status === 200 ? res : undefined;
     },
     90_000,
-  );
+  ).catch(async (err: Error) => {
+    throw new Error(`${err.message}\n${await notRecovered(c, lastHealth)}`);
+  });
   figures.down_ms = downFor;
   figures.healthy_after_recovery_ms = Date.now() - recoverAt;
   expect(healthy.body.status).toBe('ok');
@@ -415,6 +421,32 @@ async function runCase(c: FaultCase) {
   say(`${c.name}: ${JSON.stringify(figures)}`);
   expect(after.fds).toBeLessThanOrEqual(before.fds + 20);
   expect(after.rss_mb).toBeLessThanOrEqual(before.rss_mb * 1.5 + 50);
+}
+
+/**
+ * What a failed recovery leaves to read (the data directory is removed afterwards): the service's last health answer
+ * and output, whether a fresh client reaches the engine, and the engine's own log.
+ */
+async function notRecovered(c: FaultCase, health: Answer | undefined): Promise<string> {
+  const lines = (text: string, n: number) => text.split('\n').slice(-n).join('\n');
+  let fresh = 'no engine of its own';
+  if (c.engine === 'mongodb') {
+    const client = new MongoClient(ctx.engines.mongodb.url, { serverSelectionTimeoutMS: 3000 });
+    fresh = await client
+      .db('admin')
+      .command({ ping: 1 })
+      .then(() => 'a fresh client pings it: ok')
+      .catch((err: Error) => `a fresh client cannot ping it: ${err.message}`)
+      .finally(() => client.close());
+  }
+  const logFile = path.join(dataDir, 'engines', 'logs', `${c.engine === 'mongodb' ? 'mongo' : c.engine}.log`);
+  const engineLog = c.engine && fs.existsSync(logFile) ? lines(fs.readFileSync(logFile, 'utf8'), 30) : '(none)';
+  return [
+    `last health: ${health?.status} ${JSON.stringify(health?.body)}`,
+    `engine: ${fresh}`,
+    `engine log (last 30 lines):\n${engineLog}`,
+    `service output (last 60 lines):\n${lines(ctx.service.output(), 60)}`,
+  ].join('\n');
 }
 
 /** Redis stream ids compared as (ms, seq). */

@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import ConnectionString from 'mongodb-connection-string-url';
 import { watchMongoPool } from '../metrics';
+import type { Logger } from '../logger';
 
 /** The pool's bound: how many connections, and how long an operation may wait for one (then it fails: 503). */
 export interface MongoPoolOptions {
@@ -26,6 +27,26 @@ export async function connectMongo(uri: string, dbName: string, pool?: MongoPool
   // Indexes are part of correctness here (unique slugs, e-mails): build them before serving.
   await Promise.all(Object.values(mongoose.connection.models).map((m) => m.createIndexes()));
   return mongoose;
+}
+
+/**
+ * Logs each server of the document engine going unreachable and answering again, as the driver's monitor sees it:
+ * the line an operator (or the fault matrix's failure report) reads to tell an engine that is down from a service
+ * that did not reconnect.
+ */
+export function logMongoReachability(logger: Logger): void {
+  const unreachable = new Set<string>();
+  mongoose.connection.getClient().on('serverDescriptionChanged', (e) => {
+    const down = e.newDescription.type === 'Unknown';
+    if (down === unreachable.has(e.address)) return;
+    if (down) {
+      unreachable.add(e.address);
+      logger.warn({ address: e.address, error: e.newDescription.error?.message }, 'document engine unreachable');
+    } else {
+      unreachable.delete(e.address);
+      logger.warn({ address: e.address }, 'document engine reachable again');
+    }
+  });
 }
 
 export async function pingMongo(): Promise<void> {
