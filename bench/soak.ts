@@ -75,6 +75,25 @@ async function serviceGauges(url: string): Promise<{ line: string; heapUsedMb: n
   return { line, heapUsedMb: Math.round(value('lead_nodejs_heap_size_used_bytes') / 1e6) };
 }
 
+/** Read p99 over each `seconds` of a run (its last, partial second left out), and the failures there if any. */
+function p99By(r: MixResult, seconds: number): string {
+  const spans: string[] = [];
+  const timeline = r.timeline.slice(0, -1);
+  for (let i = 0; i < timeline.length; i += seconds) {
+    const span = timeline.slice(i, i + seconds);
+    const failed = span.reduce((n, s) => n + s.failed, 0);
+    spans.push(
+      `${
+        pct(
+          span.flatMap((s) => s.reads),
+          99,
+        ) || 0
+      }${failed ? `(${failed})` : ''}`,
+    );
+  }
+  return spans.join(' ');
+}
+
 function printKinds(r: MixResult) {
   printTable(
     ['kind', 'requests', 'per s', 'p50 ms', 'p99 ms', 'errors'],
@@ -159,6 +178,7 @@ async function main() {
       const samples = [...rss];
       const unfinished = await unfinishedJobs(url, tenant, r.jobIds, 120_000);
       printKinds(r);
+      say(`read p99 by 10 s (ms, failures in brackets): ${p99By(r, 10)}`);
       say(`jobs submitted ${r.jobIds.length}, not completed ${unfinished.length}`);
       const window = SECONDS >= 180 ? 60 : Math.max(5, SECONDS / 5);
       const mean = (from: number, to: number) => {
@@ -252,6 +272,7 @@ async function main() {
       // (The timeline's last entry collects what was sent in the run's last moment: left out.)
       const clean = after.timeline.slice(0, -1).map((s) => s.failed === 0 && (pct(s.reads, 99) || 0) < P99_MS);
       const recoveredAt = clean.findIndex((_, i) => clean.slice(i).every(Boolean));
+      say(`read p99 by second at x1 (ms, failures in brackets): ${p99By(after, 1)}`);
       const overloadJobs = over.jobIds;
       const unfinished = await unfinishedJobs(url, tenant, overloadJobs, 180_000);
       const refused = over.errors['job submit'].length;

@@ -463,6 +463,9 @@ export interface paths {
      *     the credential triple, or an agent token with scope jobs:submit. Tenancy: a client_user or
      *     brand_admin (and a triple or agent) only ever sees their own client's jobs; a super_admin sees all
      *     clients' jobs, or one client's with X-Selected-Client-Id. Another client's job answers 404.
+     *     Past the deployment's bound on unfinished jobs (all tenants' jobs queued or running, JOB_MAX_UNFINISHED)
+     *     the submit answers 503 with Retry-After and records nothing; a retry with the Idempotency-Key of a job
+     *     already stored is answered that job, never refused.
      */
     post: operations['submitMapsScrapeJob'];
     delete?: never;
@@ -586,6 +589,9 @@ export interface paths {
      *     client_user or brand_admin (and a triple or agent) only ever sees their own client's jobs; a
      *     super_admin sees all clients' jobs, or one client's with X-Selected-Client-Id. Another client's job
      *     answers 404.
+     *     Past the deployment's bound on unfinished jobs (all tenants' jobs queued or running, JOB_MAX_UNFINISHED)
+     *     the submit answers 503 with Retry-After and records nothing; a retry with the Idempotency-Key of a job
+     *     already stored is answered that job, never refused.
      */
     post: operations['submitResearchJob'];
     delete?: never;
@@ -5350,8 +5356,8 @@ export interface components {
     ServiceUnavailable: {
       headers: {
         /**
-         * @description Seconds to wait before retrying, where the service can tell (1 when busy, 5 when an engine is
-         *     unreachable).
+         * @description Seconds to wait before retrying, where the service can tell (1 when busy at the HTTP edge, 5
+         * when an engine is unreachable or, at a job submit, when the deployment's unfinished jobs reach their bound).
          */
         'Retry-After'?: number;
         [name: string]: unknown;
