@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { cacheLookups } from '../lib/metrics';
 import { invalidationsOf } from '../lib/engines/invalidations';
+import { singleFlight } from '../lib/coalesced-reads';
 
 const EPOCH_KEY = 'auth:access-token-epoch';
 const MAX_ENTRIES = 10_000;
@@ -56,7 +57,7 @@ export function createTokenCache<T>(
     entries.clear();
     changed.forEach((listener) => listener());
   });
-  const inFlight = new Map<string, Promise<T | null>>();
+  const loads = singleFlight<T | null>();
 
   async function loadAndKeep(key: string, load: () => Promise<{ value: T; expiresAt: Date } | null>) {
     const loadedUnder = generation;
@@ -91,13 +92,7 @@ export function createTokenCache<T>(
       // Single flight: the lookups of one key that miss together (a cold process, or an entry's expiry under a
       // poller's load) share one read of the store. Only within one generation: a lookup made after a change took
       // access away never joins a read that may predate it.
-      const flight = `${generation}\0${key}`;
-      let loading = inFlight.get(flight);
-      if (!loading) {
-        loading = loadAndKeep(key, load).finally(() => inFlight.delete(flight));
-        inFlight.set(flight, loading);
-      }
-      return loading;
+      return loads(`${generation}\0${key}`, () => loadAndKeep(key, load));
     },
 
     /**

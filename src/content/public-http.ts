@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { AnyRequest, OperationResponse } from '../lib/http/operations';
 import { notModified } from '../lib/http/conditional-get';
+import { singleFlight } from '../lib/coalesced-reads';
 import { etagOf, type CachedResponse, type ContentCache } from './content-cache';
 
 /** The public reads a site makes, answered from the cache. */
@@ -28,17 +29,26 @@ export const readKey = (req: AnyRequest): string => req.originalUrl;
  * is cached as JSON bytes, so a hit costs two Redis GETs and no serialisation.
  */
 export function createPublicResponder(cache: ContentCache, opts: { validateResponses: boolean }) {
+  const loads = singleFlight<CachedResponse | null>();
   return {
-    /** The cached response for `key`, or `load()`'s value serialised and cached; null when load finds nothing. */
+    /**
+     * The cached response for `key`, or `load()`'s value serialised and cached; null when load finds nothing. Misses
+     * of one entry under one version of the client's content share one load (a cold process, an expired entry under
+     * a site's traffic); a write bumps the version, so no read after it joins a load that may predate it. With Redis
+     * unusable (no version) every read loads.
+     */
     async cached(clientId: string, key: string, load: () => Promise<unknown | null>): Promise<CachedResponse | null> {
       const { version, hit } = await cache.get(clientId, key);
       if (hit) return hit;
-      const value = await load();
-      if (value === null) return null;
-      const body = Buffer.from(JSON.stringify(value));
-      const entry = { etag: etagOf(body), body };
-      await cache.set(clientId, version, key, entry);
-      return entry;
+      const fill = async () => {
+        const value = await load();
+        if (value === null) return null;
+        const body = Buffer.from(JSON.stringify(value));
+        const entry = { etag: etagOf(body), body };
+        await cache.set(clientId, version, key, entry);
+        return entry;
+      };
+      return version === null ? fill() : loads(`${clientId}\0${version}\0${key}`, fill);
     },
 
     /**

@@ -40,3 +40,21 @@ export function coalescedReads<T>() {
     return s.next;
   };
 }
+
+/**
+ * Single flight, for caches: while a load of a key runs, every caller asking for that key joins it (at most one load
+ * of a key runs). Unlike coalescedReads a caller may get a load that started before it asked, so the key must name
+ * what a write changes (the cache's version or generation): a caller after a write asks under another key and
+ * never joins a load that may predate the write.
+ */
+export function singleFlight<T>() {
+  const flights = new Map<string, Promise<T>>();
+  return (key: string, load: () => Promise<T>): Promise<T> => {
+    let flight = flights.get(key);
+    if (!flight) {
+      flight = load().finally(() => flights.delete(key));
+      flights.set(key, flight);
+    }
+    return flight;
+  };
+}

@@ -267,4 +267,28 @@ describe('public content reads', () => {
     await as.patch(`pages/${page.id}`, { title: 'New' });
     expect((await publicGet(api, D, 'pages/edit-me')).body.title).toBe('New');
   });
+
+  it('reads that miss the cache together share one load, and none after a change joins it', async () => {
+    const find = jest.spyOn(PostModel, 'find');
+    try {
+      // One cold read: how many post reads one load makes.
+      await publicGet(api, D, 'posts?page_size=3');
+      const perLoad = find.mock.calls.length;
+      expect(perLoad).toBeGreaterThan(0);
+      find.mockClear();
+      const together = await Promise.all(Array.from({ length: 20 }, () => publicGet(api, D, 'posts?page_size=4')));
+      expect(new Set(together.map((r) => r.headers.get('etag'))).size).toBe(1);
+      expect(find.mock.calls.length).toBe(perLoad); // twenty misses, one load
+
+      // A publish bumps the version: the next reads load again, and see it.
+      const post = await as.create('posts', { slug: 'flight-new', title: 'New in flight', body: doc('x') });
+      await as.publish('posts', post.id);
+      find.mockClear();
+      const after = await Promise.all(Array.from({ length: 5 }, () => publicGet(api, D, 'posts?page_size=4')));
+      expect(find.mock.calls.length).toBe(perLoad);
+      for (const r of after) expect(r.body.posts[0].slug).toBe('flight-new');
+    } finally {
+      find.mockRestore();
+    }
+  });
 });
