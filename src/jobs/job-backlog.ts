@@ -4,8 +4,10 @@ import { JobModel } from './job.model';
 
 /** The states of a job that still takes the workers' time: a paused job waits for its client, not for capacity. */
 const WORKING_STATES = ['queued', 'processing', 'running'];
-/** How long one count of the unfinished jobs is used: the bound reads the job records at most once per interval. */
-const COUNT_TTL_MS = 1000;
+/** A count older than this is read again, in the background: submits never wait for it. */
+const REFRESH_AFTER_MS = 2000;
+/** A count older than this (after a quiet spell) is not used: the submit waits for a new one. */
+const USABLE_FOR_MS = 60_000;
 
 export interface JobBacklogLimits {
   /** Unfinished jobs of all tenants past which a submit is refused (0: no bound). */
@@ -18,30 +20,41 @@ export interface JobBacklogLimits {
  * The bound on work accepted but not done (docs/performance.md, "Load"). A submit is refused with 503 and
  * Retry-After while the deployment's unfinished jobs reach the bound, before anything is recorded, so an overload
  * cannot leave a backlog that keeps the workers, and every tenant's reads, busy long after the load drops back.
- * The count is read from the job records at most once a second (one read for all the submits meanwhile) and
- * raised by every submit this process accepts until the next read, so a burst inside one interval cannot pass
- * the bound. Several API processes each add their own submits to a shared count: the bound can be passed by
- * at most one interval's submits of the others.
+ * The count is read from the job records in the background, at most once every REFRESH_AFTER_MS while submits come
+ * (on the devstack's FerretDB the read walks every job record, so it stays off the submit's path), and raised by
+ * every submit this process accepts, so a burst cannot pass the bound. Between two reads a count only rises: a job
+ * that ends makes room at the next read. Several API processes each add their own submits to a shared count: the
+ * bound can be passed by at most one interval's submits of the others.
  */
 export function createJobBacklog(limits: JobBacklogLimits) {
   let counted: { at: number; unfinished: number } | null = null;
-  let reading: Promise<{ at: number; unfinished: number }> | null = null;
+  let reading: Promise<void> | null = null;
+  /** Submits accepted while a read is in flight: the read may not see their records. */
+  let acceptedDuringRead = 0;
   // Made once, as at the HTTP edge: a refusal's stack trace is the costliest part of it.
   const refusal = AppError.overloaded(
     `Service busy (${limits.maxUnfinished} jobs are waiting or running); retry later`,
     limits.retryAfterSeconds,
   );
 
-  async function current(): Promise<{ at: number; unfinished: number }> {
-    if (counted && performance.now() - counted.at < COUNT_TTL_MS) return counted;
-    reading ??= JobModel.countDocuments({ status: { $in: WORKING_STATES } })
+  function read(): Promise<void> {
+    if (reading) return reading;
+    acceptedDuringRead = 0;
+    reading = JobModel.countDocuments({ status: { $in: WORKING_STATES } })
       .setOptions({ allTenants: true })
       .then((unfinished) => {
         jobsUnfinished.set(unfinished);
-        return (counted = { at: performance.now(), unfinished });
+        counted = { at: performance.now(), unfinished: unfinished + acceptedDuringRead };
       })
       .finally(() => (reading = null));
     return reading;
+  }
+
+  async function current(): Promise<{ at: number; unfinished: number }> {
+    const age = counted ? performance.now() - counted.at : Infinity;
+    if (age >= USABLE_FOR_MS) await read();
+    else if (age >= REFRESH_AFTER_MS) void read().catch(() => undefined); // the next submit uses it
+    return counted!;
   }
 
   return {
@@ -54,6 +67,7 @@ export function createJobBacklog(limits: JobBacklogLimits) {
         throw refusal;
       }
       count.unfinished += 1;
+      if (reading) acceptedDuringRead += 1;
     },
   };
 }

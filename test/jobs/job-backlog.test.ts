@@ -62,7 +62,8 @@ it('refuses a submit with 503 and Retry-After while the unfinished jobs reach th
   expect([retried.status, retried.body.job_id]).toEqual([200, accepted[0].body.job_id]);
   expect(await JobModel.countDocuments({ client_id: acme.client_id })).toBe(2);
 
-  // A job that ends makes room: the next count (at most a second later) admits one submit, and only one.
+  // A job that ends makes room: the next count (read in the background at most every 2 s while submits come) admits
+  // one submit, and only one.
   const cancelled = await api.call('POST', jobPath(accepted[1].body.job_id, 'cancel'), { token: acme.triple });
   expect(cancelled.status).toBe(200);
   const admitted = await eventually(async () => {
@@ -71,6 +72,7 @@ it('refuses a submit with 503 and Retry-After while the unfinished jobs reach th
   });
   expect(admitted.body.status).toBe('queued');
   expect((await submit(acme.triple)).status).toBe(503);
+  // The last count: 2 (the one that made room), or 3 if a later read already saw the admitted job.
   const gauge = (await registry.getSingleMetric('lead_jobs_unfinished')!.get()).values[0].value;
-  expect(gauge).toBe(2); // as last counted: the admitted one was added by this process, not yet counted
+  expect([2, 3]).toContain(gauge);
 });
