@@ -83,14 +83,11 @@ function p99By(r: MixResult, seconds: number): string {
   for (let i = 0; i < timeline.length; i += seconds) {
     const span = timeline.slice(i, i + seconds);
     const failed = span.reduce((n, s) => n + s.failed, 0);
-    spans.push(
-      `${
-        pct(
-          span.flatMap((s) => s.reads),
-          99,
-        ) || 0
-      }${failed ? `(${failed})` : ''}`,
+    const p99 = pct(
+      span.flatMap((s) => s.reads),
+      99,
     );
+    spans.push(`${p99 || 0}${failed ? `(${failed})` : ''}`);
   }
   return spans.join(' ');
 }

@@ -37,7 +37,7 @@ export const httpRequestsShed = counter(
 
 export const jobsUnfinished = new Gauge({
   name: 'lead_jobs_unfinished',
-  help: 'Jobs of all tenants queued or running, as the job submits last counted them (the backlog bound)',
+  help: 'Jobs of all tenants queued or running, as last counted for the backlog bound (at most every 2 s)',
   registers: [registry],
 });
 

@@ -429,7 +429,7 @@ async function runCase(c: FaultCase) {
  */
 async function notRecovered(c: FaultCase, health: Answer | undefined): Promise<string> {
   const lines = (text: string, n: number) => text.split('\n').slice(-n).join('\n');
-  let fresh = 'no engine of its own';
+  let fresh = 'not probed (only the document engine is)';
   if (c.engine === 'mongodb') {
     const client = new MongoClient(ctx.engines.mongodb.url, { serverSelectionTimeoutMS: 3000 });
     fresh = await client
