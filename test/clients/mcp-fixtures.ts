@@ -4,6 +4,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 export const MCP_SERVER = path.resolve(__dirname, '../../node_modules/.bin/lead-service-mcp');
 
@@ -41,17 +43,36 @@ export async function startHttpServer(env: Record<string, string>, args: string[
   };
 }
 
+/**
+ * Every message the client's transport receives from now on, in the order it arrived, taken before the SDK's client
+ * dispatches it: what the server sent. The SDK's client can drop a progress notification the server sent before its
+ * answer (it dispatches notifications a microtask late, and an answer read in the same chunk retires the token
+ * first: modelcontextprotocol/typescript-sdk#2580), so what `onprogress` saw is not all the server sent.
+ */
+function receivedBy(transport: SdkTransport): JSONRPCMessage[] {
+  const received: JSONRPCMessage[] = [];
+  const dispatch = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    received.push(message);
+    dispatch?.(message, extra);
+  };
+  return received;
+}
+
 /** The MCP server as an MCP client starts it (its own process), and the SDK's client connected to it. */
 export async function connectMcp(transport: Transport, env: Record<string, string>) {
   const client = new Client({ name: 'lead-service-test', version: '1.0.0' });
   if (transport === 'stdio') {
-    await client.connect(new StdioClientTransport({ command: MCP_SERVER, env: { ...process.env, ...env } as never }));
-    return { client, stop: () => client.close() };
+    const stdio = new StdioClientTransport({ command: MCP_SERVER, env: { ...process.env, ...env } as never });
+    await client.connect(stdio);
+    return { client, received: receivedBy(stdio), stop: () => client.close() };
   }
   const server = await startHttpServer(env);
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  const http = new StreamableHTTPClientTransport(new URL(server.url));
+  await client.connect(http);
   return {
     client,
+    received: receivedBy(http),
     url: server.url,
     stop: async () => {
       await client.close();
