@@ -50,4 +50,18 @@ describe('the generated client types and MCP tool schemas', () => {
       /previewPin: input\.name has `not: \{"const":"X"\}`, which some host's tool schemas refuse/,
     );
   });
+
+  it('the MCP generator refuses a tool description longer than an OpenAI host takes, naming the operation', () => {
+    const changed = fs
+      .readFileSync(path.join(ROOT, 'openapi.yaml'), 'utf8')
+      .replace(
+        '        Validity and details of the agent access token making the call',
+        `        ${'A long preamble. '.repeat(60)}\n        Validity and details of the agent access token making the call`,
+      );
+    const contract = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'contract-')), 'openapi.yaml');
+    fs.writeFileSync(contract, changed);
+    const run = check(GENERATORS[1], contract);
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(/getAccessTokenStatus: its tool's description has \d+ characters, over the 1024/);
+  });
 });

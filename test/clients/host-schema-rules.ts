@@ -1,7 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 
 /**
- * What the hosts that load MCP tools refuse in a tool's name and input schema, each rule with where it comes from.
+ * What the hosts that load MCP tools refuse in a tool's name, description and input schema, each rule with where it
+ * comes from.
  * A host that refuses one tool drops the whole server (Claude Code drops every tool of it, silently), so every tool
  * the server lists must pass all of them. The target is non-strict tool use, as the hosts send MCP tools (Claude
  * Code and Claude Desktop, Cursor, the OpenAI Agents SDK unless `convert_schemas_to_strict`, Bedrock Converse),
@@ -11,7 +12,14 @@ export interface HostRule {
   rule: string;
   source: string;
   /** The places in `tool` that break the rule (empty when it holds). */
-  broken(tool: { name: string; inputSchema: Record<string, any> }): string[];
+  broken(tool: HostTool): string[];
+}
+
+/** What a host reads of a tool. */
+export interface HostTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, any>;
 }
 
 type Json = Record<string, any>;
@@ -45,6 +53,17 @@ export const HOST_RULES: HostRule[] = [
       'OpenAI function calling (name: a-z, A-Z, 0-9, underscores and dashes, at most 64); Anthropic Messages API ' +
       'tools (name ^[a-zA-Z0-9_-]{1,64}$); Bedrock Converse ToolSpecification (name [a-zA-Z0-9_-]+, 1 to 64)',
     broken: (tool) => (/^[\w-]{1,64}$/.test(tool.name) ? [] : [tool.name]),
+  },
+  {
+    rule: 'the description is 1 to 1024 characters',
+    source:
+      "OpenAI function calling: \"Invalid 'tools[N].function.description': string too long. Expected a string with " +
+      'maximum length 1024" (code string_above_max_length: the whole request fails, every tool of every server ' +
+      'with it); Bedrock Converse ToolSpecification: description of minimum length 1',
+    broken: ({ description }) => {
+      const length = description?.length ?? 0;
+      return length >= 1 && length <= 1024 ? [] : [`description (${length} characters)`];
+    },
   },
   {
     rule: 'the input schema is an object schema: `type: "object"` with `properties`',
@@ -107,5 +126,5 @@ export const HOST_RULES: HostRule[] = [
 ];
 
 /** Each rule `tool` breaks, with the places. */
-export const brokenRules = (tool: { name: string; inputSchema: Json }) =>
+export const brokenRules = (tool: HostTool) =>
   HOST_RULES.map(({ rule, broken }) => ({ rule, places: broken(tool) })).filter((r) => r.places.length);

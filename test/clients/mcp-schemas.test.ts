@@ -59,21 +59,25 @@ describe("the MCP server's tools against the hosts' schema rules", () => {
   });
 
   it('each rule catches what a host refuses', () => {
-    const plain = { name: 'ok', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } };
+    const description = 'Does one thing.';
+    const plain = { name: 'ok', description, inputSchema: { type: 'object', properties: { a: { type: 'string' } } } };
     expect(brokenRules(plain)).toEqual([]);
+    expect(brokenRules({ ...plain, description: 'x'.repeat(1024) })).toEqual([]);
     // Each case breaks the rule it is listed with (maybe others too).
-    const refused: [string, Record<string, unknown>, number][] = [
+    const refused: [string, Record<string, unknown>, number, string?][] = [
       ['bad name!', plain.inputSchema, 0],
-      ['no_type', { properties: {} }, 1],
-      ['top_level_one_of', { type: 'object', properties: {}, oneOf: [{ required: ['a'] }, { required: ['b'] }] }, 2],
-      ['not_2020_12', { type: 'object', properties: { a: { type: 'string', minLength: -1 } } }, 3],
-      ['a_format', { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } }, 4],
-      ['a_default', { type: 'object', properties: { n: { type: 'integer', default: 5 } } }, 4],
-      ['nested_one_of', { type: 'object', properties: { f: { oneOf: [{ type: 'string' }, { type: 'number' }] } } }, 4],
-      ['lookahead', { type: 'object', properties: { p: { type: 'string', pattern: '^(?!x)' } } }, 5],
+      ['too_long', plain.inputSchema, 1, 'x'.repeat(1025)],
+      ['no_description', plain.inputSchema, 1, ''],
+      ['no_type', { properties: {} }, 2],
+      ['top_level_one_of', { type: 'object', properties: {}, oneOf: [{ required: ['a'] }, { required: ['b'] }] }, 3],
+      ['not_2020_12', { type: 'object', properties: { a: { type: 'string', minLength: -1 } } }, 4],
+      ['a_format', { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } }, 5],
+      ['a_default', { type: 'object', properties: { n: { type: 'integer', default: 5 } } }, 5],
+      ['nested_one_of', { type: 'object', properties: { f: { oneOf: [{ type: 'string' }, { type: 'number' }] } } }, 5],
+      ['lookahead', { type: 'object', properties: { p: { type: 'string', pattern: '^(?!x)' } } }, 6],
     ];
-    for (const [name, inputSchema, rule] of refused)
-      expect([name, brokenRules({ name, inputSchema }).map((b) => b.rule)]).toEqual([
+    for (const [name, inputSchema, rule, text = description] of refused)
+      expect([name, brokenRules({ name, description: text, inputSchema }).map((b) => b.rule)]).toEqual([
         name,
         expect.arrayContaining([HOST_RULES[rule].rule]),
       ]);

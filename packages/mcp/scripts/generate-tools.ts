@@ -8,6 +8,7 @@ import path from 'node:path';
 import { formatted, generatorArgs, readContract, writeOrCheck } from '../../../scripts/generated-files';
 import { TOOL_OPERATIONS, type OperationTool, type ToolParameter } from '../src/tool-operations';
 import { foldOneOf, forHosts } from './host-schemas';
+import { TOOL_DESCRIPTIONS } from './tool-descriptions';
 
 export const TOOLS_FILE = path.resolve(__dirname, '../src/generated/tools.json');
 
@@ -16,6 +17,8 @@ export const TOOLS_FILE = path.resolve(__dirname, '../src/generated/tools.json')
  * client); Idempotency-Key is the MCP server's own, a fresh one per tool call, kept across its retries.
  */
 const NOT_FOR_AGENTS = ['X-Selected-Client-Id', 'Idempotency-Key'];
+/** The longest tool description every host takes (OpenAI's bound; scripts/tool-descriptions.ts). */
+export const MAX_TOOL_DESCRIPTION = 1024;
 /** OpenAPI keywords that are no JSON Schema validation keyword, or that MCP clients need not see. */
 const DROPPED = new Set(['example', 'nullable', 'discriminator', 'xml', 'externalDocs', 'readOnly', 'writeOnly']);
 const SCHEMA_MAPS = new Set(['properties']);
@@ -95,7 +98,7 @@ export function toolFor(contract: Json, operationId: string): OperationTool {
     if (p.required) required.push(input);
   }
   const inputSchema: OperationTool['inputSchema'] = { type: 'object', properties, required };
-  const descriptions = [operation.summary, operation.description];
+  const descriptions = [operation.summary, TOOL_DESCRIPTIONS[operationId] ?? operation.description];
   const body = operation.requestBody && resolve(contract, operation.requestBody).content?.['application/json']?.schema;
   if (body) {
     const schema = jsonSchema(contract, body);
@@ -110,6 +113,12 @@ export function toolFor(contract: Json, operationId: string): OperationTool {
     if (merged.rule) descriptions.push(merged.rule);
   }
   if (!required.length) delete inputSchema.required;
+  const description = descriptions.filter(Boolean).join('\n\n');
+  if (description.length > MAX_TOOL_DESCRIPTION)
+    throw new Error(
+      `${operationId}: its tool's description has ${description.length} characters, over the ${MAX_TOOL_DESCRIPTION} ` +
+        'an OpenAI host takes: give the tool its own in scripts/tool-descriptions.ts',
+    );
   const outputSchema = outputSchemaOf(contract, operation);
   return {
     name: snakeCase(operationId),
@@ -117,7 +126,7 @@ export function toolFor(contract: Json, operationId: string): OperationTool {
     operationId,
     method: method as OperationTool['method'],
     path: apiPath,
-    description: descriptions.filter(Boolean).join('\n\n'),
+    description,
     annotations: definition.annotations,
     parameters,
     hasBody: Boolean(body),
