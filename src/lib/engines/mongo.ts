@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import ConnectionString from 'mongodb-connection-string-url';
 import { watchMongoPool } from '../metrics';
+import { failWritesToDestroyedSockets } from './mongo-socket-guard';
 import type { Logger } from '../logger';
 
 /** The pool's bound: how many connections, and how long an operation may wait for one (then it fails: 503). */
@@ -14,6 +15,7 @@ export interface MongoPoolOptions {
  * fails at once (and becomes a 503) instead of hanging until the driver gives up.
  */
 export async function connectMongo(uri: string, dbName: string, pool?: MongoPoolOptions): Promise<typeof mongoose> {
+  failWritesToDestroyedSockets();
   mongoose.set('bufferCommands', false);
   mongoose.set('strictQuery', true);
   await mongoose.connect(uri, {
