@@ -51,6 +51,30 @@ describe('a hostile Cookie header', () => {
   });
 });
 
+describe('a hostile Content-Type header', () => {
+  const ctx = useTestApi();
+  // Public, so anyone can send it; validated, so the request validator would read the header.
+  const publicStatus = () => `${ctx.api.url}/api/v1/auth/pat/request/00000000-0000-4000-8000-000000000000/status`;
+
+  it('longer than 256 characters is answered 431 before anything reads it (the validator reads it in quadratic time)', async () => {
+    const headers = { 'content-type': `a/b${';'.repeat(15_000)}` };
+    const res = await fetch(publicStatus(), { headers });
+    expect(res.status).toBe(431);
+    expect(await res.json()).toEqual({ detail: 'Content-Type is 15003 characters long; at most 256 are read' });
+    // Before credentials too: an authenticated operation answers the same.
+    expect((await fetch(`${ctx.api.url}/api/v1/dashboard/me`, { headers })).status).toBe(431);
+  });
+
+  it('of 256 characters is read as usual', async () => {
+    const contentType = `application/json; x=${'y'.repeat(256 - 'application/json; x='.length)}`;
+    expect(contentType).toHaveLength(256);
+    const res = await fetch(publicStatus(), { headers: { 'content-type': contentType } });
+    // The validator's answer: the operation's required poll_token is missing.
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail).toMatch(/poll_token/);
+  });
+});
+
 describe('the lint', () => {
   it('fails a pattern that backtracks super-linearly (the session-cookie pattern this replaced)', async () => {
     const probe = 'export const COOKIE = /(?:^|;)\\s*lead_session\\s*=\\s*("?)([^";]*)\\1\\s*(?:;|$)/;\n';
