@@ -10,7 +10,7 @@ import { compileContract, operationOf, type CompiledContract } from './lib/http/
 import { jsonBodyParsers } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { observeRequests } from './lib/http/request-observer';
-import { boundedContentType } from './lib/http/bounded-headers';
+import { boundedHeaders } from './lib/http/bounded-headers';
 import { admission } from './lib/http/admission';
 import { handlersOf, pagesOf } from './lib/module';
 import { TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
@@ -76,7 +76,7 @@ export function createApp(
       retryAfterSeconds: config.HTTP_SHED_RETRY_AFTER_SECONDS,
     }),
   );
-  app.use(boundedContentType);
+  app.use(boundedHeaders);
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
   for (const [path, page] of Object.entries(pages)) app.get(path, page);

@@ -51,24 +51,29 @@ describe('a hostile Cookie header', () => {
   });
 });
 
-describe('a hostile Content-Type header', () => {
+describe('a hostile Content-Type or Accept header', () => {
   const ctx = useTestApi();
-  // Public, so anyone can send it; validated, so the request validator would read the header.
+  // Public, so anyone can send it; validated, so the request validator reads the headers.
   const publicStatus = () => `${ctx.api.url}/api/v1/auth/pat/request/00000000-0000-4000-8000-000000000000/status`;
 
-  it('longer than 256 characters is answered 431 before anything reads it (the validator reads it in quadratic time)', async () => {
-    const headers = { 'content-type': `a/b${';'.repeat(15_000)}` };
+  // The validator reads both in quadratic time (Accept where responses are validated, as in tests).
+  it.each([
+    ['Content-Type', 'content-type', 256],
+    ['Accept', 'accept', 1024],
+  ])('%s longer than its bound is answered 431 before anything reads it', async (name, header, bound) => {
+    const headers = { [header]: `a/b${';'.repeat(15_000)}` };
     const res = await fetch(publicStatus(), { headers });
     expect(res.status).toBe(431);
-    expect(await res.json()).toEqual({ detail: 'Content-Type is 15003 characters long; at most 256 are read' });
+    expect(await res.json()).toEqual({ detail: `${name} is 15003 characters long; at most ${bound} are read` });
     // Before credentials too: an authenticated operation answers the same.
     expect((await fetch(`${ctx.api.url}/api/v1/dashboard/me`, { headers })).status).toBe(431);
   });
 
-  it('of 256 characters is read as usual', async () => {
-    const contentType = `application/json; x=${'y'.repeat(256 - 'application/json; x='.length)}`;
-    expect(contentType).toHaveLength(256);
-    const res = await fetch(publicStatus(), { headers: { 'content-type': contentType } });
+  it('at their bounds, both are read as usual', async () => {
+    const longest = (type: string, bound: number) => `${type}; x=${'y'.repeat(bound - `${type}; x=`.length)}`;
+    const headers = { 'content-type': longest('application/json', 256), accept: longest('application/json', 1024) };
+    expect([headers['content-type'].length, headers.accept.length]).toEqual([256, 1024]);
+    const res = await fetch(publicStatus(), { headers });
     // The validator's answer: the operation's required poll_token is missing.
     expect(res.status).toBe(422);
     expect((await res.json()).detail).toMatch(/poll_token/);
