@@ -78,7 +78,7 @@ describe.each<Transport>(['stdio', 'Streamable HTTP'])('lead-service-mcp over %s
     expect(notified.length).toBeGreaterThan(0);
     expect(notified.every(({ at }) => at < answeredAt)).toBe(true);
     const reported = notified.map(({ m }) => {
-      const { progress: done, total, message } = (m as { params: Progress }).params;
+      const { progress: done, total, message } = (m as unknown as { params: Progress }).params;
       return { progress: done, total, message };
     });
     // The last notification says 2 of 2: the job.completed event's, or the status read between events that saw the

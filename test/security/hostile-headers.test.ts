@@ -76,7 +76,7 @@ describe('a hostile Content-Type or Accept header', () => {
     const res = await fetch(publicStatus(), { headers });
     // The validator's answer: the operation's required poll_token is missing.
     expect(res.status).toBe(422);
-    expect((await res.json()).detail).toMatch(/poll_token/);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/poll_token/);
   });
 });
 
