@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { compileServiceContract, createApp } from './app';
+import type { CompiledContract } from './lib/http/contract';
+import { prepareLocations } from './locations/dataset';
 import { previousCredentialsKeys, publicBaseUrlOf, type Config } from './lib/config';
 import { startLocalEngines, type LocalEngines } from './lib/engines/local-engines';
 import { closeEngines, connectEngines, type Engines } from './lib/engines';
@@ -127,6 +129,15 @@ export interface ServiceWorker extends RunningWorker {
   providers: Providers;
   /** Moves recorded activity and relay usage from their Redis streams into MongoDB (flush waits for both). */
   drain: StreamDrain;
+}
+
+/** What a fresh process would otherwise compile and load on its first requests (config WARM_UP_ON_START). */
+function warmUp(contract: CompiledContract, logger: Logger): void {
+  const started = performance.now();
+  const validators = contract.prepareValidators();
+  const regions = prepareLocations();
+  const ms = Math.round(performance.now() - started);
+  logger.info({ validators, regions, ms }, 'warmed up: request validators compiled, places indexed');
 }
 
 /**
@@ -281,6 +292,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
       logger: opts.logger,
     });
     const contract = await compileServiceContract(config);
+    if (config.WARM_UP_ON_START) warmUp(contract, opts.logger);
     // Listen first so that with PORT=0 the links the service sends carry its real port.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

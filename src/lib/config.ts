@@ -50,6 +50,13 @@ const schema = z.object({
   HTTP_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
   HTTP_SHED_RETRY_AFTER_SECONDS: positiveInt.default(1),
   VALIDATE_RESPONSES: bool.optional(),
+  /**
+   * Before the API listens, compile every operation's request validator and index the place dataset, which a fresh
+   * process otherwise does on the first requests that need them (hundreds of milliseconds of them at once, while
+   * the load that just arrived waits: docs/performance.md, "Load"). About 4 s of start on 2 CPUs; the tests, which
+   * start a service per file, turn it off.
+   */
+  WARM_UP_ON_START: bool.default(true),
 
   DATA_DIR: z.string().default('.data'),
   CACHE_DIR: z.string().default(CACHE_DIR),

@@ -41,6 +41,11 @@ function cityIndex(): Map<string, ICity[]> {
 
 const regionCode = (s: IState) => `${s.countryCode}-${s.isoCode}`;
 const regionsOf = (countryCode: string) => State.getStatesOfCountry(countryCode);
+/** Indexes the dataset's cities by region now (about 150 ms), instead of on the first job that needs them. */
+export function prepareLocations(): number {
+  return cityIndex().size;
+}
+
 const citiesOf = (s: IState) => cityIndex().get(regionCode(s)) ?? [];
 const regionLocationCount = (s: IState) => Math.max(1, citiesOf(s).length);
 

@@ -61,6 +61,8 @@ export async function startTestApi(
     // The API shares the test process, whose loop a loaded CI machine stalls for seconds at times: shedding on
     // event-loop delay would refuse a test's request for the machine's sake (test/system/load-shedding sets it).
     HTTP_MAX_EVENT_LOOP_DELAY_MS: '0',
+    // Seconds of start per test file otherwise (test/runtime/warm-up.test.ts turns it on).
+    WARM_UP_ON_START: 'false',
     // Likewise the document engine answers slowly at times on a loaded CI machine, and 2 s without a free
     // connection would fail a test's request for the machine's sake (test/system/pool-wait sets its own bound).
     MONGO_WAIT_QUEUE_TIMEOUT_MS: '15000',

@@ -3,6 +3,8 @@ import { error as validatorErrors } from 'express-openapi-validator';
 import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator';
 import { OpenApiSpecLoader } from 'express-openapi-validator/dist/framework/openapi.spec.loader';
 import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor';
+import { RequestValidator } from 'express-openapi-validator/dist/middlewares/openapi.request.validator';
+import { ContentType } from 'express-openapi-validator/dist/middlewares/util';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types';
 import type { OpenApiDocument } from './openapi-spec';
 
@@ -98,6 +100,11 @@ export interface CompiledContract {
   describe(req: Request, route: { found: RoutedOperation; params: string[] }): void;
   /** express-openapi-validator's request validation (parameters and body), fed the resolved operation. */
   validateRequest: RequestHandler;
+  /**
+   * Compiles every operation's request validator now (for a request without a body, and for each media type its
+   * body may have), which the validator otherwise does on the operation's first request. Answers how many.
+   */
+  prepareValidators(): number;
   /** Its response validation, when configured. */
   validateResponse: RequestHandler | null;
 }
@@ -125,8 +132,7 @@ export async function compileContract(doc: OpenApiDocument, options: ContractOpt
     formats: options.formats,
   };
   const validator = new OpenApiValidator(validatorOptions) as unknown as {
-    ajvOpts: { preprocessor: unknown };
-    requestValidationMiddleware(apiDoc: unknown): RequestHandler;
+    ajvOpts: { preprocessor: unknown; request: unknown };
     responseValidationMiddleware(apiDoc: unknown, serial: number): RequestHandler;
   };
   const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(doc) as never, validateApiSpec: true }).load();
@@ -152,6 +158,14 @@ export async function compileContract(doc: OpenApiDocument, options: ContractOpt
   if (operations.some((op) => !op.schema?.operationId))
     throw new Error('every contract operation needs its operationId');
   const tree = buildTree(operations);
+  const requestValidator = new RequestValidator(
+    spec.apiDoc as never,
+    validator.ajvOpts.request as never,
+  ) as unknown as {
+    validate: RequestHandler;
+    middlewareCache: Record<string, RequestHandler>;
+    buildMiddleware(path: string, schema: unknown, contentType: ContentType, key: string): RequestHandler;
+  };
 
   return {
     operations,
@@ -181,7 +195,32 @@ export async function compileContract(doc: OpenApiDocument, options: ContractOpt
       (req as Request & { openapi: OpenApiRequestInfo }).openapi = info;
       req.params = pathParams;
     },
-    validateRequest: validator.requestValidationMiddleware(spec.apiDoc),
+    validateRequest: (req, res, next) => requestValidator.validate(req, res, next),
+    prepareValidators() {
+      let compiled = 0;
+      for (const op of operations) {
+        const body = op.schema.requestBody as { content?: Record<string, unknown> } | undefined;
+        for (const mediaType of [undefined, ...Object.keys(body?.content ?? {})]) {
+          const contentType = ContentType.fromString(mediaType as string);
+          // The validator's own cache key (openapi.request.validator.js, validate()).
+          const key = `${op.method.toUpperCase()}-${op.expressRoute}-${contentType.normalize() ?? 'not_provided'}`;
+          if (requestValidator.middlewareCache[key]) continue;
+          try {
+            requestValidator.middlewareCache[key] = requestValidator.buildMiddleware(
+              op.expressRoute,
+              op.schema,
+              contentType,
+              key,
+            );
+            compiled += 1;
+          } catch {
+            // No validator for this case (a body the operation requires, sent without a media type): each such
+            // request is refused when it comes (415), as before.
+          }
+        }
+      }
+      return compiled;
+    },
     validateResponse: validatorOptions.validateResponses
       ? validator.responseValidationMiddleware(preprocessed.apiDocRes, spec.serial)
       : null,

@@ -1,0 +1,65 @@
+import { Writable } from 'node:stream';
+import { RequestValidator } from 'express-openapi-validator/dist/middlewares/openapi.request.validator';
+import { startTestApi, createClient, type TestApi } from '../support/harness';
+import { compileServiceContract } from '../../src/app';
+
+/** Counts the request validators the validator compiles from now on (it compiles one per operation on first use). */
+function countCompiles() {
+  const proto = RequestValidator.prototype as unknown as { buildMiddleware: (...args: unknown[]) => unknown };
+  const build = proto.buildMiddleware;
+  const compiled: string[] = [];
+  proto.buildMiddleware = function (this: unknown, ...args: unknown[]) {
+    compiled.push(String(args[3]));
+    return build.apply(this, args);
+  };
+  return { compiled, restore: () => (proto.buildMiddleware = build) };
+}
+
+describe('warming up before the API listens (WARM_UP_ON_START)', () => {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ WARM_UP_ON_START: 'true', LOG_LEVEL: 'info' }, { logDestination: sink });
+  });
+  afterAll(() => api?.stop());
+
+  it('compiles every operation before the first request: requests of several kinds compile nothing more', async () => {
+    const operations = (await compileServiceContract({ VALIDATE_RESPONSES: false })).operations.length;
+    const warmed = lines.find((l) => l.msg === 'warmed up: request validators compiled, places indexed');
+    expect(warmed).toMatchObject({ validators: operations, regions: expect.any(Number) });
+    expect(warmed!.regions as number).toBeGreaterThan(1000);
+
+    const counter = countCompiles();
+    try {
+      const admin = await api.login(); // a JSON body
+      const client = await createClient(api, admin, 'Warm Co'); // another, with a token
+      const listed = await api.call('GET', '/api/v1/dashboard/client/jobs', { token: client.triple }); // none
+      const submitted = await api.call('POST', '/api/v1/dashboard/client/jobs/maps-scrape/submit', {
+        token: client.triple,
+        body: { query: 'dentists', country_code: 'LU', max_locations: 1 },
+      });
+      expect([listed.status, submitted.status]).toEqual([200, 200]);
+      expect(counter.compiled).toEqual([]);
+    } finally {
+      counter.restore();
+    }
+  });
+
+  it('is off in a service that says so: then the first request of an operation compiles its validator', async () => {
+    const cold = await startTestApi({ WARM_UP_ON_START: 'false' });
+    const counter = countCompiles();
+    try {
+      await cold.login();
+      expect(counter.compiled).toEqual(['POST-/api/v1/auth/login-application/json']);
+    } finally {
+      counter.restore();
+      await cold.stop();
+    }
+  });
+});
