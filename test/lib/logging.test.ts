@@ -1,15 +1,9 @@
-import { Writable } from 'node:stream';
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
+import { capturedLogs } from '../support/log-capture';
 import { approvalMail, approvedToken, linkOf } from '../agents/agent-helpers';
 
 describe('request logs', () => {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { lines, destination: sink } = capturedLogs();
   let api: TestApi;
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { RequestValidator } from 'express-openapi-validator/dist/middlewares/openapi.request.validator';
 import { startTestApi, createClient, type TestApi } from '../support/harness';
+import { capturedLogs } from '../support/log-capture';
 import { compileServiceContract } from '../../src/app';
 
 /** Counts the request validators the validator compiles from now on (it compiles one per operation on first use). */
@@ -16,13 +16,7 @@ function countCompiles() {
 }
 
 describe('warming up before the API listens (WARM_UP_ON_START)', () => {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { lines, destination: sink } = capturedLogs();
   let api: TestApi;
   beforeAll(async () => {
     api = await startTestApi({ WARM_UP_ON_START: 'true', LOG_LEVEL: 'info' }, { logDestination: sink });
