@@ -213,9 +213,10 @@ export async function compileContract(doc: OpenApiDocument, options: ContractOpt
               key,
             );
             compiled += 1;
-          } catch {
+          } catch (err) {
             // No validator for this case (a body the operation requires, sent without a media type): each such
             // request is refused when it comes (415), as before.
+            if ((err as { status?: number }).status !== 415) throw err;
           }
         }
       }
