@@ -136,10 +136,22 @@ export function createJobActivities({
         index?: boolean;
       },
     ) {
+      let feedLost = false;
       const feed =
         input.index && jobs.indexDuringJob
-          ? createIndexFeed(input.client_id, { gate: jobs.gate, lock: jobs.indexLock, failed: feedFailed })
+          ? createIndexFeed(input.client_id, {
+              gate: jobs.gate,
+              lock: jobs.indexLock,
+              failed: (err) => {
+                feedLost = true;
+                feedFailed(err);
+              },
+            })
           : null;
+      // Everything this activity stored went through its feed, and every step of it was indexed: a first attempt
+      // (a retry resumes after locations an attempt that died stored, maybe before its feed took them) with a feed
+      // that lost no step. The workflow then starts no follow-up index workflow for the job.
+      const indexedAll = () => feed !== null && !feedLost && Context.current().info.attempt === 1;
       const scrape = async () => {
         const locations = locationsOf(input.params);
         const cap = input.params.max_results ?? Infinity;
@@ -178,7 +190,8 @@ export function createJobActivities({
         return { results_count: count, next };
       };
       // It ends once its feed has (heartbeating meanwhile), so that by job.completed the results are searchable.
-      return keepAlive(() => scrape().finally(() => feed?.settled()));
+      const done = await keepAlive(() => scrape().finally(() => feed?.settled()));
+      return { ...done, indexed: indexedAll() };
     },
 
     /** Moves the job to its final state (if not there already) and publishes the final event once. */

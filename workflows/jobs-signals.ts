@@ -31,7 +31,13 @@ export interface JobInputBase {
 export interface MapsScrapeInput extends JobInputBase {
   params: MapsJobParams;
   /** Set when the workflow continued as new: where to pick up. */
-  resume?: { index: number; total: number; results_count: number };
+  resume?: {
+    index: number;
+    total: number;
+    results_count: number;
+    /** Every resource stored so far went through an index feed that took it (absent before this field: false). */
+    fed?: boolean;
+  };
 }
 
 export interface ResearchInput extends JobInputBase {

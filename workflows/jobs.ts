@@ -126,20 +126,30 @@ export async function jobIndexWorkflow(
 
 /** Since this change a job starts its index feed and its webhook together (endJob). */
 const FEED_WITH_WEBHOOK = 'index-feed-with-webhook';
+/** Since this change a job whose index feeds took everything it stored starts no follow-up index workflow. */
+const FED_WITHOUT_FOLLOW_UP = 'fed-job-without-index-follow-up';
 
 /**
- * A job's last steps: its final state and event (`finish`), then its index feed and that event's webhook, started
- * together (one round trip to Temporal for both, the feed first), so the feed does not wait for the webhook's child
- * to start (docs/idap.md, "From job to searchable"). Runs started before this (webhook, then feed) keep that order
- * on replay.
+ * A job's last steps: its final state and event (`finish`), then its follow-up index workflow and that event's
+ * webhook, started together (one round trip to Temporal for both, the follow-up first), so the follow-up does not
+ * wait for the webhook's child to start (docs/idap.md, "From job to searchable"). Runs started before this
+ * (webhook, then follow-up) keep that order on replay. A job whose feeds indexed everything it stored (`fed`)
+ * needs no follow-up: it would only read the job's resources again and find nothing to write.
  */
-async function endJob(input: JobInputBase, finish: () => Promise<JobEvent | null>): Promise<JobEvent | null> {
+async function endJob(
+  input: JobInputBase,
+  finish: () => Promise<JobEvent | null>,
+  fed = false,
+): Promise<JobEvent | null> {
   const event = await finish();
+  // Asked only when fed: histories from before this change (whose activities never answered `indexed`) replay as
+  // they ran, and a run a worker without this change went on with gets its follow-up on replay too (no marker).
+  const followUp = !(fed && patched(FED_WITHOUT_FOLLOW_UP));
   if (patched(FEED_WITH_WEBHOOK)) {
-    await Promise.all([indexResults(input), notifyWebhook(input, event)]);
+    await Promise.all([followUp && indexResults(input), notifyWebhook(input, event)]);
   } else {
     await notifyWebhook(input, event);
-    await indexResults(input);
+    if (followUp) await indexResults(input);
   }
   return event;
 }
@@ -151,7 +161,7 @@ async function endJob(input: JobInputBase, finish: () => Promise<JobEvent | null
  */
 export async function runJob(
   input: JobInputBase,
-  body: () => Promise<{ results_count?: number } | false>,
+  body: () => Promise<{ results_count?: number; fed?: boolean } | false>,
 ): Promise<JobOutcome> {
   const acts = jobActivities(input.retry);
   const ref = { job_id: input.job_id, client_id: input.client_id };
@@ -166,7 +176,8 @@ export async function runJob(
     }
     const status = done ? 'completed' : 'cancelled';
     const results_count = done ? done.results_count : undefined;
-    const ev = await endJob(input, () => acts.finishJob({ ...ref, status, results_count }));
+    const fed = done !== false && done.fed === true;
+    const ev = await endJob(input, () => acts.finishJob({ ...ref, status, results_count }), fed);
     return { status, results_count: ev?.data.results_count };
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
@@ -197,6 +208,8 @@ export async function mapsScrapeWorkflow(input: MapsScrapeInput): Promise<JobOut
   const ref = { job_id: input.job_id, client_id: input.client_id };
   return runJob(input, async () => {
     let { index = 0, results_count: count = 0 } = input.resume ?? {};
+    // Whether every resource stored so far went through an index feed that indexed it (see endJob).
+    let fed = input.resume ? input.resume.fed === true : true;
     const total = input.resume?.total ?? (await beginJob(input, () => acts.startMapsJob(ref)));
     if (total === null) return false;
     const cap = input.params.max_results ?? Infinity;
@@ -205,11 +218,11 @@ export async function mapsScrapeWorkflow(input: MapsScrapeInput): Promise<JobOut
         await continueAsNew<typeof mapsScrapeWorkflow>({
           ...input,
           queued_event: null,
-          resume: { index, total, results_count: count },
+          resume: { index, total, results_count: count, fed },
         });
       }
       const to = Math.min(total, index + LOCATIONS_PER_ACTIVITY);
-      ({ results_count: count, next: index } = await acts.scrapeLocations({
+      const step = await acts.scrapeLocations({
         ...ref,
         params: input.params,
         from: index,
@@ -217,9 +230,11 @@ export async function mapsScrapeWorkflow(input: MapsScrapeInput): Promise<JobOut
         total,
         count,
         index: input.index_results !== false,
-      }));
+      });
+      ({ results_count: count, next: index } = step);
+      fed &&= step.indexed === true;
     }
-    return { results_count: count };
+    return { results_count: count, fed };
   });
 }
 

@@ -7,6 +7,7 @@ import { workerFor, type ServiceWorker } from '../../src/runtime';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { spawnBeside } from '../support/second-api';
 import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
+import { jobIndexWorkflowId } from '../../workflows/jobs-signals';
 
 let api: TestApi;
 let child: ChildProcess | undefined;
@@ -64,5 +65,16 @@ describe('a worker killed in the middle of a job', () => {
     expect(businesses).toHaveLength(expected.length);
     expect(new Set(businesses.map((b: any) => b.data.place_id)).size).toBe(expected.length);
     expect(await JobItemModel.countDocuments({ client_id: acme.client_id, job_id: jobId })).toBe(expected.length);
+    // The retry resumed after the locations the dead attempt stored, which its feed may not have taken: the job's
+    // follow-up index workflow went through every resource of the job, and every business is found by search.
+    const followUp = api.rt.engines.temporal.workflow.getHandle(jobIndexWorkflowId(jobId));
+    const jobResources = await ResourceModel.countDocuments({ client_id: acme.client_id, source_job_ids: jobId });
+    expect(await eventually(() => followUp.result(), 60_000)).toEqual({ indexed: jobResources });
+    for (const place of expected) {
+      const found = await api.call('GET', `/api/v1/idap/businesses/search?${new URLSearchParams({ q: place.name })}`, {
+        token: acme.triple,
+      });
+      expect(found.body.items.map((i: any) => i.data.place_id)).toContain(place.place_id);
+    }
   }, 180_000);
 });

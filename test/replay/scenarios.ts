@@ -89,13 +89,18 @@ const jobInput = (jobId: string, type: 'maps-scrape' | 'research') => ({
 });
 
 /** The job stand-ins: `total` batches of locations (or companies), then the job's end event. */
-function jobStandIns(jobId: string, type: 'maps-scrape' | 'research', opts: { total: number; fail?: boolean }) {
+function jobStandIns(
+  jobId: string,
+  type: 'maps-scrape' | 'research',
+  opts: { total: number; fail?: boolean; fed?: boolean },
+) {
   const acts: Partial<Activities> = {
     startMapsJob: async () => ({ proceed: true, total: opts.total, event: jobEvent(jobId, 'job.started', type) }),
     startResearchJob: async () => ({ proceed: true, total: opts.total, event: jobEvent(jobId, 'job.started', type) }),
     scrapeLocations: async (input) => {
       if (opts.fail) throw ApplicationFailure.nonRetryable('maps provider: request rejected (403)', 'ProviderRefused');
-      return { results_count: (input.count ?? 0) + 4, next: input.to };
+      // `indexed`: whether the activity's index feed took everything it stored (then the job needs no follow-up).
+      return { results_count: (input.count ?? 0) + 4, next: input.to, indexed: opts.fed ?? false };
     },
     researchCompany: async () => ({ found: true }),
     finishJob: async (input) =>
@@ -109,11 +114,14 @@ function jobStandIns(jobId: string, type: 'maps-scrape' | 'research', opts: { to
   return acts;
 }
 
-/** The job's own history and those of the children it started (its webhooks and its search-index feed). */
-const jobHistories = (prefix: string, jobId: string, events: JobEventName[]) => ({
+/**
+ * The job's own history and those of the children it started (its webhooks and, unless its feeds indexed everything
+ * it stored, its follow-up index workflow).
+ */
+const jobHistories = (prefix: string, jobId: string, events: JobEventName[], followUp = true) => ({
   [prefix]: jobId,
   ...Object.fromEntries(events.map((e) => [`${prefix}-webhook-${e.slice(4)}`, jobWebhookWorkflowId(jobId, e)])),
-  [`${prefix}-index`]: jobIndexWorkflowId(jobId),
+  ...(followUp ? { [`${prefix}-index`]: jobIndexWorkflowId(jobId) } : {}),
 });
 
 const reservation = (now: number, id: string, callback: boolean): PinReservationInput => ({
@@ -203,6 +211,19 @@ export const SCENARIOS: Scenario[] = [
       };
       await client.workflow.execute(mapsScrapeWorkflow, { taskQueue, workflowId: jobId, args: [input] });
       return jobHistories('maps-scrape-completed', jobId, ['job.queued', 'job.started', 'job.completed']);
+    },
+  },
+  {
+    name: 'maps-scrape completed, its index feeds having taken everything: no follow-up index workflow',
+    activities: jobStandIns('job-maps-fed', 'maps-scrape', { total: 14, fed: true }),
+    async run({ client, taskQueue }) {
+      const jobId = 'job-maps-fed';
+      const input: MapsScrapeInput = {
+        ...jobInput(jobId, 'maps-scrape'),
+        params: { query: 'bakery', country_code: 'NL', max_locations: 14, max_results: null },
+      };
+      await client.workflow.execute(mapsScrapeWorkflow, { taskQueue, workflowId: jobId, args: [input] });
+      return jobHistories('maps-scrape-fed', jobId, ['job.queued', 'job.started', 'job.completed'], false);
     },
   },
   {

@@ -36,7 +36,7 @@ describe('job workflows: pause, cancel and retries over real time spans', () => 
         return { proceed: opts.proceed ?? true, total: 1, event: null };
       },
       async scrapeLocations(input) {
-        return { results_count: input.count ?? 0, next: input.to };
+        return { results_count: input.count ?? 0, next: input.to, indexed: true };
       },
       async finishJob(input) {
         calls.finished.push(input.status);
