@@ -1,6 +1,3 @@
-import type { AnyBulkWriteOperation } from 'mongoose';
-import { bulkWriteErrors, insertReportingDuplicates } from '../lib/bulk-writes';
-import { isDuplicateKeyError } from '../lib/errors';
 import type { RunLocked } from '../lib/locks';
 import {
   JobResourceModel,
@@ -13,22 +10,9 @@ import {
   type ResourceType,
 } from './resource.model';
 import { updateResources } from './stamped-writes';
-import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
-import { groupBy } from './group-by';
-import { announceChanges, type TypeChange } from './index-changes';
-import {
-  DocTermsModel,
-  INDEX_LAYOUT,
-  TermDfModel,
-  TermModel,
-  TermStatsModel,
-  dfId,
-  postingId,
-  postingIdIn,
-  readIndexStats,
-  statsId,
-  type TermStats,
-} from './search-index.model';
+import { announceChanges } from './index-changes';
+import { allDuplicates, indexLockName, indexTypes } from './index-writes';
+import { DocTermsModel, INDEX_LAYOUT, TermStatsModel, statsId } from './search-index.model';
 
 /** The resource types, for the areas that ask about resources (a watch's run counts its new ones). */
 export type { ResourceType } from './resource.model';
@@ -172,25 +156,6 @@ export async function indexResources(
   await announceChanges(clientId, await indexTypes(clientId, refs, lock, opts));
 }
 
-/** indexResources without the announcement: what changed in the index, per type. */
-async function indexTypes(
-  clientId: string,
-  refs: { type: ResourceType; id: string }[],
-  lock: RunLocked,
-  opts: { rerank?: boolean } = {},
-): Promise<TypeChange[]> {
-  const byType = new Map<ResourceType, Set<string>>();
-  for (const r of refs) byType.set(r.type, (byType.get(r.type) ?? new Set()).add(r.id));
-  const changed = await Promise.all(
-    [...byType].map(([type, ids]) =>
-      lock(indexLockName(clientId, type), () => indexType(clientId, type, [...ids], opts.rerank ?? false)),
-    ),
-  );
-  return changed.filter((c): c is TypeChange => c !== null);
-}
-
-const indexLockName = (clientId: string, type: ResourceType) => `idap-index:${statsId(clientId, type)}`;
-
 /**
  * Brings an index written before INDEX_LAYOUT 2 (postings ranked by each field's weight) to ranking by the
  * resource's weight over its fields, which lets a search stop early: every resource of the type (and any the index
@@ -238,173 +203,3 @@ export interface RerankProgress {
 }
 
 const RERANK_CHUNK = 100;
-
-/** Ids per delete, so that FerretDB can still answer each `$in` from its _id index. */
-const DELETE_CHUNK = 500;
-const chunksOf = <T>(items: T[], size: number) =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-
-/**
- * One step over one tenant's type. Impacts (what ranks a posting) are computed with the statistics as they are
- * once this step's changes are counted, so that a repeat of the step finds the same ranks and rewrites nothing.
- */
-async function indexType(
-  clientId: string,
-  type: ResourceType,
-  ids: string[],
-  rerank: boolean,
-): Promise<TypeChange | null> {
-  const scope = { client_id: clientId, resource_type: type };
-  const [docs, indexed, before] = await Promise.all([
-    ResourceModel.find({ ...scope, _id: { $in: ids } }, { data: 1 }).lean<
-      { _id: string; data: Record<string, unknown> }[]
-    >(),
-    DocTermsModel.find({ ...scope, _id: { $in: ids } }, { postings: 1, layout: 1 }).lean<
-      { _id: string; postings: Omit<Posting, 'resource_id'>[]; layout?: number }[]
-    >(),
-    readIndexStats(clientId, type),
-  ]);
-  const data = new Map(docs.map((d) => [d._id, d.data ?? {}]));
-  const oldBy = new Map(indexed.map((d) => [d._id, d.postings ?? []]));
-  const oldLayout = new Map(indexed.map((d) => [d._id, d.layout ?? 1]));
-  const oldIds = (id: string) =>
-    (oldBy.get(id) ?? []).map((p) => postingIdIn(oldLayout.get(id)!, clientId, type, { ...p, resource_id: id }));
-  const postingsWith = (id: string, stats: TermStats) =>
-    data.has(id) ? postingsOf(type, id, data.get(id)!, stats) : [];
-  const idsOf = (id: string, postings: Omit<Posting, 'resource_id'>[]) =>
-    postings.map((p) => postingId(clientId, type, { ...p, resource_id: id }));
-  const df = new Map<string, number>();
-  const lengths = new Map<string, number>();
-  let docsDelta = 0;
-  const add = <K>(m: Map<K, number>, k: K, d: number) => m.set(k, (m.get(k) ?? 0) + d);
-  const changedText: string[] = [];
-  for (const id of ids) {
-    const before_ = oldBy.get(id) ?? [];
-    const after = postingsWith(id, before);
-    if (postingsKey(before_) === postingsKey(after)) continue;
-    changedText.push(id);
-    for (const t of termsOf(after)) add(df, t, 1);
-    for (const t of termsOf(before_)) add(df, t, -1);
-    for (const [f, len] of fieldLengths(after)) add(lengths, f, len);
-    for (const [f, len] of fieldLengths(before_)) add(lengths, f, -len);
-    docsDelta += Number(after.length > 0) - Number(before_.length > 0);
-  }
-  const stats: TermStats = { docs: before.docs + docsDelta, lengths: { ...before.lengths } };
-  for (const [f, d] of lengths) stats.lengths[f] = (stats.lengths[f] ?? 0) + d;
-  const textChanged = new Set(changedText);
-  const changed: string[] = [];
-  const rows: Posting[] = [];
-  const staleRows: string[] = [];
-  for (const id of ids) {
-    if (!textChanged.has(id) && !rerank) continue;
-    const after = postingsWith(id, stats);
-    if (!textChanged.has(id) && oldIds(id).sort().join() === idsOf(id, after).sort().join()) continue;
-    changed.push(id);
-    rows.push(...after);
-    staleRows.push(...oldIds(id));
-  }
-  if (!changed.length) return null;
-  // Rows kept with the same _id (a resource whose rank and text did not change) are neither deleted nor inserted.
-  // New rows go in before stale ones go, so a search meanwhile finds a resource once or twice (it scores each
-  // resource once, from its forward entry), never not at all.
-  const fresh = new Set(rows.map((r) => postingId(clientId, type, r)));
-  const gone = staleRows.filter((id) => !fresh.has(id));
-  const kept = new Set(staleRows);
-  const inserts = rows.filter((r) => !kept.has(postingId(clientId, type, r)));
-  if (inserts.length) {
-    // A step retried after a crash finds some of its postings written already: the _id keeps one copy.
-    await TermModel.insertMany(
-      inserts.map((r) => ({ _id: postingId(clientId, type, r), ...scope, ...r })),
-      { ordered: false, lean: true },
-    ).catch((err) => {
-      if (!allDuplicates(err)) throw err;
-    });
-  }
-  for (let i = 0; i < gone.length; i += DELETE_CHUNK) {
-    await TermModel.deleteMany({ ...scope, _id: { $in: gone.slice(i, i + DELETE_CHUNK) } });
-  }
-  // New resources' entries and new terms are inserted, in one statement each: on FerretDB an upsert costs a
-  // statement per document. A step retried after a crash finds them written already and updates them instead.
-  const byResource = groupBy(rows, (p) => p.resource_id);
-  const entry = (id: string) => ({
-    _id: id,
-    ...scope,
-    postings: byResource.get(id)!.map(({ resource_id: _, ...p }) => p),
-    layout: INDEX_LAYOUT,
-  });
-  const firstEntries = changed.filter((id) => byResource.has(id) && !oldBy.has(id));
-  const retried = await insertReportingDuplicates(DocTermsModel, firstEntries.map(entry));
-  const entryOps = [...changed.filter((id) => oldBy.has(id)), ...retried.map((i) => firstEntries[i])].map((id) =>
-    byResource.has(id)
-      ? { replaceOne: { filter: { _id: id, ...scope }, replacement: entry(id), upsert: true } }
-      : { deleteOne: { filter: { _id: id, ...scope } } },
-  );
-  if (entryOps.length) await DocTermsModel.bulkWrite(entryOps as never, { ordered: false });
-  const deltas = [...df].filter(([, d]) => d !== 0);
-  const known = new Set(
-    (
-      await Promise.all(
-        chunksOf(deltas, DELETE_CHUNK).map((part) =>
-          TermDfModel.find(
-            { ...scope, _id: { $in: part.map(([term]) => dfId(clientId, type, term)) } },
-            { _id: 0, term: 1 },
-          ).lean<{ term: string }[]>(),
-        ),
-      )
-    )
-      .flat()
-      .map((v) => v.term),
-  );
-  const newTerms = deltas.filter(([term, d]) => !known.has(term) && d > 0);
-  const lost = await insertReportingDuplicates(
-    TermDfModel,
-    newTerms.map(([term, d]) => ({ _id: dfId(clientId, type, term), ...scope, term, df: d })),
-  );
-  const dfOps = [...deltas.filter(([term]) => known.has(term)), ...lost.map((i) => newTerms[i])].map(([term, d]) => ({
-    updateOne: {
-      filter: { _id: dfId(clientId, type, term), ...scope, term },
-      update: { $inc: { df: d } },
-      upsert: true,
-    },
-  }));
-  await bulkUpsert(TermDfModel, dfOps);
-  const vanished = [...df].filter(([, d]) => d < 0).map(([t]) => dfId(clientId, type, t));
-  for (let i = 0; i < vanished.length; i += DELETE_CHUNK) {
-    await TermDfModel.deleteMany({ ...scope, _id: { $in: vanished.slice(i, i + DELETE_CHUNK) }, df: { $lte: 0 } });
-  }
-  const inc: Record<string, number> = { docs: docsDelta };
-  for (const [f, d] of lengths) if (d) inc[`lengths.${f}`] = d;
-  // An index begun in this layout is in it whole; one from before is brought to it by rerankIndex.
-  const update = before.docs === 0 ? { $inc: inc, $set: { layout: INDEX_LAYOUT } } : { $inc: inc };
-  await bulkUpsert(TermStatsModel, [
-    { updateOne: { filter: { _id: statsId(clientId, type), ...scope }, update, upsert: true } },
-  ]);
-  const terms = new Set([
-    ...rows.map((r) => r.term),
-    ...changed.flatMap((id) => (oldBy.get(id) ?? []).map((p) => p.term)),
-  ]);
-  return { type, resources: changed, terms: [...terms] };
-}
-
-/**
- * An unordered bulk of upserts; the ones that lost a race to insert the same new key (duplicate key)
- * are run once more, now as plain updates of the document the other writer created.
- */
-async function bulkUpsert(
-  model: { bulkWrite(ops: never, opts: object): Promise<unknown> },
-  ops: AnyBulkWriteOperation[],
-): Promise<void> {
-  if (!ops.length) return;
-  try {
-    await model.bulkWrite(ops as never, { ordered: false });
-  } catch (err) {
-    if (!allDuplicates(err)) throw err;
-    await model.bulkWrite(bulkWriteErrors(err).map((e) => ops[e.index]) as never, { ordered: false });
-  }
-}
-
-/** A bulk write whose only failures are duplicate keys. */
-function allDuplicates(err: unknown): boolean {
-  const failed = bulkWriteErrors(err);
-  return failed.length > 0 && failed.every((e) => isDuplicateKeyError({ code: e.code, message: e.errmsg }));
-}

@@ -1,7 +1,9 @@
+import mongoose from 'mongoose';
 import { createClient, indexLock, startTestApi, type TestApi } from '../support/harness';
-import { ResourceModel, resourceId } from '../../src/idap/resource.model';
+import { ResourceModel, resourceId, type ResourceType } from '../../src/idap/resource.model';
+import { resourceWrite, writeResources } from '../../src/idap/resource-writes';
 import { indexResources, upsertResources } from '../../src/idap/resources.service';
-import { TermDfModel, TermModel, postingId, readStats } from '../../src/idap/search-index.model';
+import { DocTermsModel, TermDfModel, TermModel, postingId, readStats } from '../../src/idap/search-index.model';
 
 /** The search index follows the stored resources exactly, however often a write is repeated. */
 describe('the IDAP search index', () => {
@@ -99,6 +101,74 @@ describe('the IDAP search index', () => {
     expect(rows.map((r) => r.term).sort()).toEqual(['diner', 'race', 'track']);
     expect(await df()).toMatchObject({ race: 1, track: 1, diner: 1 });
     expect((await readStats(clientId, 'businesses')).docs).toBe(statsBefore.docs + 1);
+  });
+
+  it('indexes several types in one step as steps over each type would, in the statements of one type', async () => {
+    // What a job stores: businesses, their domains and phones, written without indexing (as a job writes them).
+    const stored = (tenant: string) => [
+      resourceWrite(tenant, 'businesses', 'p1', { name: 'Harbour Bakery', category: 'Bakery' }, { jobId: 'j1' }),
+      resourceWrite(tenant, 'businesses', 'p2', { name: 'Quay Coffee', category: 'Cafe' }, { jobId: 'j1' }),
+      resourceWrite(tenant, 'domains', 'harbour.example', { domain: 'harbour.example' }, { jobId: 'j1' }),
+      resourceWrite(tenant, 'phones', '+31301234567', { number: '+31 30 123 4567' }, { jobId: 'j1' }),
+    ];
+    const [merged, apart] = [
+      (await createClient(api, await api.login(), 'Index Merged')).client_id,
+      (await createClient(api, await api.login(), 'Index Apart')).client_id,
+    ];
+    for (const tenant of [merged, apart]) await writeResources(stored(tenant));
+    const refs = (tenant: string) => stored(tenant).map((w) => ({ type: w.type, id: w.id }));
+    // The statements each indexing sends to the document engine (mongoose's debug hook sees every one).
+    const statements: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => void statements.push(`${method} ${collection}`));
+    const counted = async (work: () => Promise<unknown>) => {
+      statements.length = 0;
+      await work();
+      return statements.length;
+    };
+    try {
+      const oneStep = await counted(() => indexResources(merged, refs(merged), indexLock(api)));
+      const perType = new Map<ResourceType, number>();
+      for (const type of ['businesses', 'domains', 'phones'] as const) {
+        const ofType = refs(apart).filter((r) => r.type === type);
+        perType.set(type, await counted(() => indexResources(apart, ofType, indexLock(api))));
+      }
+      // Three types cost what the businesses alone cost: each kind of row is one statement for every type.
+      expect(oneStep).toBeLessThanOrEqual(perType.get('businesses')!);
+      expect(oneStep).toBeLessThan([...perType.values()].reduce((a, b) => a + b, 0));
+    } finally {
+      mongoose.set('debug', false);
+    }
+    // Both tenants' indexes hold the same: frequencies, statistics, postings and forward entries, type by type.
+    const indexOf = async (tenant: string) => {
+      const byType: Record<string, unknown> = {};
+      for (const type of ['businesses', 'domains', 'phones'] as const) {
+        const where = { client_id: tenant, resource_type: type };
+        const naturalKeyOf = new Map(
+          stored(tenant).map((w) => [w.id, `${w.type}/${w.data.name ?? w.data.domain ?? w.data.number}`]),
+        );
+        byType[type] = {
+          df: Object.fromEntries((await TermDfModel.find(where).lean()).map((d) => [d.term, d.df])),
+          stats: await readStats(tenant, type),
+          postings: (await TermModel.find(where).lean())
+            .map((r) => `${r.term} ${r.field} ${r.impact} ${naturalKeyOf.get(r.resource_id)}`)
+            .sort(),
+          entries: (await DocTermsModel.find(where).lean()).map((d) => naturalKeyOf.get(d._id)).sort(),
+        };
+      }
+      return byType;
+    };
+    const expected = await indexOf(apart);
+    expect(await indexOf(merged)).toEqual(expected);
+    expect((expected.domains as { entries: string[] }).entries).toEqual(['domains/harbour.example']);
+    // A repeat of the step over all three types finds nothing to write.
+    statements.length = 0;
+    mongoose.set('debug', (collection: string, method: string) => void statements.push(`${method} ${collection}`));
+    try {
+      await indexResources(merged, refs(merged), indexLock(api));
+      expect(statements.filter((s) => !/^find /.test(s))).toEqual([]);
+    } finally {
+      mongoose.set('debug', false);
+    }
   });
 
   it('keeps flags given on write, sets `new` otherwise, and only adds to related and source jobs', async () => {
