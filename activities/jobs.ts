@@ -20,6 +20,7 @@ import { researchResultsCount } from '../src/research/research-company';
 import { recordJobOutcome } from '../src/activity/outcomes';
 import { activitySignal, heartbeat, keepAlive } from './heartbeats';
 import type { ActivityRecorder } from '../src/activity/recorder';
+import type { MediaFile } from '../src/media/media.service';
 
 /** What the job activities need: provider adapters, the event bus, and the outbound policy of webhooks. */
 export interface JobDeps {
@@ -33,14 +34,7 @@ export interface JobDeps {
   indexDuringJob: boolean;
   gate: WriteGate;
   /** Where business photos go (docs/decisions.md §6); storing the same bytes again finds the first copy. */
-  media: {
-    storeMedia(
-      clientId: string,
-      body: Buffer,
-      contentType: string,
-      filename?: string | null,
-    ): Promise<{ idap_ref: string }>;
-  };
+  media: { storeFiles(clientId: string, files: MediaFile[]): Promise<{ idap_ref: string }[]> };
   /** Which addresses caller-chosen webhook URLs may reach (OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
 }
@@ -92,17 +86,26 @@ export function createJobActivities({
   const store = createJobStore(jobs);
   // Indexing takes one step at a time per worker process, so it never crowds out the jobs' own writes.
   const indexGate = createWriteGate(1);
-  // Best effort: a photo that cannot be fetched is left out (its URL stays in data.photo_urls).
-  const storePhotos = async (clientId: string, urls: string[]) => {
-    const refs = await Promise.all(
-      urls.slice(0, MAX_PHOTOS).map(async (url) => {
-        const photo = await jobs.maps.fetchPhoto?.(url, activitySignal());
-        return photo
-          ? (await jobs.gate(() => jobs.media.storeMedia(clientId, photo.bytes, photo.contentType, null))).idap_ref
-          : null;
-      }),
+  // Best effort: a photo that cannot be fetched is left out (its URL stays in data.photo_urls). The photos of all
+  // the places are fetched side by side and stored in one step (their records in one statement).
+  const storePhotos = async (clientId: string, urlsByPlace: string[][]) => {
+    const fetched = await Promise.all(
+      urlsByPlace.map((urls) =>
+        Promise.all(urls.slice(0, MAX_PHOTOS).map((url) => jobs.maps.fetchPhoto?.(url, activitySignal()) ?? null)),
+      ),
     );
-    return refs.filter((r): r is string => r !== null);
+    const files = fetched.flat().filter((p) => p !== null && p !== undefined);
+    if (!files.length) return urlsByPlace.map(() => []);
+    const stored = await jobs.gate(() =>
+      jobs.media.storeFiles(
+        clientId,
+        files.map((p) => ({ body: p.bytes, contentType: p.contentType })),
+      ),
+    );
+    let next = 0;
+    return fetched.map((photos) =>
+      photos.filter((p) => p !== null && p !== undefined).map(() => stored[next++].idap_ref),
+    );
   };
   return {
     /** queued → processing; publishes job.started. Answers how many locations the job searches. */

@@ -46,8 +46,8 @@ export interface ScrapeDeps {
    * known place was stored completely by an earlier location, so it is skipped.
    */
   rewriteKnown?: boolean;
-  /** Stores a business's photos as media (docs/decisions.md §6); answers their idap://media refs. */
-  storePhotos?: (clientId: string, urls: string[]) => Promise<string[]>;
+  /** Stores businesses' photos as media (docs/decisions.md §6); answers each business's idap://media refs. */
+  storePhotos?: (clientId: string, urlsByPlace: string[][]) => Promise<string[][]>;
   /** Told the resources each location stored, once stored (the activity feeds them to the search index). */
   stored?: (refs: { type: ResourceType; id: string }[]) => void;
 }
@@ -178,11 +178,12 @@ export async function scrapeLocation(
     const now = new Date();
     for (let at = 0; at < places.length && count < cap;) {
       const slice = places.slice(at, at + (cap - count));
-      const photos = await Promise.all(
-        slice.map((p) =>
-          deps.storePhotos && p.photoUrls.length ? deps.storePhotos(clientId, p.photoUrls) : Promise.resolve([]),
-        ),
-      );
+      const photos = deps.storePhotos
+        ? await deps.storePhotos(
+            clientId,
+            slice.map((p) => p.photoUrls),
+          )
+        : slice.map(() => []);
       const chunk = slice.map((p, j) => ({
         place: p,
         seq: index * SEQ_STRIDE + at + j,

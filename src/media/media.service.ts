@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { AppError } from '../lib/errors';
+import { insertReportingDuplicates } from '../lib/bulk-writes';
 import { stableUuid } from '../lib/ids';
 import { MediaModel, type MediaDoc } from './media.model';
 import type { MediaStorage } from './storage';
@@ -33,8 +34,47 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** A file to store as media. */
+export interface MediaFile {
+  body: Buffer;
+  contentType: string;
+  filename?: string | null;
+}
+
 export function createMediaService(deps: { storage: MediaStorage }) {
   const { storage } = deps;
+
+  /**
+   * Stores files of a tenant: the bytes each under a key derived from the tenant and the bytes (so storing the same
+   * file again, by a retried activity or another business with the same photo, finds the first copy), then their
+   * records in one insert, a record that exists already kept as it is.
+   */
+  async function storeFiles(clientId: string, files: MediaFile[]) {
+    const now = new Date(); // raw inserts: the schema's timestamps are not applied
+    const records = files.map(({ body, contentType, filename }) => {
+      const etag = etagOf(body);
+      const mediaId = stableUuid(clientId, 'media', etag);
+      return {
+        _id: mediaId,
+        client_id: clientId,
+        content_type: contentType,
+        size: body.length,
+        etag,
+        filename: filename ?? null,
+        storage_key: `media/${clientId}/${mediaId}`,
+        thumb: null,
+        created_at: now,
+        updated_at: now,
+      };
+    });
+    await Promise.all(
+      records.map(async (r, i) => {
+        if (!(await storage.exists(r.storage_key))) await storage.put(r.storage_key, files[i].body, r.content_type);
+      }),
+    );
+    await insertReportingDuplicates(MediaModel, records);
+    return records.map((r) => ({ media_id: r._id, idap_ref: `idap://media/${r._id}` }));
+  }
 
   /** The thumbnail (at most THUMB_MAX_PX on its longest side, WebP), made once and kept in storage. */
   async function thumbnail(media: MediaDoc): Promise<NonNullable<MediaDoc['thumb']>> {
@@ -69,25 +109,11 @@ export function createMediaService(deps: { storage: MediaStorage }) {
      * bytes, so storing the same photo again (a retried activity) finds the first copy.
      */
     async storeMedia(clientId: string, body: Buffer, contentType: string, filename?: string | null) {
-      const etag = etagOf(body);
-      const mediaId = stableUuid(clientId, 'media', etag);
-      const storageKey = `media/${clientId}/${mediaId}`;
-      if (!(await storage.exists(storageKey))) await storage.put(storageKey, body, contentType);
-      await MediaModel.updateOne(
-        { _id: mediaId, client_id: clientId },
-        {
-          $setOnInsert: {
-            content_type: contentType,
-            size: body.length,
-            etag,
-            filename: filename ?? null,
-            storage_key: storageKey,
-          },
-        },
-        { upsert: true },
-      );
-      return { media_id: mediaId, idap_ref: `idap://media/${mediaId}` };
+      return (await storeFiles(clientId, [{ body, contentType, filename }]))[0];
     },
+
+    /** Stores several files of a tenant at once (their records in one statement); answers their ids and refs. */
+    storeFiles,
 
     /** The original or the thumbnail of a tenant's media; another tenant's is not found. */
     async rendition(clientId: string, mediaId: string, thumb: boolean): Promise<Rendition> {
