@@ -208,12 +208,12 @@ export function createJobActivities({
         doc?.type === 'research'
           ? await researchResultsCount(input.client_id, input.job_id)
           : await resultsCount(input.client_id, input.job_id);
-      const event = await store.finish(input.job_id, input.client_id, input.status, {
+      const { event, job } = await store.finish(input.job_id, input.client_id, input.status, {
         error: input.error,
         results_count,
       });
       // Every attempt records it (under one id), so a retry after a crash here still logs the outcome.
-      await recordJobOutcome(activity.recorder, await loadJob(input.job_id, input.client_id));
+      await recordJobOutcome(activity.recorder, job);
       return event;
     },
 

@@ -52,14 +52,18 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
       clientId: string,
       runningStatus: 'processing' | 'running',
       set: Record<string, unknown> = {},
-    ) {
-      await write(
-        jobId,
-        clientId,
-        { status: 'queued' },
-        { $set: { status: runningStatus, started_at: new Date(), ...set } },
+    ): Promise<JobDoc | null> {
+      // The update answers the record it made; a job no longer queued (a cancel came first) is read as it is.
+      const started = await gate(() =>
+        locks.run(jobId, () =>
+          JobModel.findOneAndUpdate(
+            { _id: jobId, client_id: clientId, status: 'queued' },
+            { $set: { status: runningStatus, started_at: new Date(), ...set } },
+            { new: true },
+          ).lean<JobDoc>(),
+        ),
       );
-      return loadJob(jobId, clientId);
+      return started ?? loadJob(jobId, clientId);
     },
 
     /**
@@ -80,18 +84,18 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
     /**
      * Moves a job to a final state (unless it is in one already: a cancel by the API wins over a late
      * completion) and publishes its final event once: job.completed, or job.failed for failed and
-     * cancelled jobs.
+     * cancelled jobs. Answers that event (null when it was published before) and the job as it ended.
      */
     async finish(
       jobId: string,
       clientId: string,
       status: 'completed' | 'failed' | 'cancelled',
       extra: { error?: string; results_count?: number } = {},
-    ) {
-      await gate(() =>
+    ): Promise<{ event: JobEvent | null; job: JobDoc | null }> {
+      const doc = await gate(() =>
         locks.run(jobId, async () => {
           const doc = await loadJob(jobId, clientId);
-          if (!doc || isFinal(doc.status)) return;
+          if (!doc || isFinal(doc.status)) return doc;
           const now = new Date();
           const set: Record<string, unknown> = {
             status,
@@ -103,11 +107,16 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
           if (status === 'completed') set['progress.done'] = doc.progress?.total ?? 0;
           if (extra.error !== undefined) set.error = extra.error;
           if (extra.results_count !== undefined) set.results_count = extra.results_count;
-          await JobModel.updateOne({ _id: jobId, client_id: clientId, status: doc.status }, { $set: set });
+          // The update answers the record it made; one that changed meanwhile (the API's cancel) is read again.
+          const ended = await JobModel.findOneAndUpdate(
+            { _id: jobId, client_id: clientId, status: doc.status },
+            { $set: set },
+            { new: true },
+          ).lean<JobDoc>();
+          return ended ?? loadJob(jobId, clientId);
         }),
       );
-      const doc = await loadJob(jobId, clientId);
-      if (!doc || !isFinal(doc.status)) return null;
+      if (!doc || !isFinal(doc.status)) return { event: null, job: doc };
       const event = await publishOnce(
         doc,
         doc.status === 'completed' ? 'job.completed' : 'job.failed',
@@ -115,7 +124,7 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
       );
       // Counted with the final event's one publication, whoever ended the job (its run, or a cancel by the API).
       if (event) jobsFinished.inc({ type: doc.type, outcome: doc.status });
-      return event;
+      return { event, job: doc };
     },
   };
 }
