@@ -8,6 +8,7 @@ import { providerFailure } from '../src/providers/errors';
 import { isFinal } from '../src/jobs/job-records';
 import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobLocks } from '../src/jobs/job-lock';
+import type { JobListIndex } from '../src/jobs/job-list-index';
 import type { RunLocked } from '../src/lib/locks';
 import { createWriteGate, type WriteGate } from '../src/jobs/write-gate';
 import { createIndexFeed } from '../src/jobs/index-feed';
@@ -28,6 +29,8 @@ export interface JobDeps {
   research: ResearchProvider;
   events: EventBus;
   locks: JobLocks;
+  /** Told of every write to a job record, so that job lists read after it read the records again. */
+  listIndex: Pick<JobListIndex, 'changed'>;
   /** What the search index's maintenance takes turns with, across worker processes (indexResources). */
   indexLock: RunLocked;
   /** Whether maps-scrape jobs feed their results to the search index as they store them (JOB_INDEX_DURING_JOB). */

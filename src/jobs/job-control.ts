@@ -8,6 +8,7 @@ import { JobModel, type JobDoc, type JobType } from './job.model';
 import type { JobLocks } from './job-lock';
 import type { JobListIndex, ListPage } from './job-list-index';
 import { createJobStarter, type JobStarterDeps } from './job-starter';
+import { createListPageCache } from './list-page-cache';
 
 /** Who submits a job: the tenant it runs for, who asks, and whether a super_admin chose that tenant. */
 export interface Submitter {
@@ -31,6 +32,7 @@ const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
 export function createJobControl(deps: JobControlDeps) {
   const starter = createJobStarter(deps);
   const listReads = coalescedReads<{ docs: JobDoc[]; total: number }>();
+  const pages = createListPageCache();
 
   return {
     submit: starter.submit,
@@ -53,7 +55,8 @@ export function createJobControl(deps: JobControlDeps) {
      * Jobs of one type within a tenancy (null: all clients, for a super_admin), newest first. A tenant's list is
      * answered from its index (job-list-index.ts: order and count without reading every record) and the page's jobs
      * by id, fresh; a status filter (whose members change with every state change), the all-clients list and a
-     * Redis that cannot be used read the records. The same page asked for by many at once is read once for them.
+     * Redis that cannot be used read the records. The same page asked for by many at once is read once for them, and
+     * a page whose jobs did not change since this process last read it is not read again (list-page-cache.ts).
      */
     list(scope: string | null, type: JobType, status: string | undefined, page: Page) {
       const tenant = tenantQuery(scope);
@@ -70,7 +73,12 @@ export function createJobControl(deps: JobControlDeps) {
           (await deps.listIndex.page(scope, type, page.skip, page.page_size, () =>
             JobModel.find(query.filter, { _id: 1, created_at: 1 }).lean<{ _id: string; created_at: Date }[]>(),
           ));
-        return indexed ? jobsOf(scope!, type, indexed, deps.listIndex) : findPage<JobDoc>(JobModel, query, page);
+        if (!indexed) return findPage<JobDoc>(JobModel, query, page);
+        const cached = pages.get(key, indexed);
+        if (cached) return cached;
+        const read = await jobsOf(scope!, type, indexed, deps.listIndex);
+        pages.set(key, indexed, read);
+        return read;
       });
     },
 
@@ -95,6 +103,7 @@ export function createJobControl(deps: JobControlDeps) {
         const set = change(current);
         const seq = current.control_seq + 1;
         await JobModel.updateOne(key, { $set: { ...set, control_seq: seq } });
+        await deps.listIndex.changed(doc.client_id);
         try {
           await tell(seq);
         } catch (err) {
@@ -104,6 +113,7 @@ export function createJobControl(deps: JobControlDeps) {
               Object.keys(set).map((k) => [k, (current as Record<string, unknown>)[k] ?? null]),
             );
             await JobModel.updateOne(key, { $set: { ...back, control_seq: seq + 1 } });
+            await deps.listIndex.changed(doc.client_id);
             throw err;
           }
         }

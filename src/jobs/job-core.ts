@@ -23,6 +23,7 @@ export type JobCoreDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'events'
 export function createJobCore(deps: JobCoreDeps) {
   const { config, engines } = deps;
   const locks = createJobLocks(engines.redis);
+  const listIndex = createJobListIndex(engines.redis, deps.logger);
   const workflows = createJobWorkflows(engines.temporal, config.bulkTaskQueue, {
     retry: {
       initial_ms: config.JOB_RETRY_INITIAL_MS,
@@ -36,6 +37,7 @@ export function createJobCore(deps: JobCoreDeps) {
     research: deps.providers.research,
     events: deps.events,
     locks,
+    listIndex,
     indexLock: deps.lock,
     indexDuringJob: config.JOB_INDEX_DURING_JOB,
     gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
@@ -47,7 +49,7 @@ export function createJobCore(deps: JobCoreDeps) {
       workflows,
       locks,
       events: deps.events,
-      listIndex: createJobListIndex(engines.redis, deps.logger),
+      listIndex,
       backlog: createJobBacklog({
         maxUnfinished: config.JOB_MAX_UNFINISHED,
         retryAfterSeconds: config.JOB_BACKLOG_RETRY_AFTER_SECONDS,

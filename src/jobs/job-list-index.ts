@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Logger } from '../lib/logger';
 import { cacheLookups } from '../lib/metrics';
@@ -15,18 +16,32 @@ const REBUILD_CHUNK = 1000;
  */
 const COMPLETE = '~complete:';
 
-/** A page of a tenant's jobs of one type, newest first: their ids, and how many jobs the list has in all. */
+/**
+ * A page of a tenant's jobs of one type, newest first: their ids, how many jobs the list has in all, and the
+ * version of the tenant's job records when the page was read (see `changed`).
+ */
 export interface ListPage {
   ids: string[];
   total: number;
+  version: string;
 }
 
-// A page of a complete index in one round trip: {total, ids}, or {-1, run id} when the set is not complete for this
-// run of the server. ZREVRANGE orders equal scores by member, descending: the list's order (created_at, then _id).
+// A page of a complete index in one round trip: {total, ids, records' version}, or {-1, run id} when the set is not
+// complete for this run of the server. ZREVRANGE orders equal scores by member, descending: the list's order
+// (created_at, then _id). The version is '<epoch>:<changes>', '' before any change (or after the key expired).
 const READ = `local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
 if not redis.call('ZSCORE', KEYS[1], ARGV[3] .. run) then return {-1, run} end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-return {redis.call('ZCARD', KEYS[1]) - 1, redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2])}`;
+local v = redis.call('HMGET', KEYS[2], 'epoch', 'n')
+local version = v[1] and (v[1] .. ':' .. (v[2] or '0')) or ''
+return {redis.call('ZCARD', KEYS[1]) - 1, redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2]), version}`;
+
+// A change to a tenant's job records: the version's count goes up; a version key made anew (first change, or after
+// it expired or Redis lost it) gets a new epoch, so a version never comes back with other records behind it.
+const CHANGED = `if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'epoch', ARGV[1]) end
+redis.call('HINCRBY', KEYS[1], 'n', 1)
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1`;
 
 // Marks a rebuilt set complete for a run (any mark of another run goes).
 const MARK = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '-inf')
@@ -41,17 +56,20 @@ return 1`;
 type IndexRedis = Redis & {
   jobListRead(
     key: string,
+    versionKey: string,
     start: number,
     stop: number,
     complete: string,
     ttl: number,
-  ): Promise<[number, string[] | string]>;
+  ): Promise<[number, string[] | string, string?]>;
+  jobRecordsChanged(versionKey: string, epoch: string, ttl: number): Promise<number>;
   jobListMark(key: string, mark: string, ttl: number): Promise<number>;
   jobListAdd(key: string, score: number, id: string, ttl: number): Promise<number>;
 };
 
 const UNUSABLE = Symbol('redis unusable');
 const indexKey = (clientId: string, type: JobType) => `jobs:list:{${clientId}}:${type}`;
+const versionKey = (clientId: string) => `jobs:version:{${clientId}}`;
 
 /**
  * A secondary index of each tenant's jobs of a type, newest first, in a Redis sorted set (score: created_at in ms,
@@ -67,7 +85,8 @@ const indexKey = (clientId: string, type: JobType) => `jobs:list:{${clientId}}:$
 export function createJobListIndex(redis: Redis, logger: Logger) {
   const r = redis as IndexRedis;
   if (!r.jobListRead) {
-    r.defineCommand('jobListRead', { numberOfKeys: 1, lua: READ });
+    r.defineCommand('jobListRead', { numberOfKeys: 2, lua: READ });
+    r.defineCommand('jobRecordsChanged', { numberOfKeys: 1, lua: CHANGED });
     r.defineCommand('jobListMark', { numberOfKeys: 1, lua: MARK });
     r.defineCommand('jobListAdd', { numberOfKeys: 1, lua: ADD });
   }
@@ -102,6 +121,16 @@ export function createJobListIndex(redis: Redis, logger: Logger) {
       await r.jobListAdd(indexKey(clientId, type), createdAt.getTime(), id, LIST_INDEX_TTL_SECONDS);
     },
 
+    /**
+     * A record of the tenant's jobs changed (its state, progress or control): pages read after this carry a newer
+     * version, so a page kept with an older one is read again (job-control's list). Every write to a job record
+     * ends with this before it is answered or acknowledged; it throws when Redis cannot take it (the write is then
+     * retried, as when its lock cannot be had).
+     */
+    async changed(clientId: string): Promise<void> {
+      await r.jobRecordsChanged(versionKey(clientId), randomUUID(), LIST_INDEX_TTL_SECONDS);
+    },
+
     /** Jobs whose records are not there (an undone submit, or an id a page met without its record). */
     async removed(clientId: string, type: JobType, ids: string[]): Promise<void> {
       if (ids.length) await redis.zrem(indexKey(clientId, type), ...ids);
@@ -119,7 +148,8 @@ export function createJobListIndex(redis: Redis, logger: Logger) {
       all: () => Promise<{ _id: string; created_at: Date }[]>,
     ): Promise<ListPage | null> {
       const key = indexKey(clientId, type);
-      const read = () => r.jobListRead(key, skip, skip + size - 1, COMPLETE, LIST_INDEX_TTL_SECONDS);
+      const read = () =>
+        r.jobListRead(key, versionKey(clientId), skip, skip + size - 1, COMPLETE, LIST_INDEX_TTL_SECONDS);
       let found = await viaRedis(read);
       if (found === UNUSABLE) return null;
       if (found[0] >= 0) lookups.hit.inc();
@@ -131,7 +161,11 @@ export function createJobListIndex(redis: Redis, logger: Logger) {
         found = await viaRedis(read);
         if (found === UNUSABLE || found[0] < 0) return null; // the server restarted meanwhile: read the records
       }
-      return { ids: (found[1] as string[]).filter((id) => !id.startsWith(COMPLETE)), total: found[0] };
+      return {
+        ids: (found[1] as string[]).filter((id) => !id.startsWith(COMPLETE)),
+        total: found[0],
+        version: found[2] ?? '',
+      };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { EventBus, JobEvent, JobEventName } from '../events/event-bus';
 import { jobsFinished } from '../lib/metrics';
 import { JobModel, isFinal, type JobDoc } from './job.model';
 import type { JobLocks } from './job-lock';
+import type { JobListIndex } from './job-list-index';
 import type { WriteGate } from './write-gate';
 import { eventData } from './job.views';
 
@@ -16,20 +17,32 @@ const ACTIVE = { $nin: ['completed', 'failed', 'cancelled'] };
  * record lock and is conditional on the state it expects, so a retried activity, a late activity
  * after a cancel, or a pause racing a finish cannot move a job backwards or out of a final state.
  */
-export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?: WriteGate }) {
-  const { locks } = deps;
+export function createJobStore(deps: {
+  locks: JobLocks;
+  events: EventBus;
+  gate?: WriteGate;
+  /** Told of every write to a tenant's job records (job-list-index.ts: lists read after it read them again). */
+  listIndex: Pick<JobListIndex, 'changed'>;
+}) {
+  const { locks, listIndex } = deps;
   const gate = deps.gate ?? (<T>(work: () => Promise<T>) => work());
+  /** `update` under the job's lock; the list index is told before the write is answered. */
+  const locked = <T>(jobId: string, clientId: string, update: () => Promise<T>): Promise<T> =>
+    gate(() =>
+      locks.run(jobId, async () => {
+        const result = await update();
+        await listIndex.changed(clientId);
+        return result;
+      }),
+    );
   const write = async (
     jobId: string,
     clientId: string,
     filter: Record<string, unknown>,
     update: Record<string, unknown>,
   ) =>
-    (
-      await gate(() =>
-        locks.run(jobId, () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update)),
-      )
-    ).modifiedCount === 1;
+    (await locked(jobId, clientId, () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update)))
+      .modifiedCount === 1;
 
   /**
    * Publishes a job event unless the record says it was published already. A crash or a Redis outage
@@ -54,14 +67,12 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
       set: Record<string, unknown> = {},
     ): Promise<JobDoc | null> {
       // The update answers the record it made; a job no longer queued (a cancel came first) is read as it is.
-      const started = await gate(() =>
-        locks.run(jobId, () =>
-          JobModel.findOneAndUpdate(
-            { _id: jobId, client_id: clientId, status: 'queued' },
-            { $set: { status: runningStatus, started_at: new Date(), ...set } },
-            { new: true },
-          ).lean<JobDoc>(),
-        ),
+      const started = await locked(jobId, clientId, () =>
+        JobModel.findOneAndUpdate(
+          { _id: jobId, client_id: clientId, status: 'queued' },
+          { $set: { status: runningStatus, started_at: new Date(), ...set } },
+          { new: true },
+        ).lean<JobDoc>(),
       );
       return started ?? loadJob(jobId, clientId);
     },
@@ -92,30 +103,28 @@ export function createJobStore(deps: { locks: JobLocks; events: EventBus; gate?:
       status: 'completed' | 'failed' | 'cancelled',
       extra: { error?: string; results_count?: number } = {},
     ): Promise<{ event: JobEvent | null; job: JobDoc | null }> {
-      const doc = await gate(() =>
-        locks.run(jobId, async () => {
-          const doc = await loadJob(jobId, clientId);
-          if (!doc || isFinal(doc.status)) return doc;
-          const now = new Date();
-          const set: Record<string, unknown> = {
-            status,
-            completed_at: now,
-            paused_at: null,
-            paused_ms: (doc.paused_ms ?? 0) + (doc.paused_at ? now.getTime() - doc.paused_at.getTime() : 0),
-            message: status === 'cancelled' ? 'Cancelled by user' : status === 'failed' ? 'Failed' : 'Completed',
-          };
-          if (status === 'completed') set['progress.done'] = doc.progress?.total ?? 0;
-          if (extra.error !== undefined) set.error = extra.error;
-          if (extra.results_count !== undefined) set.results_count = extra.results_count;
-          // The update answers the record it made; one that changed meanwhile (the API's cancel) is read again.
-          const ended = await JobModel.findOneAndUpdate(
-            { _id: jobId, client_id: clientId, status: doc.status },
-            { $set: set },
-            { new: true },
-          ).lean<JobDoc>();
-          return ended ?? loadJob(jobId, clientId);
-        }),
-      );
+      const doc = await locked(jobId, clientId, async () => {
+        const doc = await loadJob(jobId, clientId);
+        if (!doc || isFinal(doc.status)) return doc;
+        const now = new Date();
+        const set: Record<string, unknown> = {
+          status,
+          completed_at: now,
+          paused_at: null,
+          paused_ms: (doc.paused_ms ?? 0) + (doc.paused_at ? now.getTime() - doc.paused_at.getTime() : 0),
+          message: status === 'cancelled' ? 'Cancelled by user' : status === 'failed' ? 'Failed' : 'Completed',
+        };
+        if (status === 'completed') set['progress.done'] = doc.progress?.total ?? 0;
+        if (extra.error !== undefined) set.error = extra.error;
+        if (extra.results_count !== undefined) set.results_count = extra.results_count;
+        // The update answers the record it made; one that changed meanwhile (the API's cancel) is read again.
+        const ended = await JobModel.findOneAndUpdate(
+          { _id: jobId, client_id: clientId, status: doc.status },
+          { $set: set },
+          { new: true },
+        ).lean<JobDoc>();
+        return ended ?? loadJob(jobId, clientId);
+      });
       if (!doc || !isFinal(doc.status)) return { event: null, job: doc };
       const event = await publishOnce(
         doc,

@@ -1,5 +1,6 @@
+import mongoose from 'mongoose';
 import { registry } from '../../src/lib/metrics';
-import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
+import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from './support';
 
 /**
@@ -114,6 +115,46 @@ describe('the job list', () => {
     await redis.multi().zrem(key, job, mark).zadd(key, '-inf', '~complete:0000previousrun').exec();
     expect(members(await list(globex.triple))).toEqual(members(expected)); // (its jobs may have moved on meanwhile)
     expect(await redis.zrangebyscore(key, '-inf', '-inf')).toEqual([mark]);
+  });
+
+  it('answers a page whose jobs did not change from what it read, and reads them again after any change', async () => {
+    const initech = await createClient(api, admin, 'Initech Listing');
+    // The sandbox answers this query slowly, so each job stays processing for a few seconds.
+    const slow = { query: 'tailor sbx-slow-400', country_code: 'NL', region_codes: ['NL-ZE'], max_locations: 3 };
+    const statusOf = async (id: string) => (await list(initech.triple)).jobs.find((j) => j.job_id === id)?.status;
+    const until = (id: string, status: string) =>
+      eventually(async () => ((await statusOf(id)) === status ? status : undefined), 30_000, 50, `${id} ${status}`);
+
+    // The job's own writes (its run's start, progress and end, through the job store) show on the page at once.
+    const ran = (await api.call('POST', SUBMIT, { token: initech.triple, body: slow })).body.job_id;
+    await until(ran, 'processing'); // the page as read now is kept, under the records' version
+    await waitForStatus(api, initech.triple, jobPath(ran), ['completed']);
+    expect(await statusOf(ran)).toBe('completed');
+
+    // The API's changes too: the page read while the job ran shows it cancelled as soon as the cancel is answered.
+    const cancelled = (await api.call('POST', SUBMIT, { token: initech.triple, body: slow })).body.job_id;
+    await until(cancelled, 'processing');
+    expect((await api.call('POST', jobPath(cancelled, 'cancel'), { token: initech.triple })).status).toBe(200);
+    expect(await statusOf(cancelled)).toBe('cancelled');
+
+    // Once nothing changes, reads of the page do not read the records: no find by id in the jobs collection.
+    await waitForStatus(api, initech.triple, jobPath(cancelled), ['cancelled']);
+    await api.rt.engines.temporal.workflow
+      .getHandle(cancelled)
+      .result()
+      .catch(() => undefined); // its run's last write (the final event's bookkeeping) is done
+    await list(initech.triple);
+    const reads: unknown[] = [];
+    mongoose.set('debug', (collection: string, method: string, filter: { _id?: { $in?: unknown } }) => {
+      if (collection === 'jobs' && method === 'find' && filter?._id?.$in) reads.push(filter);
+    });
+    try {
+      for (let n = 0; n < 3; n++)
+        expect((await list(initech.triple)).jobs.map((j) => j.status)).toEqual(['cancelled', 'completed']);
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(reads).toEqual([]);
   });
 
   it('drops an id whose record is not there (an undone submit) from the page, its count and the index', async () => {
