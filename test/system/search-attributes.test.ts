@@ -5,7 +5,8 @@ import { brandCaller, confirmPin, freshPhone } from '../signup/signup-helpers';
 import { pinReservationWorkflowId } from '../../workflows/pin-reservation-api';
 import { jobIndexWorkflowId } from '../../workflows/jobs-signals';
 
-const ctx = useTestApi();
+// Jobs leave their indexing to the follow-up index workflow here, so each has a child run whose attributes count.
+const ctx = useTestApi({ JOB_INDEX_DURING_JOB: 'false' });
 
 /** The workflow ids and types a visibility query finds, once it finds at least `atLeast` runs. */
 async function found(temporal: Client, query: string, atLeast: number) {

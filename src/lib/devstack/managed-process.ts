@@ -12,6 +12,8 @@ export interface ManagedProcessOptions {
   ready: () => Promise<boolean>;
   readyTimeoutMs?: number;
   cwd?: string;
+  /** Variables added to the inherited environment. */
+  env?: Record<string, string>;
 }
 
 const running = new Set<ManagedProcess>();
@@ -29,11 +31,11 @@ export class ManagedProcess {
   }
 
   async start(): Promise<void> {
-    const { name, command, args, logFile, cwd } = this.options;
+    const { name, command, args, logFile, cwd, env } = this.options;
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     const out = fs.openSync(logFile, 'a');
     this.exited = false;
-    this.child = spawn(command, args, { cwd, stdio: ['ignore', out, out] });
+    this.child = spawn(command, args, { cwd, stdio: ['ignore', out, out], env: env && { ...process.env, ...env } });
     fs.closeSync(out);
     const child = this.child;
     running.add(this);
