@@ -32,6 +32,9 @@ async function main() {
   say(`  API         ${rt.url}/api/v1`);
   say(`  API docs    ${rt.url}/docs`);
   if (rt.temporalUiUrl) say(`  Temporal UI ${rt.temporalUiUrl}`);
+  if (rt.workerProcess)
+    say(`  worker      a process of its own (pid ${rt.workerProcess.pid}; log ${rt.workerProcess.logFile})`);
+  else if (rt.worker) say('  worker      inside this process');
   say(
     `  engines     ${Object.values(rt.engines.kinds).join(', ')}${rt.devstack ? ` (data in ${config.dataDir})` : ''}`,
   );

@@ -29,6 +29,7 @@ import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import { gracefulStop } from './lib/http/graceful-stop';
 import { startMetricsServer, type MetricsServer } from './lib/metrics';
+import { startWorkerProcess, type WorkerProcess } from './worker/worker-process';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -257,18 +258,25 @@ export interface ApiRuntime extends EngineRuntime {
   url: string;
   /** Where GET /metrics is served (METRICS_PORT), when it is. */
   metricsUrl?: string;
+  /** The worker inside this process (WORKER_IN_API_PROCESS)... */
   worker?: ServiceWorker;
+  /** ...or in a process of its own, which this one started. */
+  workerProcess?: WorkerProcess;
   admin: BootstrapResult | null;
   stop(): Promise<void>;
 }
 
-/** The API process: engines, bootstrap admin, HTTP server and, on the local default, a worker. */
+/**
+ * The API process: engines, bootstrap admin, HTTP server and, on the local default, a worker (a process of its
+ * own that this one starts and stops, unless WORKER_IN_API_PROCESS).
+ */
 export async function startApi(config: Config, opts: RuntimeOptions): Promise<ApiRuntime> {
   const rt = await startEngines(config, opts);
   // Long enough for every query the contract allows, percent-encoded (Node's default 16 KiB answers 431 first).
   const server = http.createServer({ maxHeaderSize: 64 * 1024 });
   const graceful = gracefulStop(server);
   let worker: ServiceWorker | undefined;
+  let workerProcess: WorkerProcess | undefined;
   let providers: Providers | undefined;
   let modules: Modules | undefined;
   let metrics: MetricsServer | undefined;
@@ -280,6 +288,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     else await rt.relayEndpoints.close(); // a start that failed before the modules took them over
     if (worker) await worker.shutdown();
     else await providers?.stop(); // a start that failed before the worker took them over
+    await workerProcess?.stop(); // its activities end while the engines still answer
     await closeEngines(rt.engines);
     await rt.devstack?.stop();
   };
@@ -303,12 +312,15 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     if (config.METRICS_PORT !== undefined)
       metrics = await startMetricsServer(config.HOST, config.METRICS_PORT, opts.logger);
     const infra = infraOf(config, rt, opts.logger, url);
-    // The worker's providers come first: the job modules' activities, built with the services, use them.
-    providers = config.RUN_WORKER ? await providersFor(config, opts.logger) : undefined;
+    // A worker inside this process: its providers come first (the job modules' activities, built with the
+    // services, use them). Otherwise, with RUN_WORKER, it is a process of its own (worker-process.ts).
+    const inline = config.RUN_WORKER && config.WORKER_IN_API_PROCESS;
+    providers = inline ? await providersFor(config, opts.logger) : undefined;
     modules = createModules(infra, { providers, serves: true });
     server.on('request', createApp(infra, modules, contract));
     worker = providers ? await workerFor(config, rt, opts, { infra, providers, modules }) : undefined;
-    return { ...rt, infra, modules, server, url, metricsUrl: metrics?.url, worker, admin, stop };
+    if (config.RUN_WORKER && !inline) workerProcess = await startWorkerProcess(config, rt, opts.logger);
+    return { ...rt, infra, modules, server, url, metricsUrl: metrics?.url, worker, workerProcess, admin, stop };
   } catch (err) {
     await stop(); // nothing started here outlives a failed start
     throw err;

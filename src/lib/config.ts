@@ -129,6 +129,11 @@ const schema = z.object({
   /** Temporal Cloud's API key authentication (TLS is then on). */
   TEMPORAL_API_KEY: z.string().min(1).optional(),
   RUN_WORKER: bool.optional(),
+  /**
+   * With RUN_WORKER, run the worker on the API process's own event loop instead of in a process of its own that the
+   * API starts and stops (the default: API and worker each get a core, as in production; the tests run it inside).
+   */
+  WORKER_IN_API_PROCESS: bool.default(false),
 
   CREDENTIALS_KEY: z
     .string()

@@ -22,6 +22,7 @@ describe('a restart on the same data directory', () => {
         LOG_LEVEL: 'silent',
         DATA_DIR: dataDir,
         CACHE_DIR: process.env.CACHE_DIR,
+        WORKER_IN_API_PROCESS: 'true',
       }),
       { logger: createLogger('silent'), workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! } },
     );

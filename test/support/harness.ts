@@ -53,6 +53,9 @@ export async function startTestApi(
     TEMPORAL_TASK_QUEUE: `test-${suffix}`,
     DATA_DIR: path.join(process.env.TEST_DATA_DIR!, suffix),
     RUN_WORKER: 'true',
+    // The worker inside the test's process (its activities, sandbox and bundle within reach of the test); the
+    // process of its own that the service starts by default is held by test/runtime/worker-process.test.ts.
+    WORKER_IN_API_PROCESS: 'true',
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     // The tests' webhook, callback and deploy-hook receivers listen on loopback, which the service refuses

@@ -1,5 +1,5 @@
-// The service as `npm start` runs it, in a process of its own: tracing started first from the environment
-// (OTEL_EXPORTER_OTLP_ENDPOINT), then the API with a worker, the SDK's log lines and the API's as JSON on stdout.
+// The service in a process of its own: tracing started first from the environment (OTEL_EXPORTER_OTLP_ENDPOINT), then
+// the API with a worker on its event loop, the SDK's log lines and the API's as JSON on stdout.
 // Tracing patches Node's modules as they are required, which only a real process (not Jest's module registry) does.
 // Prints "api ready <url>" once it listens.
 import '../../src/tracing-preload';
@@ -10,7 +10,8 @@ import { startApi } from '../../src/runtime';
 import { installTemporalLogger } from '../../src/worker/create-worker';
 
 async function main() {
-  const config = loadConfig({ ...process.env, PORT: '0', RUN_WORKER: 'true' });
+  // The worker on this process's loop, so that its log lines are on this stdout with the API's.
+  const config = loadConfig({ ...process.env, PORT: '0', RUN_WORKER: 'true', WORKER_IN_API_PROCESS: 'true' });
   const logger = createLogger(config.LOG_LEVEL);
   installTemporalLogger(logger.child({ container: 'worker' }));
   const api = await startApi(config, { logger, workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! } });

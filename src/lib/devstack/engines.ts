@@ -73,7 +73,7 @@ export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
     // decoded document per document read, so it collected many times a second under load (a quarter of its CPU
     // in the soak). Growing five times first took ~20% off its CPU (docs/performance.md, "Load"); an operator's
     // own GOGC wins.
-    const env = { GOGC: process.env.GOGC ?? '400' };
+    const env = { ...process.env, GOGC: process.env.GOGC ?? '400' };
     return startProcess(
       'ferretdb 1.24 (sqlite)',
       { name: 'ferretdb', command: ferretdb, logFile, ready, args, env },

@@ -12,17 +12,24 @@ export interface ManagedProcessOptions {
   ready: () => Promise<boolean>;
   readyTimeoutMs?: number;
   cwd?: string;
-  /** Variables added to the inherited environment. */
-  env?: Record<string, string>;
+  /** The process's environment (default: this one's). */
+  env?: NodeJS.ProcessEnv;
+  /** Called when the process exits after it became ready, unless stop() ended it. */
+  onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 const running = new Set<ManagedProcess>();
 let exitHookInstalled = false;
 
-/** A child engine process: output to a log file, a readiness probe, and a stop that always ends it. */
+/**
+ * A child process of the service (an engine, the worker): output to a log file, a readiness probe, and a stop that
+ * always ends it; the reaper ends it when this process dies.
+ */
 export class ManagedProcess {
   private child?: ChildProcess;
   private exited = false;
+  private ready = false;
+  private stopping = false;
 
   constructor(readonly options: ManagedProcessOptions) {}
 
@@ -31,28 +38,34 @@ export class ManagedProcess {
   }
 
   async start(): Promise<void> {
-    const { name, command, args, logFile, cwd, env } = this.options;
+    const { name, command, args, logFile, cwd, env, onExit } = this.options;
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     const out = fs.openSync(logFile, 'a');
     this.exited = false;
-    this.child = spawn(command, args, { cwd, stdio: ['ignore', out, out], env: env && { ...process.env, ...env } });
+    this.ready = false;
+    this.stopping = false;
+    this.child = spawn(command, args, { cwd, stdio: ['ignore', out, out], env });
     fs.closeSync(out);
     const child = this.child;
     running.add(this);
     installExitHook();
     const watcher = reaper();
     watcher.watch(child.pid!);
-    child.once('exit', () => {
+    child.once('exit', (code, signal) => {
       this.exited = true;
       running.delete(this);
       watcher.release(child.pid!);
       // The last engine gone: the reaper has nothing left to end, so it ends too (a later start makes another).
       if (!running.size) endReaper();
+      if (this.ready && !this.stopping) onExit?.(code, signal);
     });
     const deadline = Date.now() + (this.options.readyTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {
       if (this.exited) throw new Error(`${name} exited during start-up; see ${logFile}`);
-      if (await this.options.ready().catch(() => false)) return;
+      if (await this.options.ready().catch(() => false)) {
+        this.ready = true;
+        return;
+      }
       await sleep(150);
     }
     await this.stop();
@@ -64,6 +77,7 @@ export class ManagedProcess {
   async stop(timeoutMs = 10_000): Promise<void> {
     const child = this.child;
     if (!child || this.exited) return;
+    this.stopping = true;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
