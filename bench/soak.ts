@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../src/lib/devstack/ports';
-import { footprint, startService } from '../test/faults/service';
+import { footprint, startService, workerPidOf } from '../test/faults/service';
 import { startSubscriber } from '../test/faults/sse';
 import { createTenant, request, type Tenant } from '../test/faults/workload';
 import { loadAverage, printTable, verdict } from './support';
@@ -133,14 +133,20 @@ async function main() {
     ],
   );
   const gauges = () => serviceGauges(`http://127.0.0.1:${metricsPort}/metrics`);
-  const rss: { t: number; rss_mb: number; fds: number; heap_mb: number }[] = [];
+  // The worker's resident memory beside the service's: npm start runs it as a process of its own.
+  const workerRss = () => {
+    const pid = workerPidOf(service.pid);
+    return pid === undefined ? 0 : footprint(pid).rss_mb;
+  };
+  const rss: { t: number; rss_mb: number; worker_rss_mb: number; fds: number; heap_mb: number }[] = [];
   let phaseStart = Date.now();
   const sampler = setInterval(async () => {
     const f = footprint(service.pid);
     const t = Math.round((Date.now() - phaseStart) / 1000);
     const g = await gauges();
-    rss.push({ t, ...f, heap_mb: g.heapUsedMb });
-    say(`  t=${t}s rss=${f.rss_mb} MB fds=${f.fds} ${g.line}`);
+    const worker = workerRss();
+    rss.push({ t, ...f, worker_rss_mb: worker, heap_mb: g.heapUsedMb });
+    say(`  t=${t}s rss=${f.rss_mb} MB worker rss=${worker} MB fds=${f.fds} ${g.line}`);
   }, 5000);
   /** RSS samples of one phase, from its start. */
   const phase = () => {
@@ -183,12 +189,16 @@ async function main() {
       say(`the first 10 s by second (a fresh process): ${p99By({ ...r, timeline: r.timeline.slice(0, 11) }, 1)}`);
       say(`jobs submitted ${r.jobIds.length}, not completed ${unfinished.length}`);
       const window = SECONDS >= 180 ? 60 : Math.max(5, SECONDS / 5);
-      const mean = (from: number, to: number) => {
-        const s = samples.filter((x) => x.t > from && x.t <= to).map((x) => x.rss_mb);
+      const mean = (from: number, to: number, of: 'rss_mb' | 'worker_rss_mb' = 'rss_mb') => {
+        const s = samples.filter((x) => x.t > from && x.t <= to).map((x) => x[of]);
         return s.reduce((a, b) => a + b, 0) / Math.max(1, s.length);
       };
       const baseline = mean(window, 2 * window);
       const last = mean(SECONDS - window, SECONDS);
+      const [workerBaseline, workerLast] = [
+        mean(window, 2 * window, 'worker_rss_mb'),
+        mean(SECONDS - window, SECONDS, 'worker_rss_mb'),
+      ];
       // The heap's lowest point in a window is what stays live after collections: a leak raises it, V8's
       // growth between major collections (a sawtooth in RSS) does not.
       const floor = (from: number, to: number) =>
@@ -198,6 +208,16 @@ async function main() {
         [`windows of ${window} s`, 'baseline: 2nd window', 'last window', 'ratio'],
         [
           ['RSS, mean (MB)', baseline.toFixed(1), last.toFixed(1), `${(last / baseline).toFixed(3)}x`],
+          ...(workerBaseline > 0
+            ? [
+                [
+                  'worker RSS, mean (MB)',
+                  workerBaseline.toFixed(1),
+                  workerLast.toFixed(1),
+                  `${(workerLast / workerBaseline).toFixed(3)}x`,
+                ],
+              ]
+            : []),
           [
             'heap used, lowest (MB)',
             String(heapBaseline),
@@ -208,7 +228,7 @@ async function main() {
       );
       say(`RSS samples (t s: MB): ${samples.map((x) => `${x.t}:${x.rss_mb}`).join(' ')}`);
       const errors = count(r.errors) + unfinished.length;
-      const flat = last <= baseline * 1.1;
+      const flat = last <= baseline * 1.1 && workerLast <= workerBaseline * 1.1;
       const fast = readP99(r) < P99_MS;
       say(
         `steady target: 0 errors (${verdict(errors === 0, `NOT met: ${errors}`)}), read p99 under ${P99_MS} ms ` +
@@ -263,6 +283,7 @@ async function main() {
       );
       phase();
       const before = footprint(service.pid);
+      const workerBefore = workerRss();
       const over = await run(scaled(MIX, k), OVERLOAD_SECONDS, 'overload');
       const overRss = [...rss];
       const after = await run(MIX, RECOVERY_SECONDS, 'recovery');
@@ -279,8 +300,10 @@ async function main() {
       const unfinished = await unfinishedJobs(url, tenant, overloadJobs, 180_000);
       const refused = over.errors['job submit'].length;
       const peak = Math.max(...overRss.map((x) => x.rss_mb));
+      const workerPeak = Math.max(...overRss.map((x) => x.worker_rss_mb));
       say(
         `RSS before ${before.rss_mb} MB, peak during overload ${peak} MB, after ${footprint(service.pid).rss_mb} MB; ` +
+          `the worker's ${workerBefore}, ${workerPeak} and ${workerRss()} MB; ` +
           `fds before ${before.fds}, after ${footprint(service.pid).fds}`,
       );
       say(

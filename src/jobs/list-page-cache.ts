@@ -3,10 +3,17 @@ import type { ListPage } from './job-list-index';
 
 /** Job records a process keeps of the pages it read (a few megabytes). */
 const MAX_CACHED_JOBS = 5_000;
+/**
+ * A page is read again after this long even when its version did not change: a writer that does not raise the
+ * version (a process of the previous release during a rolling deploy, an operator's edit in the shell) shows in a
+ * list at most this late. At 200 list reads a second it costs one read of a page per half minute.
+ */
+const MAX_PAGE_AGE_MS = 30_000;
 
 interface CachedPage {
   page: ListPage;
   result: { docs: JobDoc[]; total: number };
+  readAt: number;
 }
 
 /**
@@ -16,9 +23,9 @@ interface CachedPage {
  * that starts after a write sees the newer version and reads the records. On the local document engine a page's
  * read of five records cost ~4 ms of its CPU, and at 200 list reads a second the coalesced reads were ~40 a second
  * of them while most pages had not changed (docs/performance.md, "Load"). Least recently used pages go first once
- * MAX_CACHED_JOBS records are kept.
+ * MAX_CACHED_JOBS records are kept; a page older than MAX_PAGE_AGE_MS is read again.
  */
-export function createListPageCache(maxJobs = MAX_CACHED_JOBS) {
+export function createListPageCache(maxJobs = MAX_CACHED_JOBS, maxAgeMs = MAX_PAGE_AGE_MS, now = Date.now) {
   const pages = new Map<string, CachedPage>();
   let held = 0;
   const drop = (key: string) => {
@@ -33,6 +40,7 @@ export function createListPageCache(maxJobs = MAX_CACHED_JOBS) {
       const cached = pages.get(key);
       if (!cached) return null;
       const same =
+        now() - cached.readAt < maxAgeMs &&
         cached.page.version === page.version &&
         cached.page.total === page.total &&
         cached.page.ids.length === page.ids.length &&
@@ -44,7 +52,7 @@ export function createListPageCache(maxJobs = MAX_CACHED_JOBS) {
     },
     set(key: string, page: ListPage, result: CachedPage['result']): void {
       drop(key);
-      pages.set(key, { page, result });
+      pages.set(key, { page, result, readAt: now() });
       held += result.docs.length;
       for (const oldest of pages.keys()) {
         if (held <= maxJobs) break;

@@ -16,6 +16,26 @@ export function footprint(pid: number): ProcessFootprint {
   return { rss_mb: Math.round(rssKb / 102.4) / 10, fds: fs.readdirSync(`/proc/${pid}/fd`).length };
 }
 
+/**
+ * The pid of the worker process a service started (`npm start`'s topology: src/worker/worker-process.ts), found
+ * among its children by its entry; undefined when the worker runs in the service's own process or has not started.
+ */
+export function workerPidOf(pid: number): number | undefined {
+  let children: string[];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+  } catch {
+    return undefined;
+  }
+  return children.map(Number).find((child) => {
+    try {
+      return /[/\\]worker\.(?:ts|js)\0/.test(fs.readFileSync(`/proc/${child}/cmdline`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
 export interface ServiceProcess {
   pid: number;
   /** The API's base URL (…/api/v1 stripped). */
