@@ -64,6 +64,10 @@ export function createApp(
   const { doc, text } = loadOpenApi();
   const app = express();
   app.disable('x-powered-by');
+  // No ETag on every JSON answer (Express's default: a SHA-1 of each body, and then a 304 to a matching or `*`
+  // If-None-Match that the contract declares nowhere). The operations that promise validators set their own and
+  // answer 304 themselves (content's public reads, media, brand logos: lib/http/conditional-get.ts).
+  app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY); // req.ip, which every per-address limit counts, is the client's
 
   const pages = pagesOf(modules);

@@ -30,6 +30,17 @@ describe('odd input gets a clear 4xx naming the field, never a 500', () => {
     expect(res.body.errors[0].field).toMatch(/^blocks\[0\]\.data/);
   });
 
+  it('a conditional request to an operation that declares no validators gets its 200 and body, not a 304', async () => {
+    const path = '/api/v1/dashboard/client/jobs';
+    const first = await ctx.api.call('GET', path, { token: triple });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('etag')).toBeNull();
+    for (const tag of ['*', 'W/"x", *']) {
+      const again = await ctx.api.call('GET', path, { token: triple, headers: { 'If-None-Match': tag } });
+      expect({ tag, status: again.status, body: again.body }).toEqual({ tag, status: 200, body: first.body });
+    }
+  });
+
   it('rich-text attrs with a NUL or $ key are 400 naming the node', async () => {
     for (const attrs of [{ 'k\u0000': 1 }, { $set: 1 }]) {
       const res = await post('posts', { slug: 'attrs', title: 'Attrs', body: doc(attrs) });
