@@ -28,12 +28,14 @@ export interface ListPage {
 
 // A page of a complete index in one round trip: {total, ids, records' version}, or {-1, run id} when the set is not
 // complete for this run of the server. ZREVRANGE orders equal scores by member, descending: the list's order
-// (created_at, then _id). The version is '<epoch>:<changes>', '' before any change (or after the key expired).
+// (created_at, then _id). The version is '<run id>:<epoch>:<changes>' ('<run id>::0' before any change, or after the
+// key expired): a server restarted from an append-only file that lacked its last changes would count the same
+// numbers again for other records, so a version read in one run of the server never equals one of another run.
 const READ = `local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
 if not redis.call('ZSCORE', KEYS[1], ARGV[3] .. run) then return {-1, run} end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 local v = redis.call('HMGET', KEYS[2], 'epoch', 'n')
-local version = v[1] and (v[1] .. ':' .. (v[2] or '0')) or ''
+local version = run .. ':' .. (v[1] or '') .. ':' .. (v[2] or '0')
 return {redis.call('ZCARD', KEYS[1]) - 1, redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2]), version}`;
 
 // A change to a tenant's job records: the version's count goes up; a version key made anew (first change, or after
