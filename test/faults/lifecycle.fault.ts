@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/lib/devstack/ports';
+import { processAlive } from '../../src/lib/devstack/process-alive';
 import { startService, type ServiceProcess } from './service';
 import { createTenant, expectedPlaces, jobStatus, request, submitJob } from './workload';
 
@@ -13,14 +14,6 @@ import { createTenant, expectedPlaces, jobStatus, request, submitJob } from './w
 const ADMIN = { email: 'lifecycle@example.test', password: 'lifecycle-password-123' };
 const say = (line: string) => process.stdout.write(`[faults] ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Processes whose command line names this data directory, or that work inside it (redis-server rewrites its
@@ -104,10 +97,10 @@ describe('npm start, kill -9, npm start again on the same data directory', () =>
 
     const killedAt = Date.now();
     await service.kill9();
-    while (first.engine_pids.some(alive) && Date.now() - killedAt < 15_000) await sleep(100);
+    while (first.engine_pids.some(processAlive) && Date.now() - killedAt < 15_000) await sleep(100);
     const goneIn = Date.now() - killedAt;
     say(`engines gone ${(goneIn / 1000).toFixed(1)} s after kill -9 of the service`);
-    expect(first.engine_pids.filter(alive)).toEqual([]);
+    expect(first.engine_pids.filter(processAlive)).toEqual([]);
     expect(goneIn).toBeLessThan(10_000);
 
     started = Date.now();
@@ -145,7 +138,7 @@ describe('npm start, kill -9, npm start again on the same data directory', () =>
     // A clean stop takes the engines and the lock with it.
     await service.stop();
     service = undefined;
-    expect(second.engine_pids.filter(alive)).toEqual([]);
+    expect(second.engine_pids.filter(processAlive)).toEqual([]);
     expect(fs.existsSync(path.join(dataDir, 'devstack.lock'))).toBe(false);
   }, 420_000);
 });

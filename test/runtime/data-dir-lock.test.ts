@@ -4,16 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { startDevstack } from '../../src/lib/devstack';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
+import { processAlive } from '../../src/lib/devstack/process-alive';
 
 const sleeper = (cwd?: string) => spawn('sleep', ['60'], { stdio: 'ignore', cwd });
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const exited = (proc: ReturnType<typeof sleeper>) =>
   new Promise((r) => (proc.exitCode !== null || proc.signalCode ? r(null) : proc.once('exit', r)));
 
@@ -66,10 +59,10 @@ describe('the devstack owns its data directory', () => {
     const stack = await start(log);
     try {
       await exited(leftover);
-      expect(isAlive(leftover.pid!)).toBe(false);
+      expect(processAlive(leftover.pid!)).toBe(false);
       // the stranger not named
       expect(log.join('\n')).toMatch(new RegExp(`left by a service that died: ${leftover.pid}$`, 'm'));
-      expect(isAlive(stranger.pid!)).toBe(true);
+      expect(processAlive(stranger.pid!)).toBe(true);
       const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'devstack.lock'), 'utf8'));
       expect(lock).toMatchObject({ pid: process.pid, engine_pids: [expect.any(Number)] });
     } finally {

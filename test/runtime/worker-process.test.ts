@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../../src/lib/devstack/ports';
+import { processAlive } from '../../src/lib/devstack/process-alive';
 import { startService, type ServiceProcess } from '../faults/service';
 import { createTenant, request, type Tenant } from '../faults/workload';
 import { ADMIN, eventually } from '../support/harness';
@@ -12,14 +13,6 @@ import { ADMIN, eventually } from '../support/harness';
  * the API's event loop runs no activity. The worker runs the jobs, is started again when it dies, and goes with the
  * service, whether the service stops or is killed.
  */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** The worker's pid as the banner names it, and the parent it has. */
 const workerPid = (service: ServiceProcess) =>
   Number(/worker {6}a process of its own \(pid (\d+);/.exec(service.output())?.[1]);
@@ -82,7 +75,7 @@ describe("the service's worker process", () => {
     await completes('first');
 
     process.kill(first, 'SIGKILL');
-    await eventually(async () => (alive(first) ? undefined : true), 10_000, 50, 'the killed worker gone');
+    await eventually(async () => (processAlive(first) ? undefined : true), 10_000, 50, 'the killed worker gone');
     // A new worker takes over (the service logs it as an error, which LOG_LEVEL=warn shows).
     await eventually(
       async () => (/the worker process exited; starting it again/.test(service.output()) ? true : undefined),
@@ -96,7 +89,7 @@ describe("the service's worker process", () => {
   it('goes with the service when the service is killed', async () => {
     const workers = fs
       .readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p) && alive(Number(p)))
+      .filter((p) => /^\d+$/.test(p) && processAlive(Number(p)))
       .filter((p) => {
         try {
           return (
@@ -111,6 +104,6 @@ describe("the service's worker process", () => {
     await service.kill9();
     // Ended by the devstack's reaper: SIGTERM at once, SIGKILL after 3 s. Time is the subject: a worker nobody
     // ended would run on, and 15 s leaves a loaded machine its slack.
-    await eventually(async () => (alive(workers[0]) ? undefined : true), 15_000, 100, 'the worker gone');
+    await eventually(async () => (processAlive(workers[0]) ? undefined : true), 15_000, 100, 'the worker gone');
   }, 60_000);
 });

@@ -2,21 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Progress } from './binaries';
+import { processAlive } from './process-alive';
 
 interface LockRecord {
   pid: number;
   started_at: string;
   engine_pids: number[];
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /**
  * Whether a live pid is still an engine on this data directory (its command line names the directory, or it
@@ -34,13 +26,13 @@ function runsOn(pid: number, dataDir: string): boolean {
 }
 
 async function stopLeftovers(pids: number[], dataDir: string, progress: Progress) {
-  const left = pids.filter((pid) => alive(pid) && runsOn(pid, dataDir));
+  const left = pids.filter((pid) => processAlive(pid) && runsOn(pid, dataDir));
   if (!left.length) return;
   progress(`stopping ${left.length} engine process(es) left by a service that died: ${left.join(', ')}`);
   for (const pid of left) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 5000;
-  while (left.some(alive) && Date.now() < deadline) await sleep(100);
-  for (const pid of left.filter(alive)) process.kill(pid, 'SIGKILL');
+  while (left.some(processAlive) && Date.now() < deadline) await sleep(100);
+  for (const pid of left.filter(processAlive)) process.kill(pid, 'SIGKILL');
 }
 
 /**
@@ -65,7 +57,7 @@ export async function lockDataDir(dataDir: string, progress: Progress) {
     } catch {
       /* unreadable: a start that died while writing it */
     }
-    if (held && alive(held.pid)) {
+    if (held && processAlive(held.pid)) {
       throw new Error(
         `The data directory ${dataDir} is in use by a running service (pid ${held.pid}, since ${held.started_at}); ` +
           'stop it or set another DATA_DIR',
