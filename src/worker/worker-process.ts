@@ -11,8 +11,11 @@ import type { ProviderName } from '../integrations/providers';
 const READY_TIMEOUT_MS = 180_000;
 /** A stop waits this long for its activities (30 s, WORKER_SHUTDOWN_FORCE_MS) before it is killed. */
 const STOP_TIMEOUT_MS = 45_000;
-/** A worker that died is started again after this pause. */
+/** A worker that died is started again after this pause, doubled after each start that failed, up to the maximum. */
 const RESTART_AFTER_MS = 1_000;
+const MAX_RESTART_AFTER_MS = 60_000;
+/** A worker that dies sooner than this after it became ready counts as a failed start (a crash loop backs off). */
+const STABLE_AFTER_MS = 60_000;
 
 const RELAY_URLS: Record<ProviderName, string> = {
   maps: 'RELAY_MAPS_URL',
@@ -62,6 +65,10 @@ export async function startWorkerProcess(config: Config, rt: EngineRuntime, logg
   const args = [...flags, ...(typescript ? ['--import', 'tsx'] : []), entry];
   let proc: ManagedProcess | undefined;
   let stopped = false;
+  const stopping = new AbortController();
+  /** Starts in a row that failed: a start that timed out or died, or a worker that died soon after it started. */
+  let failures = 0;
+  let readyAt = 0;
   const start = async (): Promise<void> => {
     fs.rmSync(healthFile, { force: true });
     const since = Date.now();
@@ -75,13 +82,33 @@ export async function startWorkerProcess(config: Config, rt: EngineRuntime, logg
       ready: async () => fs.existsSync(healthFile) && fs.statSync(healthFile).mtimeMs >= since - 1000,
       onExit: (code, signal) => {
         if (stopped) return;
+        failures = Date.now() - readyAt < STABLE_AFTER_MS ? failures + 1 : 0;
         logger.error({ code, signal, log: logFile }, 'the worker process exited; starting it again');
-        void sleep(RESTART_AFTER_MS).then(() =>
-          stopped ? undefined : start().catch((err) => logger.error({ err }, 'the worker process did not start')),
-        );
+        void restart();
       },
     });
     await proc.start();
+    readyAt = Date.now();
+  };
+  /**
+   * Starts the worker again until one start succeeds or the service stops: a restart that fails (killed while it
+   * starts, its readiness timeout on a starved machine) is tried again, after a pause that doubles, rather than
+   * leaving the API serving jobs that nothing runs.
+   */
+  const restart = async (): Promise<void> => {
+    for (;;) {
+      const pause = Math.min(RESTART_AFTER_MS * 2 ** Math.max(0, failures - 1), MAX_RESTART_AFTER_MS);
+      await sleep(pause, undefined, { signal: stopping.signal }).catch(() => undefined);
+      if (stopped) return;
+      try {
+        await start();
+        return;
+      } catch (err) {
+        if (stopped) return;
+        failures += 1;
+        logger.error({ err, log: logFile, failures }, 'the worker process did not start; trying again');
+      }
+    }
   };
   await start();
   return {
@@ -91,6 +118,7 @@ export async function startWorkerProcess(config: Config, rt: EngineRuntime, logg
     logFile,
     async stop() {
       stopped = true;
+      stopping.abort();
       await proc?.stop(STOP_TIMEOUT_MS);
     },
   };

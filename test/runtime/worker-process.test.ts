@@ -17,6 +17,19 @@ import { ADMIN, eventually } from '../support/harness';
 const workerPid = (service: ServiceProcess) =>
   Number(/worker {6}a process of its own \(pid (\d+);/.exec(service.output())?.[1]);
 const parentOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+/** The live worker processes that are the service's children. */
+const workersOf = (service: ServiceProcess) =>
+  fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p) && processAlive(Number(p)))
+    .filter((p) => {
+      try {
+        return parentOf(Number(p)) === service.pid && /worker\.ts/.test(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8'));
+      } catch {
+        return false; // gone between the listing and the read
+      }
+    })
+    .map(Number);
 
 describe("the service's worker process", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-process-'));
@@ -86,20 +99,33 @@ describe("the service's worker process", () => {
     await completes('after the restart');
   }, 180_000);
 
+  it('starts it again when a restart fails too', async () => {
+    const running = await eventually(async () => workersOf(service)[0], 10_000, 50, 'a running worker');
+    const ready = path.join(dataDir, 'worker.health');
+    process.kill(running, 'SIGKILL');
+    // The next worker is killed while it starts (its health file not yet written): that restart fails.
+    const starting = await eventually(
+      async () => workersOf(service).find((pid) => pid !== running),
+      20_000,
+      20,
+      'the next worker starting',
+    );
+    expect(fs.existsSync(ready)).toBe(false);
+    process.kill(starting, 'SIGKILL');
+    await eventually(
+      async () => (/the worker process did not start; trying again/.test(service.output()) ? true : undefined),
+      20_000,
+      100,
+      'the failed restart logged',
+    );
+    // And one more start, after a longer pause, runs the jobs again.
+    await completes('after a failed restart');
+    const [now] = workersOf(service);
+    expect([running, starting]).not.toContain(now);
+  }, 180_000);
+
   it('goes with the service when the service is killed', async () => {
-    const workers = fs
-      .readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p) && processAlive(Number(p)))
-      .filter((p) => {
-        try {
-          return (
-            parentOf(Number(p)) === service.pid && /worker\.ts/.test(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8'))
-          );
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
+    const workers = workersOf(service);
     expect(workers).toHaveLength(1);
     await service.kill9();
     // Ended by the devstack's reaper: SIGTERM at once, SIGKILL after 3 s. Time is the subject: a worker nobody
