@@ -8,7 +8,7 @@ import {
   type StreamFrame,
 } from '@lead-service/client';
 import { approvalMail, decideByLink, linkOf } from '../agents/agent-helpers';
-import { useTestApi } from '../support/harness';
+import { eventually, useTestApi } from '../support/harness';
 import {
   agentOf,
   droppableProxy,
@@ -76,6 +76,40 @@ describe('@lead-service/client against the service', () => {
       await stream.return?.();
     }
   }, 60_000);
+
+  it('waitForJob calls onProgress last with the final state, never after it answered', async () => {
+    // Status reads every 5 ms keep one under way most of the time, beside the read that follows the job's events:
+    // whichever finds the job final answers, and the other's answer, when it comes, must not reach onProgress.
+    let inFlight = 0;
+    const counting = createLeadServiceClient({
+      baseUrl: ctx.api.url,
+      token: agent.token,
+      fetch: async (input, init) => {
+        inFlight += 1;
+        try {
+          return await fetch(input, init);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    });
+    for (let round = 0; round < 3; round++) {
+      const { job_id } = await unwrap(counting.api.POST(SUBMIT, { body: SMALL_JOB }));
+      let answered = false;
+      const late: JobState[] = [];
+      const progress: JobState[] = [];
+      const final = await counting.waitForJob(job_id, {
+        statusIntervalMs: 5,
+        timeoutMs: 45_000,
+        onProgress: (state) => (answered ? late : progress).push(state),
+      });
+      answered = true;
+      expect(progress.at(-1)).toEqual(final);
+      // Until every read still under way has answered (the stream, closed, ends its own request).
+      await eventually(async () => (inFlight === 0 ? true : undefined), 10_000, 5, 'the reads under way answered');
+      expect(late).toEqual([]);
+    }
+  }, 120_000);
 
   it('keeps a watch with the typed helpers: created, run and waited for, changed, paused, removed', async () => {
     const stream = lead.events();

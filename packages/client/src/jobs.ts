@@ -38,7 +38,10 @@ export class JobWaitTimeout extends Error {
 }
 
 export interface WaitForJobOptions {
-  /** Called with the job's state when it is first read and after each of its events (and each status read). */
+  /**
+   * Called with the job's state when it is first read and after each of its events (and each status read); the last
+   * call is the final state, before the wait answers, and none comes after.
+   */
   onProgress?: (state: JobState, frame?: StreamFrame) => void;
   /** Between the job's events, its status is read this often, so progress moves while it runs (0: never). */
   statusIntervalMs?: number;
@@ -63,11 +66,19 @@ export async function waitForJob(
   const stream = events({ signal: stop.signal });
   let kind: JobKind | undefined;
   let last: JobState | undefined;
+  // Events and status reads both read the job; whichever first finds it final answers, and a read of the other still
+  // under way is dropped, so that onProgress is never called after the wait has answered (the CLI's bar would print
+  // a line after its summary).
+  let answered = false;
   const observe = async (frame?: StreamFrame) => {
-    last = await jobState(api, jobId, kind);
-    kind = last.kind;
-    options.onProgress?.(last, frame);
-    return isFinal(last) ? last : undefined;
+    const state = await jobState(api, jobId, kind);
+    if (answered) return undefined;
+    last = state;
+    kind = state.kind;
+    options.onProgress?.(state, frame);
+    if (!isFinal(state)) return undefined;
+    answered = true;
+    return state;
   };
   const fromEvents = async () => {
     for await (const frame of stream) {
