@@ -64,8 +64,8 @@ export async function startWorkerProcess(config: Config, rt: EngineRuntime, logg
   const typescript = entry.endsWith('.ts') && !flags.some((a) => a.includes('tsx'));
   const args = [...flags, ...(typescript ? ['--import', 'tsx'] : []), entry];
   let proc: ManagedProcess | undefined;
-  let stopped = false;
   const stopping = new AbortController();
+  const stopped = () => stopping.signal.aborted;
   /** Starts in a row that failed: a start that timed out or died, or a worker that died soon after it started. */
   let failures = 0;
   let readyAt = 0;
@@ -81,7 +81,7 @@ export async function startWorkerProcess(config: Config, rt: EngineRuntime, logg
       readyTimeoutMs: READY_TIMEOUT_MS,
       ready: async () => fs.existsSync(healthFile) && fs.statSync(healthFile).mtimeMs >= since - 1000,
       onExit: (code, signal) => {
-        if (stopped) return;
+        if (stopped()) return;
         failures = Date.now() - readyAt < STABLE_AFTER_MS ? failures + 1 : 0;
         logger.error({ code, signal, log: logFile }, 'the worker process exited; starting it again');
         void restart();
@@ -99,12 +99,12 @@ export async function startWorkerProcess(config: Config, rt: EngineRuntime, logg
     for (;;) {
       const pause = Math.min(RESTART_AFTER_MS * 2 ** Math.max(0, failures - 1), MAX_RESTART_AFTER_MS);
       await sleep(pause, undefined, { signal: stopping.signal }).catch(() => undefined);
-      if (stopped) return;
+      if (stopped()) return;
       try {
         await start();
         return;
       } catch (err) {
-        if (stopped) return;
+        if (stopped()) return;
         failures += 1;
         logger.error({ err, log: logFile, failures }, 'the worker process did not start; trying again');
       }
@@ -117,7 +117,6 @@ export async function startWorkerProcess(config: Config, rt: EngineRuntime, logg
     },
     logFile,
     async stop() {
-      stopped = true;
       stopping.abort();
       await proc?.stop(STOP_TIMEOUT_MS);
     },
