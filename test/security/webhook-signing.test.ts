@@ -148,8 +148,10 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
     // forward (the signature covers it), a changed body, and another client's secret.
     const d = hooks.at('/first')[0];
     expect(verifyDelivery(secret, d.headers, d.raw, { now: d.receivedAt + 10 * 60_000 })).toBe('stale timestamp');
-    const refreshed = { ...d.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) };
-    expect(verifyDelivery(secret, refreshed, d.raw)).toBe('bad signature');
+    // Moved a minute on and checked at that moment (it was "now", which in the delivery's own second is no move).
+    const moved = Number(d.headers['webhook-timestamp']) + 60;
+    const refreshed = { ...d.headers, 'webhook-timestamp': String(moved) };
+    expect(verifyDelivery(secret, refreshed, d.raw, { now: moved * 1000 })).toBe('bad signature');
     const changed = d.raw.replace('job.', 'jab.');
     expect(verifyDelivery(secret, d.headers, changed, { now: d.receivedAt })).toBe('bad signature');
     const other = await createClient(ctx.api, ctx.admin, 'Other Signer');
