@@ -7,6 +7,7 @@ import { OutboxMessageModel } from '../../src/notifications/outbox.model';
 import { scheduleIdOf } from '../../src/lib/engines/schedules';
 import { retentionSchedule } from '../../src/retention/retention.workflows';
 import { retentionPurgeWorkflow } from '../../workflows/retention';
+import { eventually } from '../support/eventually';
 import { useTestApi } from '../support/harness';
 
 const DAY = 86_400_000;
@@ -92,9 +93,10 @@ describe('retention', () => {
   it('purges daily what has outlived its lifetime, and keeps the rest', async () => {
     const { api } = ctx;
     const temporal = api.rt.engines.temporal;
-    const schedule = await temporal.schedule
-      .getHandle(scheduleIdOf(retentionSchedule, api.config.TEMPORAL_TASK_QUEUE))
-      .describe();
+    // Described once the server answers: on a loaded machine the development server's describe (a query of the
+    // schedule's own workflow) can run past its deadline just after start (DEADLINE_EXCEEDED in a full run).
+    const handle = temporal.schedule.getHandle(scheduleIdOf(retentionSchedule, api.config.TEMPORAL_TASK_QUEUE));
+    const schedule = await eventually(() => handle.describe(), 60_000, 1000, 'the retention schedule described');
     expect(schedule.spec.intervals?.map((i) => i.every)).toEqual([DAY]);
 
     const ids = await recordsOfEveryKind('c-retention');
@@ -114,5 +116,5 @@ describe('retention', () => {
     expect(await left(RelayUsageModel)).toEqual([ids.fresh]);
     expect(await left(JobItemModel)).toEqual([`${ids.fresh}-1`, `${ids.running}-1`].sort());
     expect(await JobModel.countDocuments({ client_id: 'c-retention' })).toBe(3); // the jobs themselves stay
-  });
+  }, 120_000); // the schedule's describe may wait up to a minute (above)
 });
