@@ -29,7 +29,7 @@ export function createResearchActivities({ jobs }: { jobs: JobDeps }) {
       return keepAlive(() =>
         withProviderFailures(() =>
           researchCompany(
-            { maps: jobs.maps, research: jobs.research, store, gate: jobs.gate, signal: activitySignal(), heartbeat },
+            { maps: jobs.maps, research: jobs.research, store, signal: activitySignal(), heartbeat },
             input,
             input.index,
           ),

@@ -84,9 +84,26 @@ export function createJobStore(deps: {
     progress: (jobId: string, clientId: string, counts: Record<string, number>, message: string, statuses: string[]) =>
       write(jobId, clientId, { status: { $in: statuses } }, { $max: counts, $set: { message } }),
 
-    /** Progress by increments (a research company done), for work that is counted once by its caller. */
-    increment: (jobId: string, clientId: string, inc: Record<string, number>, message: string, statuses: string[]) =>
-      write(jobId, clientId, { status: { $in: statuses } }, { $inc: inc, $set: { message } }),
+    /**
+     * A step's writes and its count, made under the job's lock and only while the job is in `statuses`.
+     * A cancel takes the same lock, so a step that finishes as the job is cancelled either lands and
+     * is counted before the cancel, or writes nothing: what a cancelled job keeps is what it counts.
+     * `step` answers the increments to count, or null when it counted already (a retried step).
+     */
+    async recordWhileActive(
+      jobId: string,
+      clientId: string,
+      statuses: string[],
+      step: () => Promise<{ inc: Record<string, number>; message: string } | null>,
+    ): Promise<boolean> {
+      const filter = { _id: jobId, client_id: clientId, status: { $in: statuses } };
+      return locked(jobId, clientId, async () => {
+        if (!(await JobModel.exists(filter))) return false;
+        const count = await step();
+        if (count) await JobModel.updateOne(filter, { $inc: count.inc, $set: { message: count.message } });
+        return true;
+      });
+    },
 
     /** Changes a job that is not final; `statuses` narrows it further (progress only while running). */
     update: (jobId: string, clientId: string, set: Record<string, unknown>, statuses?: string[]) =>

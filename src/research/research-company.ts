@@ -1,6 +1,5 @@
 import { jobItems } from '../jobs/job-records';
 import type { JobStore } from '../jobs/job-store';
-import type { WriteGate } from '../jobs/write-gate';
 import {
   domainOf,
   idapRef,
@@ -28,7 +27,6 @@ export interface CompanyInput {
 export interface ResearchDeps {
   maps: MapsProvider;
   store: JobStore;
-  gate: WriteGate;
   research: ResearchProvider;
   signal?: AbortSignal;
   heartbeat?: (details?: unknown) => void;
@@ -198,21 +196,18 @@ export async function researchCompany(
   const company = input.data as unknown as CompanyInput;
   const website = await websiteOf(deps, company);
   const site = website ? await readSite(deps, website) : null;
-  const data =
-    site && website
-      ? await deps.gate(() => writeFindings(job, company, website, site))
-      : { name: company.name, reason: website ? 'website could not be read' : 'no website found' };
-  const fresh = await deps.gate(() =>
-    jobItems.insert(clientId, jobId, [{ kind: 'result', seq: index, found: Boolean(site), data }]),
-  );
-  // Counted once, by whichever run inserted the result (finishing a job sets the exact figures).
-  if (fresh)
-    await deps.store.increment(
-      jobId,
-      clientId,
-      { 'progress.done': 1, results_count: site ? 1 : 0 },
-      `Researched ${company.name}`,
-      ['running', 'paused'],
-    );
+  // Under the job's lock and only while it runs or is paused: a company finishing as the job is
+  // cancelled is either written and counted, or not written at all.
+  await deps.store.recordWhileActive(jobId, clientId, ['running', 'paused'], async () => {
+    const data =
+      site && website
+        ? await writeFindings(job, company, website, site)
+        : { name: company.name, reason: website ? 'website could not be read' : 'no website found' };
+    const fresh = await jobItems.insert(clientId, jobId, [{ kind: 'result', seq: index, found: Boolean(site), data }]);
+    // Counted once, by whichever run inserted the result (finishing a job sets the exact figures).
+    return fresh
+      ? { inc: { 'progress.done': 1, results_count: site ? 1 : 0 }, message: `Researched ${company.name}` }
+      : null;
+  });
   return { found: Boolean(site) };
 }

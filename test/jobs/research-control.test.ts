@@ -1,4 +1,8 @@
 import { ResourceModel } from '../../src/idap/resource.model';
+import { createJobLocks } from '../../src/jobs/job-lock';
+import { createJobListIndex } from '../../src/jobs/job-list-index';
+import { createJobStore, loadJob } from '../../src/jobs/job-store';
+import { createLogger } from '../../src/lib/logger';
 import { jobWorkflowId, pauseSignal, researchStateQuery, resumeSignal } from '../../workflows/jobs-signals';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, researchPath, waitForStatus } from './support';
@@ -127,5 +131,45 @@ describe('research pause, resume and cancel', () => {
     expect(
       await ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: 'domains', source_job_ids: id }),
     ).toBe(after);
+  });
+
+  it('a company finishing as its job is cancelled is written and counted before the cancel, or not at all', async () => {
+    const redis = api.rt.engines.redis;
+    const store = createJobStore({
+      locks: createJobLocks(redis),
+      events: { publish: async () => null } as never, // this store publishes nothing: it only records steps
+      listIndex: createJobListIndex(redis, createLogger('silent')),
+    });
+    const id = await start('cancel-step', 4);
+    expect((await act(id, 'pause')).status).toBe(200);
+    await eventually(async () => ((await pendingActivities(id)) === 0 ? true : undefined), 15_000, 100);
+    const held = (await status(id)).progress.done;
+
+    // A step (one company's writes) is under way when the cancel arrives: the cancel waits for it.
+    let cancel!: ReturnType<typeof act>;
+    const recorded = await store.recordWhileActive(id, acme.client_id, ['running', 'paused'], async () => {
+      cancel = act(id, 'cancel');
+      // The cancel must not land while the step holds the job: watched for two seconds (time is the subject
+      // here: without the lock the cancel lands within milliseconds, and the count below is lost).
+      const landed = await eventually(
+        async () => ((await loadJob(id, acme.client_id))?.status === 'cancelled' ? true : undefined),
+        2_000,
+        50,
+      ).catch(() => false);
+      expect(landed).toBe(false);
+      return { inc: { 'progress.done': 1 }, message: 'Researched one more' };
+    });
+    expect(recorded).toBe(true);
+    const cancelled = await cancel;
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', progress: { done: held + 1 } });
+
+    // Once the job is cancelled, a step writes nothing.
+    let ran = false;
+    const late = await store.recordWhileActive(id, acme.client_id, ['running', 'paused'], async () => {
+      ran = true;
+      return { inc: { 'progress.done': 1 }, message: 'too late' };
+    });
+    expect([late, ran]).toEqual([false, false]);
+    expect(await status(id)).toMatchObject({ status: 'cancelled', progress: { done: held + 1 } });
   });
 });
