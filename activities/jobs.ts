@@ -174,7 +174,6 @@ export function createJobActivities({
           const deps = {
             maps: jobs.maps,
             store,
-            gate: jobs.gate,
             signal: activitySignal(),
             heartbeat: (d?: unknown) => heartbeat({ next: index, detail: d }),
             rewriteKnown: Context.current().info.attempt > 1,

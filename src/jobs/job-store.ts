@@ -13,6 +13,16 @@ export async function loadJob(jobId: string, clientId: string): Promise<JobDoc |
 const ACTIVE = { $nin: ['completed', 'failed', 'cancelled'] };
 
 /**
+ * What a step of a job counts: figures to add (`inc`), figures that only ever grow (`max`: of two steps that finish
+ * out of order, the one that counted fewer cannot overwrite the other's figure), and the job's new message.
+ */
+export interface StepCount {
+  inc?: Record<string, number>;
+  max?: Record<string, number>;
+  message: string;
+}
+
+/**
  * The changes a job's workflow makes to its record, through activities. Each runs under the job's
  * record lock and is conditional on the state it expects, so a retried activity, a late activity
  * after a cancel, or a pause racing a finish cannot move a job backwards or out of a final state.
@@ -78,29 +88,28 @@ export function createJobStore(deps: {
     },
 
     /**
-     * Progress of a running job. Counts only ever grow ($max), so of two activities finishing side by
-     * side the one that counted fewer cannot overwrite the other's figure.
-     */
-    progress: (jobId: string, clientId: string, counts: Record<string, number>, message: string, statuses: string[]) =>
-      write(jobId, clientId, { status: { $in: statuses } }, { $max: counts, $set: { message } }),
-
-    /**
      * A step's writes and its count, made under the job's lock and only while the job is in `statuses`.
      * A cancel takes the same lock, so a step that finishes as the job is cancelled either lands and
      * is counted before the cancel, or writes nothing: what a cancelled job keeps is what it counts.
-     * `step` answers the increments to count, or null when it counted already (a retried step).
+     * `step` answers its count (figures to add, `inc`, or figures that only ever grow, `max`), or null
+     * when it counted already (a retried step).
      */
     async recordWhileActive(
       jobId: string,
       clientId: string,
       statuses: string[],
-      step: () => Promise<{ inc: Record<string, number>; message: string } | null>,
+      step: () => Promise<StepCount | null>,
     ): Promise<boolean> {
       const filter = { _id: jobId, client_id: clientId, status: { $in: statuses } };
       return locked(jobId, clientId, async () => {
         if (!(await JobModel.exists(filter))) return false;
         const count = await step();
-        if (count) await JobModel.updateOne(filter, { $inc: count.inc, $set: { message: count.message } });
+        if (count)
+          await JobModel.updateOne(filter, {
+            ...(count.inc && { $inc: count.inc }),
+            ...(count.max && { $max: count.max }),
+            $set: { message: count.message },
+          });
         return true;
       });
     },

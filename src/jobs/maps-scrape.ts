@@ -4,7 +4,6 @@ import { ProviderError } from '../providers/errors';
 import type { MapsPlace, MapsProvider } from '../providers/maps';
 import { JobItemModel, jobItemId, jobItemsOf } from './job.model';
 import type { JobStore } from './job-store';
-import type { WriteGate } from './write-gate';
 import { insertReportingDuplicates } from '../lib/bulk-writes';
 import {
   domainOf,
@@ -37,7 +36,6 @@ export interface ScrapeLocationInput {
 export interface ScrapeDeps {
   maps: MapsProvider;
   store: JobStore;
-  gate: WriteGate;
   signal?: AbortSignal;
   heartbeat?: (details?: unknown) => void;
   /**
@@ -157,11 +155,41 @@ export const resultsCount = (clientId: string, jobId: string) =>
   JobItemModel.countDocuments(jobItemsOf(clientId, jobId, 'result'));
 
 /**
- * Searches one location and stores what is new for the job, up to max_results: first the job's
- * result items (their ids are deterministic, so inserting tells which places are new to the job and
- * the count stays exact), then the businesses with their domains and phones as IDAP resources. Safe
- * to run again after a crash at any point: a place whose item exists is written again, never twice.
- * `count` is the job's result count before this location; the new count is answered.
+ * The places of one location to write, in the order found: up to `wanted` places new to the job (a place whose
+ * result item exists was stored by an earlier location, or by an earlier attempt of this one), and the known
+ * places met before the last of them when `rewriteKnown`. A job whose count is 0 has no result item to look for:
+ * the count is exact (the workflow's for a first attempt, counted from the store for a retry).
+ */
+async function placesToWrite(
+  input: ScrapeLocationInput & { count: number },
+  places: MapsPlace[],
+  wanted: number,
+  rewriteKnown: boolean,
+) {
+  if (wanted <= 0 || !places.length) return [];
+  const ids = places.map((p) => jobItemId(input.job_id, 'result', p.placeId));
+  const filter = { _id: { $in: ids }, client_id: input.client_id };
+  const known = new Set(
+    input.count === 0 ? [] : (await JobItemModel.find(filter, { _id: 1 }).lean<{ _id: string }[]>()).map((d) => d._id),
+  );
+  const chosen: { place: MapsPlace; at: number }[] = [];
+  let fresh = 0;
+  for (let at = 0; at < places.length && fresh < wanted; at++) {
+    const isKnown = known.has(ids[at]);
+    if (!isKnown) fresh += 1;
+    if (!isKnown || rewriteKnown) chosen.push({ place: places[at], at });
+  }
+  return chosen;
+}
+
+/**
+ * Searches one location and stores what is new for the job, up to max_results: the places' photos first, then, in
+ * one step under the job's lock and only while it is processing, the job's result items (their ids are
+ * deterministic, so inserting tells which places are new to the job and the count stays exact), the businesses with
+ * their domains and phones as IDAP resources, and the job's progress. A location that finishes as its job is
+ * cancelled is either written and counted before the cancel, or not written. Safe to run again after a crash at
+ * any point: a place whose item exists is written again, never twice. `count` is the job's result count before this
+ * location; the new count is answered.
  */
 export async function scrapeLocation(
   deps: ScrapeDeps,
@@ -169,58 +197,45 @@ export async function scrapeLocation(
 ): Promise<{ results_count: number; found: number }> {
   const { client_id: clientId, job_id: jobId, params, location, index, total } = input;
   const cap = params.max_results ?? Infinity;
+  const places = input.count < cap ? await searchLocation(deps, params, location, cap - input.count + 200) : [];
+  const chosen = await placesToWrite(input, places, cap - input.count, Boolean(deps.rewriteKnown));
+  // Photos are fetched and stored before the job's lock is taken: a cancel never waits on a provider's downloads.
+  // A photo stored for a place the step then does not write is kept, as the media of a place that was found.
+  const photos = deps.storePhotos
+    ? await deps.storePhotos(
+        clientId,
+        chosen.map((c) => c.place.photoUrls),
+      )
+    : chosen.map(() => []);
   let count = input.count;
-  let found = 0;
-  if (count < cap) {
-    const places = await searchLocation(deps, params, location, cap - count + 200);
-    found = places.length;
-    const kept: ReturnType<typeof businessWrites>[] = [];
+  let resources: ReturnType<typeof businessWrites>['resources'] = [];
+  const recorded = await deps.store.recordWhileActive(jobId, clientId, ['processing'], async () => {
     const now = new Date();
-    for (let at = 0; at < places.length && count < cap;) {
-      const slice = places.slice(at, at + (cap - count));
-      const photos = deps.storePhotos
-        ? await deps.storePhotos(
-            clientId,
-            slice.map((p) => p.photoUrls),
-          )
-        : slice.map(() => []);
-      const chunk = slice.map((p, j) => ({
-        place: p,
-        seq: index * SEQ_STRIDE + at + j,
-        w: businessWrites(input, p, photos[j]),
-      }));
-      const known = new Set(
-        await deps.gate(() =>
-          insertReportingDuplicates(
-            JobItemModel,
-            chunk.map(({ place, seq, w }) => ({
-              _id: jobItemId(jobId, 'result', place.placeId),
-              client_id: clientId,
-              job_id: jobId,
-              kind: 'result',
-              seq,
-              found: true,
-              data: w.view,
-              created_at: now,
-              updated_at: now,
-            })),
-          ),
-        ),
-      );
-      count += chunk.length - known.size;
-      kept.push(...chunk.filter((_, j) => deps.rewriteKnown || !known.has(j)).map((c) => c.w));
-      at += chunk.length;
-    }
-    const resources = kept.flatMap((w) => w.resources);
-    await deps.gate(() => writeResources(resources));
-    deps.stored?.(resources.map(({ type, id }) => ({ type, id })));
-  }
-  await deps.store.progress(
-    jobId,
-    clientId,
-    { 'progress.done': index + 1, 'progress.total': total, results_count: count },
-    `Searched ${location.name} (${index + 1} of ${total}): ${count} businesses so far`,
-    ['processing'],
-  );
-  return { results_count: count, found };
+    const writes = chosen.map((c, j) => businessWrites(input, c.place, photos[j]));
+    const duplicates = new Set(
+      await insertReportingDuplicates(
+        JobItemModel,
+        chosen.map(({ place, at }, j) => ({
+          _id: jobItemId(jobId, 'result', place.placeId),
+          client_id: clientId,
+          job_id: jobId,
+          kind: 'result',
+          seq: index * SEQ_STRIDE + at,
+          found: true,
+          data: writes[j].view,
+          created_at: now,
+          updated_at: now,
+        })),
+      ),
+    );
+    count = input.count + chosen.length - duplicates.size;
+    resources = writes.filter((_, j) => deps.rewriteKnown || !duplicates.has(j)).flatMap((w) => w.resources);
+    if (resources.length) await writeResources(resources);
+    return {
+      max: { 'progress.done': index + 1, 'progress.total': total, results_count: count },
+      message: `Searched ${location.name} (${index + 1} of ${total}): ${count} businesses so far`,
+    };
+  });
+  if (recorded) deps.stored?.(resources.map(({ type, id }) => ({ type, id })));
+  return { results_count: recorded ? count : input.count, found: places.length };
 }

@@ -1,5 +1,12 @@
 import { ResourceModel } from '../../src/idap/resource.model';
-import { JobModel } from '../../src/jobs/job.model';
+import { resourceId } from '../../src/idap/resource-writes';
+import { JobItemModel, JobModel, jobItemId, jobItemsOf } from '../../src/jobs/job.model';
+import { createJobLocks } from '../../src/jobs/job-lock';
+import { createJobListIndex } from '../../src/jobs/job-list-index';
+import { createJobStore } from '../../src/jobs/job-store';
+import { scrapeLocation } from '../../src/jobs/maps-scrape';
+import { createLogger } from '../../src/lib/logger';
+import type { MapsPlace } from '../../src/providers/maps';
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -172,6 +179,69 @@ describe('maps-scrape jobs', () => {
     await expect(handle.result()).rejects.toThrow();
     expect((await handle.describe()).status.name).toBe('CANCELLED');
     expect((await api.call('POST', jobPath(jobId, 'cancel'), { token: acme.triple })).status).toBe(409);
+  });
+
+  it('a location finishing as its job is cancelled writes nothing after the cancel', async () => {
+    const redis = api.rt.engines.redis;
+    const store = createJobStore({
+      locks: createJobLocks(redis),
+      events: { publish: async () => null } as never, // this store publishes nothing: it only records steps
+      listIndex: createJobListIndex(redis, createLogger('silent')),
+    });
+    const res = await api.call('POST', SUBMIT, {
+      token: acme.triple,
+      body: { ...params, query: 'slow bakery sbx-slow-1500' },
+    });
+    const id = res.body.job_id as string;
+    await waitForStatus(api, acme.triple, jobPath(id), ['processing']);
+    const places: MapsPlace[] = [0, 1, 2].map((i) => ({
+      placeId: `cancel-race-${i}`,
+      name: `Cancel race ${i}`,
+      address: null,
+      location: null,
+      types: ['bakery'],
+      rating: null,
+      reviewsCount: null,
+      website: `https://cancel-race-${i}.example`,
+      phone: null,
+      photoUrls: [],
+    }));
+    // The location's search has answered, and the job is cancelled while its photos are being stored.
+    const scraped = await scrapeLocation(
+      {
+        maps: { textSearch: async () => ({ places, nextPageToken: null }) },
+        store,
+        storePhotos: async (_clientId, urlsByPlace) => {
+          expect((await api.call('POST', jobPath(id, 'cancel'), { token: acme.triple })).status).toBe(200);
+          return urlsByPlace.map(() => []);
+        },
+      },
+      {
+        job_id: id,
+        client_id: acme.client_id,
+        params: { ...params, max_results: null },
+        location: {
+          name: 'Utrecht',
+          region_code: 'NL-UT',
+          region_name: 'Utrecht',
+          lat: 52.09,
+          lng: 5.12,
+          radius_m: 5000,
+        },
+        index: 0,
+        total: 1,
+        count: 0,
+      },
+    );
+    expect(scraped).toEqual({ results_count: 0, found: 3 });
+    const ids = places.map((p) => jobItemId(id, 'result', p.placeId));
+    expect(await JobItemModel.countDocuments({ _id: { $in: ids }, client_id: acme.client_id })).toBe(0);
+    const businesses = places.map((p) => resourceId(acme.client_id, 'businesses', p.placeId));
+    expect(await ResourceModel.countDocuments({ _id: { $in: businesses }, client_id: acme.client_id })).toBe(0);
+    // What the cancelled job says it found is what it keeps, whatever its own run had written before the cancel.
+    const job = await api.call('GET', jobPath(id), { token: acme.triple });
+    expect(job.body.status).toBe('cancelled');
+    expect(await JobItemModel.countDocuments(jobItemsOf(acme.client_id, id, 'result'))).toBe(job.body.results_count);
   });
 
   it('starts and lists, through the sweep, a job that was accepted but whose workflow never started', async () => {
