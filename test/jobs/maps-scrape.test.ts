@@ -1,14 +1,10 @@
 import { ResourceModel } from '../../src/idap/resource.model';
 import { resourceId } from '../../src/idap/resource-writes';
 import { JobItemModel, JobModel, jobItemId, jobItemsOf } from '../../src/jobs/job.model';
-import { createJobLocks } from '../../src/jobs/job-lock';
-import { createJobListIndex } from '../../src/jobs/job-list-index';
-import { createJobStore } from '../../src/jobs/job-store';
 import { scrapeLocation } from '../../src/jobs/maps-scrape';
-import { createLogger } from '../../src/lib/logger';
 import type { MapsPlace } from '../../src/providers/maps';
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
-import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, waitForStatus } from './support';
+import { FAST_RETRIES, SUBMIT, expectedPlaces, jobPath, stepStore, waitForStatus } from './support';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { jobIndexWorkflowId, jobWorkflowId } from '../../workflows/jobs-signals';
 
@@ -182,12 +178,7 @@ describe('maps-scrape jobs', () => {
   });
 
   it('a location finishing as its job is cancelled writes nothing after the cancel', async () => {
-    const redis = api.rt.engines.redis;
-    const store = createJobStore({
-      locks: createJobLocks(redis),
-      events: { publish: async () => null } as never, // this store publishes nothing: it only records steps
-      listIndex: createJobListIndex(redis, createLogger('silent')),
-    });
+    const store = stepStore(api);
     const res = await api.call('POST', SUBMIT, {
       token: acme.triple,
       body: { ...params, query: 'slow bakery sbx-slow-1500' },

@@ -1,11 +1,8 @@
 import { ResourceModel } from '../../src/idap/resource.model';
-import { createJobLocks } from '../../src/jobs/job-lock';
-import { createJobListIndex } from '../../src/jobs/job-list-index';
-import { createJobStore, loadJob } from '../../src/jobs/job-store';
-import { createLogger } from '../../src/lib/logger';
+import { loadJob } from '../../src/jobs/job-store';
 import { jobWorkflowId, pauseSignal, researchStateQuery, resumeSignal } from '../../workflows/jobs-signals';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
-import { FAST_RETRIES, researchPath, waitForStatus } from './support';
+import { FAST_RETRIES, researchPath, stepStore, waitForStatus } from './support';
 
 let api: TestApi;
 let acme: Awaited<ReturnType<typeof createClient>>;
@@ -134,12 +131,7 @@ describe('research pause, resume and cancel', () => {
   });
 
   it('a company finishing as its job is cancelled is written and counted before the cancel, or not at all', async () => {
-    const redis = api.rt.engines.redis;
-    const store = createJobStore({
-      locks: createJobLocks(redis),
-      events: { publish: async () => null } as never, // this store publishes nothing: it only records steps
-      listIndex: createJobListIndex(redis, createLogger('silent')),
-    });
+    const store = stepStore(api);
     const id = await start('cancel-step', 4);
     expect((await act(id, 'pause')).status).toBe(200);
     await eventually(async () => ((await pendingActivities(id)) === 0 ? true : undefined), 15_000, 100);

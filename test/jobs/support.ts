@@ -1,4 +1,8 @@
 import { expandLocations } from '../../src/locations/dataset';
+import { createJobLocks } from '../../src/jobs/job-lock';
+import { createJobListIndex } from '../../src/jobs/job-list-index';
+import { createJobStore } from '../../src/jobs/job-store';
+import { createLogger } from '../../src/lib/logger';
 import { searchText, type MapsJobParams } from '../../src/jobs/maps-scrape';
 import { placesFor, type WirePlace } from '../../src/sandbox/maps-data';
 import { eventually, type TestApi } from '../support/harness';
@@ -41,3 +45,16 @@ export const researchPath = (id: string, what = 'status') => `/api/v1/dashboard/
 export const RESEARCH_CSV_HEADER =
   'idap_ref,name,domain,country_code,registration_number,industry,' +
   'employees,description,linkedin_url,emails,phones,contacts';
+
+/**
+ * A job store on the test service's engines that records steps as a worker's activities do (the same job locks and
+ * list index) and publishes nothing: for tests that run a job's step beside its own run.
+ */
+export function stepStore(api: TestApi) {
+  const redis = api.rt.engines.redis;
+  return createJobStore({
+    locks: createJobLocks(redis),
+    events: { publish: async () => null } as never,
+    listIndex: createJobListIndex(redis, createLogger('silent')),
+  });
+}
