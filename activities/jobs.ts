@@ -203,16 +203,12 @@ export function createJobActivities({
     async finishJob(
       input: JobRef & { status: 'completed' | 'failed' | 'cancelled'; error?: string; results_count?: number },
     ): Promise<JobEvent | null> {
-      const doc = await loadJob(input.job_id, input.client_id);
-      // Counted from what is stored, not from the workflow's running count: an attempt Temporal timed out
-      // while it was unreachable can still have been writing when its retry counted (fault matrix, Temporal case).
-      const results_count =
-        doc?.type === 'research'
-          ? await researchResultsCount(input.client_id, input.job_id)
-          : await resultsCount(input.client_id, input.job_id);
       const { event, job } = await store.finish(input.job_id, input.client_id, input.status, {
         error: input.error,
-        results_count,
+        // Counted from what is stored, not from the workflow's running count: an attempt Temporal timed out
+        // while it was unreachable can still have been writing when its retry counted (fault matrix, Temporal case).
+        countResults: (doc) =>
+          (doc.type === 'research' ? researchResultsCount : resultsCount)(input.client_id, input.job_id),
       });
       // Every attempt records it (under one id), so a retry after a crash here still logs the outcome.
       await recordJobOutcome(activity.recorder, job);

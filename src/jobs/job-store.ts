@@ -127,7 +127,11 @@ export function createJobStore(deps: {
       jobId: string,
       clientId: string,
       status: 'completed' | 'failed' | 'cancelled',
-      extra: { error?: string; results_count?: number } = {},
+      extra: {
+        error?: string;
+        /** The job's result count, counted under its lock: a step lands before the count or not at all. */
+        countResults?: (doc: JobDoc) => Promise<number>;
+      } = {},
     ): Promise<{ event: JobEvent | null; job: JobDoc | null }> {
       const doc = await locked(jobId, clientId, async () => {
         const doc = await loadJob(jobId, clientId);
@@ -142,7 +146,7 @@ export function createJobStore(deps: {
         };
         if (status === 'completed') set['progress.done'] = doc.progress?.total ?? 0;
         if (extra.error !== undefined) set.error = extra.error;
-        if (extra.results_count !== undefined) set.results_count = extra.results_count;
+        if (extra.countResults) set.results_count = await extra.countResults(doc);
         // The update answers the record it made; one that changed meanwhile (the API's cancel) is read again.
         const ended = await JobModel.findOneAndUpdate(
           { _id: jobId, client_id: clientId, status: doc.status },
