@@ -4,6 +4,7 @@ import { findPage, type Page } from '../lib/pagination';
 import { coalescedReads } from '../lib/coalesced-reads';
 import { tenantQuery } from '../lib/tenancy';
 import type { IdempotencyClaim } from '../lib/http/idempotency';
+import type { ActivityActor } from '../activity/recorder';
 import { JobModel, type JobDoc, type JobType } from './job.model';
 import type { JobLocks } from './job-lock';
 import type { JobListIndex, ListPage } from './job-list-index';
@@ -15,6 +16,8 @@ export interface Submitter {
   clientId: string;
   isSuperAdmin: boolean;
   userId: string | null;
+  /** The caller as the activity log names it: the job's outcome is credited to them. */
+  actor: ActivityActor | null;
   /** The submit's Idempotency-Key, claimed (the job's id derives from it). */
   idempotency?: IdempotencyClaim;
 }

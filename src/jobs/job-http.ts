@@ -2,6 +2,7 @@ import type { JsonAnswer } from '../lib/contract-types';
 import { rawResponse, type AnyRequest, type OperationResponse } from '../lib/http/operations';
 import { assertSubmittedUrl, type OutboundPolicy } from '../lib/outbound';
 import { callerOf, requireTenant } from '../lib/tenancy';
+import { actorOf } from '../activity/recorder';
 import type { Submitter } from './job-control';
 import type { ResultsDownload, ResultsFormat } from './results';
 
@@ -12,6 +13,7 @@ function submitterOf(req: AnyRequest): Submitter {
     clientId: requireTenant(req),
     isSuperAdmin: caller.role === 'super_admin',
     userId: caller.userId,
+    actor: actorOf(caller),
     idempotency: req.idempotency,
   };
 }

@@ -3,6 +3,7 @@ import { AppError } from '../lib/errors';
 import { canonicalJson, idempotentId, type IdempotencyClaim } from '../lib/http/idempotency';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
+import type { ActivityActor } from '../activity/recorder';
 import { jobsSubmitted } from '../lib/metrics';
 import { JobModel, type JobDoc, type JobType } from './job.model';
 import { eventData } from './job.views';
@@ -16,6 +17,8 @@ import type { JobBacklog } from './job-backlog';
 export interface JobRecordOptions {
   webhookUrl?: string | null;
   createdBy?: string | null;
+  /** The submitting request's actor, as the activity log names it (job.model.ts, submitted_by). */
+  submittedBy?: ActivityActor | null;
   jobId?: string;
   watchId?: string | null;
 }
@@ -134,6 +137,7 @@ export function createJobStarter(deps: JobStarterDeps) {
       params,
       webhook_url: opts.webhookUrl ?? null,
       created_by: opts.createdBy ?? null,
+      submitted_by: opts.submittedBy ?? null,
       watch_id: opts.watchId ?? null,
       events_sent: ['job.queued'],
       created_at: now,
@@ -185,7 +189,7 @@ export function createJobStarter(deps: JobStarterDeps) {
       type: JobType,
       clientId: string,
       params: Record<string, unknown>,
-      opts: { webhookUrl?: string | null; createdBy?: string | null; idempotency?: IdempotencyClaim },
+      opts: Pick<JobRecordOptions, 'webhookUrl' | 'createdBy' | 'submittedBy'> & { idempotency?: IdempotencyClaim },
     ) {
       const jobId = opts.idempotency ? idempotentId(opts.idempotency, 'job', type, clientId) : undefined;
       await admit(jobId, clientId);

@@ -33,6 +33,24 @@ const jobSchema = new Schema(
     error: { type: String, default: null },
     webhook_url: { type: String, default: null },
     created_by: { type: String, default: null },
+    /**
+     * Who submitted it, as the activity log names them (the user, the agent token or the client's credentials): its
+     * outcome is credited to them without looking for the submit in the log, a read the devstack's FerretDB answers
+     * only by decoding every event of every client (src/activity/outcomes.ts). Null for a watch's run and for records
+     * from before the field.
+     */
+    submitted_by: {
+      type: new Schema(
+        {
+          id: { type: String, required: true },
+          kind: { type: String, required: true },
+          name: { type: String, default: null },
+          role: { type: String, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     /** Bumped by every pause/resume/cancel; the workflow ignores control signals older than what it has seen. */
     control_seq: { type: Number, default: 0 },
     started_at: { type: Date, default: null },

@@ -50,6 +50,7 @@ export function createJobsService(deps: { control: JobControl; workflows: Pick<J
       const doc = await control.submit('maps-scrape', who.clientId, params, {
         webhookUrl: webhook_url,
         createdBy: who.userId,
+        submittedBy: who.actor,
         idempotency: who.idempotency,
       });
       return {

@@ -75,6 +75,7 @@ export function createResearchService(deps: {
       const doc = await control.submit('research', who.clientId, params, {
         webhookUrl: webhook_url,
         createdBy: who.userId,
+        submittedBy: who.actor,
         idempotency: who.idempotency,
       });
       return { research_id: doc._id, status: 'queued' as const, created_at: doc.created_at.toISOString() };

@@ -1,4 +1,7 @@
 import { ActivityEventModel } from '../../src/activity/activity-event.model';
+import { recordJobOutcome } from '../../src/activity/outcomes';
+import { JobModel } from '../../src/jobs/job.model';
+import { seedEvents, userActor } from './activity-helpers';
 import { startSecondApi } from '../support/second-api';
 import { createClient, eventually, useTestApi } from '../support/harness';
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
@@ -94,6 +97,51 @@ describe('the activity log', () => {
     });
     const [submitted] = await eventsOf(acme.client_id, { action: 'submitMapsScrapeJob' });
     expect(submitted).toMatchObject({ subject_kind: 'job', subject_id: res.body.job_id });
+  }, 90_000);
+
+  it('credits a job to the submitter its record names, without looking for the submit in the log', async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Acme Submitter');
+    const created = await ctx.api.call('POST', '/api/v1/dashboard/users', {
+      token: ctx.admin,
+      body: {
+        email: 'bea@acme-submitter.test',
+        role: 'brand_admin',
+        client_id: acme.client_id,
+        password: 'bea-password-123',
+      },
+    });
+    expect(created.status).toBe(201);
+    const bea = await ctx.api.login('bea@acme-submitter.test', 'bea-password-123');
+    const res = await ctx.api.call('POST', SUBMIT, {
+      token: bea,
+      body: { query: 'baker', country_code: 'BE', max_locations: 1, max_results: 2 },
+    });
+    expect(res.status).toBe(200);
+    const beaActor = userActor(created.body.user_id, 'bea@acme-submitter.test', 'brand_admin');
+    expect((await JobModel.findOne({ _id: res.body.job_id, client_id: acme.client_id }).lean())?.submitted_by).toEqual(
+      beaActor,
+    );
+    await waitForStatus(ctx.api, bea, jobPath(res.body.job_id), ['completed'], 60_000);
+    const [done] = await eventually(() => present(acme.client_id, { action: 'job.completed' }));
+    expect(done).toMatchObject({ actor_id: beaActor.id, actor_kind: 'user', role: 'brand_admin' });
+
+    // A job whose log begins with someone else's event about it (a record from before submitted_by would be
+    // credited to them): the record's submitter wins, so its end does not read the log.
+    const other = userActor('u-other', 'other@acme-submitter.test');
+    await seedEvents(acme.client_id, other, ['2026-01-01T00:00:00Z'], { action: 'cancelJob' });
+    await ActivityEventModel.updateOne({ client_id: acme.client_id, actor_id: other.id }, { subject_id: 'job-named' });
+    await recordJobOutcome(ctx.api.rt.modules.activity.recorder, {
+      _id: 'job-named',
+      client_id: acme.client_id,
+      submitted_by: beaActor,
+      type: 'maps-scrape',
+      status: 'failed',
+      completed_at: new Date(),
+    });
+    await ctx.api.rt.worker!.drain.flush();
+    expect(await eventsOf(acme.client_id, { subject_id: 'job-named', action: 'job.failed' })).toMatchObject([
+      { actor_id: beaActor.id, actor_kind: 'user', actor_name: 'bea@acme-submitter.test' },
+    ]);
   }, 90_000);
 
   it('keeps an action an API process acknowledged, although the process is killed right after', async () => {
