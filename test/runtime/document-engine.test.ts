@@ -86,6 +86,45 @@ describe('document engine', () => {
     expect(await found({ _id: { $gte: 'a', $lt: 'z' } })).toEqual(expected(() => true));
   });
 
+  // The devstack's FerretDB compares a filter's top-level strings in SQLite before decoding a document
+  // (FERRETDB_BUILD's field pushdown): a field that holds an array, escapes in the stored text, other types and
+  // the rest of the filter must still decide exactly, for reads, counts, updates and deletes alike.
+  it('answers filters on other top-level fields exactly: arrays, escapes, $in and mixed types', async () => {
+    const db = client.db(`engine_${randomBytes(3).toString('hex')}`);
+    const docs = db.collection<{ _id: number; status?: unknown; tenant?: string }>('docs');
+    const odd = 'a<b "q" é\\ \u2028&';
+    await docs.insertMany([
+      { _id: 1, status: 'queued', tenant: 't1' },
+      { _id: 2, status: 'done', tenant: 't1' },
+      { _id: 3, status: ['x', 'queued'], tenant: 't2' },
+      { _id: 4, status: odd, tenant: 't1' },
+      { _id: 5, tenant: 't1' },
+      { _id: 6, status: 5, tenant: 't1' },
+      { _id: 7, status: null, tenant: 't2' },
+      { _id: 8, status: { k: 'queued' }, tenant: 't1' },
+      { _id: 9, status: 'Queued', tenant: 't1' },
+      { _id: 10, status: '5', tenant: 't2' },
+    ]);
+    const ids = async (filter: object) =>
+      (await docs.find(filter as Filter<any>).toArray()).map((d) => d._id).sort((a, b) => a - b);
+    expect(await ids({ status: 'queued' })).toEqual([1, 3]);
+    expect(await ids({ status: odd })).toEqual([4]);
+    expect(await ids({ status: '5' })).toEqual([10]);
+    expect(await ids({ status: { $in: ['queued', 'done'] }, tenant: 't1' })).toEqual([1, 2]);
+    expect(await ids({ status: { $in: ['queued', 5] } })).toEqual([1, 3, 6]);
+    expect(await ids({ status: { $in: ['x'] }, tenant: 't2' })).toEqual([3]);
+    expect(await ids({ status: { $ne: 'queued' }, tenant: 't2' })).toEqual([7, 10]);
+    expect(await ids({ status: null })).toEqual([5, 7]);
+    expect(await ids({ tenant: 't1', _id: { $nin: [1, 2] }, status: 'Queued' })).toEqual([9]);
+    expect(await docs.countDocuments({ status: { $in: ['queued', 'done', odd] } })).toBe(4);
+    expect((await docs.updateMany({ status: 'queued', tenant: 't2' }, { $set: { tenant: 't3' } })).modifiedCount).toBe(
+      1,
+    );
+    expect((await docs.deleteMany({ tenant: 't1', status: { $in: ['done', 'gone'] } })).deletedCount).toBe(1);
+    expect(await ids({ tenant: 't3' })).toEqual([3]);
+    expect(await ids({})).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
   // The search index reads the best postings of a term as the first N of an _id range sorted by _id
   // (FERRETDB_BUILD's sort pushdown): the order must be MongoDB's (bytes of the string), not that of
   // the ids' JSON text, whose quotes and escapes would put `t|a b` before `t|a` and `t|a<` after `t|aA`.
