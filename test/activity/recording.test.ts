@@ -17,6 +17,16 @@ const present = async (clientId: string, filter: Record<string, unknown>) => {
   return found.length ? found : undefined;
 };
 
+/** A brand_admin of the client, created by the super_admin and signed in: their user id and session token. */
+async function signedInBrandAdmin(clientId: string, email: string, password: string) {
+  const created = await ctx.api.call('POST', '/api/v1/dashboard/users', {
+    token: ctx.admin,
+    body: { email, role: 'brand_admin', client_id: clientId, password },
+  });
+  expect(created.status).toBe(201);
+  return { userId: created.body.user_id as string, token: await ctx.api.login(email, password) };
+}
+
 describe('the activity log', () => {
   it('records a write with its actor, role and subject, and nothing for reads or refused writes', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Log');
@@ -43,23 +53,17 @@ describe('the activity log', () => {
 
   it('records a super_admin acting for a client, logins, and a published post as shipped with its title', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Publish');
-    const created = await ctx.api.call('POST', '/api/v1/dashboard/users', {
-      token: ctx.admin,
-      body: {
-        email: 'ada@acme-publish.test',
-        role: 'brand_admin',
-        client_id: acme.client_id,
-        password: 'ada-password-123',
-      },
-    });
-    expect(created.status).toBe(201);
-    const ada = await ctx.api.login('ada@acme-publish.test', 'ada-password-123');
+    const { userId: adaId, token: ada } = await signedInBrandAdmin(
+      acme.client_id,
+      'ada@acme-publish.test',
+      'ada-password-123',
+    );
     const as = author(ctx.api, ada);
     const post = await as.create('posts', { slug: 'spring-hours', title: 'Spring hours', body: doc('Open late.') });
     await as.publish('posts', post.id);
     const published = await eventually(() => present(acme.client_id, { action: 'publishPost' }));
     expect(published[0]).toMatchObject({
-      actor_id: created.body.user_id,
+      actor_id: adaId,
       actor_kind: 'user',
       actor_name: 'ada@acme-publish.test',
       role: 'brand_admin',
@@ -101,23 +105,17 @@ describe('the activity log', () => {
 
   it('credits a job to the submitter its record names, without looking for the submit in the log', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Submitter');
-    const created = await ctx.api.call('POST', '/api/v1/dashboard/users', {
-      token: ctx.admin,
-      body: {
-        email: 'bea@acme-submitter.test',
-        role: 'brand_admin',
-        client_id: acme.client_id,
-        password: 'bea-password-123',
-      },
-    });
-    expect(created.status).toBe(201);
-    const bea = await ctx.api.login('bea@acme-submitter.test', 'bea-password-123');
+    const { userId, token: bea } = await signedInBrandAdmin(
+      acme.client_id,
+      'bea@acme-submitter.test',
+      'bea-password-123',
+    );
     const res = await ctx.api.call('POST', SUBMIT, {
       token: bea,
       body: { query: 'baker', country_code: 'BE', max_locations: 1, max_results: 2 },
     });
     expect(res.status).toBe(200);
-    const beaActor = userActor(created.body.user_id, 'bea@acme-submitter.test', 'brand_admin');
+    const beaActor = userActor(userId, 'bea@acme-submitter.test', 'brand_admin');
     expect((await JobModel.findOne({ _id: res.body.job_id, client_id: acme.client_id }).lean())?.submitted_by).toEqual(
       beaActor,
     );
