@@ -123,6 +123,14 @@ describe('document engine', () => {
     expect((await docs.deleteMany({ tenant: 't1', status: { $in: ['done', 'gone'] } })).deletedCount).toBe(1);
     expect(await ids({ tenant: 't3' })).toEqual([3]);
     expect(await ids({})).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Field names that are SQLite's own when double-quoted, as an index names a field.
+    const named = db.collection<{ _id: number; [field: string]: unknown }>('named');
+    await named.insertMany([
+      { _id: 1, rowid: 'x', OID: 'y', _rowid_: 'z', _ferretdb_sjson: 'w' },
+      { _id: 2, rowid: 'no' },
+    ]);
+    for (const [field, value] of Object.entries({ rowid: 'x', OID: 'y', _rowid_: 'z', _ferretdb_sjson: 'w' }))
+      expect((await named.find({ [field]: value }).toArray()).map((d) => d._id)).toEqual([1]);
   });
 
   // The search index reads the best postings of a term as the first N of an _id range sorted by _id

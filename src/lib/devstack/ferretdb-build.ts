@@ -179,7 +179,8 @@ func plainJSONByte(b byte) bool {
  * index that starts with such a field is searched instead (49 ms for that read, which then decodes only the
  * client's events). A row whose field holds an array passes too (its JSON text starts with `[`; MongoDB matches its
  * elements and the handler decides), so the narrowing keeps every match: the handlers still apply the whole filter.
- * Other fields and operators are left to the handler as before.
+ * Other fields and operators are left to the handler as before, and so are fields SQLite would read as its own names
+ * (`rowid`, `oid`, `_rowid_`, FerretDB's `_ferretdb_` columns) in the index's double-quoted form.
  */
 const FIELD_PUSHDOWN_SOURCE = `package sqlite
 
@@ -221,7 +222,7 @@ func fieldPushdown(filter *types.Document) (string, []any) {
 	var args []any
 
 	for _, key := range filter.Keys() {
-		if key == "_id" || !plainField.MatchString(key) {
+		if key == "_id" || !plainField.MatchString(key) || sqliteName(key) {
 			continue
 		}
 
@@ -241,6 +242,17 @@ func fieldPushdown(filter *types.Document) (string, []any) {
 	}
 
 	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// sqliteName is true for a field name that SQLite reads, double-quoted, as one of its own names rather than as
+// a string: the table's columns (FerretDB's reserved prefix) and the aliases of its rowid.
+func sqliteName(key string) bool {
+	switch k := strings.ToLower(key); k {
+	case "rowid", "oid", "_rowid_":
+		return true
+	default:
+		return strings.HasPrefix(k, "_ferretdb_")
+	}
 }
 
 // pushdownStrings is the JSON text of a string, or of each string of a {$in: [...]} of strings only.
@@ -439,7 +451,7 @@ export const FERRETDB_BUILD: GoBuild = {
   cmd: './cmd/ferretdb',
   version: 'v1.24.2',
   usualMinutes: '2 to 5',
-  cacheName: 'ferretdb-v1.24.2-p8',
+  cacheName: 'ferretdb-v1.24.2-p9',
   generated: {
     // FerretDB refuses to start without its version file, which its release tooling normally writes.
     'build/version/version.txt': 'v1.24.2\n',
