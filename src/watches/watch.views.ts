@@ -22,9 +22,13 @@ export function toWatchRun(d: WatchRunDoc): Schemas['WatchRun'] {
 
 /**
  * A watch as the API shows it (schema Watch): its job's parameters under `maps_scrape` or `research`; a single
- * watch's answers add the next run times (from Temporal) and its last run.
+ * watch's answers add the next run times (from Temporal; left out when Temporal did not give them: null) and its
+ * last run.
  */
-export function toWatch(d: WatchDoc, detail?: { nextRuns: Date[]; lastRun: WatchRunDoc | null }): Schemas['Watch'] {
+export function toWatch(
+  d: WatchDoc,
+  detail?: { nextRuns: Date[] | null; lastRun: WatchRunDoc | null },
+): Schemas['Watch'] {
   const job =
     d.job_type === 'research'
       ? { research: d.params as Schemas['WatchResearch'] }
@@ -42,7 +46,7 @@ export function toWatch(d: WatchDoc, detail?: { nextRuns: Date[]; lastRun: Watch
     schedule_id: watchScheduleId(d._id),
     ...(detail
       ? {
-          next_runs: detail.nextRuns.slice(0, 10).map((t) => t.toISOString()),
+          ...(detail.nextRuns ? { next_runs: detail.nextRuns.slice(0, 10).map((t) => t.toISOString()) } : {}),
           ...(detail.lastRun ? { last_run: toWatchRun(detail.lastRun) } : {}),
         }
       : {}),

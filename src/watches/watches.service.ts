@@ -49,10 +49,13 @@ export function createWatchesService(deps: {
       .sort({ scheduled_at: -1, created_at: -1 })
       .lean<WatchRunDoc>();
 
-  /** One watch with what Temporal says of its schedule (no run times while paused) and its last run. */
+  /**
+   * One watch with what Temporal says of its schedule and its last run. A paused watch has no run times, so Temporal
+   * is not asked; times Temporal did not give in time are left out (nextRuns).
+   */
   async function detailed(doc: WatchDoc): Promise<Schemas['Watch']> {
-    const [times, last] = await Promise.all([workflows.nextRuns(doc._id), lastRun(doc)]);
-    return toWatch(doc, { nextRuns: doc.state === 'active' ? (times ?? []) : [], lastRun: last });
+    const [times, last] = await Promise.all([doc.state === 'active' ? workflows.nextRuns(doc._id) : [], lastRun(doc)]);
+    return toWatch(doc, { nextRuns: times, lastRun: last });
   }
 
   /** The job's parameters for the watch's kind, checked as a submit checks them (422). */

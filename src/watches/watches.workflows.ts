@@ -7,6 +7,7 @@ import {
 import type { SearchAttributeGate } from '../lib/engines/search-attributes';
 import { withinDeadline } from '../lib/engines/temporal';
 import { AppError } from '../lib/errors';
+import { unavailableEngine } from '../lib/http/engine-errors';
 import { searchAttributesOf } from '../../workflows/search-attributes';
 import { watchRunWorkflow } from '../../workflows/watches';
 import { watchRunWorkflowId, watchScheduleId } from '../../workflows/watches-api';
@@ -87,12 +88,20 @@ export function createWatchWorkflows(
       }
     },
 
-    /** The next run times Temporal computed for the schedule (null: the schedule is missing). */
+    /**
+     * The next run times Temporal computed for the schedule (none when it is missing), or null when Temporal did not
+     * answer within the request's deadline. Describing a schedule is a query that its scheduler workflow answers, on
+     * the server's own worker: on a loaded server that took over 8 s right after a create (and Temporal's SDK has the
+     * same flake on record, sdk-typescript#967). The times only decorate an answer whose work is done by then (the
+     * watch created, changed or resumed), so their absence must not turn that answer into a 503: a client told
+     * "unavailable" after its watch was made would make a second one.
+     */
     async nextRuns(watchId: string): Promise<Date[] | null> {
       try {
         return (await withinDeadline(temporal, () => handle(watchId).describe())).info.nextActionTimes;
       } catch (err) {
-        if (err instanceof ScheduleNotFoundError) return null;
+        if (err instanceof ScheduleNotFoundError) return [];
+        if (unavailableEngine(err) === 'temporal') return null;
         throw err;
       }
     },

@@ -3706,7 +3706,12 @@ export interface components {
       state: 'active' | 'paused';
       /** @description The Temporal Schedule's id, `watch-<watch_id>`. */
       schedule_id: string;
-      /** @description The next run times Temporal computed for the schedule (at most 10); empty while paused. */
+      /**
+       * @description The next run times Temporal computed for the schedule (at most 10); empty while paused. Absent
+       * when Temporal did not give them within the request's deadline (8 s): describing a schedule is a query that a
+       *     loaded Temporal may answer late, and the answer's work (a create, update or resume) is done by
+       *     then, so it is answered all the same. Get the watch again for them.
+       */
       next_runs?: string[];
       last_run?: components['schemas']['WatchRun'];
       /** Format: date-time */
