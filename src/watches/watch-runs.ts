@@ -25,6 +25,8 @@ export interface WatchRunsDeps {
   events: EventBus;
   /** Whether the client may still run anything (a deactivated client's watches run nothing). */
   clientActive(clientId: string): Promise<boolean>;
+  /** Deletes the watch's schedule (one already gone is no error). */
+  removeSchedule(watchId: string): Promise<void>;
 }
 
 /**
@@ -41,7 +43,13 @@ export function createWatchRuns(deps: WatchRunsDeps) {
       scheduled_at: string;
     }): Promise<WatchRunStart> {
       const watch = await WatchModel.findOne({ _id: input.watch_id, client_id: input.client_id }).lean<WatchDoc>();
-      if (!watch) return { job: null, reason: 'the watch was deleted' };
+      if (!watch) {
+        // A delete removes the schedule before the record, so a schedule left without its watch is one whose create
+        // Temporal carried out after the request's deadline, when the service had already undone the record: the
+        // schedule's first run removes it, or it would start a run that does nothing at every time for ever.
+        await deps.removeSchedule(input.watch_id);
+        return { job: null, reason: 'the watch was deleted' };
+      }
       if (!(await deps.clientActive(input.client_id))) return { job: null, reason: 'the client is deactivated' };
       const jobId = stableUuid('watch-run', input.run_id);
       const { doc, queued } = await deps.control.record(watch.job_type, input.client_id, watch.params, {

@@ -21,8 +21,9 @@ export type WatchesDeps = Pick<Infra, 'config' | 'engines' | 'events' | 'lock' |
  */
 export function createWatchesModule(deps: WatchesDeps) {
   const { config, engines } = deps;
+  const workflows = createWatchWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE, engines.searchAttributes);
   const watches = createWatchesService({
-    workflows: createWatchWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE, engines.searchAttributes),
+    workflows,
     lock: deps.lock,
     outbound: deps.outbound,
     limits: {
@@ -36,6 +37,7 @@ export function createWatchesModule(deps: WatchesDeps) {
     jobRuns: deps.core.workflows,
     events: deps.events,
     clientActive: deps.clientActive,
+    removeSchedule: workflows.remove,
   });
   return {
     handlers: watchesRoutes({ watches, outbound: deps.outbound }),

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { JobModel } from '../../src/jobs/job.model';
+import { WatchModel } from '../../src/watches/watch.model';
 import { openStream, type SseStream } from '../events/sse-client';
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
@@ -417,6 +418,29 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
     expect((await api.call('GET', watchPath(id), asAdmin)).status).toBe(404);
     expect((await api.call('GET', watchPath(id, 'runs'), asAdmin)).status).toBe(404);
     expect((await api.call('DELETE', watchPath(id), asAdmin)).status).toBe(404);
+  });
+
+  it('a schedule left without its watch (a create Temporal carried out after the deadline) removes itself', async () => {
+    const hooli = await createClient(api, admin, 'Hooli Watches');
+    const res = await createWatch(hooli.triple, {
+      name: 'Orphaned',
+      maps_scrape: SMALL_MAPS,
+      cadence: { interval_seconds: 86_400 },
+    });
+    const id = res.body.watch_id;
+    // What the create's undo leaves when Temporal made the schedule after the request gave up on it: no record.
+    await WatchModel.deleteOne({ _id: id, client_id: hooli.client_id });
+    await schedule(id).trigger();
+    await eventually(() =>
+      schedule(id)
+        .describe()
+        .then(
+          () => undefined,
+          (err) => err instanceof ScheduleNotFoundError || undefined,
+        ),
+    );
+    expect((await api.call('GET', watchPath(id, 'runs'), { token: hooli.triple })).status).toBe(404);
+    expect(await JobModel.countDocuments({ client_id: hooli.client_id })).toBe(0);
   });
 
   it("a super_admin names the client to create one, lists every client's; a hand-made job has none", async () => {
