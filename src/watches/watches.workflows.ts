@@ -91,10 +91,11 @@ export function createWatchWorkflows(
     /**
      * The next run times Temporal computed for the schedule (none when it is missing), or null when Temporal did not
      * answer within the request's deadline. Describing a schedule is a query that its scheduler workflow answers, on
-     * the server's own worker, which a loaded server may take seconds to do right after a create (Temporal's SDK has
-     * such a describe timing out in its own CI, sdk-typescript#967; ours once answered a create 503 this way). The times only decorate an answer whose work is done by then (the
-     * watch created, changed or resumed), so their absence must not turn that answer into a 503: a client told
-     * "unavailable" after its watch was made would make a second one.
+     * the server's own worker, which a loaded server may take seconds to do right after a create (Temporal's SDK
+     * has such a describe timing out in its own CI, sdk-typescript#967; the likely cause of a create once answered
+     * 503 in ours). The times only decorate an answer whose work is done by then (the watch created, changed or
+     * resumed), so their absence must not turn that answer into a 503: a client told "unavailable" after its watch
+     * was made would make a second one.
      */
     async nextRuns(watchId: string): Promise<Date[] | null> {
       try {
