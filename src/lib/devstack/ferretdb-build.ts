@@ -82,6 +82,43 @@ import (
 // maxPushdownIDs bounds the IN list (SQLite's limit on bound parameters is far above it).
 const maxPushdownIDs = 1000
 
+// inTexts is the JSON text of each value of ops, a {$in: [...]} whose every value accept takes: the form the
+// indexes compare. False for any other $in, or one too long to push down.
+func inTexts(ops *types.Document, accept func(any) bool) ([]any, bool) {
+	in, ok := must.NotFail(ops.Get("$in")).(*types.Array)
+	if !ok || in.Len() == 0 || in.Len() > maxPushdownIDs {
+		return nil, false
+	}
+
+	texts := make([]any, 0, in.Len())
+
+	for i := 0; i < in.Len(); i++ {
+		v := must.NotFail(in.Get(i))
+		if !accept(v) {
+			return nil, false
+		}
+
+		texts = append(texts, string(must.NotFail(sjson.MarshalSingleValue(v))))
+	}
+
+	return texts, true
+}
+
+// placeholders is n bound parameters, for an IN list.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// isID is true for the _id values the pushdown compares: strings and ObjectIds.
+func isID(v any) bool {
+	switch v.(type) {
+	case string, types.ObjectID:
+		return true
+	default:
+		return false
+	}
+}
+
 // idPushdown narrows a query to the _id index when the filter pins _id to one string or ObjectId,
 // or to a $in list of them, whatever else the filter holds (added by lead-service's devstack build).
 func idPushdown(filter *types.Document) (string, []any) {
@@ -97,25 +134,12 @@ func idPushdown(filter *types.Document) (string, []any) {
 			return idRange(v)
 		}
 
-		in, ok := must.NotFail(v.Get("$in")).(*types.Array)
-		if !ok || in.Len() == 0 || in.Len() > maxPushdownIDs {
+		args, ok := inTexts(v, isID)
+		if !ok {
 			return "", nil
 		}
 
-		args := make([]any, 0, in.Len())
-
-		for i := 0; i < in.Len(); i++ {
-			switch id := must.NotFail(in.Get(i)).(type) {
-			case string, types.ObjectID:
-				args = append(args, string(must.NotFail(sjson.MarshalSingleValue(id))))
-			default:
-				return "", nil
-			}
-		}
-
-		placeholders := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
-
-		return fmt.Sprintf(\` WHERE %s IN (%s)\`, metadata.IDColumn, placeholders), args
+		return fmt.Sprintf(\` WHERE %s IN (%s)\`, metadata.IDColumn, placeholders(len(args))), args
 	}
 
 	return "", nil
@@ -232,8 +256,7 @@ func fieldPushdown(filter *types.Document) (string, []any) {
 		}
 
 		field := fmt.Sprintf("%s->%q", metadata.DefaultColumn, key)
-		placeholders := strings.TrimSuffix(strings.Repeat("?, ", len(values)), ", ")
-		conds = append(conds, fmt.Sprintf("(%s IN (%s) OR (%s >= '[' AND %s < ']'))", field, placeholders, field, field))
+		conds = append(conds, fmt.Sprintf("(%s IN (%s) OR (%s >= '[' AND %s < ']'))", field, placeholders(len(values)), field, field))
 		args = append(args, values...)
 	}
 
@@ -255,6 +278,12 @@ func sqliteName(key string) bool {
 	}
 }
 
+// isString is true for a string.
+func isString(v any) bool {
+	_, ok := v.(string)
+	return ok
+}
+
 // pushdownStrings is the JSON text of a string, or of each string of a {$in: [...]} of strings only.
 func pushdownStrings(v any) ([]any, bool) {
 	switch v := v.(type) {
@@ -265,23 +294,7 @@ func pushdownStrings(v any) ([]any, bool) {
 			return nil, false
 		}
 
-		in, ok := must.NotFail(v.Get("$in")).(*types.Array)
-		if !ok || in.Len() == 0 || in.Len() > maxPushdownIDs {
-			return nil, false
-		}
-
-		out := make([]any, 0, in.Len())
-
-		for i := 0; i < in.Len(); i++ {
-			s, ok := must.NotFail(in.Get(i)).(string)
-			if !ok {
-				return nil, false
-			}
-
-			out = append(out, string(must.NotFail(sjson.MarshalSingleValue(s))))
-		}
-
-		return out, true
+		return inTexts(v, isString)
 	}
 
 	return nil, false
@@ -451,7 +464,7 @@ export const FERRETDB_BUILD: GoBuild = {
   cmd: './cmd/ferretdb',
   version: 'v1.24.2',
   usualMinutes: '2 to 5',
-  cacheName: 'ferretdb-v1.24.2-p9',
+  cacheName: 'ferretdb-v1.24.2-p10',
   generated: {
     // FerretDB refuses to start without its version file, which its release tooling normally writes.
     'build/version/version.txt': 'v1.24.2\n',
