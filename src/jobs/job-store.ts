@@ -36,12 +36,21 @@ export function createJobStore(deps: {
 }) {
   const { locks, listIndex } = deps;
   const gate = deps.gate ?? (<T>(work: () => Promise<T>) => work());
-  /** `update` under the job's lock; the list index is told before the write is answered. */
-  const locked = <T>(jobId: string, clientId: string, update: () => Promise<T>): Promise<T> =>
+  /**
+   * `update` under the job's lock; the list index is told before the write is answered, unless `wrote` says the
+   * update changed nothing. A step of a job cancelled meanwhile still arrives (its activity ends after the run) and
+   * writes nothing: telling the index would make the client's next list read its records again for nothing.
+   */
+  const locked = <T>(
+    jobId: string,
+    clientId: string,
+    update: () => Promise<T>,
+    wrote: (result: T) => boolean = () => true,
+  ): Promise<T> =>
     gate(() =>
       locks.run(jobId, async () => {
         const result = await update();
-        await listIndex.changed(clientId);
+        if (wrote(result)) await listIndex.changed(clientId);
         return result;
       }),
     );
@@ -51,8 +60,14 @@ export function createJobStore(deps: {
     filter: Record<string, unknown>,
     update: Record<string, unknown>,
   ) =>
-    (await locked(jobId, clientId, () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update)))
-      .modifiedCount === 1;
+    (
+      await locked(
+        jobId,
+        clientId,
+        () => JobModel.updateOne({ _id: jobId, client_id: clientId, ...filter }, update),
+        (result) => result.modifiedCount > 0,
+      )
+    ).modifiedCount === 1;
 
   /**
    * Publishes a job event unless the record says it was published already. A crash or a Redis outage
@@ -77,12 +92,16 @@ export function createJobStore(deps: {
       set: Record<string, unknown> = {},
     ): Promise<JobDoc | null> {
       // The update answers the record it made; a job no longer queued (a cancel came first) is read as it is.
-      const started = await locked(jobId, clientId, () =>
-        JobModel.findOneAndUpdate(
-          { _id: jobId, client_id: clientId, status: 'queued' },
-          { $set: { status: runningStatus, started_at: new Date(), ...set } },
-          { new: true },
-        ).lean<JobDoc>(),
+      const started = await locked(
+        jobId,
+        clientId,
+        () =>
+          JobModel.findOneAndUpdate(
+            { _id: jobId, client_id: clientId, status: 'queued' },
+            { $set: { status: runningStatus, started_at: new Date(), ...set } },
+            { new: true },
+          ).lean<JobDoc>(),
+        (doc) => doc !== null,
       );
       return started ?? loadJob(jobId, clientId);
     },
@@ -101,17 +120,22 @@ export function createJobStore(deps: {
       step: () => Promise<StepCount | null>,
     ): Promise<boolean> {
       const filter = { _id: jobId, client_id: clientId, status: { $in: statuses } };
-      return locked(jobId, clientId, async () => {
-        if (!(await JobModel.exists(filter))) return false;
-        const count = await step();
-        if (count)
-          await JobModel.updateOne(filter, {
-            ...(count.inc && { $inc: count.inc }),
-            ...(count.max && { $max: count.max }),
-            $set: { message: count.message },
-          });
-        return true;
-      });
+      return locked(
+        jobId,
+        clientId,
+        async () => {
+          if (!(await JobModel.exists(filter))) return false;
+          const count = await step();
+          if (count)
+            await JobModel.updateOne(filter, {
+              ...(count.inc && { $inc: count.inc }),
+              ...(count.max && { $max: count.max }),
+              $set: { message: count.message },
+            });
+          return true;
+        },
+        (active) => active, // a job no longer in `statuses` was not written
+      );
     },
 
     /** Changes a job that is not final; `statuses` narrows it further (progress only while running). */

@@ -3,7 +3,7 @@ import { createJobListIndex } from '../../src/jobs/job-list-index';
 import { createLogger } from '../../src/lib/logger';
 import { registry } from '../../src/lib/metrics';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';
-import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from './support';
+import { FAST_RETRIES, SUBMIT, jobPath, stepStore, waitForStatus } from './support';
 
 /**
  * A tenant's job list answers its order and count from an index in Redis (src/jobs/job-list-index.ts), built from
@@ -163,6 +163,12 @@ describe('the job list', () => {
     try {
       for (let n = 0; n < 3; n++)
         expect((await list(initech.triple)).jobs.map((j) => j.status)).toEqual(['cancelled', 'completed']);
+      // Nor after a step of the cancelled job that arrives late (its activity ends after its run): it writes nothing.
+      const late = await stepStore(api).recordWhileActive(cancelled, initech.client_id, ['processing'], async () => {
+        throw new Error('a step of a job no longer processing is not run');
+      });
+      expect(late).toBe(false);
+      expect((await list(initech.triple)).jobs.map((j) => j.status)).toEqual(['cancelled', 'completed']);
     } finally {
       mongoose.set('debug', false);
     }
