@@ -4,8 +4,8 @@ import { JobModel } from './job.model';
 
 /** The states of a job that still takes the workers' time: a paused job waits for its client, not for capacity. */
 const WORKING_STATES = ['queued', 'processing', 'running'];
-/** A count older than this is read again, in the background: submits never wait for it. */
-const REFRESH_AFTER_MS = 2000;
+/** A count older than this is read again, in the background: an admitted submit never waits for it. */
+export const REFRESH_AFTER_MS = 2000;
 /** A count older than this (after a quiet spell) is not used: the submit waits for a new one. */
 const USABLE_FOR_MS = 60_000;
 
@@ -24,7 +24,9 @@ export interface JobBacklogLimits {
  * (off the submit's path: on the devstack's FerretDB it read every job record until its build narrowed filters by
  * the collections' indexes, docs/performance.md), and raised by
  * every submit this process accepts, so a burst cannot pass the bound. Between two reads a count only rises: a job
- * that ends makes room at the next read. Several API processes each add their own submits to a shared count: the
+ * that ends makes room at the next read. A refusal is made on a count read within REFRESH_AFTER_MS only: counts are
+ * read while submits come, so after a quiet spell the last one may be from before the jobs ended (an overload's
+ * last count refused the first submit after it). Several API processes each add their own submits to a shared count: the
  * bound can be passed by at most one interval's submits of the others.
  */
 export function createJobBacklog(limits: JobBacklogLimits) {
@@ -62,7 +64,11 @@ export function createJobBacklog(limits: JobBacklogLimits) {
     /** Throws the 503 while the unfinished jobs reach the bound; else counts the submit about to be recorded. */
     async admit(): Promise<void> {
       if (limits.maxUnfinished <= 0) return;
-      const count = await current();
+      let count = await current();
+      if (count.unfinished >= limits.maxUnfinished && performance.now() - count.at >= REFRESH_AFTER_MS) {
+        await read(); // the read current() started, shared by every submit that waits for it
+        count = counted!;
+      }
       if (count.unfinished >= limits.maxUnfinished) {
         httpRequestsShed.inc({ reason: 'job_backlog' });
         throw refusal;
