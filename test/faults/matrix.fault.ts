@@ -155,7 +155,8 @@ async function runCase(c: FaultCase) {
     ['research', researchParams(tag)],
   ] as const) {
     const { answer, job } = await submitJob(base(), tenant, kind, params);
-    expect([answer.status, answer.error]).toEqual([200, undefined]);
+    // A failure shows the answer's detail (a 503 says which bound or engine refused it).
+    expect([answer.status, answer.error, answer.body?.detail]).toEqual([200, undefined, undefined]);
     jobs.push(job!);
   }
   await until(
