@@ -32,6 +32,18 @@ async function createWatch(token: string, body: Record<string, unknown>) {
   return res;
 }
 
+/** A new client and its one daily watch of SMALL_MAPS. */
+async function dailyWatchOfNewClient(clientName: string, watchName: string) {
+  const client = await createClient(api, admin, clientName);
+  const res = await createWatch(client.triple, {
+    name: watchName,
+    maps_scrape: SMALL_MAPS,
+    cadence: { interval_seconds: 86_400 },
+  });
+  expect(res.status).toBe(201);
+  return { client, id: res.body.watch_id as string };
+}
+
 beforeAll(async () => {
   api = await startTestApi({ ...FAST_RETRIES, WATCHES_MAX_PER_CLIENT: '3' });
   admin = await api.login(ADMIN.email, ADMIN.password);
@@ -392,13 +404,7 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
   });
 
   it("a deactivated client's watch runs nothing; deleting a watch deletes its schedule", async () => {
-    const initech = await createClient(api, admin, 'Initech Watches');
-    const res = await createWatch(initech.triple, {
-      name: 'Dormant',
-      maps_scrape: SMALL_MAPS,
-      cadence: { interval_seconds: 86_400 },
-    });
-    const id = res.body.watch_id;
+    const { client: initech, id } = await dailyWatchOfNewClient('Initech Watches', 'Dormant');
     const deactivated = await api.call('PATCH', `/api/v1/dashboard/admin/clients/${initech.client_id}`, {
       token: admin,
       body: { is_active: false },
@@ -421,15 +427,9 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
   });
 
   it('a schedule left without its watch (a create Temporal carried out after the deadline) removes itself', async () => {
-    const hooli = await createClient(api, admin, 'Hooli Watches');
-    const res = await createWatch(hooli.triple, {
-      name: 'Orphaned',
-      maps_scrape: SMALL_MAPS,
-      cadence: { interval_seconds: 86_400 },
-    });
-    const id = res.body.watch_id;
+    const { client: umbrella, id } = await dailyWatchOfNewClient('Umbrella Watches', 'Orphaned');
     // What the create's undo leaves when Temporal made the schedule after the request gave up on it: no record.
-    await WatchModel.deleteOne({ _id: id, client_id: hooli.client_id });
+    await WatchModel.deleteOne({ _id: id, client_id: umbrella.client_id });
     await schedule(id).trigger();
     await eventually(() =>
       schedule(id)
@@ -439,8 +439,8 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
           (err) => err instanceof ScheduleNotFoundError || undefined,
         ),
     );
-    expect((await api.call('GET', watchPath(id, 'runs'), { token: hooli.triple })).status).toBe(404);
-    expect(await JobModel.countDocuments({ client_id: hooli.client_id })).toBe(0);
+    expect((await api.call('GET', watchPath(id, 'runs'), { token: umbrella.triple })).status).toBe(404);
+    expect(await JobModel.countDocuments({ client_id: umbrella.client_id })).toBe(0);
   });
 
   it("a super_admin names the client to create one, lists every client's; a hand-made job has none", async () => {
