@@ -4,7 +4,7 @@ import { SMALL_MAPS, WATCHES, watchPath } from './watch-helpers';
 
 /**
  * A watch's answer when Temporal does not tell its next run times in time. Describing a schedule is a query its
- * scheduler workflow answers on the server's own worker, which a loaded server has taken over 8 s to do right after
+ * scheduler workflow answers on the server's own worker, which a loaded server may take seconds to do right after
  * a create: the create, update or resume was done by then, so its answer leaves the times out instead of being a 503
  * (after which a client would make the watch again). Every single-watch answer reads the times the same way; here
  * the API reaches Temporal through a hop the test holds, so "Temporal does not answer" is deterministic.
