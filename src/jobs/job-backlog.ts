@@ -25,9 +25,9 @@ export interface JobBacklogLimits {
  * the collections' indexes, docs/performance.md), and raised by
  * every submit this process accepts, so a burst cannot pass the bound. Between two reads a count only rises: a job
  * that ends makes room at the next read. A refusal is made on a count read within REFRESH_AFTER_MS only: counts are
- * read while submits come, so after a quiet spell the last one may be from before the jobs ended (an overload's
- * last count refused the first submit after it). Several API processes each add their own submits to a shared count: the
- * bound can be passed by at most one interval's submits of the others.
+ * read while submits come, so after a quiet spell the last one may be from before the jobs ended (most likely what
+ * once refused the fault matrix's first submit after its overload case). Several API processes each add their own
+ * submits to a shared count: the bound can be passed by at most one interval's submits of the others.
  */
 export function createJobBacklog(limits: JobBacklogLimits) {
   let counted: { at: number; unfinished: number } | null = null;
