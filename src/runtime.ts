@@ -132,13 +132,25 @@ export interface ServiceWorker extends RunningWorker {
   drain: StreamDrain;
 }
 
-/** What a fresh process would otherwise compile and load on its first requests (config WARM_UP_ON_START). */
+/** What a fresh API process would otherwise compile and load on its first requests (config WARM_UP_ON_START). */
 function warmUp(contract: CompiledContract, logger: Logger): void {
   const started = performance.now();
   const validators = contract.prepareValidators();
   const regions = prepareLocations();
   const ms = Math.round(performance.now() - started);
   logger.info({ validators, regions, ms }, 'warmed up: request validators compiled, places indexed');
+}
+
+/**
+ * The same for a worker, before it polls: the place dataset its maps-scrape jobs expand their locations from
+ * (`startMapsJob`). A worker in a process of its own would otherwise index it on its first job, while the load
+ * that brought that job runs (docs/performance.md, "A worker warm before it polls"). Inside the API process the
+ * API's warm-up has indexed it already, and this finds it done.
+ */
+function warmUpWorker(logger: Logger): void {
+  const started = performance.now();
+  const regions = prepareLocations();
+  logger.info({ regions, ms: Math.round(performance.now() - started) }, 'worker warmed up: places indexed');
 }
 
 /**
@@ -208,6 +220,7 @@ export async function workerFor(
 ): Promise<ServiceWorker> {
   const built = given ?? (await workerBuild(config, rt, opts.logger));
   const { providers } = built;
+  if (config.WARM_UP_ON_START) warmUpWorker(opts.logger);
   const running = await startWorker({
     connection: rt.temporal,
     namespace: config.TEMPORAL_NAMESPACE,

@@ -61,7 +61,8 @@ describe("the service's worker process", () => {
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       PORT: String(await freePort()),
-      LOG_LEVEL: 'warn',
+      // The worker's log (its own file) shows its warm-up at info.
+      LOG_LEVEL: 'info',
       DATA_DIR: dataDir,
       MONGODB_DB: `worker_process_${suffix}`,
       REDIS_KEY_PREFIX: `worker-process:${suffix}:`,
@@ -69,7 +70,7 @@ describe("the service's worker process", () => {
       RUN_WORKER: 'true', // (with the run's engines configured it would default to false)
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      WARM_UP_ON_START: 'false',
+      WARM_UP_ON_START: 'true',
       HTTP_MAX_EVENT_LOOP_DELAY_MS: '0',
     });
     const admin = (await request(service.url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.access_token;
@@ -78,6 +79,19 @@ describe("the service's worker process", () => {
   afterAll(async () => {
     await service?.kill9();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('indexes the place dataset before it polls, not on its first job (WARM_UP_ON_START)', async () => {
+    const lines = fs
+      .readFileSync(path.join(dataDir, 'logs', 'worker.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; regions?: number });
+    const warmed = lines.findIndex((l) => l.msg === 'worker warmed up: places indexed');
+    const polling = lines.findIndex((l) => l.msg === 'temporal worker started');
+    expect([warmed >= 0, polling >= 0]).toEqual([true, true]);
+    expect(warmed).toBeLessThan(polling);
+    expect(lines[warmed].regions).toBeGreaterThan(1000);
   });
 
   it('runs the jobs in a process of its own, started again when it dies', async () => {
@@ -89,7 +103,7 @@ describe("the service's worker process", () => {
 
     process.kill(first, 'SIGKILL');
     await eventually(async () => (processAlive(first) ? undefined : true), 10_000, 50, 'the killed worker gone');
-    // A new worker takes over (the service logs it as an error, which LOG_LEVEL=warn shows).
+    // A new worker takes over (the service logs it as an error).
     await eventually(
       async () => (/the worker process exited; starting it again/.test(service.output()) ? true : undefined),
       10_000,
