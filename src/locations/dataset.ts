@@ -1,4 +1,9 @@
-import { City, Country, State, type ICity, type IState } from 'country-state-city';
+import fs from 'node:fs';
+// The package's country and state modules, not its index: the index also loads the city module, which parses the
+// ~150,000 cities into the heap at require time and keeps them there (see citiesByRegion).
+import Country from 'country-state-city/lib/cjs/country';
+import State from 'country-state-city/lib/cjs/state';
+import type { IState } from 'country-state-city/lib/cjs/interface';
 
 /**
  * The place dataset of the country-state-city package: countries → admin regions (states,
@@ -24,18 +29,51 @@ export interface JobLocation {
   radius_m: number;
 }
 
-let citiesByRegion: Map<string, ICity[]> | undefined;
+/** The package's city rows: [name, countryCode, stateCode, latitude, longitude] (its city module's KEYS). */
+const CITY_ROWS = require.resolve('country-state-city/lib/cjs/assets/city.json');
+/** Joins a region's city names into one string; no name in the dataset holds it (checked as they are packed). */
+const NAME_SEPARATOR = '\u0000';
 
-function cityIndex(): Map<string, ICity[]> {
-  if (!citiesByRegion) {
-    citiesByRegion = new Map();
-    for (const city of City.getAllCities()) {
-      const key = `${city.countryCode}-${city.stateCode}`;
-      const list = citiesByRegion.get(key);
-      if (list) list.push(city);
-      else citiesByRegion.set(key, [city]);
-    }
+/** A region's cities, in the dataset's order, packed into four objects however many cities it has. */
+interface RegionCities {
+  /** Their names, joined by NAME_SEPARATOR. */
+  names: string;
+  /** Their coordinates; NaN where the dataset has none. */
+  lat: Float64Array;
+  lng: Float64Array;
+}
+
+const num = (v: string | null | undefined) => (v ? Number(v) : NaN);
+
+let citiesByRegion: Map<string, RegionCities> | undefined;
+
+/**
+ * The cities by region (`<country>-<state>`), read from the package's rows once. Packed because they stay in every
+ * process for its life: as the package's objects (~150,000 of them, each with its strings: ~1.3 million heap
+ * objects, 45 MB) every full collection of the heap had to mark them again, ~37 ms of a core each time on this
+ * machine (docs/performance.md, "The place dataset out of the heap"). Packed, a region is four objects.
+ */
+function cityIndex(): Map<string, RegionCities> {
+  if (citiesByRegion) return citiesByRegion;
+  const rows = JSON.parse(fs.readFileSync(CITY_ROWS, 'utf8')) as (string | null)[][];
+  const grouped = new Map<string, { names: string[]; lat: number[]; lng: number[] }>();
+  for (const [name, countryCode, stateCode, latitude, longitude] of rows) {
+    if (typeof name !== 'string' || name.includes(NAME_SEPARATOR))
+      throw new Error(`country-state-city: a city row is not [name, country, state, lat, lng]: ${name}`);
+    const key = `${countryCode}-${stateCode}`;
+    let region = grouped.get(key);
+    if (!region) grouped.set(key, (region = { names: [], lat: [], lng: [] }));
+    region.names.push(name);
+    region.lat.push(num(latitude));
+    region.lng.push(num(longitude));
   }
+  citiesByRegion = new Map();
+  for (const [key, r] of grouped)
+    citiesByRegion.set(key, {
+      names: r.names.join(NAME_SEPARATOR),
+      lat: Float64Array.from(r.lat),
+      lng: Float64Array.from(r.lng),
+    });
   return citiesByRegion;
 }
 
@@ -46,8 +84,8 @@ export function prepareLocations(): number {
   return cityIndex().size;
 }
 
-const citiesOf = (s: IState) => cityIndex().get(regionCode(s)) ?? [];
-const regionLocationCount = (s: IState) => Math.max(1, citiesOf(s).length);
+const citiesOf = (s: IState): RegionCities | undefined => cityIndex().get(regionCode(s));
+const regionLocationCount = (s: IState) => Math.max(1, citiesOf(s)?.lat.length ?? 0);
 
 let countryCache: Area[] | undefined;
 
@@ -87,7 +125,16 @@ export function unknownRegions(countryCode: string, codes: string[]): string[] {
   return codes.filter((c) => !known.has(c.toUpperCase()));
 }
 
-const num = (v: string | null | undefined) => (v ? Number(v) : NaN);
+/** A region's cities that have coordinates, unpacked. */
+function placedCities(r: RegionCities | undefined): { name: string; lat: number; lng: number }[] {
+  if (!r) return [];
+  const names = r.names.split(NAME_SEPARATOR);
+  const out: { name: string; lat: number; lng: number }[] = [];
+  for (let i = 0; i < names.length; i++)
+    if (Number.isFinite(r.lat[i]) && Number.isFinite(r.lng[i]))
+      out.push({ name: names[i], lat: r.lat[i], lng: r.lng[i] });
+  return out;
+}
 
 /**
  * The locations of a maps-scrape job, deterministic for its parameters: the cities of the chosen
@@ -118,7 +165,7 @@ export function expandLocations(
     ];
   }
   const perRegion: JobLocation[][] = regions.map((s) => {
-    const cities = citiesOf(s).filter((c) => Number.isFinite(num(c.latitude)) && Number.isFinite(num(c.longitude)));
+    const cities = placedCities(citiesOf(s));
     if (!cities.length) {
       const lat = num(s.latitude);
       const lng = num(s.longitude);
@@ -137,8 +184,8 @@ export function expandLocations(
       name: c.name,
       region_code: regionCode(s),
       region_name: s.name,
-      lat: num(c.latitude),
-      lng: num(c.longitude),
+      lat: c.lat,
+      lng: c.lng,
       radius_m: 10_000,
     }));
   });

@@ -1,4 +1,5 @@
-import { Country } from 'country-state-city';
+// The country module alone: the package's index would load its ~150,000 cities too (src/locations/dataset.ts).
+import Country from 'country-state-city/lib/cjs/country';
 import { withoutMagic } from './faults';
 import { Seed, slugify, titleCase } from './seed';
 
