@@ -50,8 +50,8 @@ let citiesByRegion: Map<string, RegionCities> | undefined;
 /**
  * The cities by region (`<country>-<state>`), read from the package's rows once. Packed because they stay in every
  * process for its life: as the package's objects (~150,000 of them, each with its strings: ~1.3 million heap
- * objects, 45 MB) every full collection of the heap had to mark them again, ~37 ms of a core each time on this
- * machine (docs/performance.md, "The place dataset out of the heap"). Packed, a region is four objects.
+ * objects, 46 MB) every full collection of the heap had to mark them again, ~32 ms of a core more each time on
+ * this machine (docs/performance.md, "... the place dataset out of the heap"). Packed, a region is four objects.
  */
 function cityIndex(): Map<string, RegionCities> {
   if (citiesByRegion) return citiesByRegion;
