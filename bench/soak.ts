@@ -16,7 +16,8 @@
  *
  *   npm run bench:soak   (SOAK_SECONDS=300 SOAK_READS_PER_S=200 SOAK_CONTENT_PER_S=200 SOAK_JOBS_PER_MIN=120
  *                         SOAK_SSE_HELD=5 SOAK_P99_MS=100 SOAK_KNEE_STEP_SECONDS=15 SOAK_KNEE_MAX=6
- *                         SOAK_WARMUP_SECONDS=20 SOAK_OVERLOAD_SECONDS=60 SOAK_RECOVERY_SECONDS=30 SOAK_PHASES=steady,knee,overload;
+ *                         SOAK_WARMUP_SECONDS=20 SOAK_OVERLOAD_SECONDS=60 SOAK_RECOVERY_SECONDS=30
+ *                         SOAK_PHASES=steady,knee,overload;
  *                         SOAK_CPU_PROFILE=<dir> writes the service's CPU profile there when it stops;
  *                         SOAK_NODE_ARGS="--flag ..." gives the service's node its own flags)
  */
