@@ -6,6 +6,7 @@ import YAML from 'yaml';
 import { JobModel } from '../../src/jobs/job.model';
 import { TagModel } from '../../src/content/taxonomy.model';
 import { loadOpenApi } from '../../src/lib/http/openapi-spec';
+import { idempotencyKeyOf } from '../../src/lib/http/idempotency';
 import { createClient, startTestApi, useTestApi, type CallOptions, type TestApi } from '../support/harness';
 import { spawnBeside } from '../support/second-api';
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
@@ -81,6 +82,15 @@ describe('the contract declares Idempotency-Key where a POST creates or starts s
       ]);
       expect(resolve(op.responses['409']).headers?.['Retry-After']).toBeDefined();
     }
+  });
+
+  it("the header's pattern accepts exactly the values the stage reads as a key", () => {
+    const pattern = new RegExp(resolve({ $ref: '#/components/parameters/IdempotencyKey' }).schema.pattern, 'u');
+    const values = ['8e03978e-40d5', '"8e03978e-40d5"', '"a b"', 'a b', '"a\\"b"', 'a"b', '"k";p=1', 'a,b', '""'];
+    for (const c of ['!', '#', '+', '-', ':', '<', '[', ']', '~', '"', ',', ';', '\\', ' ', '\t', 'é'])
+      values.push(`a${c}b`, `"a${c}b"`);
+    values.push('x'.repeat(255), 'x'.repeat(256), `"${'x'.repeat(255)}"`, `"${'x'.repeat(256)}"`);
+    for (const v of values) expect([v, pattern.test(v)]).toEqual([v, idempotencyKeyOf(v) !== null]);
   });
 
   it('every operation an agent may call declares 429 with the RateLimit fields; the relays 402', () => {
@@ -165,9 +175,47 @@ describe('Idempotency-Key on job submits, creates and access requests', () => {
       expect(name + value).not.toContain(secret);
   });
 
-  it('malformed keys are refused before anything is done (the draft: an RFC 8941 String)', async () => {
+  it('a bare key (a token, as most clients send it) is accepted, and is the same key as its quoted form', async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Bare');
+    const uuid = randomUUID();
+    const create = (k: string, name = 'Bare keys') =>
+      ctx.api.call('POST', '/api/v1/dashboard/content/tags', withKey(k, { token: acme.triple, body: { name } }));
+    const first = await create(uuid);
+    expect(first.status).toBe(201);
+    // The same value quoted (the draft's String) is the same key: the first answer, and still one tag.
+    expect(await create(`"${uuid}"`)).toMatchObject({ status: 201, body: first.body });
+    expect(await create(uuid)).toMatchObject({ status: 201, body: first.body });
+    expect(await TagModel.countDocuments({ client_id: acme.client_id })).toBe(1);
+    // And the other way round: quoted first, bare after.
+    const other = randomUUID();
+    const quoted = await create(`"${other}"`, 'Quoted first');
+    expect(quoted.status).toBe(201);
+    expect(await create(other, 'Quoted first')).toMatchObject({ status: 201, body: quoted.body });
+    // Any visible ASCII but the separators (quote, comma, semicolon, backslash), up to 255 characters:
+    // base64url, base64 and ULIDs as clients make them.
+    for (const [i, k] of ['Ab-_9.~+/=', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'x'.repeat(255)].entries()) {
+      const res = await create(k, `Token ${i}`);
+      expect([k, res.status]).toEqual([k, 201]);
+      expect((await create(k, `Token ${i}`)).body).toEqual(res.body);
+    }
+  });
+
+  it('malformed keys are refused before anything is done (a String, or a token without separators)', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Retry Malformed');
-    for (const bad of ['8e03978e-40d5-43e8-bc93-6894a57f9324', '""', '"a"b"', `"${'x'.repeat(256)}"`, '"tab\there"']) {
+    for (const bad of [
+      '""',
+      '"a"b"',
+      `"${'x'.repeat(256)}"`,
+      '"tab\there"',
+      '"unclosed',
+      'unopened"',
+      '"k";p=1',
+      'two words',
+      'a,b',
+      'a;b',
+      'back\\slash',
+      'x'.repeat(256),
+    ]) {
       const res = await ctx.api.call('POST', SUBMIT, withKey(bad, { token: acme.triple, body: params }));
       expect([bad, res.status]).toEqual([bad, 422]);
       expect(res.body.errors[0]).toMatchObject({
@@ -179,7 +227,7 @@ describe('Idempotency-Key on job submits, creates and access requests', () => {
     const tag = await ctx.api.call(
       'POST',
       '/api/v1/dashboard/content/tags',
-      withKey('unquoted', {
+      withKey('two words', {
         token: acme.triple,
         body: { name: 'Opening hours' },
       }),

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { NextFunction, Request, Response } from 'express';
+import { parseItem } from 'structured-headers';
 import { sha256, type KeyRing } from '../crypto';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { RoutedOperation } from './contract';
 import type { OperationStage } from './operations';
-import { parseString } from './structured-fields';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
@@ -16,6 +16,31 @@ const FINGERPRINTED_HEADERS = ['x-brand-id', 'x-selected-client-id', 'x-country-
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'last-modified'];
 /** A larger answer is not kept (its retry does the work again). */
 export const MAX_KEPT_BYTES = 1 << 20;
+/** A key's length, in either form. */
+const MAX_KEY_LENGTH = 255;
+/**
+ * A key sent bare, as most clients send it (Stripe's, and agents' HTTP tools): visible ASCII without the
+ * characters a structured field reads as separators or quoting (`"` `,` `;` `\`). The contract's pattern
+ * (components.parameters.IdempotencyKey) is this or the quoted String.
+ */
+const BARE_KEY = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]{1,255}$/;
+
+/**
+ * The key an Idempotency-Key field carries, or null when it is neither form: the draft's RFC 8941 String
+ * (`"8e03978e-…"`, without parameters) or a bare token (`8e03978e-…`). A bare value and the same value quoted are
+ * the same key.
+ */
+export function idempotencyKeyOf(field: string): string | null {
+  if (BARE_KEY.test(field)) return field;
+  try {
+    const [value, params] = parseItem(field);
+    return typeof value === 'string' && params.size === 0 && value.length >= 1 && value.length <= MAX_KEY_LENGTH
+      ? value
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /** What a request with a key carries for its handler: the key's id within its caller's scope. */
 export interface IdempotencyClaim {
@@ -116,7 +141,7 @@ export interface IdempotencyDeps {
 /**
  * Safe retries (draft-ietf-httpapi-idempotency-key-header), one stage of the operation pipeline for every operation
  * whose contract declares the Idempotency-Key header, after validation and before its handler. The key (an RFC
- * 8941 String) is scoped to the caller and the operation and claimed in Redis while the request runs (a lease
+ * 8941 String, or the same value bare: idempotencyKeyOf) is scoped to the caller and the operation and claimed in Redis while the request runs (a lease
  * renewed as long as the process lives): a retry meanwhile answers 409 `idempotency_key_in_flight`; one with a
  * different request (URL, body, acting headers) 422 `idempotency_key_reused`; one after the answer gets that
  * answer again, without the handler. The answer is kept `ttlSeconds`, sealed; not kept are answers that invite a retry
@@ -190,12 +215,13 @@ export function idempotencyStages(deps: IdempotencyDeps) {
       async (req: Request, res: Response, next: NextFunction) => {
         const field = req.get(IDEMPOTENCY_HEADER);
         if (field === undefined) return next();
-        const value = parseString(field);
-        if (value === null || value.length === 0) {
-          // The contract's pattern refuses it first; a value it let through that is not one String is refused too.
-          throw AppError.invalid('Idempotency-Key must be one structured-field String, e.g. "<uuid>"', [
-            { location: 'header', field: IDEMPOTENCY_HEADER, message: 'not an RFC 8941 String' },
-          ]);
+        const value = idempotencyKeyOf(field);
+        if (value === null) {
+          // The contract's pattern refuses it first; a value it let through that is neither form is refused too.
+          throw AppError.invalid(
+            'Idempotency-Key must be a structured-field String ("<uuid>") or a bare token (<uuid>), 1 to 255 characters',
+            [{ location: 'header', field: IDEMPOTENCY_HEADER, message: 'neither an RFC 8941 String nor a bare token' }],
+          );
         }
         // Per caller and operation: the same key sent to another operation is another request's key.
         const id = sha256(`${scopeOf(req)}\n${operationId}\n${value}`);

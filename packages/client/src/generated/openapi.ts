@@ -5422,10 +5422,12 @@ export interface components {
   parameters: {
     /**
      * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941 String
-     *     of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-     *     request within 24 hours answers what the first answered without doing the work again; with another
-     *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-     *     See "Safe retries" in the API description.
+     *     of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+     *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+     *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+     *     hours answers what the first answered without doing the work again; with another request, 422
+     *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+     *     retries" in the API description.
      * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
      */
     IdempotencyKey: string;
@@ -5809,10 +5811,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -5971,10 +5975,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6800,10 +6806,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6931,10 +6939,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -7114,10 +7124,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -8015,10 +8027,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -8511,10 +8525,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -9312,10 +9328,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -9704,10 +9722,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -10238,10 +10258,12 @@ export interface operations {
         'X-Brand-Id'?: components['parameters']['BrandHeader'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -10508,10 +10530,12 @@ export interface operations {
         'X-Country-Code'?: components['parameters']['RelayCountryHeader'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -10632,10 +10656,12 @@ export interface operations {
         'X-Country-Code'?: components['parameters']['RelayCountryHeader'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -11008,10 +11034,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -11123,10 +11151,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -12256,10 +12286,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -12399,10 +12431,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -13245,10 +13279,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14123,10 +14159,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14306,10 +14344,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14539,10 +14579,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14645,10 +14687,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14738,10 +14782,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14881,10 +14927,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -17151,10 +17199,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
