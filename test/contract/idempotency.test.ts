@@ -10,7 +10,8 @@ import { idempotencyKeyOf } from '../../src/lib/http/idempotency';
 import { createClient, startTestApi, useTestApi, type CallOptions, type TestApi } from '../support/harness';
 import { spawnBeside } from '../support/second-api';
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
-import { approvalMail, brandsFor } from '../agents/agent-helpers';
+import { approvalMail, brandsFor, linkOf } from '../agents/agent-helpers';
+import { ADDRESS, brandCaller, reserve } from '../signup/signup-helpers';
 import { AccessRequestModel } from '../../src/agents/access-request.model';
 import { MESSAGING } from '../integrations/helpers';
 
@@ -54,7 +55,13 @@ const OPERATIONS_WITH_KEYS = [
   'proxyParcelTracking',
   'createWatch',
   'triggerWatch',
+  'completeSignup',
+  'confirmApproveAccessRequest',
+  'confirmDenyAccessRequest',
 ].sort();
+
+/** The public operations whose key belongs to the caller's address: they have no token of their own yet. */
+const ADDRESS_SCOPED = ['requestAccessToken', 'requestAccessTokenByEmail'];
 
 describe('the contract declares Idempotency-Key where a POST creates or starts something', () => {
   const doc = YAML.parse(loadOpenApi().text);
@@ -82,6 +89,29 @@ describe('the contract declares Idempotency-Key where a POST creates or starts s
       ]);
       expect(resolve(op.responses['409']).headers?.['Retry-After']).toBeDefined();
     }
+  });
+
+  it('a public operation names the token its keys belong to (x-idempotency-scope), or has none yet', () => {
+    const publicKeyed = operations.filter(({ op }) => declares(op) && op.security?.length === 0);
+    for (const { op } of publicKeyed) {
+      const scope: string | undefined = op['x-idempotency-scope'];
+      if (ADDRESS_SCOPED.includes(op.operationId)) {
+        expect([op.operationId, scope]).toEqual([op.operationId, undefined]);
+        continue;
+      }
+      // A required parameter or body property, so every request carries it.
+      const [where, name] = (scope ?? '').split('.');
+      const required =
+        where === 'query'
+          ? (op.parameters ?? []).some(
+              (p: any) => resolve(p).in === 'query' && resolve(p).name === name && resolve(p).required,
+            )
+          : where === 'body' && op.requestBody?.content['application/json'].schema.required.includes(name);
+      expect([op.operationId, scope, required]).toEqual([op.operationId, scope, true]);
+    }
+    expect(publicKeyed.map(({ op }) => op.operationId).sort()).toEqual(
+      [...ADDRESS_SCOPED, 'completeSignup', 'confirmApproveAccessRequest', 'confirmDenyAccessRequest'].sort(),
+    );
   });
 
   it("the header's pattern accepts exactly the values the stage reads as a key", () => {
@@ -305,6 +335,74 @@ describe('Idempotency-Key on job submits, creates and access requests', () => {
       { token: ctx.admin },
     );
     expect(mails.body.messages).toHaveLength(1);
+  });
+});
+
+describe("Idempotency-Key on public operations belongs to the resource's token, not to the address", () => {
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
+
+  it('two signup completions with one key and two signup tokens, from one address, are two requests', async () => {
+    const agent = await brandCaller(ctx.api, ctx.admin, 'Retry Signup');
+    // Pin names are the registry's, shared by every run: each run's own.
+    const [nameOne, nameTwo] = ['one', 'two'].map((n) => `RETRY-${n}-${randomUUID().slice(0, 8)}`.toUpperCase());
+    const [one, two] = [
+      await reserve(ctx.api, ctx.admin, agent, nameOne),
+      await reserve(ctx.api, ctx.admin, agent, nameTwo),
+    ];
+    const k = key();
+    const complete = (token: string, name: string) =>
+      ctx.api.call(
+        'POST',
+        '/api/v1/signup/complete',
+        withKey(k, {
+          body: { token, name, country_code: 'NL', lat: 52.0907, lng: 5.1214, structured_address: ADDRESS },
+        }),
+      );
+    const first = await complete(one.token, nameOne);
+    expect([first.status, first.body.pin_id]).toEqual([202, `NL:${nameOne}`]);
+    const second = await complete(two.token, nameTwo);
+    expect([second.status, second.body.pin_id]).toEqual([202, `NL:${nameTwo}`]);
+    // Each token's retry gets its own first answer.
+    expect(await complete(one.token, nameOne)).toMatchObject({ status: 202, body: first.body });
+    expect(await complete(two.token, nameTwo)).toMatchObject({ status: 202, body: second.body });
+    // With one token, the key is one key: another body is refused, not run.
+    const reused = await complete(one.token, nameTwo);
+    expect([reused.status, reused.body.code]).toEqual([422, 'idempotency_key_reused']);
+    // Only hashes of the tokens are stored.
+    const stored = [...(await storedKeys(ctx.api))].join(' ');
+    for (const token of [one.token, two.token]) expect(stored).not.toContain(token);
+  });
+
+  it("two approvals with one key, each through its own request's link, from one address, are two decisions", async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Approvals');
+    const ask = async (project_name: string) => {
+      const body = {
+        client_id: acme.client_id,
+        owner_email: 'dev@agency.test',
+        project_name,
+        requested_scopes: ['jobs:read'],
+      };
+      const receipt = await ctx.api.call('POST', '/api/v1/auth/pat/request', { body });
+      expect(receipt.status).toBe(200);
+      return linkOf(await approvalMail(ctx.api, ctx.admin, acme.admin_email, receipt.body.request_id), 'approve');
+    };
+    const links = [await ask('first-agent'), await ask('second-agent')];
+    const k = key();
+    const approve = (link: string) =>
+      fetch(link, { method: 'POST', headers: { accept: 'application/json', 'idempotency-key': k } }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as { request_id: string; status: string } }),
+      );
+    const first = await approve(links[0]);
+    const second = await approve(links[1]);
+    expect([first.status, first.body.status, second.status, second.body.status]).toEqual([
+      200,
+      'approved',
+      200,
+      'approved',
+    ]);
+    expect(second.body.request_id).not.toBe(first.body.request_id);
+    // A retry whose answer was lost gets the decision again, not 409 "already decided".
+    expect(await approve(links[0])).toEqual(first);
   });
 });
 

@@ -93,11 +93,35 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** Where a public operation's request carries the token of the resource it acts on (`x-idempotency-scope`). */
+interface TokenPlace {
+  in: 'body' | 'query';
+  name: string;
+}
+
+/** An operation's `x-idempotency-scope` (`body.token`, `query.approval_token`), or null when it names none. */
+function tokenPlaceOf(op: RoutedOperation): TokenPlace | null {
+  const declared = op.schema['x-idempotency-scope'];
+  if (declared === undefined) return null;
+  const match = typeof declared === 'string' ? /^(body|query)\.(\w+)$/.exec(declared) : null;
+  if (!match) throw new Error(`${op.schema.operationId}: x-idempotency-scope must be body.<name> or query.<name>`);
+  return { in: match[1] as TokenPlace['in'], name: match[2] };
+}
+
 /**
- * Who a key belongs to: the credential that sent it (never its secret; see Caller.credentialId), or for a public
- * operation the client's address. Another caller's identical key is another key.
+ * Who a key belongs to. On an operation whose contract names the token of the resource it acts on (a signup
+ * token, an approval token): that token, by its hash only, so people behind one address (a NAT, an office) never
+ * share keys, and one of them cannot be answered another's request. Else the credential that sent it (never its
+ * secret; see Caller.credentialId), or for a public operation without a token (an access request, which makes
+ * one) the client's address. Another scope's identical key is another key.
  */
-function scopeOf(req: Request): string {
+function scopeOf(req: Request, tokenAt: TokenPlace | null): string {
+  if (tokenAt) {
+    const source = (tokenAt.in === 'body' ? req.body : req.query) as Record<string, unknown> | undefined;
+    const token = source?.[tokenAt.name];
+    // The contract requires it; a request without it never reaches this stage.
+    if (typeof token === 'string' && token) return `token:${sha256(token)}`;
+  }
   const caller = req.caller;
   if (caller) return caller.credentialId ?? `${caller.kind}:${caller.userId ?? caller.clientId}`;
   return `address:${req.ip}`;
@@ -211,6 +235,7 @@ export function idempotencyStages(deps: IdempotencyDeps) {
       .some((p) => p.in === 'header' && p.name?.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
     if (!declared) return [];
     const operationId = op.schema.operationId;
+    const tokenAt = tokenPlaceOf(op);
     return [
       async (req: Request, res: Response, next: NextFunction) => {
         const field = req.get(IDEMPOTENCY_HEADER);
@@ -224,7 +249,7 @@ export function idempotencyStages(deps: IdempotencyDeps) {
           );
         }
         // Per caller and operation: the same key sent to another operation is another request's key.
-        const id = sha256(`${scopeOf(req)}\n${operationId}\n${value}`);
+        const id = sha256(`${scopeOf(req, tokenAt)}\n${operationId}\n${value}`);
         const key = `idempotency:${id}`;
         const fingerprint = fingerprintOf(req, operationId);
         const claim = JSON.stringify({ state: 'pending', fingerprint, owner: randomBytes(12).toString('hex') });

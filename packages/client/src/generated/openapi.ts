@@ -1205,7 +1205,8 @@ export interface paths {
      *     country that differs from the reservation answers 409; an upstream's terminal write failure answers
      *     502; a disabled write path or a transient upstream failure answers 503. Public: no login; the signup
      *     token in the body authorises the claim (an expired, badly signed or malformed token answers 401, a
-     *     token of the previous format 410).
+     *     token of the previous format 410). An Idempotency-Key here belongs to the signup token (its hash), not
+     *     to the caller's address: people behind one address never share keys.
      */
     post: operations['completeSignup'];
     delete?: never;
@@ -1323,7 +1324,8 @@ export interface paths {
      *     browser gets a result page, a client asking for JSON gets JSON; errors likewise. 403 when this link's
      *     approver may not make the decision: the requester deciding on their own request, a brand_admin
      *     approving a multi_brand request or administering no active brand of the client (or no longer a
-     *     brand_admin). A request already decided answers 409; an expired one 410.
+     *     brand_admin). A request already decided answers 409; an expired one 410. An Idempotency-Key here
+     *     belongs to the approval_token (its hash), not to the caller's address.
      */
     post: operations['confirmApproveAccessRequest'];
     delete?: never;
@@ -1356,7 +1358,8 @@ export interface paths {
      * A browser gets a result page, a client asking for JSON gets JSON; errors likewise. 403 when this link's
      *     approver may not make the decision: the requester deciding on their own request, a brand_admin
      *     approving a multi_brand request or administering no active brand of the client (or no longer a
-     *     brand_admin). A request already decided answers 409; an expired one 410.
+     *     brand_admin). A request already decided answers 409; an expired one 410. An Idempotency-Key here
+     *     belongs to the approval_token (its hash), not to the caller's address.
      */
     post: operations['confirmDenyAccessRequest'];
     delete?: never;
@@ -10894,7 +10897,19 @@ export interface operations {
   completeSignup: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10980,9 +10995,13 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Name or country differs from the reservation. */
+      /**
+       * @description Name or country differs from the reservation. Or a request with the same Idempotency-Key is still
+       *     in flight (code `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -11491,7 +11510,19 @@ export interface operations {
          */
         approval_token: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Access request id.
@@ -11571,9 +11602,13 @@ export interface operations {
           'text/html': string;
         };
       };
-      /** @description Already decided. */
+      /**
+       * @description Already decided. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -11728,7 +11763,19 @@ export interface operations {
          */
         approval_token: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Access request id.
@@ -11806,9 +11853,13 @@ export interface operations {
           'text/html': string;
         };
       };
-      /** @description Already decided. */
+      /**
+       * @description Already decided. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
