@@ -172,6 +172,13 @@ const schema = z.object({
    * retry meanwhile answers 409; after a crash the key is free again this long after the last renewal.
    */
   IDEMPOTENCY_LEASE_SECONDS: positiveInt.default(30),
+  /**
+   * Answers one caller (a credential; on a public operation a resource's token or an address) may have kept at
+   * once, and their bytes as stored (sealed): past either, the caller's own oldest answers stop being kept (their
+   * retries do the work again), so that no caller can fill Redis and take the guarantee from the others.
+   */
+  IDEMPOTENCY_MAX_ANSWERS_PER_CALLER: positiveInt.default(10_000),
+  IDEMPOTENCY_MAX_BYTES_PER_CALLER: positiveInt.default(16 * 1024 * 1024),
   /** How long confirm-pin holds a name for the end user (24 hours; tests shorten it). */
   PIN_RESERVATION_TTL_SECONDS: positiveInt.default(24 * 3600),
   /** How long the pin_created callback is retried (5xx, timeouts) before delivery gives up. */

@@ -406,6 +406,93 @@ describe("Idempotency-Key on public operations belongs to the resource's token, 
   });
 });
 
+describe('a per-caller cap on kept answers', () => {
+  // Small caps, so that a test reaches them with a few answers (the defaults: 10,000 answers and 16 MiB).
+  const MAX_ANSWERS = 5;
+  const MAX_BYTES = 8192;
+  const ctx = useTestApi({
+    IDEMPOTENCY_MAX_ANSWERS_PER_CALLER: String(MAX_ANSWERS),
+    IDEMPOTENCY_MAX_BYTES_PER_CALLER: String(MAX_BYTES),
+  });
+  const tag = (token: string, k: string, name: string, description?: string) =>
+    ctx.api.call('POST', '/api/v1/dashboard/content/tags', withKey(k, { token, body: { name, description } }));
+  /** Creates a tag with a new key; answers the key, the answer and the size of what was kept for it. */
+  async function keptTag(token: string, name: string, description?: string) {
+    const before = await storedKeys(ctx.api);
+    const k = key();
+    const res = await tag(token, k, name, description);
+    expect(res.status).toBe(201);
+    const added = [...(await storedKeys(ctx.api))].filter(([n]) => !before.has(n));
+    expect(added).toHaveLength(1);
+    return { k, res, size: added[0][1].length };
+  }
+  /**
+   * A retry of a kept answer is replayed; of one no longer kept, done again (the slug is taken then: 409, an answer
+   * kept in turn, which may take the caller's oldest).
+   */
+  const kept = async (token: string, made: { k: string; res: { body: any } }) => {
+    const retry = await tag(token, made.k, made.res.body.name, made.res.body.description ?? undefined);
+    if (retry.status === 201) expect(retry.body).toEqual(made.res.body);
+    else expect(retry.status).toBe(409);
+    return retry.status === 201;
+  };
+
+  it("a caller past its cap loses its oldest answers, never another caller's", async () => {
+    const quiet = await createClient(ctx.api, ctx.admin, 'Cap Quiet');
+    const quietOnes = [await keptTag(quiet.triple, 'Quiet one'), await keptTag(quiet.triple, 'Quiet two')];
+
+    // By count: one more answer than the cap, small ones (so the bytes do not bind).
+    const many = await createClient(ctx.api, ctx.admin, 'Cap Many');
+    const small: Awaited<ReturnType<typeof keptTag>>[] = [];
+    for (let i = 0; i <= MAX_ANSWERS; i++) small.push(await keptTag(many.triple, `Small ${i}`));
+    expect(small.reduce((n, t) => n + t.size, 0)).toBeLessThan(MAX_BYTES);
+    for (const t of small.slice(1)) expect(await kept(many.triple, t)).toBe(true);
+    // Last: a retry not kept is a new request, whose answer (409) is kept in turn.
+    expect(await kept(many.triple, small[0])).toBe(false);
+
+    // By bytes: answers of ~2 KB each (a long description), one more than the bytes hold.
+    const big = await createClient(ctx.api, ctx.admin, 'Cap Big');
+    const description = 'd'.repeat(1000);
+    const first = await keptTag(big.triple, 'Big 0', description);
+    const fit = Math.floor(MAX_BYTES / first.size);
+    expect(fit + 1).toBeLessThanOrEqual(MAX_ANSWERS); // so the bytes bind, not the count
+    const bigOnes = [first];
+    for (let i = 1; i <= fit; i++) bigOnes.push(await keptTag(big.triple, `Big ${i}`, description));
+    expect(bigOnes.every((t) => t.size === first.size)).toBe(true);
+    for (const t of bigOnes.slice(1)) expect(await kept(big.triple, t)).toBe(true);
+    expect(await kept(big.triple, bigOnes[0])).toBe(false);
+
+    // The quiet caller's answers are all still kept.
+    for (const t of quietOnes) expect(await kept(quiet.triple, t)).toBe(true);
+  });
+
+  it("an answer larger than a caller's whole cap is not kept, and takes none of its other answers", async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Cap Oversize');
+    const small = await keptTag(acme.triple, 'Before the post');
+    const k = key();
+    const text = 'word '.repeat(2000); // ~10 KB, in the answer too
+    const post = () =>
+      ctx.api.call(
+        'POST',
+        '/api/v1/dashboard/content/posts',
+        withKey(k, {
+          token: acme.triple,
+          body: {
+            slug: 'oversize',
+            title: 'Oversize',
+            body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+          },
+        }),
+      );
+    const first = await post();
+    expect(first.status).toBe(201);
+    expect(JSON.stringify(first.body).length).toBeGreaterThan(MAX_BYTES);
+    // Its retry does the work again: the slug is taken by then.
+    expect((await post()).status).toBe(409);
+    expect(await kept(acme.triple, small)).toBe(true);
+  });
+});
+
 /** A messaging provider whose answers the test decides: held until released, or failing with a status. */
 function messagingProvider() {
   const received: string[] = [];

@@ -5,6 +5,7 @@ import { parseItem } from 'structured-headers';
 import { sha256, type KeyRing } from '../crypto';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
+import { idempotencyAnswersDropped } from '../metrics';
 import type { RoutedOperation } from './contract';
 import type { OperationStage } from './operations';
 
@@ -80,6 +81,42 @@ if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
 if ARGV[2] == '=' then return redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`;
+
+/**
+ * Keeps an answer under a per-caller cap. Only while the key still holds this request's claim (`ARGV[1]`): stores
+ * the answer `ARGV[2]` for `ARGV[3]` ms, lists it in its caller's index (KEYS[2], a sorted set of the caller's kept
+ * keys by when they were kept, in microseconds of Redis's clock; KEYS[3], a hash of their sizes and, under `#`,
+ * their total), then drops the caller's oldest answers while it holds more than `ARGV[4]` answers or `ARGV[5]`
+ * bytes. An index entry older than the answers' lifetime names an answer already expired (whose key may hold a new
+ * claim since): it leaves the index without its key being touched. Both index keys live as long as the caller's
+ * newest answer. Answers how many kept answers were dropped, or -1 when the claim was gone. (The index's members
+ * are the keys as Redis names them, prefix included: keys a script reaches that are not in KEYS, so one Redis,
+ * never a cluster.)
+ */
+const KEEP = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local expired = now - tonumber(ARGV[3]) * 1000
+local previous = redis.call('HGET', KEYS[3], KEYS[1])
+if previous then redis.call('HINCRBY', KEYS[3], '#', -tonumber(previous)) end
+redis.call('ZADD', KEYS[2], now, KEYS[1])
+redis.call('HSET', KEYS[3], KEYS[1], #ARGV[2])
+local total = redis.call('HINCRBY', KEYS[3], '#', #ARGV[2])
+local dropped = 0
+while redis.call('ZCARD', KEYS[2]) > tonumber(ARGV[4]) or total > tonumber(ARGV[5]) do
+  local oldest = redis.call('ZPOPMIN', KEYS[2])
+  total = redis.call('HINCRBY', KEYS[3], '#', -tonumber(redis.call('HGET', KEYS[3], oldest[1]) or 0))
+  redis.call('HDEL', KEYS[3], oldest[1])
+  if tonumber(oldest[2]) > expired then
+    redis.call('DEL', oldest[1])
+    dropped = dropped + 1
+  end
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+return dropped`;
 
 /** JSON with object keys sorted, so a retry that orders its fields differently is the same request. */
 export function canonicalJson(value: unknown): string {
@@ -160,6 +197,9 @@ export interface IdempotencyDeps {
   logger: Logger;
   ttlSeconds: number;
   leaseSeconds: number;
+  /** Answers one caller (a scope: scopeOf) may have kept at once, and their bytes (sealed, as stored). */
+  maxAnswersPerCaller: number;
+  maxBytesPerCaller: number;
 }
 
 /**
@@ -170,6 +210,10 @@ export interface IdempotencyDeps {
  * different request (URL, body, acting headers) 422 `idempotency_key_reused`; one after the answer gets that
  * answer again, without the handler. The answer is kept `ttlSeconds`, sealed; not kept are answers that invite a retry
  * (5xx, or any with Retry-After, such as 429 and 402) and answers over MAX_KEPT_BYTES, so their retry does the work.
+ * Each caller keeps at most `maxAnswersPerCaller` answers and `maxBytesPerCaller` bytes at once (KEEP): past
+ * either, its own oldest answers stop being kept, so that no caller can fill Redis and take the guarantee from
+ * the others; the newest are kept, since retries come soon after their request. An answer larger than the bytes
+ * alone is not kept, and takes none of the caller's others.
  */
 export function idempotencyStages(deps: IdempotencyDeps) {
   const { redis, ring, logger } = deps;
@@ -177,6 +221,27 @@ export function idempotencyStages(deps: IdempotencyDeps) {
   const leaseMs = deps.leaseSeconds * 1000;
   const settle = (key: string, claim: string, next: string, ms: number) =>
     redis.eval(SETTLE, 1, key, claim, next, String(ms)) as Promise<number>;
+  /** Keeps `answer` under the caller's cap; an answer larger than the cap alone gives the key up instead. */
+  const keep = async (key: string, scope: string, claim: string, answer: string) => {
+    if (answer.length > deps.maxBytesPerCaller) {
+      idempotencyAnswersDropped.labels('too_large').inc();
+      return settle(key, claim, '', ttlMs);
+    }
+    const caller = sha256(scope);
+    const dropped = (await redis.eval(
+      KEEP,
+      3,
+      key,
+      `idempotency-kept:${caller}`,
+      `idempotency-kept-bytes:${caller}`,
+      claim,
+      answer,
+      String(ttlMs),
+      String(deps.maxAnswersPerCaller),
+      String(deps.maxBytesPerCaller),
+    )) as number;
+    if (dropped > 0) idempotencyAnswersDropped.labels('caller_cap').inc(dropped);
+  };
 
   function replay(res: Response, done: Done) {
     const answer = JSON.parse(ring.decrypt(done.answer)) as Answer;
@@ -189,7 +254,7 @@ export function idempotencyStages(deps: IdempotencyDeps) {
    * Lets the handler answer, and keeps its answer (or gives the key up) before the answer is sent, so a retry
    * that comes after it finds it.
    */
-  function keepAnswer(res: Response, key: string, claim: string, fingerprint: string) {
+  function keepAnswer(res: Response, key: string, scope: string, claim: string, fingerprint: string) {
     const renew = setInterval(() => void settle(key, claim, '=', leaseMs).catch(() => undefined), leaseMs / 3);
     renew.unref();
     const chunks: Buffer[] = [];
@@ -213,15 +278,16 @@ export function idempotencyStages(deps: IdempotencyDeps) {
       collect(args[0], args[1]);
       const status = res.statusCode;
       const kept = status < 500 && !res.getHeader('retry-after') && size <= MAX_KEPT_BYTES;
-      let next = '';
+      let settled: Promise<unknown>;
       if (kept) {
         const headers = Object.fromEntries(
           REPLAYED_HEADERS.flatMap((h) => (res.getHeader(h) === undefined ? [] : [[h, String(res.getHeader(h))]])),
         );
         const answer: Answer = { status, headers, body: Buffer.concat(chunks).toString('base64') };
-        next = JSON.stringify({ state: 'done', fingerprint, answer: ring.encrypt(JSON.stringify(answer)) } as Done);
-      }
-      settle(key, claim, next, ttlMs)
+        const done: Done = { state: 'done', fingerprint, answer: ring.encrypt(JSON.stringify(answer)) };
+        settled = keep(key, scope, claim, JSON.stringify(done));
+      } else settled = settle(key, claim, '', ttlMs);
+      settled
         .catch((err) => logger.warn({ err: (err as Error).message }, 'idempotency: answer not kept'))
         .finally(() => end(...args));
       return res;
@@ -249,14 +315,15 @@ export function idempotencyStages(deps: IdempotencyDeps) {
           );
         }
         // Per caller and operation: the same key sent to another operation is another request's key.
-        const id = sha256(`${scopeOf(req, tokenAt)}\n${operationId}\n${value}`);
+        const scope = scopeOf(req, tokenAt);
+        const id = sha256(`${scope}\n${operationId}\n${value}`);
         const key = `idempotency:${id}`;
         const fingerprint = fingerprintOf(req, operationId);
         const claim = JSON.stringify({ state: 'pending', fingerprint, owner: randomBytes(12).toString('hex') });
         const held = (await redis.eval(CLAIM, 1, key, claim, String(leaseMs))) as string | null;
         if (held === null) {
           req.idempotency = { id };
-          keepAnswer(res, key, claim, fingerprint);
+          keepAnswer(res, key, scope, claim, fingerprint);
           return next();
         }
         const record = JSON.parse(held) as Pending | Done;
