@@ -17,7 +17,7 @@ import { rerankOnFirstUse } from './rerank';
  */
 export function createIdapModule(infra: Pick<Infra, 'config' | 'engines' | 'lock' | 'logger' | 'recorder'>) {
   const redis = infra.engines.redis;
-  const reads = createIdapReads(redis);
+  const reads = createIdapReads(redis, { maxUnits: infra.config.IDAP_CACHE_MAX_UNITS });
   const stopAnnouncing = announceThrough(redis);
   const workflows = createIdapWorkflows(infra.engines.temporal, infra.config.bulkTaskQueue);
   const outdatedIndex = rerankOnFirstUse({ workflows, logger: infra.logger });

@@ -23,7 +23,12 @@ export interface SearchTrace {
   candidates: number;
   /** Documents this search read from the database (the rest came from the process's cache). */
   fromDatabase: number;
+  /** Queries this search sent to the database (0: answered from the process's cache alone). */
+  queries: number;
 }
+
+/** A trace with nothing counted yet. */
+export const newSearchTrace = (): SearchTrace => ({ postings: 0, candidates: 0, fromDatabase: 0, queries: 0 });
 
 /** A resource's place in a term's list: best first, then by resource id. */
 export interface ListEntry {
@@ -70,6 +75,7 @@ export class PostingList {
 
   private async loadMore(trace?: SearchTrace): Promise<void> {
     const limit = this.chunk;
+    if (trace) trace.queries += 1;
     const ids = await this.read(this.lastId, limit);
     if (trace) trace.fromDatabase += ids.length;
     this.chunk = Math.min(this.chunk * 4, LAST_CHUNK);
@@ -116,10 +122,12 @@ class TypeCache implements TypeReads {
   private resourceDocs = new Map<string, StoredResource | null>();
   private readonly scope: { client_id: string; resource_type: ResourceType };
 
+  /** `cached`: whether it is kept beyond the read it serves (not while the subscription to changes is down). */
   constructor(
     private readonly clientId: string,
     private readonly type: ResourceType,
     private readonly grew: (units: number) => void,
+    readonly cached = true,
   ) {
     this.scope = { client_id: clientId, resource_type: type };
   }
@@ -170,7 +178,10 @@ class TypeCache implements TypeReads {
 
   stats(trace?: SearchTrace): Promise<IndexStats> {
     if (!this.statsRead) {
-      if (trace) trace.fromDatabase += 1;
+      if (trace) {
+        trace.queries += 1;
+        trace.fromDatabase += 1;
+      }
       this.statsRead = readIndexStats(this.clientId, this.type);
       this.statsRead.catch(() => (this.statsRead = null));
     }
@@ -182,6 +193,7 @@ class TypeCache implements TypeReads {
     const out = new Map<string, number>();
     if (missing.length) {
       const generation = this.generation;
+      if (trace) trace.queries += 1;
       const found = await TermDfModel.find(
         { ...this.scope, _id: { $in: missing.map((t) => dfId(this.clientId, this.type, t)) } },
         { _id: 0, term: 1, df: 1 },
@@ -203,6 +215,7 @@ class TypeCache implements TypeReads {
   completions(prefix: string, trace?: SearchTrace): Promise<{ term: string; df: number }[]> {
     let read = this.prefixes.get(prefix);
     if (!read) {
+      if (trace) trace.queries += 1;
       read = TermDfModel.find(
         { ...this.scope, _id: idPrefixRange(dfId(this.clientId, this.type, prefix), false) },
         { _id: 0, term: 1, df: 1 },
@@ -287,7 +300,9 @@ class TypeCache implements TypeReads {
     }
     if (!missing.length) return out;
     const generation = this.generation;
-    const found = new Map((await Promise.all(chunks(missing, IN_CHUNK).map(read))).flat());
+    const parts = chunks(missing, IN_CHUNK);
+    if (trace) trace.queries += parts.length;
+    const found = new Map((await Promise.all(parts.map(read))).flat());
     if (trace) trace.fromDatabase += found.size;
     // Kept only if nothing was dropped while reading (what was read may predate the change), and counted only
     // if the entry still uses this map (shrink lets go of it).
@@ -306,7 +321,7 @@ class TypeCache implements TypeReads {
 
 export interface IdapReads {
   /** The reads over one tenant's type: from this process's cache while it is kept exact, else from the database. */
-  of(clientId: string, type: ResourceType): TypeReads;
+  of(clientId: string, type: ResourceType): TypeReads & { readonly cached: boolean };
   /** How much is cached (units: a resource 10, a forward entry its postings, a list entry 1). */
   size(): number;
   /** Drops everything (a test's or benchmark's cold start). */
@@ -363,7 +378,7 @@ export function createIdapReads(redis: Redis, opts: { maxUnits?: number } = {}):
           else drop(key);
         }
       });
-      if (!subscription.live()) return new TypeCache(clientId, type, () => undefined);
+      if (!subscription.live()) return new TypeCache(clientId, type, () => undefined, false);
       const key = `${clientId}|${type}`;
       let entry = entries.get(key);
       if (entry) entries.delete(key);

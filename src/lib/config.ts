@@ -292,6 +292,8 @@ const schema = z.object({
     .min(2000, 'must be at least 2000 (the resource write budget of 1000 ms, and room for clock skew)')
     .max(600_000)
     .default(5000),
+  /** Units each process's IDAP read cache holds at most (a resource 10, a forward entry its postings, a list entry 1). */
+  IDAP_CACHE_MAX_UNITS: positiveInt.default(500_000),
   /**
    * Whether webhooks, pin callbacks and deploy hooks may reach loopback, private, link-local, metadata, NAT64 and
    * Teredo addresses (src/lib/outbound.ts). Refused unless set to true, in every environment: a developer's
