@@ -292,8 +292,15 @@ const schema = z.object({
     .min(2000, 'must be at least 2000 (the resource write budget of 1000 ms, and room for clock skew)')
     .max(600_000)
     .default(5000),
-  /** Units each process's IDAP read cache holds at most (a resource 10, a forward entry its postings, a list entry 1). */
+  /**
+   * Each process's IDAP read cache (docs/idap.md, "The cache's bounds"): the units it holds over all tenants (a
+   * resource 10, a forward entry its postings, a list entry or a term 1; about 150 bytes a unit), the units one
+   * tenant's entries hold, and the entries each vocabulary map of a tenant's type holds (terms' frequencies, terms'
+   * lists, prefixes' completions).
+   */
   IDAP_CACHE_MAX_UNITS: positiveInt.default(500_000),
+  IDAP_CACHE_TENANT_MAX_UNITS: positiveInt.default(250_000),
+  IDAP_CACHE_MAX_TERMS: positiveInt.default(4096),
   /**
    * Whether webhooks, pin callbacks and deploy hooks may reach loopback, private, link-local, metadata, NAT64 and
    * Teredo addresses (src/lib/outbound.ts). Refused unless set to true, in every environment: a developer's
