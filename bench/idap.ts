@@ -37,7 +37,7 @@ import { upsertResources } from '../src/idap/resources.service';
 import { createLocks } from '../src/lib/locks';
 import { parseQuery, prepareQuery, rankAll, type Ranked } from '../src/idap/ranking';
 import { INDEX_LAYOUT, dfId, idPrefixRange, postingId, statsId } from '../src/idap/search-index.model';
-import type { SearchTrace } from '../src/idap/index-reads';
+import { newSearchTrace } from '../src/idap/index-reads';
 import type { ApiRuntime } from '../src/runtime';
 import autocannon from 'autocannon';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -385,7 +385,7 @@ async function benchSize(api: ApiRuntime, url: string, n: number) {
   const postingsRead: number[] = [];
   for (const q of QUERIES) {
     idap.reads.clear();
-    const cold: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+    const cold = newSearchTrace();
     recorded.push(await recordQueries(() => idap.service.search(cid, 'businesses', { q, limit: K }, cold)));
     const ours = (await call(searchPath(q))) as { items: { resource_id: string }[] };
     const ideal = await exhaustive(cid, q);

@@ -101,6 +101,8 @@ export function createApp(
     logger,
     ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS,
     leaseSeconds: config.IDEMPOTENCY_LEASE_SECONDS,
+    maxAnswersPerCaller: config.IDEMPOTENCY_MAX_ANSWERS_PER_CALLER,
+    maxBytesPerCaller: config.IDEMPOTENCY_MAX_BYTES_PER_CALLER,
   });
   app.use(
     routeOperations(

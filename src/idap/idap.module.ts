@@ -17,7 +17,12 @@ import { rerankOnFirstUse } from './rerank';
  */
 export function createIdapModule(infra: Pick<Infra, 'config' | 'engines' | 'lock' | 'logger' | 'recorder'>) {
   const redis = infra.engines.redis;
-  const reads = createIdapReads(redis);
+  const { config } = infra;
+  const reads = createIdapReads(redis, {
+    maxUnits: config.IDAP_CACHE_MAX_UNITS,
+    maxUnitsPerTenant: config.IDAP_CACHE_TENANT_MAX_UNITS,
+    maxTerms: config.IDAP_CACHE_MAX_TERMS,
+  });
   const stopAnnouncing = announceThrough(redis);
   const workflows = createIdapWorkflows(infra.engines.temporal, infra.config.bulkTaskQueue);
   const outdatedIndex = rerankOnFirstUse({ workflows, logger: infra.logger });

@@ -3,7 +3,8 @@ import type { RunLocked } from '../lib/locks';
 import type { ResourceType } from './resource.model';
 import { batchGet, type BatchRequest } from './batch';
 import { changeFlags, parseFlagFilter, type FlagChange } from './flags';
-import type { IdapReads, SearchTrace } from './index-reads';
+import { cacheLookups } from '../lib/metrics';
+import { newSearchTrace, type IdapReads, type SearchTrace } from './index-reads';
 import { csv } from './refs';
 import { searchResources } from './search';
 import { INDEX_LAYOUT } from './search-index.model';
@@ -23,6 +24,13 @@ export function flagFilter(flags: string | undefined): { require: string[]; excl
   return { require, exclude };
 }
 
+/** Searches answered from the process's cache alone (hit), with reads from the database (miss), or uncached. */
+const searchLookups = {
+  hit: cacheLookups.labels('idap_search', 'hit'),
+  miss: cacheLookups.labels('idap_search', 'miss'),
+  bypass: cacheLookups.labels('idap_search', 'bypass'),
+};
+
 export function createIdapService(deps: {
   reads: IdapReads;
   /** Called when a search meets an index ranked the way of an older version (rerankIndex brings it up to date). */
@@ -36,9 +44,15 @@ export function createIdapService(deps: {
   return {
     batch: (clientId: string, req: BatchRequest) => batchGet(reads, clientId, req),
 
-    async search(clientId: string, type: ResourceType | 'media', query: SearchQuery, trace?: SearchTrace) {
+    async search(
+      clientId: string,
+      type: ResourceType | 'media',
+      query: SearchQuery,
+      trace: SearchTrace = newSearchTrace(),
+    ) {
       if (type === 'media') throw mediaNotSearchable();
       const typeReads = reads.of(clientId, type);
+      const queriesBefore = trace.queries;
       const items = await searchResources(
         typeReads,
         type,
@@ -46,6 +60,8 @@ export function createIdapService(deps: {
         { limit: query.limit ?? 20, fields: csv(query.fields), ...flagFilter(query.flags) },
         trace,
       );
+      const result = !typeReads.cached ? 'bypass' : trace.queries > queriesBefore ? 'miss' : 'hit';
+      searchLookups[result].inc();
       if (deps.outdatedIndex && (await typeReads.stats()).layout < INDEX_LAYOUT) deps.outdatedIndex(clientId, type);
       return { resource_type: type, count: items.length, has_more: false, next_cursor: null, items };
     },

@@ -23,7 +23,12 @@ export interface SearchTrace {
   candidates: number;
   /** Documents this search read from the database (the rest came from the process's cache). */
   fromDatabase: number;
+  /** Queries this search sent to the database (0: answered from the process's cache alone). */
+  queries: number;
 }
+
+/** A trace with nothing counted yet. */
+export const newSearchTrace = (): SearchTrace => ({ postings: 0, candidates: 0, fromDatabase: 0, queries: 0 });
 
 /** A resource's place in a term's list: best first, then by resource id. */
 export interface ListEntry {
@@ -70,6 +75,7 @@ export class PostingList {
 
   private async loadMore(trace?: SearchTrace): Promise<void> {
     const limit = this.chunk;
+    if (trace) trace.queries += 1;
     const ids = await this.read(this.lastId, limit);
     if (trace) trace.fromDatabase += ids.length;
     this.chunk = Math.min(this.chunk * 4, LAST_CHUNK);
@@ -103,25 +109,97 @@ export interface TypeReads {
 /** A resource is counted as this many units of the cache's size, a forward entry as its postings, a list entry as 1. */
 const RESOURCE_UNITS = 10;
 
+type Completions = { term: string; df: number }[];
+
+/**
+ * A map that keeps at most `max` entries, the least recently used going first: `get` counts as a use. `evicted`
+ * hears of each entry that goes.
+ */
+class BoundedMap<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(
+    private readonly max: number,
+    private readonly evicted: (value: V) => void,
+  ) {}
+
+  get size() {
+    return this.entries.size;
+  }
+
+  has(key: K) {
+    return this.entries.has(key);
+  }
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value === undefined) return undefined;
+    // Last in insertion order is the most recently used.
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+
+  /** The entry without counting a use. */
+  peek(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: K, value: V) {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    for (const [oldest, old] of this.entries) {
+      if (this.entries.size <= this.max) break;
+      this.entries.delete(oldest);
+      this.evicted(old);
+    }
+  }
+
+  delete(key: K) {
+    return this.entries.delete(key);
+  }
+
+  values() {
+    return this.entries.values();
+  }
+
+  clear() {
+    this.entries.clear();
+  }
+}
+
 /** One tenant's type: what was read of it, kept until a write changes it (or the cache needs the room). */
 class TypeCache implements TypeReads {
   units = 0;
   /** Counts what `forget` dropped: a read that began before then keeps nothing it read. */
   private generation = 0;
   private statsRead: Promise<IndexStats> | null = null;
-  private readonly df = new Map<string, number | null>();
-  private readonly prefixes = new Map<string, Promise<{ term: string; df: number }[]>>();
-  private readonly lists = new Map<string, PostingList>();
+  /**
+   * The vocabulary looked up: terms' document frequencies (null: not in the index), terms' lists as far as read,
+   * and prefixes' completions, each at most `maxTerms` entries, the least recently used going first.
+   */
+  private readonly df: BoundedMap<string, number | null>;
+  private readonly lists: BoundedMap<string, PostingList>;
+  private readonly prefixes: BoundedMap<string, { read: Promise<Completions>; units: number }>;
   private forwardEntries = new Map<string, ScoredPosting[] | null>();
   private resourceDocs = new Map<string, StoredResource | null>();
   private readonly scope: { client_id: string; resource_type: ResourceType };
 
+  /**
+   * `grew` hears of every change of its units (negative when it let go of some); `cached`: whether it is kept
+   * beyond the read it serves (not while the process's subscription to changes is down).
+   */
   constructor(
-    private readonly clientId: string,
-    private readonly type: ResourceType,
+    readonly clientId: string,
+    readonly type: ResourceType,
+    maxTerms: number,
     private readonly grew: (units: number) => void,
+    readonly cached = true,
   ) {
     this.scope = { client_id: clientId, resource_type: type };
+    this.df = new BoundedMap(maxTerms, () => this.add(-1));
+    this.lists = new BoundedMap(maxTerms, (list) => this.add(-list.entries.length));
+    this.prefixes = new BoundedMap(maxTerms, (prefix) => this.add(-prefix.units));
   }
 
   private add(units: number) {
@@ -146,11 +224,11 @@ class TypeCache implements TypeReads {
     }
     if (change.terms) {
       this.statsRead = null;
-      freed += this.prefixes.size;
+      for (const prefix of this.prefixes.values()) freed += prefix.units;
       this.prefixes.clear();
       for (const term of change.terms) {
         if (this.df.delete(term)) freed += 1;
-        const list = this.lists.get(term);
+        const list = this.lists.peek(term);
         if (list && this.lists.delete(term)) freed += list.entries.length;
       }
     }
@@ -170,7 +248,10 @@ class TypeCache implements TypeReads {
 
   stats(trace?: SearchTrace): Promise<IndexStats> {
     if (!this.statsRead) {
-      if (trace) trace.fromDatabase += 1;
+      if (trace) {
+        trace.queries += 1;
+        trace.fromDatabase += 1;
+      }
       this.statsRead = readIndexStats(this.clientId, this.type);
       this.statsRead.catch(() => (this.statsRead = null));
     }
@@ -178,10 +259,11 @@ class TypeCache implements TypeReads {
   }
 
   async vocabulary(terms: string[], trace?: SearchTrace): Promise<Map<string, number>> {
-    const missing = [...new Set(terms)].filter((t) => !this.df.has(t));
+    const missing = [...new Set(terms)].filter((t) => this.df.get(t) === undefined);
     const out = new Map<string, number>();
     if (missing.length) {
       const generation = this.generation;
+      if (trace) trace.queries += 1;
       const found = await TermDfModel.find(
         { ...this.scope, _id: { $in: missing.map((t) => dfId(this.clientId, this.type, t)) } },
         { _id: 0, term: 1, df: 1 },
@@ -189,36 +271,44 @@ class TypeCache implements TypeReads {
       if (trace) trace.fromDatabase += found.length;
       for (const v of found) out.set(v.term, v.df);
       if (generation === this.generation) {
-        for (const t of missing) this.df.set(t, out.get(t) ?? null);
-        this.add(missing.length);
+        for (const t of missing) {
+          // Another search may have kept it meanwhile: counted once.
+          if (this.df.peek(t) === undefined) this.add(1);
+          this.df.set(t, out.get(t) ?? null);
+        }
       }
     }
     for (const t of terms) {
-      const df = this.df.get(t);
+      const df = this.df.peek(t);
       if (!out.has(t) && df !== null && df !== undefined) out.set(t, df);
     }
     return out;
   }
 
-  completions(prefix: string, trace?: SearchTrace): Promise<{ term: string; df: number }[]> {
-    let read = this.prefixes.get(prefix);
-    if (!read) {
-      read = TermDfModel.find(
-        { ...this.scope, _id: idPrefixRange(dfId(this.clientId, this.type, prefix), false) },
-        { _id: 0, term: 1, df: 1 },
-      )
-        .sort({ _id: 1 })
-        .limit(MAX_COMPLETIONS)
-        .lean<{ term: string; df: number }[]>()
-        .then((found) => {
-          if (trace) trace.fromDatabase += found.length;
-          this.add(found.length + 1);
-          return found;
-        });
-      read.catch(() => this.prefixes.delete(prefix));
-      this.prefixes.set(prefix, read);
-    }
-    return read;
+  completions(prefix: string, trace?: SearchTrace): Promise<Completions> {
+    const kept = this.prefixes.get(prefix);
+    if (kept) return kept.read;
+    if (trace) trace.queries += 1;
+    const entry = { read: Promise.resolve<Completions>([]), units: 0 };
+    entry.read = TermDfModel.find(
+      { ...this.scope, _id: idPrefixRange(dfId(this.clientId, this.type, prefix), false) },
+      { _id: 0, term: 1, df: 1 },
+    )
+      .sort({ _id: 1 })
+      .limit(MAX_COMPLETIONS)
+      .lean<Completions>()
+      .then((found) => {
+        if (trace) trace.fromDatabase += found.length;
+        // Counted only while it is kept (a change or the bound may have let go of it meanwhile).
+        if (this.prefixes.peek(prefix) === entry) {
+          entry.units = found.length + 1;
+          this.add(entry.units);
+        }
+        return found;
+      });
+    entry.read.catch(() => this.prefixes.peek(prefix) === entry && this.prefixes.delete(prefix));
+    this.prefixes.set(prefix, entry);
+    return entry.read;
   }
 
   list(term: string): PostingList {
@@ -234,7 +324,7 @@ class TypeCache implements TypeReads {
         return rows.map((r) => r._id);
       };
       const created: PostingList = new PostingList(read, prefix.length, (units) => {
-        if (this.lists.get(term) === created) this.add(units);
+        if (this.lists.peek(term) === created) this.add(units);
       });
       list = created;
       this.lists.set(term, list);
@@ -287,7 +377,9 @@ class TypeCache implements TypeReads {
     }
     if (!missing.length) return out;
     const generation = this.generation;
-    const found = new Map((await Promise.all(chunks(missing, IN_CHUNK).map(read))).flat());
+    const parts = chunks(missing, IN_CHUNK);
+    if (trace) trace.queries += parts.length;
+    const found = new Map((await Promise.all(parts.map(read))).flat());
     if (trace) trace.fromDatabase += found.size;
     // Kept only if nothing was dropped while reading (what was read may predate the change), and counted only
     // if the entry still uses this map (shrink lets go of it).
@@ -296,8 +388,8 @@ class TypeCache implements TypeReads {
     for (const id of missing) {
       const value = found.get(id) ?? null;
       if (value !== null) out.set(id, value);
+      if (keep && !cache.has(id)) units += unitsOf(value);
       if (keep) cache.set(id, value);
-      units += unitsOf(value);
     }
     if (keep) this.add(units);
     return out;
@@ -306,15 +398,22 @@ class TypeCache implements TypeReads {
 
 export interface IdapReads {
   /** The reads over one tenant's type: from this process's cache while it is kept exact, else from the database. */
-  of(clientId: string, type: ResourceType): TypeReads;
-  /** How much is cached (units: a resource 10, a forward entry its postings, a list entry 1). */
-  size(): number;
+  of(clientId: string, type: ResourceType): TypeReads & { readonly cached: boolean };
+  /** How much is cached (units: a resource 10, a forward entry its postings, a list entry 1), in all and per tenant. */
+  size(clientId?: string): number;
   /** Drops everything (a test's or benchmark's cold start). */
   clear(): void;
 }
 
-/** What the cache holds at most, over all tenants (about 150 bytes a unit: some 75 MB). */
-export const MAX_CACHE_UNITS = 500_000;
+/** IDAP_CACHE_MAX_UNITS, IDAP_CACHE_TENANT_MAX_UNITS and IDAP_CACHE_MAX_TERMS. */
+export interface IdapCacheLimits {
+  /** Units the cache holds at most, over all tenants (about 150 bytes a unit). */
+  maxUnits: number;
+  /** Units one tenant's entries hold at most. */
+  maxUnitsPerTenant: number;
+  /** Entries each vocabulary map of a tenant's type holds at most (frequencies, lists, completions). */
+  maxTerms: number;
+}
 
 /**
  * The read path's per-process cache: for each tenant's type, its statistics, the vocabulary looked up, the
@@ -323,30 +422,63 @@ export const MAX_CACHE_UNITS = 500_000;
  * types are dropped in every process before the write is acknowledged; while the subscription is not live (Redis
  * unreachable, reconnecting) nothing is cached, and every (re)subscription drops everything, since changes may have
  * been missed meanwhile. A read that started before a change and ends after it fills an entry already dropped, so
- * it is never served again. Past MAX_CACHE_UNITS, the types used longest ago go first.
+ * it is never served again.
+ *
+ * Bounded so that no tenant takes another's room (docs/idap.md, "The cache's bounds"): a tenant past
+ * `maxUnitsPerTenant` gives up its own entries (its types used longest ago, then the per-resource entries of the
+ * type it reads, then that type); when the whole cache is past `maxUnits`, the tenant holding the most gives up
+ * its entries first, so a tenant's searches never evict the entries of a tenant holding less. Each vocabulary map
+ * of a type keeps at most `maxTerms` entries, the least recently used going first.
  */
-export function createIdapReads(redis: Redis, opts: { maxUnits?: number } = {}): IdapReads {
-  const maxUnits = opts.maxUnits ?? MAX_CACHE_UNITS;
+export function createIdapReads(redis: Redis, limits: IdapCacheLimits): IdapReads {
   const entries = new Map<string, TypeCache>();
+  const tenants = new Map<string, number>();
   let units = 0;
   let subscription: { live(): boolean } | null = null;
 
+  const count = (clientId: string, n: number) => {
+    units += n;
+    const held = (tenants.get(clientId) ?? 0) + n;
+    if (held > 0) tenants.set(clientId, held);
+    else tenants.delete(clientId);
+  };
   const drop = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
-    units -= entry.units;
+    count(entry.clientId, -entry.units);
   };
   const dropAll = () => {
     entries.clear();
+    tenants.clear();
     units = 0;
   };
-  function makeRoom(current: TypeCache) {
+  /**
+   * Frees some of `clientId`'s units: its type used longest ago but `current` (the one being read), else
+   * `current`'s per-resource entries, else `current` itself. Answers false when it holds nothing to free.
+   */
+  function evictFrom(clientId: string, current: TypeCache): boolean {
     for (const [key, entry] of entries) {
-      if (units <= maxUnits) return;
-      if (entry !== current) drop(key);
+      if (entry.clientId === clientId && entry !== current) {
+        drop(key);
+        return true;
+      }
     }
-    if (units > maxUnits) units -= current.shrink();
+    const key = `${current.clientId}|${current.type}`;
+    if (current.clientId !== clientId || entries.get(key) !== current) return false;
+    const freed = current.shrink();
+    if (freed > 0) count(clientId, -freed);
+    else drop(key);
+    return true;
+  }
+  function makeRoom(current: TypeCache) {
+    const tenant = current.clientId;
+    while ((tenants.get(tenant) ?? 0) > limits.maxUnitsPerTenant) if (!evictFrom(tenant, current)) break;
+    while (units > limits.maxUnits) {
+      let largest = tenant;
+      for (const [clientId, held] of tenants) if (held > (tenants.get(largest) ?? 0)) largest = clientId;
+      if (!evictFrom(largest, current)) break;
+    }
   }
 
   return {
@@ -359,26 +491,27 @@ export function createIdapReads(redis: Redis, opts: { maxUnits?: number } = {}):
           const key = `${changed}|${change.type}`;
           const entry = entries.get(key);
           if (!entry) continue;
-          if (change.resources) units -= entry.forget(change);
+          if (change.resources) count(changed, -entry.forget(change));
           else drop(key);
         }
       });
-      if (!subscription.live()) return new TypeCache(clientId, type, () => undefined);
+      if (!subscription.live()) return new TypeCache(clientId, type, limits.maxTerms, () => undefined, false);
       const key = `${clientId}|${type}`;
       let entry = entries.get(key);
       if (entry) entries.delete(key);
       else {
-        const created: TypeCache = new TypeCache(clientId, type, (n) => {
+        const created: TypeCache = new TypeCache(clientId, type, limits.maxTerms, (n) => {
           if (entries.get(key) !== created) return;
-          units += n;
-          if (units > maxUnits) makeRoom(created);
+          count(clientId, n);
+          if (n > 0 && (units > limits.maxUnits || (tenants.get(clientId) ?? 0) > limits.maxUnitsPerTenant))
+            makeRoom(created);
         });
         entry = created;
       }
       entries.set(key, entry); // the most recently used last
       return entry;
     },
-    size: () => units,
+    size: (clientId) => (clientId === undefined ? units : (tenants.get(clientId) ?? 0)),
     clear: dropAll,
   };
 }

@@ -1,5 +1,5 @@
 import type { ResourceType } from './resource.model';
-import type { SearchTrace, TypeReads } from './index-reads';
+import { newSearchTrace, type SearchTrace, type TypeReads } from './index-reads';
 import { parseQuery, prepareQuery } from './ranking';
 import { topK } from './top-k';
 import { resourceView, type ResourceView, type StoredResource } from './view';
@@ -24,7 +24,7 @@ export async function searchResources(
   type: ResourceType,
   q: string,
   opts: SearchOptions,
-  trace: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 },
+  trace: SearchTrace = newSearchTrace(),
 ): Promise<SearchItem[]> {
   const parsed = parseQuery(q);
   if (!parsed.tokens.length) return [];

@@ -172,6 +172,13 @@ const schema = z.object({
    * retry meanwhile answers 409; after a crash the key is free again this long after the last renewal.
    */
   IDEMPOTENCY_LEASE_SECONDS: positiveInt.default(30),
+  /**
+   * Answers one caller (a credential; on a public operation a resource's token or an address) may have kept at
+   * once, and their bytes as stored (sealed): past either, the caller's own oldest answers stop being kept (their
+   * retries do the work again), so that no caller can fill Redis and take the guarantee from the others.
+   */
+  IDEMPOTENCY_MAX_ANSWERS_PER_CALLER: positiveInt.default(10_000),
+  IDEMPOTENCY_MAX_BYTES_PER_CALLER: positiveInt.default(16 * 1024 * 1024),
   /** How long confirm-pin holds a name for the end user (24 hours; tests shorten it). */
   PIN_RESERVATION_TTL_SECONDS: positiveInt.default(24 * 3600),
   /** How long the pin_created callback is retried (5xx, timeouts) before delivery gives up. */
@@ -285,6 +292,15 @@ const schema = z.object({
     .min(2000, 'must be at least 2000 (the resource write budget of 1000 ms, and room for clock skew)')
     .max(600_000)
     .default(5000),
+  /**
+   * Each process's IDAP read cache (docs/idap.md, "The cache's bounds"): the units it holds over all tenants (a
+   * resource 10, a forward entry its postings, a list entry or a term 1; about 150 bytes a unit), the units one
+   * tenant's entries hold, and the entries each vocabulary map of a tenant's type holds (terms' frequencies, terms'
+   * lists, prefixes' completions).
+   */
+  IDAP_CACHE_MAX_UNITS: positiveInt.default(500_000),
+  IDAP_CACHE_TENANT_MAX_UNITS: positiveInt.default(250_000),
+  IDAP_CACHE_MAX_TERMS: positiveInt.default(4096),
   /**
    * Whether webhooks, pin callbacks and deploy hooks may reach loopback, private, link-local, metadata, NAT64 and
    * Teredo addresses (src/lib/outbound.ts). Refused unless set to true, in every environment: a developer's

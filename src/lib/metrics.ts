@@ -67,6 +67,13 @@ export const cacheLookups = counter(
   ['cache', 'result'],
 );
 
+export const idempotencyAnswersDropped = counter(
+  'lead_idempotency_answers_dropped_total',
+  'Idempotency-Key answers not kept for their full time, by reason: caller_cap (older answers of a caller past ' +
+    'IDEMPOTENCY_MAX_ANSWERS_PER_CALLER or _BYTES_PER_CALLER), too_large (one answer larger than the bytes alone)',
+  ['reason'],
+);
+
 export const drainedRecords = counter(
   'lead_stream_drain_records_total',
   'Records moved from a Redis stream into MongoDB by this process, by stream',

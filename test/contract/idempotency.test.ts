@@ -6,10 +6,12 @@ import YAML from 'yaml';
 import { JobModel } from '../../src/jobs/job.model';
 import { TagModel } from '../../src/content/taxonomy.model';
 import { loadOpenApi } from '../../src/lib/http/openapi-spec';
+import { idempotencyKeyOf } from '../../src/lib/http/idempotency';
 import { createClient, startTestApi, useTestApi, type CallOptions, type TestApi } from '../support/harness';
 import { spawnBeside } from '../support/second-api';
 import { FAST_RETRIES, SUBMIT, jobPath, waitForStatus } from '../jobs/support';
-import { approvalMail, brandsFor } from '../agents/agent-helpers';
+import { approvalMail, brandsFor, linkOf } from '../agents/agent-helpers';
+import { ADDRESS, brandCaller, reserve } from '../signup/signup-helpers';
 import { AccessRequestModel } from '../../src/agents/access-request.model';
 import { MESSAGING } from '../integrations/helpers';
 
@@ -53,7 +55,13 @@ const OPERATIONS_WITH_KEYS = [
   'proxyParcelTracking',
   'createWatch',
   'triggerWatch',
+  'completeSignup',
+  'confirmApproveAccessRequest',
+  'confirmDenyAccessRequest',
 ].sort();
+
+/** The public operations whose key belongs to the caller's address: they have no token of their own yet. */
+const ADDRESS_SCOPED = ['requestAccessToken', 'requestAccessTokenByEmail'];
 
 describe('the contract declares Idempotency-Key where a POST creates or starts something', () => {
   const doc = YAML.parse(loadOpenApi().text);
@@ -81,6 +89,38 @@ describe('the contract declares Idempotency-Key where a POST creates or starts s
       ]);
       expect(resolve(op.responses['409']).headers?.['Retry-After']).toBeDefined();
     }
+  });
+
+  it('a public operation names the token its keys belong to (x-idempotency-scope), or has none yet', () => {
+    const publicKeyed = operations.filter(({ op }) => declares(op) && op.security?.length === 0);
+    for (const { op } of publicKeyed) {
+      const scope: string | undefined = op['x-idempotency-scope'];
+      if (ADDRESS_SCOPED.includes(op.operationId)) {
+        expect([op.operationId, scope]).toEqual([op.operationId, undefined]);
+        continue;
+      }
+      // A required parameter or body property, so every request carries it.
+      const [where, name] = (scope ?? '').split('.');
+      const required =
+        where === 'query'
+          ? (op.parameters ?? []).some(
+              (p: any) => resolve(p).in === 'query' && resolve(p).name === name && resolve(p).required,
+            )
+          : where === 'body' && op.requestBody?.content['application/json'].schema.required.includes(name);
+      expect([op.operationId, scope, required]).toEqual([op.operationId, scope, true]);
+    }
+    expect(publicKeyed.map(({ op }) => op.operationId).sort()).toEqual(
+      [...ADDRESS_SCOPED, 'completeSignup', 'confirmApproveAccessRequest', 'confirmDenyAccessRequest'].sort(),
+    );
+  });
+
+  it("the header's pattern accepts exactly the values the stage reads as a key", () => {
+    const pattern = new RegExp(resolve({ $ref: '#/components/parameters/IdempotencyKey' }).schema.pattern, 'u');
+    const values = ['8e03978e-40d5', '"8e03978e-40d5"', '"a b"', 'a b', '"a\\"b"', 'a"b', '"k";p=1', 'a,b', '""'];
+    for (const c of ['!', '#', '+', '-', ':', '<', '[', ']', '~', '"', ',', ';', '\\', ' ', '\t', 'é'])
+      values.push(`a${c}b`, `"a${c}b"`);
+    values.push('x'.repeat(255), 'x'.repeat(256), `"${'x'.repeat(255)}"`, `"${'x'.repeat(256)}"`);
+    for (const v of values) expect([v, pattern.test(v)]).toEqual([v, idempotencyKeyOf(v) !== null]);
   });
 
   it('every operation an agent may call declares 429 with the RateLimit fields; the relays 402', () => {
@@ -165,9 +205,47 @@ describe('Idempotency-Key on job submits, creates and access requests', () => {
       expect(name + value).not.toContain(secret);
   });
 
-  it('malformed keys are refused before anything is done (the draft: an RFC 8941 String)', async () => {
+  it('a bare key (a token, as most clients send it) is accepted, and is the same key as its quoted form', async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Bare');
+    const uuid = randomUUID();
+    const create = (k: string, name = 'Bare keys') =>
+      ctx.api.call('POST', '/api/v1/dashboard/content/tags', withKey(k, { token: acme.triple, body: { name } }));
+    const first = await create(uuid);
+    expect(first.status).toBe(201);
+    // The same value quoted (the draft's String) is the same key: the first answer, and still one tag.
+    expect(await create(`"${uuid}"`)).toMatchObject({ status: 201, body: first.body });
+    expect(await create(uuid)).toMatchObject({ status: 201, body: first.body });
+    expect(await TagModel.countDocuments({ client_id: acme.client_id })).toBe(1);
+    // And the other way round: quoted first, bare after.
+    const other = randomUUID();
+    const quoted = await create(`"${other}"`, 'Quoted first');
+    expect(quoted.status).toBe(201);
+    expect(await create(other, 'Quoted first')).toMatchObject({ status: 201, body: quoted.body });
+    // Any visible ASCII but the separators (quote, comma, semicolon, backslash), up to 255 characters:
+    // base64url, base64 and ULIDs as clients make them.
+    for (const [i, k] of ['Ab-_9.~+/=', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'x'.repeat(255)].entries()) {
+      const res = await create(k, `Token ${i}`);
+      expect([k, res.status]).toEqual([k, 201]);
+      expect((await create(k, `Token ${i}`)).body).toEqual(res.body);
+    }
+  });
+
+  it('malformed keys are refused before anything is done (a String, or a token without separators)', async () => {
     const acme = await createClient(ctx.api, ctx.admin, 'Retry Malformed');
-    for (const bad of ['8e03978e-40d5-43e8-bc93-6894a57f9324', '""', '"a"b"', `"${'x'.repeat(256)}"`, '"tab\there"']) {
+    for (const bad of [
+      '""',
+      '"a"b"',
+      `"${'x'.repeat(256)}"`,
+      '"tab\there"',
+      '"unclosed',
+      'unopened"',
+      '"k";p=1',
+      'two words',
+      'a,b',
+      'a;b',
+      'back\\slash',
+      'x'.repeat(256),
+    ]) {
       const res = await ctx.api.call('POST', SUBMIT, withKey(bad, { token: acme.triple, body: params }));
       expect([bad, res.status]).toEqual([bad, 422]);
       expect(res.body.errors[0]).toMatchObject({
@@ -179,7 +257,7 @@ describe('Idempotency-Key on job submits, creates and access requests', () => {
     const tag = await ctx.api.call(
       'POST',
       '/api/v1/dashboard/content/tags',
-      withKey('unquoted', {
+      withKey('two words', {
         token: acme.triple,
         body: { name: 'Opening hours' },
       }),
@@ -257,6 +335,161 @@ describe('Idempotency-Key on job submits, creates and access requests', () => {
       { token: ctx.admin },
     );
     expect(mails.body.messages).toHaveLength(1);
+  });
+});
+
+describe("Idempotency-Key on public operations belongs to the resource's token, not to the address", () => {
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
+
+  it('two signup completions with one key and two signup tokens, from one address, are two requests', async () => {
+    const agent = await brandCaller(ctx.api, ctx.admin, 'Retry Signup');
+    // Pin names are the registry's, shared by every run: each run's own.
+    const [nameOne, nameTwo] = ['one', 'two'].map((n) => `RETRY-${n}-${randomUUID().slice(0, 8)}`.toUpperCase());
+    const [one, two] = [
+      await reserve(ctx.api, ctx.admin, agent, nameOne),
+      await reserve(ctx.api, ctx.admin, agent, nameTwo),
+    ];
+    const k = key();
+    const complete = (token: string, name: string) =>
+      ctx.api.call(
+        'POST',
+        '/api/v1/signup/complete',
+        withKey(k, {
+          body: { token, name, country_code: 'NL', lat: 52.0907, lng: 5.1214, structured_address: ADDRESS },
+        }),
+      );
+    const first = await complete(one.token, nameOne);
+    expect([first.status, first.body.pin_id]).toEqual([202, `NL:${nameOne}`]);
+    const second = await complete(two.token, nameTwo);
+    expect([second.status, second.body.pin_id]).toEqual([202, `NL:${nameTwo}`]);
+    // Each token's retry gets its own first answer.
+    expect(await complete(one.token, nameOne)).toMatchObject({ status: 202, body: first.body });
+    expect(await complete(two.token, nameTwo)).toMatchObject({ status: 202, body: second.body });
+    // With one token, the key is one key: another body is refused, not run.
+    const reused = await complete(one.token, nameTwo);
+    expect([reused.status, reused.body.code]).toEqual([422, 'idempotency_key_reused']);
+    // Only hashes of the tokens are stored.
+    const stored = [...(await storedKeys(ctx.api))].join(' ');
+    for (const token of [one.token, two.token]) expect(stored).not.toContain(token);
+  });
+
+  it("two approvals with one key, each through its own request's link, from one address, are two decisions", async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Retry Approvals');
+    const ask = async (project_name: string) => {
+      const body = {
+        client_id: acme.client_id,
+        owner_email: 'dev@agency.test',
+        project_name,
+        requested_scopes: ['jobs:read'],
+      };
+      const receipt = await ctx.api.call('POST', '/api/v1/auth/pat/request', { body });
+      expect(receipt.status).toBe(200);
+      return linkOf(await approvalMail(ctx.api, ctx.admin, acme.admin_email, receipt.body.request_id), 'approve');
+    };
+    const links = [await ask('first-agent'), await ask('second-agent')];
+    const k = key();
+    const approve = (link: string) =>
+      fetch(link, { method: 'POST', headers: { accept: 'application/json', 'idempotency-key': k } }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as { request_id: string; status: string } }),
+      );
+    const first = await approve(links[0]);
+    const second = await approve(links[1]);
+    expect([first.status, first.body.status, second.status, second.body.status]).toEqual([
+      200,
+      'approved',
+      200,
+      'approved',
+    ]);
+    expect(second.body.request_id).not.toBe(first.body.request_id);
+    // A retry whose answer was lost gets the decision again, not 409 "already decided".
+    expect(await approve(links[0])).toEqual(first);
+  });
+});
+
+describe('a per-caller cap on kept answers', () => {
+  // Small caps, so that a test reaches them with a few answers (the defaults: 10,000 answers and 16 MiB).
+  const MAX_ANSWERS = 5;
+  const MAX_BYTES = 8192;
+  const ctx = useTestApi({
+    IDEMPOTENCY_MAX_ANSWERS_PER_CALLER: String(MAX_ANSWERS),
+    IDEMPOTENCY_MAX_BYTES_PER_CALLER: String(MAX_BYTES),
+  });
+  const tag = (token: string, k: string, name: string, description?: string) =>
+    ctx.api.call('POST', '/api/v1/dashboard/content/tags', withKey(k, { token, body: { name, description } }));
+  /** Creates a tag with a new key; answers the key, the answer and the size of what was kept for it. */
+  async function keptTag(token: string, name: string, description?: string) {
+    const before = await storedKeys(ctx.api);
+    const k = key();
+    const res = await tag(token, k, name, description);
+    expect(res.status).toBe(201);
+    const added = [...(await storedKeys(ctx.api))].filter(([n]) => !before.has(n));
+    expect(added).toHaveLength(1);
+    return { k, res, size: added[0][1].length };
+  }
+  /**
+   * A retry of a kept answer is replayed; of one no longer kept, done again (the slug is taken then: 409, an answer
+   * kept in turn, which may take the caller's oldest).
+   */
+  const kept = async (token: string, made: { k: string; res: { body: any } }) => {
+    const retry = await tag(token, made.k, made.res.body.name, made.res.body.description ?? undefined);
+    if (retry.status === 201) expect(retry.body).toEqual(made.res.body);
+    else expect(retry.status).toBe(409);
+    return retry.status === 201;
+  };
+
+  it("a caller past its cap loses its oldest answers, never another caller's", async () => {
+    const quiet = await createClient(ctx.api, ctx.admin, 'Cap Quiet');
+    const quietOnes = [await keptTag(quiet.triple, 'Quiet one'), await keptTag(quiet.triple, 'Quiet two')];
+
+    // By count: one more answer than the cap, small ones (so the bytes do not bind).
+    const many = await createClient(ctx.api, ctx.admin, 'Cap Many');
+    const small: Awaited<ReturnType<typeof keptTag>>[] = [];
+    for (let i = 0; i <= MAX_ANSWERS; i++) small.push(await keptTag(many.triple, `Small ${i}`));
+    expect(small.reduce((n, t) => n + t.size, 0)).toBeLessThan(MAX_BYTES);
+    for (const t of small.slice(1)) expect(await kept(many.triple, t)).toBe(true);
+    // Last: a retry not kept is a new request, whose answer (409) is kept in turn.
+    expect(await kept(many.triple, small[0])).toBe(false);
+
+    // By bytes: answers of ~2 KB each (a long description), one more than the bytes hold.
+    const big = await createClient(ctx.api, ctx.admin, 'Cap Big');
+    const description = 'd'.repeat(1000);
+    const first = await keptTag(big.triple, 'Big 0', description);
+    const fit = Math.floor(MAX_BYTES / first.size);
+    expect(fit + 1).toBeLessThanOrEqual(MAX_ANSWERS); // so the bytes bind, not the count
+    const bigOnes = [first];
+    for (let i = 1; i <= fit; i++) bigOnes.push(await keptTag(big.triple, `Big ${i}`, description));
+    expect(bigOnes.every((t) => t.size === first.size)).toBe(true);
+    for (const t of bigOnes.slice(1)) expect(await kept(big.triple, t)).toBe(true);
+    expect(await kept(big.triple, bigOnes[0])).toBe(false);
+
+    // The quiet caller's answers are all still kept.
+    for (const t of quietOnes) expect(await kept(quiet.triple, t)).toBe(true);
+  });
+
+  it("an answer larger than a caller's whole cap is not kept, and takes none of its other answers", async () => {
+    const acme = await createClient(ctx.api, ctx.admin, 'Cap Oversize');
+    const small = await keptTag(acme.triple, 'Before the post');
+    const k = key();
+    const text = 'word '.repeat(2000); // ~10 KB, in the answer too
+    const post = () =>
+      ctx.api.call(
+        'POST',
+        '/api/v1/dashboard/content/posts',
+        withKey(k, {
+          token: acme.triple,
+          body: {
+            slug: 'oversize',
+            title: 'Oversize',
+            body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+          },
+        }),
+      );
+    const first = await post();
+    expect(first.status).toBe(201);
+    expect(JSON.stringify(first.body).length).toBeGreaterThan(MAX_BYTES);
+    // Its retry does the work again: the slug is taken by then.
+    expect((await post()).status).toBe(409);
+    expect(await kept(acme.triple, small)).toBe(true);
   });
 });
 

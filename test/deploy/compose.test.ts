@@ -140,6 +140,25 @@ describe('docker-compose.yml', () => {
     expect(caddyfile).toMatch(/\blb_try_duration \d+s\b/);
   });
 
+  it('Redis is bounded in memory and never evicts: past its bound it refuses writes instead of dropping keys', () => {
+    const command = compose.services.redis.command ?? [];
+    const option = (name: string) => {
+      const at = command.indexOf(`--${name}`);
+      return at < 0 ? undefined : command[at + 1];
+    };
+    // Every key the service keeps with a lifetime is one it must not lose early (locks, leases, rate-limit
+    // windows, spend, idempotency answers), and the drained streams have none: no eviction policy fits.
+    expect(option('maxmemory-policy')).toBe('noeviction');
+    const bound = /^\$\{REDIS_MAXMEMORY:-(\d+)(mb|gb)\}$/.exec(option('maxmemory') ?? '');
+    expect(bound).not.toBeNull();
+    expect(Number(bound![1]) * (bound![2] === 'gb' ? 1024 : 1)).toBeGreaterThanOrEqual(256);
+    expect(option('appendonly')).toBe('yes');
+    expect(read('.env.example')).toContain(`# REDIS_MAXMEMORY=${bound![1]}${bound![2]}`);
+    // The operations guide says why, and what a full Redis does.
+    const guide = read('docs/operations.md').replace(/\s+/g, ' ');
+    expect(guide).toContain('`maxmemory-policy noeviction`');
+  });
+
   it('one-shot jobs fail loudly and are retried; the S3 health check asks the S3 gateway', () => {
     const jobs = new Set(
       services.flatMap(([, s]) =>
@@ -175,6 +194,8 @@ describe('docker-compose.yml', () => {
     expect(text).toContain('port 8080');
     // The jobs' restart policy, the API's trust of the proxy, the workers' grace and the API's worker switch.
     expect(text).toContain(`restart: ${compose.services['s3-bucket'].restart}`);
+    expect(text).toContain('`REDIS_MAXMEMORY`');
+    expect(text).toContain('`maxmemory-policy noeviction`');
     expect(text).toContain('`PROXY_ADDRESS`');
     expect(text).toContain(`RUN_WORKER=${compose.services.api.environment!.RUN_WORKER}`);
     expect(text).toContain(`gets ${seconds(compose.services.worker.stop_grace_period!)} s to stop`);

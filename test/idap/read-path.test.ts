@@ -2,7 +2,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createClient, eventually, indexLock, startTestApi, type TestApi } from '../support/harness';
 import { startSecondApi } from '../support/second-api';
 import { averageLength, saturation } from '../../src/idap/bm25';
-import type { SearchTrace } from '../../src/idap/index-reads';
+import { newSearchTrace } from '../../src/idap/index-reads';
 import { parseQuery, prepareQuery, rankAll } from '../../src/idap/ranking';
 import { ResourceModel, idapRef, resourceId } from '../../src/idap/resource.model';
 import { upsertResources } from '../../src/idap/resources.service';
@@ -103,7 +103,7 @@ describe('the IDAP search read path', () => {
   it('answers the exhaustive ranking’s top k, reading fewer postings than match', async () => {
     for (const q of QUERIES) {
       for (const limit of [1, 10, 25]) {
-        const trace: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+        const trace = newSearchTrace();
         const ours = await api.rt.modules.idap.service.search(a.client_id, 'businesses', { q, limit }, trace);
         const expected = await exhaustive(a.client_id, q, limit);
         expect({ q, limit, ids: ours.items.map((i) => i.resource_id) }).toEqual({
@@ -116,7 +116,7 @@ describe('the IDAP search read path', () => {
       }
     }
     // "street" is in a third of the addresses, each a posting: the best 5 are known after one block of them.
-    const trace: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+    const trace = newSearchTrace();
     await api.rt.modules.idap.service.search(a.client_id, 'businesses', { q: 'street ', limit: 5 }, trace);
     const matching = await TermModel.countDocuments({
       client_id: a.client_id,
@@ -136,11 +136,11 @@ describe('the IDAP search read path', () => {
         await eventually(async () => ((await search(a.triple, 'zebra', 10, base)).body.count === 0 ? true : undefined));
       }
       await eventually(async () => {
-        const warm: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+        const warm = newSearchTrace();
         await api.rt.modules.idap.service.search(a.client_id, 'businesses', { q: 'zebra', limit: 10 }, warm);
         return warm.fromDatabase === 0 || undefined;
       });
-      const trace: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+      const trace = newSearchTrace();
       await api.rt.modules.idap.service.search(a.client_id, 'businesses', { q: 'zebra', limit: 10 }, trace);
       expect(trace.fromDatabase).toBe(0);
       const ref = idapRef('businesses', resourceId(a.client_id, 'businesses', 'place-1'));
@@ -175,7 +175,7 @@ describe('the IDAP search read path', () => {
         [{ type: 'businesses', naturalKey: 'place-1', data: { name: 'Zebra Crossing Diner' } }],
         indexLock(api),
       );
-      const untouched: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+      const untouched = newSearchTrace();
       await api.rt.modules.idap.service.search(a.client_id, 'businesses', { q: 'golden bakery', limit: 10 }, untouched);
       expect(untouched.fromDatabase).toBe(1);
       expect(ids((await search(a.triple, 'golden bakery', 10, other.url)).body)).toEqual(
@@ -236,7 +236,7 @@ describe('the IDAP search read path', () => {
 
     // Searched as it is: the same answer, read without stopping early (every posting of the term).
     const mills = await TermModel.countDocuments({ ...scope, term: 'mill' });
-    const before: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+    const before = newSearchTrace();
     const first = await api.rt.modules.idap.service.search(b.client_id, 'businesses', { q: 'mill', limit: 3 }, before);
     expect(first.items.map((i) => i.resource_id)).toEqual((await exhaustive(b.client_id, 'mill', 3)).map((r) => r.id));
     expect(before.candidates).toBe(new Set(v1.filter((p) => p.term === 'mill').map((p) => p.resource_id)).size);
@@ -261,7 +261,7 @@ describe('the IDAP search read path', () => {
         ids: (await exhaustive(b.client_id, q, 10)).map((r) => r.id),
       });
     }
-    const trace: SearchTrace = { postings: 0, candidates: 0, fromDatabase: 0 };
+    const trace = newSearchTrace();
     const after = await api.rt.modules.idap.service.search(b.client_id, 'businesses', { q: 'mill', limit: 3 }, trace);
     expect(after.items).toEqual(first.items);
     expect(trace.postings).toBeLessThan(before.postings);

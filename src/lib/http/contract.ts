@@ -15,6 +15,8 @@ export interface ContractOperation {
   'x-roles'?: string[];
   'x-scopes'?: string[];
   'x-body-limit'?: number;
+  /** Where a public operation's request carries the token its Idempotency-Keys belong to (idempotency.ts). */
+  'x-idempotency-scope'?: string;
   'x-validation-status'?: number;
   requestBody?: unknown;
   [key: string]: unknown;

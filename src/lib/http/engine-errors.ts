@@ -64,3 +64,12 @@ function directlyUnavailable(err: unknown): Engine | null {
   }
   return null;
 }
+
+/**
+ * Redis refusing a write past its memory bound (`maxmemory-policy noeviction`, docs/operations.md "Redis memory"):
+ * the engine is there but takes no writes until lifetimes end or the streams drain (→ 503, as an engine away).
+ */
+export function redisOutOfMemory(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | null;
+  return e?.name === 'ReplyError' && typeof e.message === 'string' && e.message.startsWith('OOM ');
+}

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../logger';
 import { AppError, type FieldError } from '../errors';
-import { unavailableEngine } from './engine-errors';
+import { redisOutOfMemory, unavailableEngine } from './engine-errors';
 
 interface ValidatorError {
   status: number;
@@ -80,6 +80,8 @@ export function toAppError(err: unknown, req: Request, exposeInternals: boolean)
       'Service busy: no document-engine connection freed in time; retry later',
       POOL_WAIT_RETRY_AFTER_SECONDS,
     );
+  if (redisOutOfMemory(err))
+    return AppError.unavailable('Service temporarily unavailable: redis is out of memory', ENGINE_RETRY_AFTER_SECONDS);
   const engine = unavailableEngine(err);
   if (engine)
     return AppError.unavailable(

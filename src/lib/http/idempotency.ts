@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { NextFunction, Request, Response } from 'express';
+import { parseItem } from 'structured-headers';
 import { sha256, type KeyRing } from '../crypto';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
+import { idempotencyAnswersDropped } from '../metrics';
 import type { RoutedOperation } from './contract';
 import type { OperationStage } from './operations';
-import { parseString } from './structured-fields';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
@@ -16,6 +17,31 @@ const FINGERPRINTED_HEADERS = ['x-brand-id', 'x-selected-client-id', 'x-country-
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'last-modified'];
 /** A larger answer is not kept (its retry does the work again). */
 export const MAX_KEPT_BYTES = 1 << 20;
+/** A key's length, in either form. */
+const MAX_KEY_LENGTH = 255;
+/**
+ * A key sent bare, as most clients send it (Stripe's, and agents' HTTP tools): visible ASCII without the
+ * characters a structured field reads as separators or quoting (`"` `,` `;` `\`). The contract's pattern
+ * (components.parameters.IdempotencyKey) is this or the quoted String.
+ */
+const BARE_KEY = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]{1,255}$/;
+
+/**
+ * The key an Idempotency-Key field carries, or null when it is neither form: the draft's RFC 8941 String
+ * (`"8e03978e-…"`, without parameters) or a bare token (`8e03978e-…`). A bare value and the same value quoted are
+ * the same key.
+ */
+export function idempotencyKeyOf(field: string): string | null {
+  if (BARE_KEY.test(field)) return field;
+  try {
+    const [value, params] = parseItem(field);
+    return typeof value === 'string' && params.size === 0 && value.length >= 1 && value.length <= MAX_KEY_LENGTH
+      ? value
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /** What a request with a key carries for its handler: the key's id within its caller's scope. */
 export interface IdempotencyClaim {
@@ -56,6 +82,42 @@ if ARGV[2] == '=' then return redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`;
 
+/**
+ * Keeps an answer under a per-caller cap. Only while the key still holds this request's claim (`ARGV[1]`): stores
+ * the answer `ARGV[2]` for `ARGV[3]` ms, lists it in its caller's index (KEYS[2], a sorted set of the caller's kept
+ * keys by when they were kept, in microseconds of Redis's clock; KEYS[3], a hash of their sizes and, under `#`,
+ * their total), then drops the caller's oldest answers while it holds more than `ARGV[4]` answers or `ARGV[5]`
+ * bytes. An index entry older than the answers' lifetime names an answer already expired (whose key may hold a new
+ * claim since): it leaves the index without its key being touched. Both index keys live as long as the caller's
+ * newest answer. Answers how many kept answers were dropped, or -1 when the claim was gone. (The index's members
+ * are the keys as Redis names them, prefix included: keys a script reaches that are not in KEYS, so one Redis,
+ * never a cluster.)
+ */
+const KEEP = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local expired = now - tonumber(ARGV[3]) * 1000
+local previous = redis.call('HGET', KEYS[3], KEYS[1])
+if previous then redis.call('HINCRBY', KEYS[3], '#', -tonumber(previous)) end
+redis.call('ZADD', KEYS[2], now, KEYS[1])
+redis.call('HSET', KEYS[3], KEYS[1], #ARGV[2])
+local total = redis.call('HINCRBY', KEYS[3], '#', #ARGV[2])
+local dropped = 0
+while redis.call('ZCARD', KEYS[2]) > tonumber(ARGV[4]) or total > tonumber(ARGV[5]) do
+  local oldest = redis.call('ZPOPMIN', KEYS[2])
+  total = redis.call('HINCRBY', KEYS[3], '#', -tonumber(redis.call('HGET', KEYS[3], oldest[1]) or 0))
+  redis.call('HDEL', KEYS[3], oldest[1])
+  if tonumber(oldest[2]) > expired then
+    redis.call('DEL', oldest[1])
+    dropped = dropped + 1
+  end
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+return dropped`;
+
 /** JSON with object keys sorted, so a retry that orders its fields differently is the same request. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -68,11 +130,35 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** Where a public operation's request carries the token of the resource it acts on (`x-idempotency-scope`). */
+interface TokenPlace {
+  in: 'body' | 'query';
+  name: string;
+}
+
+/** An operation's `x-idempotency-scope` (`body.token`, `query.approval_token`), or null when it names none. */
+function tokenPlaceOf(op: RoutedOperation): TokenPlace | null {
+  const declared = op.schema['x-idempotency-scope'];
+  if (declared === undefined) return null;
+  const match = typeof declared === 'string' ? /^(body|query)\.(\w+)$/.exec(declared) : null;
+  if (!match) throw new Error(`${op.schema.operationId}: x-idempotency-scope must be body.<name> or query.<name>`);
+  return { in: match[1] as TokenPlace['in'], name: match[2] };
+}
+
 /**
- * Who a key belongs to: the credential that sent it (never its secret; see Caller.credentialId), or for a public
- * operation the client's address. Another caller's identical key is another key.
+ * Who a key belongs to. On an operation whose contract names the token of the resource it acts on (a signup
+ * token, an approval token): that token, by its hash only, so people behind one address (a NAT, an office) never
+ * share keys, and one of them cannot be answered another's request. Else the credential that sent it (never its
+ * secret; see Caller.credentialId), or for a public operation without a token (an access request, which makes
+ * one) the client's address. Another scope's identical key is another key.
  */
-function scopeOf(req: Request): string {
+function scopeOf(req: Request, tokenAt: TokenPlace | null): string {
+  if (tokenAt) {
+    const source = (tokenAt.in === 'body' ? req.body : req.query) as Record<string, unknown> | undefined;
+    const token = source?.[tokenAt.name];
+    // The contract requires it; a request without it never reaches this stage.
+    if (typeof token === 'string' && token) return `token:${sha256(token)}`;
+  }
   const caller = req.caller;
   if (caller) return caller.credentialId ?? `${caller.kind}:${caller.userId ?? caller.clientId}`;
   return `address:${req.ip}`;
@@ -111,16 +197,23 @@ export interface IdempotencyDeps {
   logger: Logger;
   ttlSeconds: number;
   leaseSeconds: number;
+  /** Answers one caller (a scope: scopeOf) may have kept at once, and their bytes (sealed, as stored). */
+  maxAnswersPerCaller: number;
+  maxBytesPerCaller: number;
 }
 
 /**
  * Safe retries (draft-ietf-httpapi-idempotency-key-header), one stage of the operation pipeline for every operation
  * whose contract declares the Idempotency-Key header, after validation and before its handler. The key (an RFC
- * 8941 String) is scoped to the caller and the operation and claimed in Redis while the request runs (a lease
+ * 8941 String, or the same value bare: idempotencyKeyOf) is scoped to the caller and the operation and claimed in Redis while the request runs (a lease
  * renewed as long as the process lives): a retry meanwhile answers 409 `idempotency_key_in_flight`; one with a
  * different request (URL, body, acting headers) 422 `idempotency_key_reused`; one after the answer gets that
  * answer again, without the handler. The answer is kept `ttlSeconds`, sealed; not kept are answers that invite a retry
  * (5xx, or any with Retry-After, such as 429 and 402) and answers over MAX_KEPT_BYTES, so their retry does the work.
+ * Each caller keeps at most `maxAnswersPerCaller` answers and `maxBytesPerCaller` bytes at once (KEEP): past
+ * either, its own oldest answers stop being kept, so that no caller can fill Redis and take the guarantee from
+ * the others; the newest are kept, since retries come soon after their request. An answer larger than the bytes
+ * alone is not kept, and takes none of the caller's others.
  */
 export function idempotencyStages(deps: IdempotencyDeps) {
   const { redis, ring, logger } = deps;
@@ -128,6 +221,27 @@ export function idempotencyStages(deps: IdempotencyDeps) {
   const leaseMs = deps.leaseSeconds * 1000;
   const settle = (key: string, claim: string, next: string, ms: number) =>
     redis.eval(SETTLE, 1, key, claim, next, String(ms)) as Promise<number>;
+  /** Keeps `answer` under the caller's cap; an answer larger than the cap alone gives the key up instead. */
+  const keep = async (key: string, scope: string, claim: string, answer: string) => {
+    if (answer.length > deps.maxBytesPerCaller) {
+      idempotencyAnswersDropped.labels('too_large').inc();
+      return settle(key, claim, '', ttlMs);
+    }
+    const caller = sha256(scope);
+    const dropped = (await redis.eval(
+      KEEP,
+      3,
+      key,
+      `idempotency-kept:${caller}`,
+      `idempotency-kept-bytes:${caller}`,
+      claim,
+      answer,
+      String(ttlMs),
+      String(deps.maxAnswersPerCaller),
+      String(deps.maxBytesPerCaller),
+    )) as number;
+    if (dropped > 0) idempotencyAnswersDropped.labels('caller_cap').inc(dropped);
+  };
 
   function replay(res: Response, done: Done) {
     const answer = JSON.parse(ring.decrypt(done.answer)) as Answer;
@@ -140,7 +254,7 @@ export function idempotencyStages(deps: IdempotencyDeps) {
    * Lets the handler answer, and keeps its answer (or gives the key up) before the answer is sent, so a retry
    * that comes after it finds it.
    */
-  function keepAnswer(res: Response, key: string, claim: string, fingerprint: string) {
+  function keepAnswer(res: Response, key: string, scope: string, claim: string, fingerprint: string) {
     const renew = setInterval(() => void settle(key, claim, '=', leaseMs).catch(() => undefined), leaseMs / 3);
     renew.unref();
     const chunks: Buffer[] = [];
@@ -164,15 +278,16 @@ export function idempotencyStages(deps: IdempotencyDeps) {
       collect(args[0], args[1]);
       const status = res.statusCode;
       const kept = status < 500 && !res.getHeader('retry-after') && size <= MAX_KEPT_BYTES;
-      let next = '';
+      let settled: Promise<unknown>;
       if (kept) {
         const headers = Object.fromEntries(
           REPLAYED_HEADERS.flatMap((h) => (res.getHeader(h) === undefined ? [] : [[h, String(res.getHeader(h))]])),
         );
         const answer: Answer = { status, headers, body: Buffer.concat(chunks).toString('base64') };
-        next = JSON.stringify({ state: 'done', fingerprint, answer: ring.encrypt(JSON.stringify(answer)) } as Done);
-      }
-      settle(key, claim, next, ttlMs)
+        const done: Done = { state: 'done', fingerprint, answer: ring.encrypt(JSON.stringify(answer)) };
+        settled = keep(key, scope, claim, JSON.stringify(done));
+      } else settled = settle(key, claim, '', ttlMs);
+      settled
         .catch((err) => logger.warn({ err: (err as Error).message }, 'idempotency: answer not kept'))
         .finally(() => end(...args));
       return res;
@@ -186,26 +301,29 @@ export function idempotencyStages(deps: IdempotencyDeps) {
       .some((p) => p.in === 'header' && p.name?.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
     if (!declared) return [];
     const operationId = op.schema.operationId;
+    const tokenAt = tokenPlaceOf(op);
     return [
       async (req: Request, res: Response, next: NextFunction) => {
         const field = req.get(IDEMPOTENCY_HEADER);
         if (field === undefined) return next();
-        const value = parseString(field);
-        if (value === null || value.length === 0) {
-          // The contract's pattern refuses it first; a value it let through that is not one String is refused too.
-          throw AppError.invalid('Idempotency-Key must be one structured-field String, e.g. "<uuid>"', [
-            { location: 'header', field: IDEMPOTENCY_HEADER, message: 'not an RFC 8941 String' },
-          ]);
+        const value = idempotencyKeyOf(field);
+        if (value === null) {
+          // The contract's pattern refuses it first; a value it let through that is neither form is refused too.
+          throw AppError.invalid(
+            'Idempotency-Key must be a structured-field String ("<uuid>") or a bare token (<uuid>), 1 to 255 characters',
+            [{ location: 'header', field: IDEMPOTENCY_HEADER, message: 'neither an RFC 8941 String nor a bare token' }],
+          );
         }
         // Per caller and operation: the same key sent to another operation is another request's key.
-        const id = sha256(`${scopeOf(req)}\n${operationId}\n${value}`);
+        const scope = scopeOf(req, tokenAt);
+        const id = sha256(`${scope}\n${operationId}\n${value}`);
         const key = `idempotency:${id}`;
         const fingerprint = fingerprintOf(req, operationId);
         const claim = JSON.stringify({ state: 'pending', fingerprint, owner: randomBytes(12).toString('hex') });
         const held = (await redis.eval(CLAIM, 1, key, claim, String(leaseMs))) as string | null;
         if (held === null) {
           req.idempotency = { id };
-          keepAnswer(res, key, claim, fingerprint);
+          keepAnswer(res, key, scope, claim, fingerprint);
           return next();
         }
         const record = JSON.parse(held) as Pending | Done;

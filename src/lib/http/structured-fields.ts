@@ -1,6 +1,7 @@
 /**
- * The little of RFC 8941 (Structured Field Values for HTTP) the service writes and reads itself: Strings, and
- * Lists of String Items with Integer parameters (the RateLimit fields). Anything else is refused, never guessed.
+ * The little of RFC 8941 (Structured Field Values for HTTP) the service writes itself: Strings, and Lists of
+ * String Items with Integer parameters (the RateLimit fields). Anything else is refused, never guessed. What it
+ * reads (the Idempotency-Key) is parsed by the structured-headers package.
  */
 
 const STRING_CHARS = /^[\x20-\x7e]*$/;
@@ -9,26 +10,6 @@ const STRING_CHARS = /^[\x20-\x7e]*$/;
 export function serializeString(value: string): string {
   if (!STRING_CHARS.test(value)) throw new Error('a structured-field String holds printable ASCII only');
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-}
-
-/**
- * The String an sf-string field value carries (surrounding spaces allowed, as a field value's are), or null
- * when the value is not exactly one well-formed String.
- */
-export function parseString(field: string): string | null {
-  const value = field.trim();
-  if (value.length < 2 || value[0] !== '"' || value[value.length - 1] !== '"') return null;
-  let out = '';
-  for (let i = 1; i < value.length - 1; i++) {
-    const c = value[i];
-    if (c === '\\') {
-      const next = value[++i];
-      if (next !== '"' && next !== '\\') return null;
-      out += next;
-    } else if (c === '"' || c < '\x20' || c > '\x7e') return null;
-    else out += c;
-  }
-  return out;
 }
 
 const MAX_INTEGER = 999_999_999_999_999;

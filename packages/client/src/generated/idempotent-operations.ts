@@ -7,6 +7,8 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/v1/agent/proxy/parcel-tracking',
   'POST /api/v1/auth/pat/request',
   'POST /api/v1/auth/pat/request-by-email',
+  'POST /api/v1/auth/pat/request/{request_id}/approve',
+  'POST /api/v1/auth/pat/request/{request_id}/deny',
   'POST /api/v1/brands',
   'POST /api/v1/brands/{brand_id}/agent-users/{agent_user_id}/regenerate',
   'POST /api/v1/brands/{brand_id}/integrations',
@@ -26,4 +28,5 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/v1/dashboard/users/{user_id}/brands',
   'POST /api/v1/dashboard/users/{user_id}/trigger-reset',
   'POST /api/v1/dashboard/webhook-secret/rotate',
+  'POST /api/v1/signup/complete',
 ]);

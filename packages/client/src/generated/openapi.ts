@@ -1205,7 +1205,8 @@ export interface paths {
      *     country that differs from the reservation answers 409; an upstream's terminal write failure answers
      *     502; a disabled write path or a transient upstream failure answers 503. Public: no login; the signup
      *     token in the body authorises the claim (an expired, badly signed or malformed token answers 401, a
-     *     token of the previous format 410).
+     *     token of the previous format 410). An Idempotency-Key here belongs to the signup token (its hash), not
+     *     to the caller's address: people behind one address never share keys.
      */
     post: operations['completeSignup'];
     delete?: never;
@@ -1323,7 +1324,8 @@ export interface paths {
      *     browser gets a result page, a client asking for JSON gets JSON; errors likewise. 403 when this link's
      *     approver may not make the decision: the requester deciding on their own request, a brand_admin
      *     approving a multi_brand request or administering no active brand of the client (or no longer a
-     *     brand_admin). A request already decided answers 409; an expired one 410.
+     *     brand_admin). A request already decided answers 409; an expired one 410. An Idempotency-Key here
+     *     belongs to the approval_token (its hash), not to the caller's address.
      */
     post: operations['confirmApproveAccessRequest'];
     delete?: never;
@@ -1356,7 +1358,8 @@ export interface paths {
      * A browser gets a result page, a client asking for JSON gets JSON; errors likewise. 403 when this link's
      *     approver may not make the decision: the requester deciding on their own request, a brand_admin
      *     approving a multi_brand request or administering no active brand of the client (or no longer a
-     *     brand_admin). A request already decided answers 409; an expired one 410.
+     *     brand_admin). A request already decided answers 409; an expired one 410. An Idempotency-Key here
+     *     belongs to the approval_token (its hash), not to the caller's address.
      */
     post: operations['confirmDenyAccessRequest'];
     delete?: never;
@@ -5422,10 +5425,12 @@ export interface components {
   parameters: {
     /**
      * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941 String
-     *     of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-     *     request within 24 hours answers what the first answered without doing the work again; with another
-     *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-     *     See "Safe retries" in the API description.
+     *     of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+     *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+     *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+     *     hours answers what the first answered without doing the work again; with another request, 422
+     *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+     *     retries" in the API description.
      * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
      */
     IdempotencyKey: string;
@@ -5809,10 +5814,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -5971,10 +5978,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6800,10 +6809,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6931,10 +6942,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -7114,10 +7127,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -8015,10 +8030,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -8511,10 +8528,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -9312,10 +9331,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -9704,10 +9725,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -10238,10 +10261,12 @@ export interface operations {
         'X-Brand-Id'?: components['parameters']['BrandHeader'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -10508,10 +10533,12 @@ export interface operations {
         'X-Country-Code'?: components['parameters']['RelayCountryHeader'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -10632,10 +10659,12 @@ export interface operations {
         'X-Country-Code'?: components['parameters']['RelayCountryHeader'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -10868,7 +10897,19 @@ export interface operations {
   completeSignup: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10954,9 +10995,13 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Name or country differs from the reservation. */
+      /**
+       * @description Name or country differs from the reservation. Or a request with the same Idempotency-Key is still
+       *     in flight (code `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -11008,10 +11053,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -11123,10 +11170,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -11461,7 +11510,19 @@ export interface operations {
          */
         approval_token: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Access request id.
@@ -11541,9 +11602,13 @@ export interface operations {
           'text/html': string;
         };
       };
-      /** @description Already decided. */
+      /**
+       * @description Already decided. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -11698,7 +11763,19 @@ export interface operations {
          */
         approval_token: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Access request id.
@@ -11776,9 +11853,13 @@ export interface operations {
           'text/html': string;
         };
       };
-      /** @description Already decided. */
+      /**
+       * @description Already decided. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
       409: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -12256,10 +12337,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -12399,10 +12482,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -13245,10 +13330,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14123,10 +14210,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14306,10 +14395,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14539,10 +14630,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14645,10 +14738,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14738,10 +14833,12 @@ export interface operations {
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -14881,10 +14978,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -17151,10 +17250,12 @@ export interface operations {
       header?: {
         /**
          * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes. The same key with the same
-         *     request within 24 hours answers what the first answered without doing the work again; with another
-         *     request, 422 `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`.
-         *     See "Safe retries" in the API description.
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
