@@ -35,6 +35,13 @@ export const httpRequestsShed = counter(
   ['reason'],
 );
 
+export const httpRequestsTimedOut = counter(
+  'lead_http_requests_timed_out_total',
+  'Requests answered 408 because they did not arrive within a read deadline, by what was still arriving ' +
+    '(headers: HTTP_HEADERS_TIMEOUT_MS; body: HTTP_REQUEST_TIMEOUT_MS)',
+  ['phase'],
+);
+
 export const jobsUnfinished = new Gauge({
   name: 'lead_jobs_unfinished',
   help: 'Jobs of all tenants queued or running, as last counted for the backlog bound (at most every 2 s)',
