@@ -44,11 +44,17 @@ const schema = z.object({
    * The HTTP edge's bound (docs/performance.md, "Load"): past this many requests in progress, or while the event
    * loop stalled longer than HTTP_MAX_EVENT_LOOP_DELAY_MS in the last half second, a new request is refused at once
    * with 503 and Retry-After (HTTP_SHED_RETRY_AFTER_SECONDS); 0 turns a bound off. Health probes and open event
-   * streams are never refused.
+   * streams are never refused. Each address gets its share of it (docs/security.md, "Addresses").
    */
   HTTP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).default(64),
   HTTP_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
   HTTP_SHED_RETRY_AFTER_SECONDS: positiveInt.default(1),
+  /**
+   * Requests from one address (clientAddress) whose bodies may be arriving at once, none of them holding a slot of
+   * the bound above meanwhile (docs/security.md, "Slow and stalled clients"); past it, 503 and the connection is
+   * closed. 0: no bound.
+   */
+  HTTP_MAX_BODIES_ARRIVING_PER_ADDRESS: z.coerce.number().int().min(0).default(16),
   /**
    * Read deadlines (docs/security.md, "Slow and stalled clients"): a request's head must arrive within
    * HTTP_HEADERS_TIMEOUT_MS of its first byte (of the connection, for its first request), the whole request, body

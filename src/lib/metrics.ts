@@ -28,10 +28,16 @@ export const httpRequestsInFlight = new Gauge({
   registers: [registry],
 });
 
+export const httpBodiesArriving = new Gauge({
+  name: 'lead_http_request_bodies_arriving',
+  help: 'Admitted requests whose bodies are still arriving (they hold no slot of the HTTP edge meanwhile)',
+  registers: [registry],
+});
+
 export const httpRequestsShed = counter(
   'lead_http_requests_shed_total',
-  'Requests refused with 503 before any work, by reason (concurrency and event_loop_delay at the HTTP edge, ' +
-    'job_backlog at a job submit)',
+  'Requests refused with 503 before any work, by reason (concurrency, event_loop_delay, address_share and ' +
+    'address_bodies at the HTTP edge, job_backlog at a job submit)',
   ['reason'],
 );
 

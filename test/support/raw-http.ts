@@ -26,6 +26,8 @@ export interface RawConnection {
   closed: Promise<RawAnswer>;
   /** Whether an answer has begun to arrive. */
   answered(): boolean;
+  /** Whether the connection has closed. */
+  isClosed(): boolean;
   close(): void;
 }
 
@@ -60,6 +62,7 @@ export function rawConnection(url: string, opts: { localAddress?: string; waitMs
     },
     closed,
     answered: () => received.length > 0,
+    isClosed: () => socket.destroyed,
     close: () => socket.destroy(),
   };
 }

@@ -98,6 +98,9 @@ export function errorHandler(logger: Logger, exposeInternals: boolean) {
       logger.error({ err, status: appError.status, path: req.path }, 'request failed');
     }
     if (res.headersSent) return res.end();
+    // A request answered before its body has arrived (refused at the edge, 401, 403, ...): its connection is closed
+    // after the answer, not kept while the rest of a body nobody reads arrives (from a slow sender, for minutes).
+    if (!req.complete) res.set('Connection', 'close');
     res.set(appError.headers);
     res.status(appError.status).json({ detail: appError.detail, ...appError.extra });
   };
