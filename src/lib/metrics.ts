@@ -24,7 +24,9 @@ export const httpRequestDuration = new Histogram({
 
 export const httpRequestsInFlight = new Gauge({
   name: 'lead_http_requests_in_flight',
-  help: 'Requests admitted at the HTTP edge whose answers have not ended (open event streams not counted)',
+  help:
+    'Requests holding a slot of the HTTP edge: admitted, answer not ended (open event streams and requests whose ' +
+    'bodies are arriving not counted)',
   registers: [registry],
 });
 
