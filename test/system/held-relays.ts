@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, type TestApi } from '../support/harness';
 import { callFrom, type SourcedResult } from '../support/reverse-proxy';
-import { userOf } from '../brands/brand-helpers';
 import { createKey, MAPS_KEY } from '../integrations/helpers';
 
 /**
@@ -43,20 +42,26 @@ export async function startHeldProvider(): Promise<HeldProvider> {
   };
 }
 
+/** Runs one step of a setup: as it is, or tried again while the edge refuses it (a test with a low bound). */
+export type SetupStep = <T>(step: () => Promise<T>) => Promise<T>;
+
 /**
- * A brand with an active maps key, and a relay call through it from a chosen loopback address (127.0.0.1 when left
- * out): each call waits for the held provider's answer.
+ * A brand with an active maps key, and a relay call through it (as the client's credential triple, which acts as the
+ * brand's admin) from a chosen loopback address (127.0.0.1 when left out): each call waits for the held provider's
+ * answer. Each setup request goes through `step`, so that a refused one is tried again alone.
  */
-export async function heldRelayCalls(api: TestApi, admin: string, tag: string) {
-  const client = await createClient(api, admin, `Held ${tag}`);
-  const owner = await userOf(api, admin, client.client_id, `owner@held-${tag}.test`);
-  const brand = await api.call('POST', '/api/v1/brands', {
-    token: owner.token,
-    body: { brand_name: `Held ${tag}`, slug: `held-${tag}` },
+export async function heldRelayCalls(api: TestApi, admin: string, tag: string, step: SetupStep = (run) => run()) {
+  const { triple } = await step(() => createClient(api, admin, `Held ${tag}`));
+  const brandId = await step(async () => {
+    const brand = await api.call('POST', '/api/v1/brands', {
+      token: triple,
+      body: { brand_name: `Held ${tag}`, slug: `held-${tag}` },
+    });
+    if (brand.status !== 201) throw new Error(`create brand: ${brand.status} ${JSON.stringify(brand.body)}`);
+    return brand.body.brand_id as number;
   });
-  if (brand.status !== 201) throw new Error(`create brand: ${brand.status} ${JSON.stringify(brand.body)}`);
-  await createKey(api, owner.token, brand.body.brand_id, { provider_name: 'maps', credentials: { api_key: MAPS_KEY } });
-  const headers = { authorization: `Bearer ${owner.token}`, 'x-brand-id': String(brand.body.brand_id) };
+  await step(() => createKey(api, triple, brandId, { provider_name: 'maps', credentials: { api_key: MAPS_KEY } }));
+  const headers = { authorization: `Bearer ${triple}`, 'x-brand-id': String(brandId) };
   return (from = '127.0.0.1'): Promise<SourcedResult> =>
     callFrom(from, `${api.url}/api/v1/agent/proxy/maps/geocode/json`, 'POST', { params: { address: tag } }, headers);
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { httpRequestsInFlight } from '../../src/lib/metrics';
 import { createClient, eventually, startTestApi, type TestApi } from '../support/harness';
-import { heldRelayCalls, startHeldProvider, type HeldProvider } from './held-relays';
+import { heldRelayCalls, startHeldProvider, type HeldProvider, type SetupStep } from './held-relays';
 
 /**
  * The HTTP edge's bound (docs/performance.md, "Load"): two requests in progress at most here. Slots are held
@@ -25,10 +25,10 @@ describe('load shedding at the HTTP edge', () => {
     // beside it): the setup is then refused at the edge, before any work, and does what a client does: tries again.
     const busy = (err: Error) =>
       /: 503 \{"detail":"Service busy \(/.test(err.message) ? undefined : Promise.reject(err);
-    const retried = <T>(step: () => Promise<T>) => eventually(() => step().catch(busy), 30_000, 1000);
+    const retried: SetupStep = (step) => eventually(() => step().catch(busy), 30_000, 1000);
     ctx.admin = await retried(() => ctx.api.login());
     triple = (await retried(() => createClient(ctx.api, ctx.admin, 'Shed Tenant'))).triple;
-    relay = await retried(() => heldRelayCalls(ctx.api, ctx.admin, 'shed'));
+    relay = await heldRelayCalls(ctx.api, ctx.admin, 'shed', retried);
   }, 120_000);
   afterAll(async () => {
     await provider?.close();

@@ -60,6 +60,20 @@ describe('read deadlines at the HTTP edge', () => {
     expect((await ctx.api.call('POST', '/api/v1/auth/login', { rawBody: login, headers: json })).status).toBe(401);
   });
 
+  it.each([
+    ['headers over 64 KiB', `GET /healthz HTTP/1.1\r\nhost: localhost\r\nx-big: ${'a'.repeat(70_000)}\r\n\r\n`, 431],
+    ['a request line Node cannot read', 'NOT HTTP AT ALL\r\n\r\n', 400],
+  ])("answers %s as Node's parser does, with a JSON {detail}, and closes the connection", async (_, text, status) => {
+    const conn = rawConnection(ctx.api.url);
+    conn.send(text);
+    expect(await conn.closed).toMatchObject({
+      status,
+      headers: { connection: 'close', 'content-type': 'application/json; charset=utf-8' },
+      body: { detail: expect.any(String) },
+      closedByServer: true,
+    });
+  });
+
   it('keeps an event stream open past the request deadline: the deadline covers the request, not the answer', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Deadline Stream');
     const opened = performance.now();
