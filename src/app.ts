@@ -72,14 +72,15 @@ export function createApp(
 
   const pages = pagesOf(modules);
   app.use(observeRequests(logger, metricsOperationOf(contract, Object.keys(pages))));
-  // Past capacity a request is refused here, before any work (docs/performance.md, "Load").
-  app.use(
-    admission({
-      maxConcurrent: config.HTTP_MAX_CONCURRENT_REQUESTS,
-      maxEventLoopDelayMs: config.HTTP_MAX_EVENT_LOOP_DELAY_MS,
-      retryAfterSeconds: config.HTTP_SHED_RETRY_AFTER_SECONDS,
-    }),
-  );
+  // Past capacity, or past its address's share, a request is refused here, before any work (docs/performance.md,
+  // "Load"; docs/security.md, "Fairness").
+  const gate = admission({
+    maxConcurrent: config.HTTP_MAX_CONCURRENT_REQUESTS,
+    maxEventLoopDelayMs: config.HTTP_MAX_EVENT_LOOP_DELAY_MS,
+    maxBodiesArrivingPerAddress: config.HTTP_MAX_BODIES_ARRIVING_PER_ADDRESS,
+    retryAfterSeconds: config.HTTP_SHED_RETRY_AFTER_SECONDS,
+  });
+  app.use(gate.admit);
   app.use(boundedHeaders);
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
@@ -90,7 +91,7 @@ export function createApp(
   app.use(multiSegmentPaths(doc));
   // The gates in the order the contract promises: the operation is found (404/405), credentials (401),
   // role and scope (403), an agent's rate limits (429), and only then is the body parsed (400/413) and the
-  // request validated (422).
+  // request validated (422). A body still arriving is read without holding a slot of the edge's bound.
   const jsonBody = jsonBodyParsers(config.JSON_BODY_LIMIT_BYTES);
   const recordWrite = recordWrites(modules.activity.recorder, logger); // every successful authenticated write
   // A retry with the Idempotency-Key of an answered request gets that answer, once the request is known valid.
@@ -112,7 +113,7 @@ export function createApp(
         authenticate(modules.auth, schema),
         modules.agents.limitRequests,
         ...(READS.has(method) ? [] : [recordWrite]),
-        jsonBody(schema),
+        gate.whileBodyArrives(jsonBody(schema)),
       ],
       idempotency,
     ),

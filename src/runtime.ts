@@ -28,6 +28,7 @@ import { ensureSchedule } from './lib/engines/schedules';
 import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import { gracefulStop } from './lib/http/graceful-stop';
+import { answerClientErrors, readDeadlineOptions } from './lib/http/read-deadlines';
 import { startMetricsServer, type MetricsServer } from './lib/metrics';
 import { startWorkerProcess, type WorkerProcess } from './worker/worker-process';
 
@@ -285,8 +286,16 @@ export interface ApiRuntime extends EngineRuntime {
  */
 export async function startApi(config: Config, opts: RuntimeOptions): Promise<ApiRuntime> {
   const rt = await startEngines(config, opts);
-  // Long enough for every query the contract allows, percent-encoded (Node's default 16 KiB answers 431 first).
-  const server = http.createServer({ maxHeaderSize: 64 * 1024 });
+  const deadlines = {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+  };
+  const server = http.createServer({
+    // Long enough for every query the contract allows, percent-encoded (Node's default 16 KiB answers 431 first).
+    maxHeaderSize: 64 * 1024,
+    ...readDeadlineOptions(deadlines),
+  });
+  server.on('clientError', answerClientErrors(deadlines));
   const graceful = gracefulStop(server);
   let worker: ServiceWorker | undefined;
   let workerProcess: WorkerProcess | undefined;

@@ -52,7 +52,7 @@ const PROFILE_FIELDS = [
 export function createAccessRequests(deps: AccessRequestsDeps) {
   const box = new SecretBox(deps.credentialsKey);
 
-  /** At most ratePerHour requests per source address in each hour (0: no limit): each one sends e-mail. */
+  /** At most ratePerHour requests from one caller's address (clientAddress) an hour (0: no limit): each sends mail. */
   const requestsPerAddress = fixedWindowLimit(deps.redis, 'access-requests:address', {
     max: deps.ratePerHour,
     seconds: 3600,
@@ -60,9 +60,9 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
   /** RFC 8628's slow_down: a poll within the interval of the last one answered is refused, with the interval. */
   const pollSpacing = minimumSpacing(deps.redis, 'access-request-poll', POLL_INTERVAL_SECONDS);
 
-  async function limitRate(ip: string) {
+  async function limitRate(address: string) {
     if (deps.ratePerHour)
-      await requestsPerAddress.take(ip, `At most ${deps.ratePerHour} access requests per hour from one address`);
+      await requestsPerAddress.take(address, `At most ${deps.ratePerHour} access requests per hour from one address`);
   }
 
   /**
@@ -186,8 +186,8 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
     doc.status === 'pending' && doc.expires_at <= new Date() ? 'expired' : doc.status;
 
   return {
-    async request(input: RequestInput & { client_id: string }, ip: string) {
-      await limitRate(ip);
+    async request(input: RequestInput & { client_id: string }, address: string) {
+      await limitRate(address);
       const client = await activeClient(input.client_id);
       if (!client) throw AppError.notFound('No active client with this id');
       return open(client, await recipients(client.client_id, client.admin_email), input, {});
@@ -198,8 +198,8 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
      * approval goes to that address only: the client's administrator or one of its brand_admins, whose links
      * grant what that address may grant. The agent's owner is not named here, so nobody is excluded.
      */
-    async requestByEmail(input: RequestInput & { email: string } & Record<string, unknown>, ip: string) {
-      await limitRate(ip);
+    async requestByEmail(input: RequestInput & { email: string } & Record<string, unknown>, address: string) {
+      await limitRate(address);
       const email = input.email.toLowerCase();
       let client = await clientDirectory.activeByAdminEmail(email);
       let addressed: Recipient | null = client ? { email, role: 'client_admin', user_id: null } : null;

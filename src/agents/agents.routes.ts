@@ -3,6 +3,7 @@ import { rawResponse } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, tenantScope } from '../lib/tenancy';
 import { checkFreeForm } from '../lib/http/free-form';
+import { clientAddress } from '../lib/http/client-address';
 import { AppError } from '../lib/errors';
 import type { Verdict } from '../../workflows/access-request-api';
 import { APPROVAL_PAGE_HEADERS, confirmationPage, decisionLines, decisionPage } from './approval-views';
@@ -66,11 +67,11 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
   return {
     async requestAccessToken(req, res) {
       checkFreeForm(req.body.fingerprint, 'fingerprint');
-      res.json(await requests.request(req.body, req.ip ?? 'unknown'));
+      res.json(await requests.request(req.body, clientAddress(req)));
     },
     async requestAccessTokenByEmail(req, res) {
       checkFreeForm(req.body.fingerprint, 'fingerprint');
-      res.json(await requests.requestByEmail(req.body, req.ip ?? 'unknown'));
+      res.json(await requests.requestByEmail(req.body, clientAddress(req)));
     },
     async getAccessRequestStatus(req, res) {
       res.json(await requests.status(req.params.request_id, req.query.poll_token));

@@ -1,4 +1,5 @@
 import type { OperationHandlers } from '../lib/http/operations';
+import { clientAddress } from '../lib/http/client-address';
 import { callerOf } from '../lib/tenancy';
 import type { ActivityRecorder } from '../activity/recorder';
 import { recordLogin } from '../activity/outcomes';
@@ -16,7 +17,7 @@ export interface AuthRouteDeps {
 export function authRoutes(deps: AuthRouteDeps): OperationHandlers {
   return {
     async login(req, res) {
-      const result = await deps.auth.login(req.body.email, req.body.password, req.ip ?? 'unknown');
+      const result = await deps.auth.login(req.body.email, req.body.password, clientAddress(req));
       await recordLogin(deps.recorder, result.user);
       res.cookie(SESSION_COOKIE, result.access_token, {
         httpOnly: true,

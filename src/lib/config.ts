@@ -44,11 +44,26 @@ const schema = z.object({
    * The HTTP edge's bound (docs/performance.md, "Load"): past this many requests in progress, or while the event
    * loop stalled longer than HTTP_MAX_EVENT_LOOP_DELAY_MS in the last half second, a new request is refused at once
    * with 503 and Retry-After (HTTP_SHED_RETRY_AFTER_SECONDS); 0 turns a bound off. Health probes and open event
-   * streams are never refused.
+   * streams are never refused. Each address gets its share of it (docs/security.md, "Addresses").
    */
   HTTP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).default(64),
   HTTP_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
   HTTP_SHED_RETRY_AFTER_SECONDS: positiveInt.default(1),
+  /**
+   * Requests from one address (clientAddress) whose bodies may be arriving at once, none of them holding a slot of
+   * the bound above meanwhile (docs/security.md, "Slow and stalled clients"); past it, 503 and the connection is
+   * closed. 0: no bound.
+   */
+  HTTP_MAX_BODIES_ARRIVING_PER_ADDRESS: z.coerce.number().int().min(0).default(16),
+  /**
+   * Read deadlines (docs/security.md, "Slow and stalled clients"): a request's head must arrive within
+   * HTTP_HEADERS_TIMEOUT_MS of its first byte (of the connection, for its first request), the whole request, body
+   * included, within HTTP_REQUEST_TIMEOUT_MS; past either, 408 and the connection is closed. The answer is not
+   * timed (event streams, slow handlers). Headers are small, so 10 s covers any line; 60 s takes the largest body
+   * the contract allows (a 7.1 MB logo) over a 1 Mbit/s uplink.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
   VALIDATE_RESPONSES: bool.optional(),
   /**
    * Before the API listens, compile every operation's request validator and index the place dataset, which a fresh
@@ -419,6 +434,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Links in e-mails and SMS, the signup page and the codec endpoint must name the public address.
     raw.NODE_ENV === 'production' && !raw.PUBLIC_BASE_URL && 'PUBLIC_BASE_URL: required in production',
     !raw.TEMPORAL_TLS_CERT !== !raw.TEMPORAL_TLS_KEY && 'TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: set both or neither',
+    raw.HTTP_HEADERS_TIMEOUT_MS > raw.HTTP_REQUEST_TIMEOUT_MS &&
+      'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the head is part of the request)',
     raw.REDIS_SENTINELS &&
       !raw.REDIS_URL &&
       'REDIS_URL: required with REDIS_SENTINELS (redis://[:password@]any-host[/db], its host unused)',

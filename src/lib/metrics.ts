@@ -24,15 +24,30 @@ export const httpRequestDuration = new Histogram({
 
 export const httpRequestsInFlight = new Gauge({
   name: 'lead_http_requests_in_flight',
-  help: 'Requests admitted at the HTTP edge whose answers have not ended (open event streams not counted)',
+  help:
+    'Requests holding a slot of the HTTP edge: admitted, answer not ended (open event streams and requests whose ' +
+    'bodies are arriving not counted)',
+  registers: [registry],
+});
+
+export const httpBodiesArriving = new Gauge({
+  name: 'lead_http_request_bodies_arriving',
+  help: 'Admitted requests whose bodies are still arriving (they hold no slot of the HTTP edge meanwhile)',
   registers: [registry],
 });
 
 export const httpRequestsShed = counter(
   'lead_http_requests_shed_total',
-  'Requests refused with 503 before any work, by reason (concurrency and event_loop_delay at the HTTP edge, ' +
-    'job_backlog at a job submit)',
+  'Requests refused with 503 before any work, by reason (concurrency, event_loop_delay, address_share and ' +
+    'address_bodies at the HTTP edge, job_backlog at a job submit)',
   ['reason'],
+);
+
+export const httpRequestsTimedOut = counter(
+  'lead_http_requests_timed_out_total',
+  'Requests answered 408 because they did not arrive within a read deadline, by what was still arriving ' +
+    '(headers: HTTP_HEADERS_TIMEOUT_MS; body: HTTP_REQUEST_TIMEOUT_MS)',
+  ['phase'],
 );
 
 export const jobsUnfinished = new Gauge({

@@ -40,6 +40,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CREDENTIALS_KEY: required in production/);
   });
 
+  it('refuses a headers deadline longer than the request deadline it is part of', () => {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    expect(
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '4000', HTTP_REQUEST_TIMEOUT_MS: '4000' }).HTTP_REQUEST_TIMEOUT_MS,
+    ).toBe(4000);
+  });
+
   it('has every variable it reads described in the README', () => {
     const root = path.join(__dirname, '../..');
     const variables = CONFIG_KEYS;

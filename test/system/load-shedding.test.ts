@@ -1,29 +1,53 @@
 import http from 'node:http';
 import { httpRequestsInFlight } from '../../src/lib/metrics';
-import { createClient, eventually, useTestApi } from '../support/harness';
+import { createClient, eventually, startTestApi, type TestApi } from '../support/harness';
+import { heldRelayCalls, startHeldProvider, type HeldProvider, type SetupStep } from './held-relays';
 
 /**
  * The HTTP edge's bound (docs/performance.md, "Load"): two requests in progress at most here. Slots are held
- * deterministically by requests whose bodies have not finished arriving (admitted, waiting in the body parser), and
- * the event loop is stalled by the test itself; no figure depends on how fast this machine is.
+ * deterministically by relay calls waiting for a provider the test holds, and the event loop is stalled by the test
+ * itself; no figure depends on how fast this machine is.
  */
 describe('load shedding at the HTTP edge', () => {
-  const ctx = useTestApi({ HTTP_MAX_CONCURRENT_REQUESTS: '2', HTTP_MAX_EVENT_LOOP_DELAY_MS: '1000' });
+  const ctx = {} as { api: TestApi; admin: string };
+  let provider: HeldProvider;
+  let relay: Awaited<ReturnType<typeof heldRelayCalls>>;
   let triple: string;
   beforeAll(async () => {
+    provider = await startHeldProvider();
+    ctx.api = await startTestApi({
+      HTTP_MAX_CONCURRENT_REQUESTS: '2',
+      HTTP_MAX_EVENT_LOOP_DELAY_MS: '1000',
+      RELAY_MAPS_URL: provider.url,
+      RELAY_TIMEOUT_MS: '120000', // the provider is held as long as the test says, never timed out meanwhile
+    });
     // This process's loop can stall past the bound while its worker starts on a loaded machine (another test file
     // beside it): the setup is then refused at the edge, before any work, and does what a client does: tries again.
     const busy = (err: Error) =>
       /: 503 \{"detail":"Service busy \(/.test(err.message) ? undefined : Promise.reject(err);
-    const tenant = await eventually(() => createClient(ctx.api, ctx.admin, 'Shed Tenant').catch(busy), 30_000, 1000);
-    triple = tenant.triple;
+    const retried: SetupStep = (step) => eventually(() => step().catch(busy), 30_000, 1000);
+    ctx.admin = await retried(() => ctx.api.login());
+    triple = (await retried(() => createClient(ctx.api, ctx.admin, 'Shed Tenant'))).triple;
+    relay = await heldRelayCalls(ctx.api, ctx.admin, 'shed', retried);
+  }, 120_000);
+  afterAll(async () => {
+    await provider?.close();
+    await ctx.api?.stop();
   });
 
   const inFlight = async () => (await httpRequestsInFlight.get()).values[0]?.value ?? 0;
 
-  /** A job submit whose body stays unfinished until `finish()`: admitted, it holds its slot meanwhile. */
+  /** A job submit whose body stays unfinished until `finish()`; `arrived` once the server has its head. */
   function heldSubmit() {
-    const body = JSON.stringify({ query: 'x', country_code: 'nowhere' }); // invalid: answered 422, no job
+    const body = JSON.stringify({ query: 'held', country_code: 'LU', max_locations: 1, max_results: 1 });
+    const arrived = new Promise<void>((resolve) => {
+      const listener = (incoming: http.IncomingMessage) => {
+        if (!incoming.url?.endsWith('/maps-scrape/submit')) return;
+        ctx.api.rt.server.off('request', listener);
+        resolve();
+      };
+      ctx.api.rt.server.prependListener('request', listener);
+    });
     const req = http.request(`${ctx.api.url}/api/v1/dashboard/client/jobs/maps-scrape/submit`, {
       method: 'POST',
       headers: {
@@ -40,7 +64,7 @@ describe('load shedding at the HTTP edge', () => {
       req.on('error', reject);
     });
     req.write(body.slice(0, 5));
-    return { answered, finish: () => req.end(body.slice(5)) };
+    return { arrived, answered, finish: () => req.end(body.slice(5)) };
   }
 
   /** Opens an event stream and answers once its `connected` frame arrived; the stream stays open. */
@@ -61,8 +85,8 @@ describe('load shedding at the HTTP edge', () => {
     const streams = [await openStream(), await openStream(), await openStream()];
     expect((await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: triple })).status).toBe(200);
 
-    const held = [heldSubmit(), heldSubmit()];
-    await eventually(async () => ((await inFlight()) === 2 ? true : undefined));
+    const held = [relay(), relay()];
+    await eventually(async () => (provider.waiting() === 2 && (await inFlight()) === 2 ? true : undefined));
     const refused = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: triple });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
@@ -77,13 +101,29 @@ describe('load shedding at the HTTP edge', () => {
     expect((await ctx.api.call('GET', '/healthz')).status).toBe(200);
     expect((await ctx.api.call('GET', '/api/v1/system/health', { token: ctx.admin })).status).toBe(200);
 
-    held.forEach((h) => h.finish());
-    expect(await Promise.all(held.map((h) => h.answered))).toEqual([422, 422]);
+    provider.answer();
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
     const list = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: triple });
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(0);
     expect(await inFlight()).toBe(0);
     streams.forEach((s) => s.close());
+  });
+
+  it('holds no slot for a request whose body is arriving, and takes one again once it has (503 if none is free)', async () => {
+    const submit = heldSubmit();
+    await submit.arrived; // admitted: it holds a slot until its body is read
+    await eventually(async () => ((await inFlight()) === 0 ? true : undefined), 5000, 50, 'the slot given back');
+    // Both slots go to other requests meanwhile...
+    const held = [relay(), relay()];
+    await eventually(async () => (provider.waiting() === 2 ? true : undefined));
+    // ...so the submit, its body complete, finds the service full: refused, and nothing was recorded.
+    submit.finish();
+    expect(await submit.answered).toBe(503);
+    provider.answer();
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
+    const list = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: triple });
+    expect(list.body.total).toBe(0);
   });
 
   it('refuses while the event loop stalled beyond its bound, then admits again', async () => {

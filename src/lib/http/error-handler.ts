@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../logger';
 import { AppError, type FieldError } from '../errors';
 import { redisOutOfMemory, unavailableEngine } from './engine-errors';
+import { hasBody } from './operations';
 
 interface ValidatorError {
   status: number;
@@ -100,6 +101,9 @@ export function errorHandler(logger: Logger, exposeInternals: boolean) {
       logger.error({ err, status: appError.status, path: req.path }, 'request failed');
     }
     if (res.headersSent) return res.end();
+    // A request answered before its body has arrived (refused at the edge, 401, 403, ...): its connection is closed
+    // after the answer, not kept while the rest of a body nobody reads arrives (from a slow sender, for minutes).
+    if (hasBody(req) && !req.complete) res.set('Connection', 'close');
     res.set(appError.headers);
     res.status(appError.status).json({ detail: appError.detail, ...appError.extra });
   };

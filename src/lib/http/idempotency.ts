@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import type { NextFunction, Request, Response } from 'express';
 import { parseItem } from 'structured-headers';
 import { sha256, type KeyRing } from '../crypto';
+import { clientAddress } from './client-address';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { idempotencyAnswersDropped } from '../metrics';
@@ -161,7 +162,7 @@ function scopeOf(req: Request, tokenAt: TokenPlace | null): string {
   }
   const caller = req.caller;
   if (caller) return caller.credentialId ?? `${caller.kind}:${caller.userId ?? caller.clientId}`;
-  return `address:${req.ip}`;
+  return `address:${clientAddress(req)}`;
 }
 
 function fingerprintOf(req: Request, operationId: string): string {

@@ -136,7 +136,7 @@ export function routeOperations(
 }
 
 /** As body parsers tell (type-is): a request has a body when it says how long it is or that it is chunked. */
-const hasBody = (req: Request) =>
+export const hasBody = (req: Request) =>
   req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
 
 /**

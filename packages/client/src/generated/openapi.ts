@@ -5358,8 +5358,9 @@ export interface components {
       };
     };
     /**
-     * @description An engine or upstream the operation needs is unavailable, or the service is past its capacity and
-     *     refused the request before doing any of it; retry later.
+     * @description An engine or upstream the operation needs is unavailable, or the service is past its capacity, or
+     *     the caller's address past its share of it, and refused the request before doing any of it; retry
+     *     later.
      */
     ServiceUnavailable: {
       headers: {
