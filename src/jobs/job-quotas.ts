@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { rateLimitFields, type RateLimitState } from '../agents/request-limits';
 import { dayOf, periodBounds, secondsUntil } from '../integrations/periods';
 import { AppError, type ErrorCode } from '../lib/errors';
+import { httpRequestsShed } from '../lib/metrics';
 import { minimumSpacing } from '../lib/rate-limit';
 import { FINAL_STATES, JobModel } from './job.model';
 
@@ -403,6 +404,7 @@ export function quotaRefusal(
       { 'Retry-After': String(unfinishedRetryAfter) },
     );
     err.shed = true;
+    httpRequestsShed.inc({ reason: 'job_fair_share' });
     return err;
   }
   const full = admission.states.filter((s) => s.full);

@@ -1437,7 +1437,8 @@ export interface paths {
      *     triple of the token's client (a super_admin for any client), or a dashboard user for a token that
      *     acts only for brands they administer (admin or owner): a token acting for none of their brands is
      *     404 like another client's, one that also acts for a brand they do not administer is 403 (take it
-     *     out of their brands with DELETE /brands/{brand_id}/agent-users/{agent_user_id}). Agent tokens are
+     *     out of their brands with DELETE /brands/{brand_id}/agent-users/{agent_user_id}). The watches the token
+     *     created are paused (`paused_reason` creator_token_revoked) until someone resumes them. Agent tokens are
      *     not accepted.
      */
     delete: operations['revokeAccessToken'];
@@ -1529,7 +1530,8 @@ export interface paths {
     /**
      * Revoke an agent in one brand
      * @description Removes this brand from the agent's token: the agent keeps working in its other brands, and the
-     *     agent-user record stays (is_active false). Callers: a super_admin, a brand member with role admin or
+     *     agent-user record stays (is_active false). Watches the token created only for brands it no longer acts
+     * for are paused (`paused_reason` creator_token_revoked). Callers: a super_admin, a brand member with role admin or
      *     owner, or the credential triple of the brand's client (another brand or a non-member answers 404; a
      *     plain member 403).
      */
@@ -1554,7 +1556,9 @@ export interface paths {
      *     once, in every brand. The new token keeps only the brands the caller may grant: all of them for a
      *     super_admin or the client's credential triple, only those the caller administers for a brand admin
      *     (in the others the agent user is revoked with the old token), so a brand admin of one brand never
-     *     receives a token that acts in another. The new plaintext is returned only here; hand it to the agent. An
+     *     receives a token that acts in another. The old token's watches become the new token's for the brands it
+     *     keeps (those made only for brands it loses are paused). The new plaintext is returned only here; hand it
+     *     to the agent. An
      *     inactive agent user answers 409. Callers: a super_admin, a brand member with role admin or owner, or
      *     the credential triple of the brand's client (another brand or a non-member answers 404; a plain
      *     member 403).
@@ -2043,8 +2047,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a dashboard user
-     * @description Removes the user's dashboard access: the login, its sessions and its brand memberships are deleted.
-     *     A super_admin cannot delete themself (409). Role: super_admin.
+     * @description Removes the user's dashboard access: the login, its sessions and its brand memberships are deleted,
+     *     and the watches the user created are paused (`paused_reason` creator_deactivated). A super_admin cannot
+     *     delete themself (409). Role: super_admin.
      */
     delete: operations['deleteDashboardUser'];
     options?: never;
@@ -2052,8 +2057,10 @@ export interface paths {
     /**
      * Update a dashboard user
      * @description Changes role, client, permissions (replaced as a whole) or the active flag. The same client rule as
-     *     on create applies to the resulting user (422). Deactivating ends the user's sessions. A super_admin
-     *     cannot demote or deactivate themself (409). Role: super_admin.
+     *     on create applies to the resulting user (422). Deactivating ends the user's sessions and pauses the
+     *     watches the user created (`paused_reason` creator_deactivated), as moving the user to another client
+     *     pauses those in the client it leaves. A super_admin cannot demote or deactivate themself (409). Role:
+     *     super_admin.
      */
     patch: operations['updateDashboardUser'];
     trace?: never;
