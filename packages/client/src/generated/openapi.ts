@@ -10242,6 +10242,7 @@ export interface operations {
            * @example {
            *       "runs": [
            *         {
+           *           "run_id": "0b7a2c1e-5d4f-4e3a-9b8c-7d6e5f4a3b21",
            *           "job_id": "0b7a2c1e-5d4f-4e3a-9b8c-7d6e5f4a3b21",
            *           "watch_id": "6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
            *           "job_type": "maps-scrape",
