@@ -196,9 +196,9 @@ export function createJobStarter(deps: JobStarterDeps) {
   const announce = (doc: JobDoc) => deps.events.publish('job.queued', eventData(doc, 'job.queued', doc.created_at));
 
   /**
-   * Stores a job as queued and announces it (job.queued). With `jobId` given (a watch's run derives it from the run,
-   * a keyed submit from its key) a job stored under that id before is answered instead, `repeated`, with the job
-   * this call would have stored: the caller says what a repeat means.
+   * Stores a job as queued under `jobId` and announces it (job.queued). A job stored under that id before (a watch's
+   * run derives it from the run, a keyed submit from its key) is answered instead, `repeated`, with the job this call
+   * would have stored: the caller says what a repeat means.
    */
   async function store(
     type: JobType,
