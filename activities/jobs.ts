@@ -9,6 +9,7 @@ import { isFinal } from '../src/jobs/job-records';
 import { createJobStore, loadJob } from '../src/jobs/job-store';
 import type { JobLocks } from '../src/jobs/job-lock';
 import type { JobListIndex } from '../src/jobs/job-list-index';
+import type { JobQuotas } from '../src/jobs/job-quotas';
 import type { RunLocked } from '../src/lib/locks';
 import { createWriteGate, type WriteGate } from '../src/jobs/write-gate';
 import { createIndexFeed } from '../src/jobs/index-feed';
@@ -40,6 +41,8 @@ export interface JobDeps {
   media: { storeFiles(clientId: string, files: MediaFile[]): Promise<{ idap_ref: string }[]> };
   /** Which addresses caller-chosen webhook URLs may reach (OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
+  /** The tenants' counts of unfinished jobs, which a job leaves when it ends. */
+  quotas?: Pick<JobQuotas, 'release'>;
 }
 
 /** A step of a job's index feed that failed: its resources are left to the job's follow-up index workflow. */

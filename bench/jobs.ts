@@ -82,6 +82,10 @@ async function main() {
     JOB_INDEX_RESULTS: process.env.JOB_INDEX_RESULTS ?? 'false',
     // The burst is BENCH_JOBS submits at once: the pipeline's throughput, not the backlog bound, is measured here.
     JOB_MAX_UNFINISHED: process.env.JOB_MAX_UNFINISHED ?? '0',
+    // Nor the one client's own bounds on jobs (docs/security.md, "Jobs per tenant").
+    JOB_CLIENT_MAX_UNFINISHED: process.env.JOB_CLIENT_MAX_UNFINISHED ?? '0',
+    JOB_CLIENT_PER_DAY: process.env.JOB_CLIENT_PER_DAY ?? '0',
+    JOB_CLIENT_PER_MONTH: process.env.JOB_CLIENT_PER_MONTH ?? '0',
   });
   const api = await startBenchApi(config, 'engines, API and worker');
   let worker: ChildProcess | undefined;

@@ -35,21 +35,28 @@ export interface ModuleOptions {
  */
 export function createModules(infra: Infra, opts: ModuleOptions) {
   const clients = createClientsModule(infra);
-  const users = createUsersModule(infra);
   const integrations = createIntegrationsModule(infra);
-  const jobCore = createJobCore({ ...infra, providers: opts.providers, sweep: opts.serves });
+  const jobCore = createJobCore({
+    ...infra,
+    providers: opts.providers,
+    sweep: opts.serves,
+    clientLimits: clients.jobLimits,
+  });
   const jobs = createJobsModule({ ...infra, core: jobCore });
+  // Before the users and agents: a user deactivated or a token revoked pauses the watches it created.
+  const watches = createWatchesModule({ ...infra, core: jobCore, clientActive: clients.service.isActive });
+  const users = createUsersModule({ ...infra, creatorGone: watches.creatorGone });
   return {
     clients,
     users,
     auth: createAuthModule({ ...infra, clients: clients.service, users: users.service }),
     brands: createBrandsModule(infra),
-    agents: createAgentsModule(infra),
+    agents: createAgentsModule({ ...infra, creatorGone: watches.creatorGone }),
     integrations,
     pins: createPinsModule({ ...infra, mapsCredential: integrations.service.activeCredential }),
     jobs,
     research: createResearchModule({ ...infra, core: jobCore }),
-    watches: createWatchesModule({ ...infra, core: jobCore, clientActive: clients.service.isActive }),
+    watches,
     events: createEventsModule(infra),
     locations: createLocationsModule(),
     content: createContentModule({ ...infra, clientByDomain: clients.service.byContentDomain }),

@@ -7,8 +7,12 @@ import { createAccessRequestWorkflows } from './agents.workflows';
 import { createTokens } from './tokens.service';
 import { agentRequestLimits } from './request-limits';
 import { createAgentSpend } from './agent-spend';
+import type { CreatorGone } from '../watches/watch-creators';
 
-export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | 'credentials' | 'publicBaseUrl'>;
+export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | 'credentials' | 'publicBaseUrl'> & {
+  /** Pauses (or hands on) the watches of a token that is revoked or replaced (the watches area). */
+  creatorGone?: (gone: CreatorGone) => Promise<void>;
+};
 
 /**
  * Agents' access: a request approved by link through its workflow (which issues the token), the token's
@@ -26,7 +30,11 @@ export function createAgentsModule(deps: AgentsDeps) {
     ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS,
     ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
   });
-  const tokens = createTokens({ invalidate: deps.credentials.invalidate, spend: createAgentSpend(engines.redis) });
+  const tokens = createTokens({
+    invalidate: deps.credentials.invalidate,
+    spend: createAgentSpend(engines.redis),
+    creatorGone: deps.creatorGone,
+  });
   return {
     handlers: agentsRoutes({ requests, tokens }),
     activities: createAccessRequestActivities({ agents: { credentialsKey: deps.credentialsKey } }),

@@ -38,29 +38,36 @@ function tightest(windows: WindowState[]): WindowState[] {
   return [MINUTE, DAY].flatMap((p) => byPolicy.get(p.policy) ?? []);
 }
 
+/** A quota as the RateLimit fields show it; a quota without a window (a bound on work at once) has no w and t. */
+export type RateLimitState = Pick<WindowState, 'policy' | 'max' | 'remaining'> &
+  Partial<Pick<WindowState, 'seconds' | 'resetSeconds'>>;
+
 /**
  * The RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers (its structured-field
  * syntax): one quota policy per limit the agent has, `"rpm";q=<quota>;w=60` and `"rpd";q=<quota>;w=86400`, and
- * for each what is left of it and the seconds until its window starts again, `"rpm";r=<left>;t=<seconds>`.
+ * for each what is left of it and the seconds until its window starts again, `"rpm";r=<left>;t=<seconds>`. The
+ * draft's w and t are optional: a quota without a window (the jobs a client may have unfinished) leaves them out.
  */
-export function rateLimitFields(windows: WindowState[]): Record<string, string> {
+export function rateLimitFields(windows: RateLimitState[]): Record<string, string> {
+  const present = (params: [string, number | undefined][]) =>
+    params.filter((p): p is [string, number] => p[1] !== undefined);
   return {
     'RateLimit-Policy': serializeStringList(
       windows.map((w) => ({
         value: w.policy,
-        params: [
+        params: present([
           ['q', w.max],
           ['w', w.seconds],
-        ],
+        ]),
       })),
     ),
     RateLimit: serializeStringList(
       windows.map((w) => ({
         value: w.policy,
-        params: [
+        params: present([
           ['r', w.remaining],
           ['t', w.resetSeconds],
-        ],
+        ]),
       })),
     ),
   };

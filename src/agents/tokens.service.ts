@@ -10,6 +10,7 @@ import { AgentUserModel, type AgentUserDoc } from './agent-user.model';
 import { storeToken } from './issue-token';
 import type { AgentSpend, AgentSpendView } from './agent-spend';
 import { newAccessToken } from './token-format';
+import type { CreatorGone } from '../watches/watch-creators';
 
 /** A scope an agent may be granted, as the contract lists them (records hold them as validated when requested). */
 export type AccessScope = Schemas['AccessToken']['scopes'][number];
@@ -73,7 +74,12 @@ function toAgentUser(a: AgentUserDoc, lastUsed: Date | null, spend: AgentSpendVi
 }
 
 /** Agent tokens as their client and brands manage them: list, describe, revoke, and per-brand agent users. */
-export function createTokens(deps: { invalidate: () => Promise<void>; spend: AgentSpend }) {
+export function createTokens(deps: {
+  invalidate: () => Promise<void>;
+  spend: AgentSpend;
+  /** A token revoked, or no longer acting for a brand, pauses the watches it created for it (src/watches). */
+  creatorGone?: (gone: CreatorGone) => Promise<void>;
+}) {
   const active = () => ({ revoked_at: null, expires_at: { $gt: new Date() } });
 
   async function tokenOf(clientId: string, tokenId: string): Promise<TokenDoc> {
@@ -191,6 +197,7 @@ export function createTokens(deps: { invalidate: () => Promise<void>; spend: Age
         { is_active: false, revoked_at: now },
       );
       await deps.invalidate();
+      await deps.creatorGone?.({ kind: 'agent', clientId: t.client_id, tokenId, remainingBrandIds: null });
       const [token] = await withLastUse([{ ...t, revoked_at: t.revoked_at ?? now }]);
       return token;
     },
@@ -220,6 +227,13 @@ export function createTokens(deps: { invalidate: () => Promise<void>; spend: Age
           { $pull: { brand_ids: brandId } },
         );
         await deps.invalidate();
+        const { brand_ids } = await tokenOf(agent.client_id, agent.token_id);
+        await deps.creatorGone?.({
+          kind: 'agent',
+          clientId: agent.client_id,
+          tokenId: agent.token_id,
+          remainingBrandIds: brand_ids,
+        });
       }
       const [view] = await agentUserViews(agent.client_id, [
         { ...agent, is_active: false, revoked_at: agent.revoked_at ?? now },
@@ -265,6 +279,13 @@ export function createTokens(deps: { invalidate: () => Promise<void>; spend: Age
         { ...agentsOfOldToken, brand_id: { $nin: brandIds } },
         { is_active: false, revoked_at: now },
       );
+      await deps.creatorGone?.({
+        kind: 'agent',
+        clientId: old.client_id,
+        tokenId: old._id,
+        remainingBrandIds: brandIds,
+        replacedBy: tokenId,
+      });
       return {
         agent_user_id: agent._id,
         brand_id: brandId,

@@ -16,6 +16,17 @@ const clientSchema = new Schema(
     api_secret_hash: { type: String, required: true },
     credentials_encrypted: { type: String, default: null },
     deploy_hook_url: { type: String, default: null },
+    /**
+     * The client's own bounds on jobs, set by a super_admin (docs/security.md, "Jobs per tenant"); a field left null
+     * takes the deployment's default (JOB_CLIENT_*), and 0 is no bound.
+     */
+    job_limits: {
+      max_unfinished: { type: Number, default: null },
+      per_day: { type: Number, default: null },
+      per_month: { type: Number, default: null },
+      max_locations: { type: Number, default: null },
+      max_results: { type: Number, default: null },
+    },
   },
   baseSchemaOptions,
 );

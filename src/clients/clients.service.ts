@@ -6,6 +6,7 @@ import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { ClientModel, ContentDomainModel, type ClientDoc } from './client.model';
 import { newId } from '../lib/ids';
 import { noticeRegeneration, type Regeneration } from './credentials-notice';
+import { ownJobLimits, type ClientJobLimits } from './client-job-limits';
 
 export interface ClientCredentials {
   client_id: string;
@@ -23,6 +24,7 @@ export function toClient(doc: ClientDoc) {
     is_active: doc.is_active,
     deploy_hook_url: doc.deploy_hook_url ?? null,
     has_encrypted_credentials: Boolean(doc.credentials_encrypted),
+    job_limits: ownJobLimits(doc as { job_limits?: ClientJobLimits }),
     created_at: iso(doc.created_at),
     updated_at: iso(doc.updated_at),
   };
@@ -63,12 +65,14 @@ async function claimDomains(clientId: string, domains: string[]): Promise<void> 
 
 /**
  * `invalidateCredentials`: after a write that may take a triple's access away (deactivation, rotated secrets).
- * `noticeDeps`: how the client's administrator hears of a regeneration.
+ * `noticeDeps`: how the client's administrator hears of a regeneration. `invalidateJobLimits`: after a change of a
+ * client's job limits, which every process caches (client-job-limits.ts).
  */
 export function createClientsService(
   box: SecretBox,
   invalidateCredentials: () => Promise<void>,
   noticeDeps: Parameters<typeof noticeRegeneration>[0],
+  invalidateJobLimits: () => Promise<void> = async () => undefined,
 ) {
   return {
     async create(input: {
@@ -100,7 +104,14 @@ export function createClientsService(
 
     async update(
       clientId: string,
-      patch: { name?: string; content_domains?: string[]; is_active?: boolean; deploy_hook_url?: string | null },
+      patch: {
+        name?: string;
+        content_domains?: string[];
+        is_active?: boolean;
+        deploy_hook_url?: string | null;
+        /** The fields given are set (null: back to the deployment's default); the others stay. */
+        job_limits?: Partial<ClientJobLimits>;
+      },
     ) {
       if (!(await ClientModel.exists({ _id: clientId }))) throw AppError.notFound('Client not found');
       const domains = normaliseDomains(patch.content_domains);
@@ -108,9 +119,12 @@ export function createClientsService(
         await claimDomains(clientId, domains);
         await ContentDomainModel.deleteMany({ client_id: clientId, _id: { $nin: domains } });
       }
-      const update = { ...patch, ...(domains ? { content_domains: domains } : {}) };
-      const doc = await ClientModel.findByIdAndUpdate(clientId, update, { new: true }).lean<ClientDoc>();
+      const { job_limits: limits, ...rest } = patch;
+      const limitFields = Object.fromEntries(Object.entries(limits ?? {}).map(([f, v]) => [`job_limits.${f}`, v]));
+      const update = { ...rest, ...(domains ? { content_domains: domains } : {}), ...limitFields };
+      const doc = await ClientModel.findByIdAndUpdate(clientId, { $set: update }, { new: true }).lean<ClientDoc>();
       if (patch.is_active !== undefined) await invalidateCredentials();
+      if (limits) await invalidateJobLimits();
       return toClient(doc!);
     },
 

@@ -14,6 +14,11 @@ export interface JobBacklogLimits {
   maxUnfinished: number;
   /** What a refusal's Retry-After says. */
   retryAfterSeconds: number;
+  /**
+   * The last part of the bound (percent, rounded up) kept for tenants under their fair share: a count within it of the
+   * bound is `nearlyFull` (0: never).
+   */
+  fairShareReservePercent?: number;
 }
 
 /**
@@ -60,10 +65,18 @@ export function createJobBacklog(limits: JobBacklogLimits) {
     return counted!;
   }
 
+  const reserve = Math.ceil((limits.maxUnfinished * (limits.fairShareReservePercent ?? 0)) / 100);
+
   return {
-    /** Throws the 503 while the unfinished jobs reach the bound; else counts the submit about to be recorded. */
-    async admit(): Promise<void> {
-      if (limits.maxUnfinished <= 0) return;
+    maxUnfinished: limits.maxUnfinished,
+
+    /**
+     * Throws the 503 while the unfinished jobs reach the bound; else answers whether they are within the fair-share
+     * reserve of it (the tenants' bounds then also apply the fair share: job-quotas.ts). Counts nothing: `accepted`
+     * does, once the tenant's bounds admitted the job too.
+     */
+    async check(): Promise<{ nearlyFull: boolean }> {
+      if (limits.maxUnfinished <= 0) return { nearlyFull: false };
       let count = await current();
       if (count.unfinished >= limits.maxUnfinished && performance.now() - count.at >= REFRESH_AFTER_MS) {
         await read(); // the read current() started, shared by every submit that waits for it
@@ -73,7 +86,13 @@ export function createJobBacklog(limits: JobBacklogLimits) {
         httpRequestsShed.inc({ reason: 'job_backlog' });
         throw refusal;
       }
-      count.unfinished += 1;
+      return { nearlyFull: reserve > 0 && count.unfinished >= limits.maxUnfinished - reserve };
+    },
+
+    /** Counts a submit about to be recorded (after `check`), until the next read sees its record. */
+    accepted(): void {
+      if (limits.maxUnfinished <= 0 || !counted) return;
+      counted.unfinished += 1;
       if (reading) acceptedDuringRead += 1;
     },
   };

@@ -5,7 +5,8 @@ import { coalescedReads } from '../lib/coalesced-reads';
 import { tenantQuery } from '../lib/tenancy';
 import type { IdempotencyClaim } from '../lib/http/idempotency';
 import type { ActivityActor } from '../activity/recorder';
-import { JobModel, type JobDoc, type JobType } from './job.model';
+import { JobModel, isFinal, type JobDoc, type JobType } from './job.model';
+import type { JobQuotas } from './job-quotas';
 import type { JobLocks } from './job-lock';
 import type { JobListIndex, ListPage } from './job-list-index';
 import { createJobStarter, type JobStarterDeps } from './job-starter';
@@ -20,10 +21,16 @@ export interface Submitter {
   actor: ActivityActor | null;
   /** The submit's Idempotency-Key, claimed (the job's id derives from it). */
   idempotency?: IdempotencyClaim;
+  /** The brands an agent acts for (its X-Brand-Id, or every brand of its token); empty for everyone else. */
+  brandIds: number[];
+  /** Sets the RateLimit fields of the tenants' job bounds on the answer (job-quotas.ts). */
+  showQuota?: (fields: Record<string, string>) => void;
 }
 
 export interface JobControlDeps extends JobStarterDeps {
   locks: JobLocks;
+  /** The tenants' counts of unfinished jobs, which a job cancelled here leaves. */
+  quotas?: Pick<JobQuotas, 'release'>;
 }
 
 const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
@@ -120,7 +127,10 @@ export function createJobControl(deps: JobControlDeps) {
             throw err;
           }
         }
-        return { ...current, ...set, control_seq: seq } as JobDoc;
+        const changed = { ...current, ...set, control_seq: seq } as JobDoc;
+        if (isFinal(changed.status))
+          await deps.quotas?.release(changed._id, changed.client_id, changed.brand_ids ?? []);
+        return changed;
       });
     },
   };

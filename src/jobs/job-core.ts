@@ -7,8 +7,16 @@ import { createJobListIndex } from './job-list-index';
 import { createJobBacklog } from './job-backlog';
 import { createJobWorkflows } from './jobs.workflows';
 import { createWriteGate } from './write-gate';
+import { createJobQuotas } from './job-quotas';
+import { createJobLimits } from './job-limits';
+import type { ClientJobLimitsLookup } from '../clients/client-job-limits';
 
-export type JobCoreDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'events' | 'lock' | 'media' | 'outbound'> & {
+export type JobCoreDeps = Pick<
+  Infra,
+  'config' | 'engines' | 'logger' | 'events' | 'lock' | 'media' | 'outbound' | 'brands'
+> & {
+  /** Each client's own job limits (the clients area keeps them). */
+  clientLimits: ClientJobLimitsLookup;
   /** The provider adapters, where this process runs the job activities (a worker); absent in an API-only one. */
   providers?: Pick<Providers, 'maps' | 'research'>;
   /** False in a worker-only process: it accepts no jobs, so it sweeps none. */
@@ -24,6 +32,18 @@ export function createJobCore(deps: JobCoreDeps) {
   const { config, engines } = deps;
   const locks = createJobLocks(engines.redis);
   const listIndex = createJobListIndex(engines.redis, deps.logger);
+  const quotas = createJobQuotas(engines.redis);
+  const limits = createJobLimits({
+    defaults: {
+      max_unfinished: config.JOB_CLIENT_MAX_UNFINISHED,
+      per_day: config.JOB_CLIENT_PER_DAY,
+      per_month: config.JOB_CLIENT_PER_MONTH,
+      max_locations: config.JOB_CLIENT_MAX_LOCATIONS,
+      max_results: config.JOB_CLIENT_MAX_RESULTS,
+    },
+    clientLimits: deps.clientLimits,
+    brands: deps.brands.lookup,
+  });
   const workflows = createJobWorkflows(engines.temporal, config.bulkTaskQueue, {
     retry: {
       initial_ms: config.JOB_RETRY_INITIAL_MS,
@@ -43,6 +63,7 @@ export function createJobCore(deps: JobCoreDeps) {
     gate: createWriteGate(config.JOB_WRITE_CONCURRENCY),
     media: deps.media,
     outbound: deps.outbound,
+    quotas,
   };
   return {
     control: createJobControl({
@@ -53,12 +74,18 @@ export function createJobCore(deps: JobCoreDeps) {
       backlog: createJobBacklog({
         maxUnfinished: config.JOB_MAX_UNFINISHED,
         retryAfterSeconds: config.JOB_BACKLOG_RETRY_AFTER_SECONDS,
+        fairShareReservePercent: config.JOB_FAIR_SHARE_RESERVE_PERCENT,
       }),
+      tenants: { limits, quotas, retryAfterSeconds: config.JOB_BACKLOG_RETRY_AFTER_SECONDS },
+      quotas,
       logger: deps.logger,
       sweep: deps.sweep,
     }),
     workflows,
     work,
+    /** Each tenant's job limits and what it has used of them (the usage operation reads them). */
+    limits,
+    quotas,
   };
 }
 

@@ -4,6 +4,7 @@ import { JobModel, isFinal, type JobDoc } from './job.model';
 import type { JobLocks } from './job-lock';
 import type { JobListIndex } from './job-list-index';
 import type { WriteGate } from './write-gate';
+import type { JobQuotas } from './job-quotas';
 import { eventData } from './job.views';
 
 export async function loadJob(jobId: string, clientId: string): Promise<JobDoc | null> {
@@ -33,6 +34,8 @@ export function createJobStore(deps: {
   gate?: WriteGate;
   /** Told of every write to a tenant's job records (job-list-index.ts: lists read after it read them again). */
   listIndex: Pick<JobListIndex, 'changed'>;
+  /** The tenants' counts of unfinished jobs, which a job that ends leaves (job-quotas.ts). */
+  quotas?: Pick<JobQuotas, 'release'>;
 }) {
   const { locks, listIndex } = deps;
   const gate = deps.gate ?? (<T>(work: () => Promise<T>) => work());
@@ -180,6 +183,8 @@ export function createJobStore(deps: {
         return ended ?? loadJob(jobId, clientId);
       });
       if (!doc || !isFinal(doc.status)) return { event: null, job: doc };
+      // Its slot is free before its end is announced: a client told the job ended may submit the next one at once.
+      await deps.quotas?.release(doc._id, doc.client_id, doc.brand_ids ?? []);
       const event = await publishOnce(
         doc,
         doc.status === 'completed' ? 'job.completed' : 'job.failed',

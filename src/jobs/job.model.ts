@@ -60,6 +60,11 @@ const jobSchema = new Schema(
     completed_at: { type: Date, default: null },
     /** The watch whose run this job is (src/watches): that run starts the job's workflow, not the start sweep. */
     watch_id: { type: String, default: null },
+    /**
+     * The brands an agent submitted it for (its X-Brand-Id, or every brand of its token): the job counts against
+     * their bounds as well as its client's until it ends (job-quotas.ts). Empty for everyone else's jobs.
+     */
+    brand_ids: { type: [Number], default: [] },
     /** Job events already published for this job, so a retried activity does not publish one twice. */
     events_sent: { type: [String], default: [] },
   },

@@ -5,6 +5,7 @@ import type { JobCore } from './job-core';
 import { activeJobCounts } from './active-jobs';
 import { jobsRoutes } from './jobs.routes';
 import { createJobsService } from './jobs.service';
+import { createJobUsage } from './job-usage';
 
 export type JobsDeps = Pick<Infra, 'outbound' | 'recorder' | 'webhooks'> & {
   /** The job records, runs and worker pieces the jobs and research areas share (job-core.ts). */
@@ -20,7 +21,11 @@ export function createJobsModule(deps: JobsDeps) {
   const { core } = deps;
   const jobs = createJobsService({ control: core.control, workflows: core.workflows });
   return {
-    handlers: jobsRoutes({ jobs, outbound: deps.outbound }),
+    handlers: jobsRoutes({
+      jobs,
+      outbound: deps.outbound,
+      usage: createJobUsage({ limits: core.limits, quotas: core.quotas }),
+    }),
     activities:
       core.work &&
       createJobActivities({ jobs: core.work, activity: { recorder: deps.recorder }, webhooks: deps.webhooks }),

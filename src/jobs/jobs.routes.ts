@@ -1,15 +1,19 @@
 import type { OperationHandlers } from '../lib/http/operations';
 import type { OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
-import { tenantScope } from '../lib/tenancy';
+import { requireTenant, tenantScope } from '../lib/tenancy';
 import { formatOf, sendResults, submissionOf } from './job-http';
 import type { JobsService } from './jobs.service';
+import type { JobUsage } from './job-usage';
 
-export function jobsRoutes(deps: { jobs: JobsService; outbound: OutboundPolicy }): OperationHandlers {
+export function jobsRoutes(deps: { jobs: JobsService; outbound: OutboundPolicy; usage: JobUsage }): OperationHandlers {
   const { jobs } = deps;
   return {
+    async getClientUsage(req, res) {
+      res.json(await deps.usage.of(requireTenant(req)));
+    },
     async submitMapsScrapeJob(req, res) {
-      res.json(await jobs.submit(submissionOf(req, deps.outbound), req.body));
+      res.json(await jobs.submit(submissionOf(req, deps.outbound, res), req.body));
     },
     async listJobs(req, res) {
       const filter = { type: req.query.type_filter, status: req.query.status_filter };

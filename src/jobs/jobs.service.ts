@@ -52,11 +52,16 @@ export function createJobsService(deps: { control: JobControl; workflows: Pick<J
         createdBy: who.userId,
         submittedBy: who.actor,
         idempotency: who.idempotency,
+        brandIds: who.brandIds,
+        showQuota: who.showQuota,
       });
+      const ran = doc.params as MapsJobParams;
       return {
         job_id: doc._id,
         type: 'maps-scrape',
         status: 'queued',
+        max_locations: ran.max_locations ?? null,
+        max_results: ran.max_results ?? null,
         created_at: doc.created_at.toISOString(),
       };
     },

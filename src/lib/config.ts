@@ -268,6 +268,25 @@ const schema = z.object({
    */
   JOB_MAX_UNFINISHED: z.coerce.number().int().min(0).default(20),
   JOB_BACKLOG_RETRY_AFTER_SECONDS: positiveInt.default(5),
+  /**
+   * Each client's own bounds on jobs (docs/security.md, "Jobs per tenant"), unless a super_admin sets the client's
+   * own (PATCH /dashboard/admin/clients/{client_id}, job_limits): unfinished jobs at once (queued, running or
+   * paused), jobs per UTC day and per UTC calendar month (watch runs included), and caps on a maps-scrape job's
+   * max_locations and max_results. 0: no bound of the client's own. Past one, a submit answers 429 with a code.
+   * JOB_CLIENT_MAX_UNFINISHED must stay below JOB_MAX_UNFINISHED, so that no tenant alone fills the deployment's.
+   */
+  JOB_CLIENT_MAX_UNFINISHED: z.coerce.number().int().min(0).max(1_000_000_000).default(10),
+  JOB_CLIENT_PER_DAY: z.coerce.number().int().min(0).max(1_000_000_000).default(1000),
+  JOB_CLIENT_PER_MONTH: z.coerce.number().int().min(0).max(1_000_000_000).default(20_000),
+  JOB_CLIENT_MAX_LOCATIONS: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  JOB_CLIENT_MAX_RESULTS: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  /**
+   * The last part of JOB_MAX_UNFINISHED (in percent, rounded up) kept for tenants under their fair share: while the
+   * deployment's unfinished jobs are within it of the bound, a client holding its share of the bound or more
+   * (JOB_MAX_UNFINISHED divided among the clients with unfinished jobs and one more) is refused with 503 and code
+   * job_fair_share. 0 turns the rule off.
+   */
+  JOB_FAIR_SHARE_RESERVE_PERCENT: z.coerce.number().int().min(0).max(100).default(25),
   /** Bulk writes of job work one worker process runs at a time (the rest queue; provider calls do not). */
   JOB_WRITE_CONCURRENCY: positiveInt.default(6),
   /** Activities one worker process runs at once (Temporal's default); the rest wait on the task queue. */
@@ -284,6 +303,12 @@ const schema = z.object({
   /** Watches one client may have at once (one more is 409), and how often at most one may run (docs/watches.md). */
   WATCHES_MAX_PER_CLIENT: positiveInt.default(20),
   WATCH_MIN_INTERVAL_SECONDS: positiveInt.min(60, 'must be at least 60').default(3600),
+  /**
+   * How soon after a watch's last run or trigger it may be triggered again (triggerWatch; 429 watch_trigger_too_soon
+   * before); unset: WATCH_MIN_INTERVAL_SECONDS, so running a watch now never runs it more often than a schedule
+   * may. 0 turns the spacing off (the tests that run one watch several times in a row).
+   */
+  WATCH_TRIGGER_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(0).optional(),
   /** How late a watch's missed run may still start, unless the watch sets its own (60 s to 7 days). */
   WATCH_CATCHUP_WINDOW_SECONDS: positiveInt
     .min(60, 'must be 60..604800')
@@ -389,7 +414,12 @@ type Raw = z.infer<typeof schema>;
 /** Every setting the service reads (the deployment files are checked against this list). */
 export const CONFIG_KEYS = Object.keys(schema.shape) as (keyof Raw)[];
 
-export interface Config extends Omit<Raw, 'VALIDATE_RESPONSES' | 'RUN_WORKER' | 'TRUST_PROXY'> {
+export interface Config extends Omit<
+  Raw,
+  'VALIDATE_RESPONSES' | 'RUN_WORKER' | 'TRUST_PROXY' | 'WATCH_TRIGGER_MIN_INTERVAL_SECONDS'
+> {
+  /** The setting, or WATCH_MIN_INTERVAL_SECONDS when it is unset. */
+  WATCH_TRIGGER_MIN_INTERVAL_SECONDS: number;
   /** The value for Express's `trust proxy` setting. */
   TRUST_PROXY: boolean | number | string;
   VALIDATE_RESPONSES: boolean;
@@ -436,6 +466,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     !raw.TEMPORAL_TLS_CERT !== !raw.TEMPORAL_TLS_KEY && 'TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: set both or neither',
     raw.HTTP_HEADERS_TIMEOUT_MS > raw.HTTP_REQUEST_TIMEOUT_MS &&
       'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the head is part of the request)',
+    raw.JOB_MAX_UNFINISHED > 0 &&
+      raw.JOB_CLIENT_MAX_UNFINISHED >= raw.JOB_MAX_UNFINISHED &&
+      "JOB_CLIENT_MAX_UNFINISHED: must be below JOB_MAX_UNFINISHED (one client alone would fill the deployment's bound)",
     raw.REDIS_SENTINELS &&
       !raw.REDIS_URL &&
       'REDIS_URL: required with REDIS_SENTINELS (redis://[:password@]any-host[/db], its host unused)',
@@ -446,6 +479,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...raw,
     VALIDATE_RESPONSES: raw.VALIDATE_RESPONSES ?? raw.NODE_ENV === 'test',
     RUN_WORKER: raw.RUN_WORKER ?? localDefault.temporal,
+    WATCH_TRIGGER_MIN_INTERVAL_SECONDS: raw.WATCH_TRIGGER_MIN_INTERVAL_SECONDS ?? raw.WATCH_MIN_INTERVAL_SECONDS,
     TRUST_PROXY: trustProxyValue(raw.TRUST_PROXY),
     bulkTaskQueue: raw.TEMPORAL_BULK_TASK_QUEUE ?? `${raw.TEMPORAL_TASK_QUEUE}-bulk`,
     localDefault,

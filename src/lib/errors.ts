@@ -15,6 +15,17 @@ export const ERROR_CODES = [
   'budget_exceeded',
   'idempotency_key_reused',
   'idempotency_key_in_flight',
+  // Jobs per tenant (docs/security.md): which of the client's or a brand's bounds refused a submit or a watch's run.
+  'job_unfinished_limit',
+  'job_daily_quota',
+  'job_monthly_quota',
+  'brand_job_unfinished_limit',
+  'brand_job_daily_quota',
+  'brand_job_monthly_quota',
+  'job_fair_share',
+  'job_cap_exceeded',
+  'watch_trigger_too_soon',
+  'watch_creator_gone',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -9,7 +9,7 @@ export function researchRoutes(deps: { research: ResearchService; outbound: Outb
   const { research } = deps;
   return {
     async submitResearchJob(req, res) {
-      res.json(await research.submit(submissionOf(req, deps.outbound), req.body));
+      res.json(await research.submit(submissionOf(req, deps.outbound, res), req.body));
     },
     async listResearchJobs(req, res) {
       res.json(await research.list(tenantScope(req), req.query.status, pageOf(req.query)));

@@ -77,6 +77,8 @@ export function createResearchService(deps: {
         createdBy: who.userId,
         submittedBy: who.actor,
         idempotency: who.idempotency,
+        brandIds: who.brandIds,
+        showQuota: who.showQuota,
       });
       return { research_id: doc._id, status: 'queued' as const, created_at: doc.created_at.toISOString() };
     },

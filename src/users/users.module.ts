@@ -3,8 +3,12 @@ import type { AreaModule } from '../lib/module';
 import { sendResetPasswordPage } from './reset-password.page';
 import { usersRoutes } from './users.routes';
 import { createUsersService } from './users.service';
+import type { CreatorGone } from '../watches/watch-creators';
 
-export type UsersDeps = Pick<Infra, 'config' | 'notifier' | 'credentials' | 'publicBaseUrl'>;
+export type UsersDeps = Pick<Infra, 'config' | 'notifier' | 'credentials' | 'publicBaseUrl'> & {
+  /** Pauses the watches of a user that can no longer act in a client (the watches area). */
+  creatorGone?: (gone: CreatorGone) => Promise<void>;
+};
 
 /**
  * Dashboard users: their accounts and roles, passwords set by an administrator, and the reset link a user
@@ -17,6 +21,7 @@ export function createUsersModule(deps: UsersDeps) {
     publicBaseUrl: deps.publicBaseUrl,
     resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
     invalidateCredentials: credentials.invalidate,
+    creatorGone: deps.creatorGone,
   });
   return {
     handlers: usersRoutes({ users }),

@@ -8,6 +8,7 @@ import type { Role } from '../lib/tenancy';
 import type { Notifier } from '../notifications/notifier';
 import { clientDirectory } from '../clients/client-directory';
 import { PasswordResetModel, UserModel, type UserDoc } from './user.model';
+import type { CreatorGone } from '../watches/watch-creators';
 import { brandDirectory } from '../brands/brand-directory';
 import { sessionStore } from '../auth/sessions';
 
@@ -62,6 +63,8 @@ export function createUsersService(deps: {
   publicBaseUrl: string;
   resetTtlSeconds: number;
   invalidateCredentials: () => Promise<void>;
+  /** Pauses the watches of a user who can no longer act in a client (docs/watches.md). */
+  creatorGone?: (gone: CreatorGone) => Promise<void>;
 }) {
   async function getUser(userId: string): Promise<UserDoc> {
     const doc = await UserModel.findById(userId).lean<UserDoc>();
@@ -143,6 +146,10 @@ export function createUsersService(deps: {
       if (current.client_id && doc!.client_id !== current.client_id) {
         await brandDirectory.dropMemberships(userId, current.client_id);
       }
+      // A user deactivated runs nothing any more, nor one moved away from the client its watches run in.
+      if (patch.is_active === false) await deps.creatorGone?.({ kind: 'user', userId });
+      else if (current.client_id && doc!.client_id !== current.client_id)
+        await deps.creatorGone?.({ kind: 'user', userId, clientId: current.client_id });
       const [user] = await withMemberships([toDashboardUser(doc!)]);
       return user;
     },
@@ -152,6 +159,7 @@ export function createUsersService(deps: {
       if (!doc) throw AppError.notFound('User not found');
       await deps.invalidateCredentials();
       await brandDirectory.dropMemberships(userId);
+      await deps.creatorGone?.({ kind: 'user', userId });
       return { user_id: userId, removed: true };
     },
 

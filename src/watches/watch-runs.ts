@@ -1,11 +1,12 @@
 import type { EventBus } from '../events/event-bus';
 import { firstSeenBy, type ResourceType } from '../idap/resources.service';
-import { isDuplicateKeyError } from '../lib/errors';
+import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { stableUuid } from '../lib/ids';
 import type { JobControl } from '../jobs/job-control';
 import type { JobWorkflows } from '../jobs/jobs.workflows';
+import { JOB_QUOTA_CODES } from '../jobs/job-quotas';
 import type { WatchRunEnd, WatchRunStart } from '../../workflows/watches-api';
-import { WatchModel, WatchRunModel, type WatchDoc } from './watch.model';
+import { WatchModel, WatchRunModel, type WatchDoc, type WatchRunDoc } from './watch.model';
 
 /** How many refs of a run's new leads are kept and announced (the count is always exact). */
 export const NEW_LEADS_LISTED = 100;
@@ -27,13 +28,47 @@ export interface WatchRunsDeps {
   clientActive(clientId: string): Promise<boolean>;
   /** Deletes the watch's schedule (one already gone is no error). */
   removeSchedule(watchId: string): Promise<void>;
+  /** Makes the watch's schedule what its record says (a watch paused for its creator: paused). */
+  syncSchedule(watch: WatchDoc): Promise<void>;
 }
+
+/** The refusals of a run's job that skip the run (its tenants' bounds, its caps): recorded on the run, not retried. */
+const SKIPPING_CODES = new Set<string>([...JOB_QUOTA_CODES, 'job_cap_exceeded']);
+
+const skippingCode = (err: unknown): string | null => {
+  const code = err instanceof AppError ? err.extra.code : undefined;
+  return typeof code === 'string' && SKIPPING_CODES.has(code) ? code : null;
+};
 
 /**
  * A watch's runs as its workflow's activities keep them: the run's job recorded through the jobs area like a submit
  * (its id derived from the run, so a retried step finds it again), and at the end the leads it saw first.
  */
 export function createWatchRuns(deps: WatchRunsDeps) {
+  /** A run that made no job, on the watch's run list with why (a retried step finds it written). */
+  async function skip(
+    watch: WatchDoc,
+    run: { jobId: string; scheduledAt: string },
+    why: { code: string; detail: string },
+  ): Promise<WatchRunStart> {
+    try {
+      await WatchRunModel.create({
+        _id: run.jobId,
+        client_id: watch.client_id,
+        watch_id: watch._id,
+        job_type: watch.job_type,
+        scheduled_at: new Date(run.scheduledAt),
+        status: 'skipped',
+        skip_code: why.code,
+        skip_reason: why.detail,
+        completed_at: new Date(),
+      });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    return { job: null, reason: why.detail };
+  }
+
   return {
     /** The run's job, recorded and announced (job.queued) once, or why the run does nothing. */
     async start(input: {
@@ -52,12 +87,33 @@ export function createWatchRuns(deps: WatchRunsDeps) {
       }
       if (!(await deps.clientActive(input.client_id))) return { job: null, reason: 'the client is deactivated' };
       const jobId = stableUuid('watch-run', input.run_id);
-      const { doc, queued } = await deps.control.record(watch.job_type, input.client_id, watch.params, {
-        jobId,
-        watchId: watch._id,
-        webhookUrl: watch.webhook_url,
-        createdBy: watch.created_by,
-      });
+      const run = { jobId, scheduledAt: input.scheduled_at };
+      const earlier = await WatchRunModel.findOne({ _id: jobId, client_id: input.client_id }).lean<WatchRunDoc>();
+      if (earlier?.status === 'skipped') return { job: null, reason: earlier.skip_reason ?? 'skipped' }; // a retried step
+      if (watch.paused_reason) {
+        // Its schedule was paused with it; one that ran all the same (the pause did not reach Temporal) is paused now.
+        await deps.syncSchedule(watch);
+        return skip(watch, run, {
+          code: watch.paused_reason,
+          detail: 'the watch is paused: its creator can no longer act',
+        });
+      }
+      let recorded: Awaited<ReturnType<WatchRunsDeps['control']['record']>>;
+      try {
+        recorded = await deps.control.record(watch.job_type, input.client_id, watch.params, {
+          jobId,
+          watchId: watch._id,
+          webhookUrl: watch.webhook_url,
+          createdBy: watch.created_by,
+          brandIds: watch.creator?.brand_ids ?? [],
+        });
+      } catch (err) {
+        // A run is a job like any: past its client's (or its brands') bounds it is not run, and the run list says why.
+        const code = skippingCode(err);
+        if (!code) throw err;
+        return skip(watch, run, { code, detail: (err as AppError).detail });
+      }
+      const { doc, queued } = recorded;
       try {
         await WatchRunModel.create({
           _id: jobId,

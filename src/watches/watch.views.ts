@@ -6,8 +6,14 @@ import type { WatchDoc, WatchRunDoc } from './watch.model';
 
 /** A run as the API shows it (schema WatchRun). */
 export function toWatchRun(d: WatchRunDoc): Schemas['WatchRun'] {
+  const skipped = d.status === 'skipped';
   return {
-    job_id: d._id,
+    run_id: d._id,
+    job_id: skipped ? null : d._id, // a skipped run's job was never made
+    ...(skipped && {
+      skip_code: (d.skip_code ?? null) as Schemas['WatchRun']['skip_code'],
+      skip_reason: d.skip_reason ?? null,
+    }),
     watch_id: d.watch_id,
     job_type: d.job_type,
     scheduled_at: iso(d.scheduled_at),
@@ -43,6 +49,8 @@ export function toWatch(
     catchup_window_seconds: d.catchup_window_seconds,
     webhook_url: d.webhook_url ?? null,
     state: d.state,
+    paused_reason: (d.paused_reason ?? null) as Schemas['Watch']['paused_reason'],
+    creator: d.creator ? { kind: d.creator.kind, id: d.creator.id, brand_ids: d.creator.brand_ids ?? [] } : null,
     schedule_id: watchScheduleId(d._id),
     ...(detail
       ? {

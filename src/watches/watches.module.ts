@@ -6,8 +6,9 @@ import { createWatchRuns } from './watch-runs';
 import { watchesRoutes } from './watches.routes';
 import { createWatchesService } from './watches.service';
 import { createWatchWorkflows } from './watches.workflows';
+import { createWatchCreators } from './watch-creators';
 
-export type WatchesDeps = Pick<Infra, 'config' | 'engines' | 'events' | 'lock' | 'outbound'> & {
+export type WatchesDeps = Pick<Infra, 'config' | 'engines' | 'events' | 'lock' | 'outbound' | 'logger'> & {
   /** The job records and runs (src/jobs/job-core.ts): each run of a watch is an ordinary job. */
   core: JobCore;
   /** Whether a client may still run anything: a deactivated client's watches' runs do nothing. */
@@ -30,7 +31,9 @@ export function createWatchesModule(deps: WatchesDeps) {
       maxPerClient: config.WATCHES_MAX_PER_CLIENT,
       minIntervalSeconds: config.WATCH_MIN_INTERVAL_SECONDS,
       catchupWindowSeconds: config.WATCH_CATCHUP_WINDOW_SECONDS,
+      triggerMinIntervalSeconds: config.WATCH_TRIGGER_MIN_INTERVAL_SECONDS,
     },
+    jobLimits: deps.core.limits,
   });
   const runs = createWatchRuns({
     control: deps.core.control,
@@ -38,9 +41,13 @@ export function createWatchesModule(deps: WatchesDeps) {
     events: deps.events,
     clientActive: deps.clientActive,
     removeSchedule: workflows.remove,
+    syncSchedule: workflows.sync,
   });
+  const creators = createWatchCreators({ workflows, lock: deps.lock, logger: deps.logger });
   return {
     handlers: watchesRoutes({ watches, outbound: deps.outbound }),
     activities: createWatchActivities({ runs }),
+    /** Pauses the watches of a user or agent token that can no longer act (the users and agents areas call it). */
+    creatorGone: creators.gone,
   } satisfies AreaModule;
 }

@@ -1,7 +1,7 @@
 import type { OperationHandlers } from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { requireTenant, tenantScope } from '../lib/tenancy';
-import { submissionOf } from '../jobs/job-http';
+import { submissionOf, submitterOf } from '../jobs/job-http';
 import type { OutboundPolicy } from '../lib/outbound';
 import type { WatchesService } from './watches.service';
 
@@ -24,10 +24,10 @@ export function watchesRoutes(deps: { watches: WatchesService; outbound: Outboun
       res.json(await watches.remove(requireTenant(req), req.params.watch_id));
     },
     async pauseWatch(req, res) {
-      res.json(await watches.setState(requireTenant(req), req.params.watch_id, 'paused'));
+      res.json(await watches.pause(requireTenant(req), req.params.watch_id));
     },
     async resumeWatch(req, res) {
-      res.json(await watches.setState(requireTenant(req), req.params.watch_id, 'active'));
+      res.json(await watches.resume(submitterOf(req), req.params.watch_id));
     },
     async triggerWatch(req, res) {
       res.status(202).json(await watches.trigger(requireTenant(req), req.params.watch_id));

@@ -8,6 +8,7 @@ import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { tenantQuery } from '../lib/tenancy';
 import type { Submitter } from '../jobs/job-control';
 import { assertKnownArea } from '../jobs/jobs.service';
+import { withinCaps, type JobLimitsResolver } from '../jobs/job-limits';
 import { checkCadence, type Cadence } from './cadence';
 import { WatchModel, WatchRunModel, type WatchDoc, type WatchRunDoc } from './watch.model';
 import { toWatch, toWatchRun } from './watch.views';
@@ -18,6 +19,15 @@ export interface WatchLimits {
   maxPerClient: number;
   minIntervalSeconds: number;
   catchupWindowSeconds: number;
+  /** How soon after its last run or trigger a watch may be triggered again (0: any time). */
+  triggerMinIntervalSeconds: number;
+}
+
+/** The creator a caller becomes of a watch it creates or resumes (watch.model.ts, creator). */
+function creatorOf(who: Submitter): NonNullable<WatchDoc['creator']> | null {
+  if (!who.actor) return null;
+  const kind = who.actor.kind as NonNullable<WatchDoc['creator']>['kind'];
+  return { kind, id: who.actor.id, brand_ids: kind === 'agent' ? who.brandIds : [] };
 }
 
 type CreateBody = JsonBody<'createWatch'>;
@@ -34,6 +44,8 @@ export function createWatchesService(deps: {
   lock: RunLocked;
   limits: WatchLimits;
   outbound: OutboundPolicy;
+  /** The caps on a job's parameters for a client and brands (a watch's given values are checked against them). */
+  jobLimits: Pick<JobLimitsResolver, 'forJob'>;
 }) {
   const { workflows, limits } = deps;
 
@@ -58,8 +70,16 @@ export function createWatchesService(deps: {
     return toWatch(doc, { nextRuns: times, lastRun: last });
   }
 
-  /** The job's parameters for the watch's kind, checked as a submit checks them (422). */
-  function jobParams(jobType: WatchDoc['job_type'], body: Pick<UpdateBody, 'maps_scrape' | 'research'>) {
+  /**
+   * The job's parameters for the watch's kind, checked as a submit checks them (422), its caps included: a value
+   * given over the client's or its creator's brands' cap is refused now; one left out gets the cap in force when a
+   * run submits it.
+   */
+  async function jobParams(
+    jobType: WatchDoc['job_type'],
+    body: Pick<UpdateBody, 'maps_scrape' | 'research'>,
+    owner: { clientId: string; brandIds: readonly number[] },
+  ) {
     const [own, other] =
       jobType === 'research' ? (['research', 'maps_scrape'] as const) : (['maps_scrape', 'research'] as const);
     if (body[other] !== undefined)
@@ -67,7 +87,11 @@ export function createWatchesService(deps: {
         { location: 'body', field: other, message: `not for a ${jobType} watch` },
       ]);
     const given = body[own];
-    if (given && jobType === 'maps-scrape') assertKnownArea(given as Schemas['WatchMapsScrape'], 'maps_scrape.');
+    if (given && jobType === 'maps-scrape') {
+      assertKnownArea(given as Schemas['WatchMapsScrape'], 'maps_scrape.');
+      const { caps } = await deps.jobLimits.forJob(owner.clientId, owner.brandIds);
+      withinCaps(given as Schemas['WatchMapsScrape'], caps, 'maps_scrape.');
+    }
     return given;
   }
 
@@ -94,7 +118,7 @@ export function createWatchesService(deps: {
     /** Creates a watch for `who` (its webhook_url checked by the route, as a job submit's is). */
     async create(who: Submitter, body: CreateBody): Promise<Schemas['Watch']> {
       const jobType = 'research' in body ? 'research' : 'maps-scrape';
-      const params = jobParams(jobType, body)!;
+      const params = (await jobParams(jobType, body, who))!;
       const cadence = checkCadence(body.cadence as Cadence, limits.minIntervalSeconds);
       await assertSelectedClient(who.clientId, who.isSuperAdmin);
       return deps.lock(`watches:${who.clientId}`, async () => {
@@ -116,6 +140,7 @@ export function createWatchesService(deps: {
             webhook_url: body.webhook_url ?? null,
             state: 'active',
             created_by: who.userId,
+            creator: creatorOf(who),
             created_at: now,
             updated_at: now,
           })
@@ -153,7 +178,10 @@ export function createWatchesService(deps: {
       changing(tenant, watchId, async (doc) => {
         const set: Partial<WatchDoc> = {};
         if (patch.name !== undefined) set.name = patch.name;
-        const params = jobParams(doc.job_type, patch);
+        const params = await jobParams(doc.job_type, patch, {
+          clientId: tenant,
+          brandIds: doc.creator?.brand_ids ?? [],
+        });
         if (params) set.params = params;
         if (patch.cadence) set.cadence = checkCadence(patch.cadence as Cadence, limits.minIntervalSeconds);
         if (patch.catchup_window_seconds !== undefined) set.catchup_window_seconds = patch.catchup_window_seconds;
@@ -166,20 +194,54 @@ export function createWatchesService(deps: {
         return set;
       }),
 
-    /** Pauses (or resumes) the schedule; a watch already in that state is answered as it is. */
-    setState: (tenant: string, watchId: string, state: WatchDoc['state']) =>
+    /** Pauses the schedule; a watch already paused is answered as it is. */
+    pause: (tenant: string, watchId: string) =>
       changing(tenant, watchId, async (doc) => {
-        if (doc.state === state) return null;
-        await workflows.sync({ ...doc, state });
-        return { state };
+        if (doc.state === 'paused') return null;
+        await workflows.sync({ ...doc, state: 'paused' });
+        return { state: 'paused' };
       }),
 
-    /** A run now (paused or not); while one is going, right after it (never beside it). */
+    /**
+     * Resumes the schedule; the caller becomes the watch's creator (its runs are theirs from now on), which is how a
+     * watch the service paused because its creator is gone runs again. A watch already active stays as it is.
+     */
+    resume: (who: Submitter, watchId: string) =>
+      changing(who.clientId, watchId, async (doc) => {
+        if (doc.state === 'active') return null;
+        await workflows.sync({ ...doc, state: 'active' });
+        return { state: 'active', paused_reason: null, creator: creatorOf(who), created_by: who.userId };
+      }),
+
+    /**
+     * A run now (paused or not); while one is going, right after it (never beside it). Not within the trigger
+     * interval of the watch's last run or trigger (429 watch_trigger_too_soon, Retry-After), so running a watch now
+     * never runs it more often than a schedule may; not for a watch whose creator is gone (409 watch_creator_gone).
+     */
     async trigger(tenant: string, watchId: string): Promise<Schemas['WatchTriggered']> {
       return deps.lock(`watch:${watchId}`, async () => {
         const doc = await find(tenant, watchId);
+        if (doc.paused_reason)
+          throw new AppError(
+            409,
+            `This watch was paused because its creator can no longer act (${doc.paused_reason}); resume it to ` +
+              'become its creator, then trigger it',
+            { code: 'watch_creator_gone' },
+          );
         const at = new Date();
+        const interval = limits.triggerMinIntervalSeconds * 1000;
+        const last = Math.max(doc.last_triggered_at?.getTime() ?? 0, (await lastRun(doc))?.created_at.getTime() ?? 0);
+        if (interval > 0 && at.getTime() < last + interval) {
+          const wait = Math.ceil((last + interval - at.getTime()) / 1000);
+          throw AppError.tooManyRequests(
+            `This watch ran or was triggered less than ${limits.triggerMinIntervalSeconds} s ago ` +
+              `(WATCH_TRIGGER_MIN_INTERVAL_SECONDS); it may be triggered again in ${wait} s`,
+            wait,
+            'watch_trigger_too_soon',
+          );
+        }
         await workflows.trigger(doc);
+        await WatchModel.updateOne({ _id: doc._id, client_id: doc.client_id }, { $set: { last_triggered_at: at } });
         return { watch_id: watchId, triggered_at: at.toISOString() };
       });
     },

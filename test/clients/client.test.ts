@@ -121,13 +121,13 @@ describe('@lead-service/client against the service', () => {
         cadence: { interval_seconds: 86_400 },
       });
       expect(watch).toMatchObject({ job_type: 'maps-scrape', state: 'active', schedule_id: `watch-${watch.watch_id}` });
-      const known = (await lead.watches.runs(watch.watch_id)).runs.map((r) => r.job_id);
+      const known = (await lead.watches.runs(watch.watch_id)).runs.map((r) => r.run_id);
       await lead.watches.trigger(watch.watch_id);
       const run = await lead.watches.waitForRun(watch.watch_id, { known, intervalMs: 200, timeoutMs: 60_000 });
       expect(run).toMatchObject({ status: 'completed', new_leads_count: WATCHED_JOB_PLACES().length });
       const [announced] = (await framesUntil(stream, isWatchEvent)).filter(isWatchEvent);
       expect(announced.data).toMatchObject({ watch_id: watch.watch_id, job_id: run.job_id, new_leads: run.new_leads });
-      expect((await lead.jobState(run.job_id)).job).toMatchObject({ watch_id: watch.watch_id, status: 'completed' });
+      expect((await lead.jobState(run.job_id!)).job).toMatchObject({ watch_id: watch.watch_id, status: 'completed' });
 
       const changed = await lead.watches.update(watch.watch_id, { cadence: { cron: '0 8 * * *' } });
       expect(changed).toMatchObject({ cadence: { cron: '0 8 * * *', time_zone: 'UTC' }, last_run: run });

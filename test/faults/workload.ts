@@ -71,14 +71,31 @@ export interface Tenant {
   domain: string;
 }
 
-/** A client with a content domain, made through the super-admin API. */
-export async function createTenant(base: string, admin: string, name: string): Promise<Tenant> {
+/**
+ * The job limits of a tenant of the matrix and the soak: none of its own (0), so its load meets the deployment's
+ * capacity guard (JOB_MAX_UNFINISHED, 503) as it always did, not the client's default bounds (429; docs/security.md,
+ * "Jobs per tenant"). The fair share of that guard still applies: a lone tenant is refused within its last part.
+ */
+export const UNBOUNDED_JOBS = { max_unfinished: 0, per_day: 0, per_month: 0 };
+
+/** A client with a content domain, made through the super-admin API, with `jobLimits` as its own job limits. */
+export async function createTenant(
+  base: string,
+  admin: string,
+  name: string,
+  jobLimits: Record<string, number | null> = UNBOUNDED_JOBS,
+): Promise<Tenant> {
   const domain = `${name.toLowerCase().replace(/\W+/g, '-')}.faults.test`;
   const res = await request(base, 'POST', '/api/v1/dashboard/admin/clients', {
     token: admin,
     body: { name, content_domains: [domain], admin_email: `admin@${domain}` },
   });
   if (res.status !== 201) throw new Error(`create client failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const limited = await request(base, 'PATCH', `/api/v1/dashboard/admin/clients/${res.body.client_id}`, {
+    token: admin,
+    body: { job_limits: jobLimits },
+  });
+  if (limited.status !== 200) throw new Error(`job limits not set: ${limited.status} ${JSON.stringify(limited.body)}`);
   return {
     client_id: res.body.client_id,
     triple: `${res.body.client_id}:${res.body.api_key}:${res.body.api_secret}`,

@@ -84,6 +84,11 @@ async function main() {
     // Those queued jobs would soon reach the backlog bound, whose 503 is a capacity answer (declared on every
     // submit, held by test/jobs/job-backlog.test.ts), not a finding of not_a_server_error.
     JOB_MAX_UNFINISHED: '0',
+    // Likewise the fuzz client's own bounds on jobs (each 429 declared on every submit, held by
+    // test/jobs/job-quotas.test.ts): past them every later submit would be refused before its handler's checks.
+    JOB_CLIENT_MAX_UNFINISHED: '0',
+    JOB_CLIENT_PER_DAY: '0',
+    JOB_CLIENT_PER_MONTH: '0',
     SSE_HEARTBEAT_MS: STREAM_HEARTBEAT_MS,
   });
   let failed = 0;

@@ -26,7 +26,15 @@ async function shedByBacklog() {
 }
 
 beforeAll(async () => {
-  api = await startTestApi({ RUN_WORKER: 'false', JOB_MAX_UNFINISHED: '3', JOB_BACKLOG_RETRY_AFTER_SECONDS: '7' });
+  // The subject is the deployment's capacity guard alone: each client's own bound stays below it, and the fair share
+  // of its last part (test/jobs/job-fairness.test.ts) is off.
+  api = await startTestApi({
+    RUN_WORKER: 'false',
+    JOB_MAX_UNFINISHED: '3',
+    JOB_CLIENT_MAX_UNFINISHED: '2',
+    JOB_FAIR_SHARE_RESERVE_PERCENT: '0',
+    JOB_BACKLOG_RETRY_AFTER_SECONDS: '7',
+  });
   const admin = await api.login(ADMIN.email, ADMIN.password);
   acme = await createClient(api, admin, 'Acme Backlog');
   globex = await createClient(api, admin, 'Globex Backlog');

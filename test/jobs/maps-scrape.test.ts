@@ -31,6 +31,8 @@ describe('maps-scrape jobs', () => {
       job_id: expect.any(String),
       type: 'maps-scrape',
       status: 'queued',
+      max_locations: 3,
+      max_results: null, // no cap of the client's: none given, none applied
       created_at: expect.any(String),
     });
     jobId = res.body.job_id;

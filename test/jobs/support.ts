@@ -1,3 +1,4 @@
+import { parseList, type Item } from 'structured-headers';
 import { expandLocations } from '../../src/locations/dataset';
 import { createJobLocks } from '../../src/jobs/job-lock';
 import { createJobListIndex } from '../../src/jobs/job-list-index';
@@ -57,4 +58,72 @@ export function stepStore(api: TestApi) {
     events: { publish: async () => null } as never,
     listIndex: createJobListIndex(redis, createLogger('silent')),
   });
+}
+
+/** A job bound as a submit's RateLimit fields show it: its quota and window, and what is left and when it resets. */
+export interface ShownQuota {
+  q: number;
+  w?: number;
+  r: number;
+  t?: number;
+}
+
+/**
+ * The RateLimit-Policy and RateLimit fields of an answer, read by the `structured-headers` parser (not ours) and
+ * held to draft-ietf-httpapi-ratelimit-headers: each field a List of String Items; a policy's q (and w, if any) and a
+ * limit's r (and t, if any) non-negative Integers; the same policies in both fields; r at most q, t at most w.
+ * Answers them by policy name.
+ */
+export function shownQuotas(res: { headers: Headers }): Record<string, ShownQuota> {
+  const read = (field: string) => {
+    const value = res.headers.get(field);
+    if (value === null) throw new Error(`no ${field} field`);
+    return (parseList(value) as Item[]).map(([bare, params]) => {
+      if (typeof bare !== 'string') throw new Error(`${field}: ${String(bare)} is not a String`);
+      for (const [key, n] of params)
+        if (!Number.isInteger(n) || (n as number) < 0) throw new Error(`${field}: ${bare};${key} is not an Integer`);
+      return [bare, Object.fromEntries(params) as Record<string, number>] as const;
+    });
+  };
+  const policies = read('ratelimit-policy');
+  const limits = new Map(read('ratelimit'));
+  expect(policies.map(([name]) => name)).toEqual([...limits.keys()]);
+  return Object.fromEntries(
+    policies.map(([name, { q, w }]) => {
+      const { r, t } = limits.get(name)!;
+      expect(r).toBeLessThanOrEqual(q);
+      if (w !== undefined) expect(t).toBeLessThanOrEqual(w);
+      else expect(t).toBeUndefined(); // a quota without a window has no reset
+      return [name, { q, r, ...(w !== undefined && { w }), ...(t !== undefined && { t }) }];
+    }),
+  );
+}
+
+/** Seconds from now to the end of the UTC day and of the UTC month. */
+export function windowEnds(now = new Date()) {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const until = (end: number) => Math.ceil((end - now.getTime()) / 1000);
+  return {
+    day: until(Date.UTC(y, m, now.getUTCDate() + 1)),
+    month: until(Date.UTC(y, m + 1, 1)),
+    monthSeconds: (Date.UTC(y, m + 1, 1) - Date.UTC(y, m, 1)) / 1000,
+  };
+}
+
+/**
+ * A day's or a month's window ends at UTC midnight: a test whose submits straddled it would see its count start
+ * again. Time is the subject here, so a test begun in the last 30 s of a UTC day waits for the next one.
+ */
+export async function awayFromDayEdge() {
+  const left = windowEnds().day;
+  if (left < 30) await new Promise((resolve) => setTimeout(resolve, (left + 1) * 1000));
+}
+
+/** A refusal by a job bound: 429, the bound's code, and a Retry-After of whole seconds (answered). */
+export function expectQuotaRefusal(res: { status: number; body: any; headers: Headers }, code: string): number {
+  expect([res.status, res.body.code]).toEqual([429, code]);
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+  return retryAfter;
 }

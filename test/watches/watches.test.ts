@@ -45,7 +45,9 @@ async function dailyWatchOfNewClient(clientName: string, watchName: string) {
 }
 
 beforeAll(async () => {
-  api = await startTestApi({ ...FAST_RETRIES, WATCHES_MAX_PER_CLIENT: '3' });
+  // These tests run one watch several times in a row: the spacing of triggers has its own test
+  // (test/watches/watch-fairness.test.ts).
+  api = await startTestApi({ ...FAST_RETRIES, WATCHES_MAX_PER_CLIENT: '3', WATCH_TRIGGER_MIN_INTERVAL_SECONDS: '0' });
   admin = await api.login(ADMIN.email, ADMIN.password);
   acme = await createClient(api, admin, 'Acme Watches');
   globex = await createClient(api, admin, 'Globex Watches');

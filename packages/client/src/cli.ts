@@ -330,7 +330,9 @@ const describeWatch = (w: Watch) => {
 };
 
 const describeRun = (r: WatchRun) =>
-  `${r.job_id} ${r.status} ${r.scheduled_at}: ${r.results_count} results, ${r.new_leads_count} new`;
+  r.status === 'skipped'
+    ? `${r.run_id} skipped ${r.scheduled_at}: ${r.skip_code} (${r.skip_reason})`
+    : `${r.job_id} ${r.status} ${r.scheduled_at}: ${r.results_count} results, ${r.new_leads_count} new`;
 
 /** The cadence, catch-up window and webhook flags of `watch create` and `watch update` (those given). */
 function watchSettings(values: Values) {
@@ -409,7 +411,7 @@ async function showWatch(inv: Invocation, action: 'get' | 'pause' | 'resume') {
 async function triggerWatch(inv: Invocation) {
   const id = operand(inv, 'watch id');
   const { watches } = inv.client;
-  const known = inv.values.wait ? (await watches.runs(id, { page_size: 100 })).runs.map((r) => r.job_id) : [];
+  const known = inv.values.wait ? (await watches.runs(id, { page_size: 100 })).runs.map((r) => r.run_id) : [];
   const triggered = await watches.trigger(id);
   if (!inv.values.wait) return inv.print(triggered, `triggered ${id} at ${triggered.triggered_at}`);
   const seconds = integer(inv.values.timeout, 'timeout');

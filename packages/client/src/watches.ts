@@ -21,7 +21,7 @@ export class WatchRunTimeout extends Error {
 }
 
 export interface WaitForRunOptions {
-  /** The runs already known (their job ids): the run waited for is another one. Default: the runs there now. */
+  /** The runs already known (their run_ids): the run waited for is another one. Default: the runs there now. */
   known?: string[];
   /** How often the runs are read (default 2000 ms). */
   intervalMs?: number;
@@ -56,10 +56,10 @@ export function watchesOf(api: Client<paths, JsonMedia>) {
 
     /** Waits for a run of the watch that is not one of `known` to end, and answers it. */
     async waitForRun(watchId: string, options: WaitForRunOptions = {}): Promise<WatchRun> {
-      const known = new Set(options.known ?? (await runs(watchId, { page_size: 100 })).runs.map((r) => r.job_id));
+      const known = new Set(options.known ?? (await runs(watchId, { page_size: 100 })).runs.map((r) => r.run_id));
       const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : Infinity;
       for (;;) {
-        const fresh = (await runs(watchId, { page_size: 100 })).runs.find((r) => !known.has(r.job_id));
+        const fresh = (await runs(watchId, { page_size: 100 })).runs.find((r) => !known.has(r.run_id));
         if (fresh && fresh.status !== 'running') return fresh;
         if (Date.now() >= deadline) throw new WatchRunTimeout(watchId);
         await sleep(Math.min(options.intervalMs ?? 2000, Math.max(0, deadline - Date.now())), options.signal);

@@ -11,9 +11,28 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Starts a durable company-research job, either for the listed companies (1 to 500) or for the businesses a ' +
     'completed maps-scrape job of the same client found (`source_job_id`; 409 when that job is not completed). ' +
     'Findings are written as IDAP resources (company_registry, domains, contacts, emails, phones, ' +
-    "linkedin_profiles). Needs scope jobs:submit; the job is the token's client's. While the deployment's jobs " +
-    'waiting or running are at its bound, the submit answers 503 with Retry-After and records nothing: call again ' +
-    'after it.',
+    "linkedin_profiles). Needs scope jobs:submit; the job is the token's client's. Past a bound of the client or of " +
+    'the brand it is submitted for (`x_brand_id`, else every brand of the token): its jobs unfinished at once, ' +
+    'this UTC day or this UTC month, it answers 429 with a `code` (job_unfinished_limit, job_daily_quota, ' +
+    'job_monthly_quota, or brand_...) and Retry-After; while the deployment is busy, 503 with Retry-After. Nothing ' +
+    'is recorded: call again after Retry-After.',
+  submitMapsScrapeJob:
+    'Starts a durable maps-scrape job that searches the maps platform for `query` in the country (and regions), ' +
+    'location by location, and stores the businesses found as IDAP resources of the client; answers at once with ' +
+    "the queued job. Needs scope jobs:submit; the job is the token's client's. max_locations and max_results are " +
+    "capped by the client's job limits and the brand's default_campaign_max_locations: a value over a cap answers " +
+    '422 `job_cap_exceeded` naming it, a value left out is set to the cap (the answer shows both values). Past a ' +
+    'bound of the client or of the brand it is submitted for (`x_brand_id`, else every brand of the token): its ' +
+    'jobs unfinished at once, this UTC day or this UTC month, it answers 429 with a `code` (job_unfinished_limit, ' +
+    'job_daily_quota, job_monthly_quota, or brand_...) and Retry-After; while the deployment is busy, 503 with ' +
+    'Retry-After. Nothing is recorded: call again after Retry-After.',
+  triggerWatch:
+    'Starts a run of the watch now, paused or not, as its schedule would; it shows in list_watch_runs within ' +
+    'moments. While a run is in progress the one asked for starts right after it (runs never overlap). Not within ' +
+    "WATCH_TRIGGER_MIN_INTERVAL_SECONDS (3600 by default) of the watch's last run or trigger: 429 " +
+    '`watch_trigger_too_soon` with Retry-After. A watch paused because its creator can no longer act answers 409 ' +
+    "`watch_creator_gone` (resume it first). The run counts against the client's job bounds like any job; one " +
+    'they refuse is skipped, on the run list with why. Needs scope jobs:submit.',
   confirmPin:
     'Reserves the name for 24 hours and sends the end user (`identifier`) a signup link through `channel`: `sms` ' +
     '(a phone number in E.164) or `email` (an e-mail address). When the end user completes the claim, the ' +

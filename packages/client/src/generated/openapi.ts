@@ -445,6 +445,33 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/client/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The client's job limits and what is used of them
+     * @description The bounds on jobs in force for the client (its own job_limits where a super_admin set them, else
+     * the deployment's defaults; see "Jobs per tenant" in the API description) and what is used of them now: its
+     *     jobs unfinished at once (queued, running or paused, read from the job records at most every few seconds),
+     *     its jobs accepted this UTC day and this UTC calendar month with when each starts again, and its caps on a
+     *     job's max_locations and max_results; the same for each of its active brands (the jobs agents submit for
+     *     the brand). Any dashboard role, the credential triple, or an agent token with scope jobs:read, for their
+     *     own client; a super_admin names the client with X-Selected-Client-Id (422 without it, 404 for no such
+     *     client).
+     */
+    get: operations['getClientUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/client/jobs/maps-scrape/submit': {
     parameters: {
       query?: never;
@@ -463,9 +490,17 @@ export interface paths {
      *     the credential triple, or an agent token with scope jobs:submit. Tenancy: a client_user or
      *     brand_admin (and a triple or agent) only ever sees their own client's jobs; a super_admin sees all
      *     clients' jobs, or one client's with X-Selected-Client-Id. Another client's job answers 404.
-     *     Past the deployment's bound on unfinished jobs (all tenants' jobs queued or running, JOB_MAX_UNFINISHED)
-     *     the submit answers 503 with Retry-After and records nothing; a retry with the Idempotency-Key of a job
-     *     already stored is answered that job, never refused.
+     *     Bounds (see "Jobs per tenant" in the API description): past one of the client's own bounds (its jobs
+     *     unfinished at once, accepted this UTC day, this UTC month), and for an agent's job one of the brands it
+     *     submits for (X-Brand-Id, else every brand of its token), the submit answers 429 with a `code` naming the
+     *     bound, Retry-After and the RateLimit fields, and records and counts nothing; an answer within them carries
+     *     the RateLimit fields too. Past the deployment's bound on unfinished jobs (all tenants' jobs queued or
+     *     running, JOB_MAX_UNFINISHED) it answers 503 with Retry-After; while that bound is nearly reached (within its
+     *     last JOB_FAIR_SHARE_RESERVE_PERCENT) a client holding its fair share of it gets 503 `job_fair_share`. A
+     *     retry with the Idempotency-Key of a job already stored is answered that job, never refused.
+     *     max_locations and max_results are capped by the client's job_limits and, for an agent's job, the brand's
+     *     default_campaign_max_locations: a value over a cap answers 422 `job_cap_exceeded` naming the cap; a value
+     *     left out is set to the cap, and the answer (and the job) show the values the job runs with.
      */
     post: operations['submitMapsScrapeJob'];
     delete?: never;
@@ -589,9 +624,16 @@ export interface paths {
      *     client_user or brand_admin (and a triple or agent) only ever sees their own client's jobs; a
      *     super_admin sees all clients' jobs, or one client's with X-Selected-Client-Id. Another client's job
      *     answers 404.
-     *     Past the deployment's bound on unfinished jobs (all tenants' jobs queued or running, JOB_MAX_UNFINISHED)
-     *     the submit answers 503 with Retry-After and records nothing; a retry with the Idempotency-Key of a job
-     *     already stored is answered that job, never refused.
+     *     Bounds (see "Jobs per tenant" in the API description): past one of the client's own bounds (its jobs
+     *     unfinished at once, accepted this UTC day, this UTC month), and for an agent's job one of the brands it
+     *     submits for (X-Brand-Id, else every brand of its token), the submit answers 429 with a `code` naming the
+     *     bound, Retry-After and the RateLimit fields, and records and counts nothing; an answer within them carries
+     *     the RateLimit fields too. Past the deployment's bound on unfinished jobs (all tenants' jobs queued or
+     *     running, JOB_MAX_UNFINISHED) it answers 503 with Retry-After; while that bound is nearly reached (within its
+     *     last JOB_FAIR_SHARE_RESERVE_PERCENT) a client holding its fair share of it gets 503 `job_fair_share`. A
+     *     retry with the Idempotency-Key of a job already stored is answered that job, never refused.
+     *     A research job's size is bounded by its companies (500 listed, 10,000 from a source job): the caps on
+     *     max_locations and max_results are a maps-scrape job's.
      */
     post: operations['submitResearchJob'];
     delete?: never;
@@ -771,7 +813,13 @@ export interface paths {
      *     within `catchup_window_seconds` of its time. Cost is bounded: a client has at most WATCHES_MAX_PER_CLIENT
      *     watches (20 by default; one more answers 409) and no watch runs more often than every
      *     WATCH_MIN_INTERVAL_SECONDS (3600 by default; an interval or a cron expression whose closest two runs are
-     *     nearer answers 422). A super_admin must name the client with X-Selected-Client-Id. Any dashboard role, the
+     *     nearer answers 422). Each run counts against the client's bounds on jobs like a submit (see "Jobs per
+     *     tenant" in the API description), and against those of the brands an agent created the watch for
+     *     (X-Brand-Id, else every brand of its token): a run they refuse is skipped, on the run list with why. A
+     *     maps_scrape max_locations or max_results over the client's (or those brands') cap answers 422
+     *     `job_cap_exceeded`; one left out gets the cap in force when a run submits it. The caller becomes the
+     *     watch's `creator`: when that user is deactivated or that agent token revoked, the watch is paused
+     *     (`paused_reason`). A super_admin must name the client with X-Selected-Client-Id. Any dashboard role, the
      *     credential triple, or an agent token with scope jobs:submit. Another client's watch answers 404.
      */
     post: operations['createWatch'];
@@ -852,8 +900,11 @@ export interface paths {
     /**
      * Resume a watch
      * @description Resumes a paused watch: its next run is the next time of its cadence (runs missed while paused are
-     * not made up). Resuming an active watch changes nothing. Any dashboard role, the credential triple, or an agent
-     * token with scope jobs:submit. Another client's watch answers 404.
+     * not made up). The caller becomes the watch's `creator` (its runs are theirs from now on; an agent's brands are
+     * those its token acts for, or the one X-Brand-Id names), and `paused_reason` is cleared: this is how a watch the
+     *     service paused because its creator can no longer act runs again. Resuming an active watch changes nothing.
+     *     Any dashboard role, the credential triple, or an agent token with scope jobs:submit. Another client's watch
+     *     answers 404.
      */
     post: operations['resumeWatch'];
     delete?: never;
@@ -875,9 +926,14 @@ export interface paths {
      * Run a watch now
      * @description Starts a run of the watch now, paused or not, as its schedule would; it shows in listWatchRuns (and
      * its job's job.queued on the event stream) within moments. While a run is in progress, the run asked for starts
-     *     right after it ends (runs never overlap; at most one waits: asking again meanwhile adds none). Any dashboard
-     *     role, the credential triple, or an agent token with scope jobs:submit. Another client's watch answers 404.
-     *     With an Idempotency-Key, a retry whose first answer was lost asks for no second run.
+     *     right after it ends (runs never overlap; at most one waits: asking again meanwhile adds none). Not within
+     *     WATCH_TRIGGER_MIN_INTERVAL_SECONDS (by default WATCH_MIN_INTERVAL_SECONDS, 3600) of the watch's last run or
+     *     trigger: 429 `watch_trigger_too_soon` with Retry-After (the seconds until it may be triggered), so running a
+     *     watch now never runs it more often than a schedule may. A watch the service paused because its creator can
+     *     no longer act answers 409 `watch_creator_gone` (resume it first). The run counts against the client's
+     *     bounds on jobs like any (a run they refuse is skipped, on the run list with why). Any dashboard role, the
+     *     credential triple, or an agent token with scope jobs:submit. Another client's watch answers 404. With an
+     *     Idempotency-Key, a retry whose first answer was lost asks for no second run.
      */
     post: operations['triggerWatch'];
     delete?: never;
@@ -1384,7 +1440,8 @@ export interface paths {
      *     triple of the token's client (a super_admin for any client), or a dashboard user for a token that
      *     acts only for brands they administer (admin or owner): a token acting for none of their brands is
      *     404 like another client's, one that also acts for a brand they do not administer is 403 (take it
-     *     out of their brands with DELETE /brands/{brand_id}/agent-users/{agent_user_id}). Agent tokens are
+     *     out of their brands with DELETE /brands/{brand_id}/agent-users/{agent_user_id}). The watches the token
+     *     created are paused (`paused_reason` creator_token_revoked) until someone resumes them. Agent tokens are
      *     not accepted.
      */
     delete: operations['revokeAccessToken'];
@@ -1476,7 +1533,8 @@ export interface paths {
     /**
      * Revoke an agent in one brand
      * @description Removes this brand from the agent's token: the agent keeps working in its other brands, and the
-     *     agent-user record stays (is_active false). Callers: a super_admin, a brand member with role admin or
+     *     agent-user record stays (is_active false). Watches the token created only for brands it no longer acts
+     * for are paused (`paused_reason` creator_token_revoked). Callers: a super_admin, a brand member with role admin or
      *     owner, or the credential triple of the brand's client (another brand or a non-member answers 404; a
      *     plain member 403).
      */
@@ -1501,7 +1559,9 @@ export interface paths {
      *     once, in every brand. The new token keeps only the brands the caller may grant: all of them for a
      *     super_admin or the client's credential triple, only those the caller administers for a brand admin
      *     (in the others the agent user is revoked with the old token), so a brand admin of one brand never
-     *     receives a token that acts in another. The new plaintext is returned only here; hand it to the agent. An
+     *     receives a token that acts in another. The old token's watches become the new token's for the brands it
+     *     keeps (those made only for brands it loses are paused). The new plaintext is returned only here; hand it
+     *     to the agent. An
      *     inactive agent user answers 409. Callers: a super_admin, a brand member with role admin or owner, or
      *     the credential triple of the brand's client (another brand or a non-member answers 404; a plain
      *     member 403).
@@ -1990,8 +2050,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a dashboard user
-     * @description Removes the user's dashboard access: the login, its sessions and its brand memberships are deleted.
-     *     A super_admin cannot delete themself (409). Role: super_admin.
+     * @description Removes the user's dashboard access: the login, its sessions and its brand memberships are deleted,
+     *     and the watches the user created are paused (`paused_reason` creator_deactivated). A super_admin cannot
+     *     delete themself (409). Role: super_admin.
      */
     delete: operations['deleteDashboardUser'];
     options?: never;
@@ -1999,8 +2060,10 @@ export interface paths {
     /**
      * Update a dashboard user
      * @description Changes role, client, permissions (replaced as a whole) or the active flag. The same client rule as
-     *     on create applies to the resulting user (422). Deactivating ends the user's sessions. A super_admin
-     *     cannot demote or deactivate themself (409). Role: super_admin.
+     *     on create applies to the resulting user (422). Deactivating ends the user's sessions and pauses the
+     *     watches the user created (`paused_reason` creator_deactivated), as moving the user to another client
+     *     pauses those in the client it leaves. A super_admin cannot demote or deactivate themself (409). Role:
+     *     super_admin.
      */
     patch: operations['updateDashboardUser'];
     trace?: never;
@@ -2977,8 +3040,10 @@ export interface paths {
     head?: never;
     /**
      * Update a client
-     * @description Changes a client's name, content domains (replaced as a whole) or active flag. Deactivating a client
-     *     stops its credential triple, its users' sessions and its public site. Role: super_admin. A content
+     * @description Changes a client's name, content domains (replaced as a whole), active flag or job limits.
+     * Deactivating a client stops its credential triple, its users' sessions and its public site. `job_limits` sets the
+     * fields given (null: back to the deployment's default; 0: no bound) and keeps the others; they apply to the next
+     *     submit on every API process (see "Jobs per tenant" in the API description). Role: super_admin. A content
      *     domain already used by another client answers 409.
      */
     patch: operations['updateClient'];
@@ -3031,7 +3096,21 @@ export interface components {
      *     description). Clients must accept codes they do not know.
      * @enum {string}
      */
-    ErrorCode: 'rate_limited' | 'budget_exceeded' | 'idempotency_key_reused' | 'idempotency_key_in_flight';
+    ErrorCode:
+      | 'rate_limited'
+      | 'budget_exceeded'
+      | 'idempotency_key_reused'
+      | 'idempotency_key_in_flight'
+      | 'job_unfinished_limit'
+      | 'job_daily_quota'
+      | 'job_monthly_quota'
+      | 'brand_job_unfinished_limit'
+      | 'brand_job_daily_quota'
+      | 'brand_job_monthly_quota'
+      | 'job_fair_share'
+      | 'job_cap_exceeded'
+      | 'watch_trigger_too_soon'
+      | 'watch_creator_gone';
     /** @description Body of a 422 (and of a 400 from the content-authoring operations). */
     ValidationError: {
       /** @description Summary, e.g. `Request validation failed`. */
@@ -3101,6 +3180,7 @@ export interface components {
       has_encrypted_credentials: boolean;
       /** @description The URL called when one of the client's posts or pages is published (null for none). */
       deploy_hook_url?: string | null;
+      job_limits: components['schemas']['ClientJobLimits'];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -3130,7 +3210,82 @@ export interface components {
       has_encrypted_credentials?: boolean;
       /** @description The URL called when one of the client's posts or pages is published (null for none). */
       deploy_hook_url?: string | null;
+      job_limits?: components['schemas']['ClientJobLimits'];
     };
+    /**
+     * @description The client's own bounds on jobs, set by a super_admin with updateClient (see "Jobs per tenant" in
+     * the API description). Each is an integer from 0 (no bound of the client's own) to 1,000,000,000, or null for the
+     *     deployment's default (JOB_CLIENT_MAX_UNFINISHED 10, JOB_CLIENT_PER_DAY 1000, JOB_CLIENT_PER_MONTH 20000,
+     *     JOB_CLIENT_MAX_LOCATIONS and JOB_CLIENT_MAX_RESULTS 0 unless the deployment sets them). getClientUsage
+     *     shows the limits in force and what is used of them.
+     */
+    ClientJobLimits: {
+      /** @description Jobs (maps-scrape and research, watch runs included) queued, running or paused at once. */
+      max_unfinished: number | null;
+      /** @description Jobs accepted in a UTC day (00:00 to 24:00 UTC), watch runs included. */
+      per_day: number | null;
+      /** @description Jobs accepted in a UTC calendar month, watch runs included. */
+      per_month: number | null;
+      /** @description The highest max_locations of a maps-scrape job (and a watch's). */
+      max_locations: number | null;
+      /** @description The highest max_results of a maps-scrape job (and a watch's). */
+      max_results: number | null;
+    };
+    /**
+     * @description The client's bounds on jobs in force and what is used of them now (see "Jobs per tenant" in the API
+     *     description), and those of each of its active brands, which bound the jobs agents submit for the brand.
+     *     A `limit` of 0 is no bound.
+     */
+    ClientUsage: {
+      /** Format: uuid */
+      client_id: string;
+      jobs: {
+        unfinished: components['schemas']['UsageBound'];
+        per_day: components['schemas']['UsageWindow'];
+        per_month: components['schemas']['UsageWindow'];
+        max_locations: components['schemas']['UsageCap'];
+        max_results: components['schemas']['UsageCap'];
+      };
+      brands: {
+        brand_id: number;
+        unfinished: components['schemas']['UsageBound'];
+        per_day: components['schemas']['UsageWindow'];
+        per_month: components['schemas']['UsageWindow'];
+        max_locations: components['schemas']['UsageCap'];
+      }[];
+    };
+    /** @description A bound on jobs at once; `used` frees up as jobs end. */
+    UsageBound: {
+      /** @description 0 is no bound. */
+      limit: number;
+      used: number;
+      source: components['schemas']['UsageSource'];
+    };
+    /** @description A quota of jobs accepted in a window (the UTC day, or the UTC calendar month). */
+    UsageWindow: {
+      /** @description 0 is no bound. */
+      limit: number;
+      /** @description Jobs accepted in the window so far (a refused submit is not counted). */
+      used: number;
+      /**
+       * Format: date-time
+       * @description When the window ends and `used` starts again from 0.
+       */
+      resets_at: string;
+      source: components['schemas']['UsageSource'];
+    };
+    /** @description A cap on a job parameter. */
+    UsageCap: {
+      /** @description 0 is no cap. */
+      limit: number;
+      source: components['schemas']['UsageSource'];
+    };
+    /**
+     * @description Where the limit comes from: the client's own job_limits, the deployment's default (JOB_CLIENT_*), or
+     * the brand's settings.
+     * @enum {string}
+     */
+    UsageSource: 'client' | 'default' | 'brand';
     /** @description A freshly issued credential triple. The previous api_key/api_secret stop working at once. */
     ClientCredentials: {
       /** Format: uuid */
@@ -3707,6 +3862,27 @@ export interface components {
       webhook_url: string | null;
       /** @enum {string} */
       state: 'active' | 'paused';
+      /**
+       * @description Why the service paused the watch on its own, null otherwise: its creator's user was deactivated,
+       *     deleted or moved to another client (`creator_deactivated`), or its creator's agent token was revoked or
+       *     no longer acts for any brand the watch was created for (`creator_token_revoked`). Such a watch runs
+       *     nothing and cannot be triggered (409 `watch_creator_gone`) until an authorised caller resumes it, who
+       *     becomes its creator.
+       * @enum {string|null}
+       */
+      paused_reason?: 'creator_deactivated' | 'creator_token_revoked' | null;
+      /**
+       * @description Who the watch runs for: who created it, or resumed it last (null for a watch from before this was
+       *     kept). `kind` user (a dashboard user's id), agent (an access token's id; `brand_ids` the brands it
+       *     created the watch for, whose job bounds its runs count against) or client (the credential triple; the
+       *     client's id). A new api_key and secret for the client do not pause its watches.
+       */
+      creator?: {
+        /** @enum {string} */
+        kind: 'user' | 'agent' | 'client';
+        id: string;
+        brand_ids: number[];
+      } | null;
       /** @description The Temporal Schedule's id, `watch-<watch_id>`. */
       schedule_id: string;
       /**
@@ -3725,13 +3901,20 @@ export interface components {
     /**
      * @description One run of a watch: the job it submitted (an ordinary job: its status and results at the jobs' or
      *     research operations) and the leads it saw first. `status` follows the job's: running until the job ends.
+     *     A run whose job the client's (or a brand's) bounds refused, or whose watch's creator is gone, is
+     *     `skipped`: no job was made (`job_id` null), and `skip_code` and `skip_reason` say why.
      */
     WatchRun: {
       /**
        * Format: uuid
-       * @description The run's job (job_id or research_id), also its Temporal workflow id.
+       * @description The run's own id; the id of its job too, when it made one.
        */
-      job_id: string;
+      run_id: string;
+      /**
+       * Format: uuid
+       * @description The run's job (job_id or research_id), also its Temporal workflow id; null for a skipped run.
+       */
+      job_id: string | null;
       /** Format: uuid */
       watch_id: string;
       /** @enum {string} */
@@ -3742,7 +3925,26 @@ export interface components {
        */
       scheduled_at: string;
       /** @enum {string} */
-      status: 'running' | 'completed' | 'failed' | 'cancelled';
+      status: 'running' | 'completed' | 'failed' | 'cancelled' | 'skipped';
+      /**
+       * @description Only on a skipped run: the `code` of the refusal its job met (job_unfinished_limit,
+       * job_daily_quota, job_monthly_quota, brand_job_unfinished_limit, brand_job_daily_quota, brand_job_monthly_quota,
+       *     job_cap_exceeded), or creator_deactivated / creator_token_revoked.
+       * @enum {string|null}
+       */
+      skip_code?:
+        | 'job_unfinished_limit'
+        | 'job_daily_quota'
+        | 'job_monthly_quota'
+        | 'brand_job_unfinished_limit'
+        | 'brand_job_daily_quota'
+        | 'brand_job_monthly_quota'
+        | 'job_cap_exceeded'
+        | 'creator_deactivated'
+        | 'creator_token_revoked'
+        | null;
+      /** @description Only on a skipped run, the refusal's `detail`. */
+      skip_reason?: string | null;
       /** @description The job's results (its businesses or companies). */
       results_count: number;
       /** @description How many leads this run saw first (exact); 0 until it has ended. */
@@ -3826,6 +4028,13 @@ export interface components {
       type: 'maps-scrape';
       /** @enum {string} */
       status: 'queued';
+      /**
+       * @description The cap on locations the job runs with: the value given, or where none was given the client's or
+       * the brand's cap (null: none, every location of the area).
+       */
+      max_locations: number | null;
+      /** @description The cap on businesses the job runs with, likewise (null is none). */
+      max_results: number | null;
       /** Format: date-time */
       created_at: string;
     };
@@ -4484,20 +4693,55 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    /**
+     * @description A brand's settings. The service's campaigns are the jobs (maps-scrape and research, watch runs
+     * included) agents submit for the brand, that is with an agent token acting for it (its X-Brand-Id, or every brand
+     * of the token): the default_campaign_quota_daily, _quota_monthly, _max_concurrent and _max_locations settings
+     *     bound them, on top of the client's own bounds (see "Jobs per tenant" in the API description), and
+     *     getClientUsage shows what is used of them; a value of 0 is no bound of the brand's own. Jobs of dashboard
+     *     users and of the credential triple are the client's, not a brand's. The default_auto_campaign_* settings,
+     *     fuzziq_enabled and the brand voice (brand_voice, brand_tone, brand_name_meaning, brand_promise) are kept
+     *     for the brand's own tools and agents to read: the service runs no automatic campaigns and reads none of
+     *     them.
+     */
     BrandSettings: {
       brand_id: number;
       default_rate_limit: number;
+      /**
+       * @description Jobs agents may submit for the brand in a UTC day; past it 429 `brand_job_daily_quota`
+       * (Retry-After: until UTC midnight). 0: no bound.
+       */
       default_campaign_quota_daily: number;
+      /**
+       * @description Jobs agents may submit for the brand in a UTC calendar month; past it 429
+       * `brand_job_monthly_quota` (Retry-After: until the next month). 0: no bound.
+       */
       default_campaign_quota_monthly: number;
+      /**
+       * @description Jobs submitted for the brand that may be unfinished (queued, running or paused) at once; past it
+       * 429 `brand_job_unfinished_limit`. 0: no bound.
+       */
       default_campaign_max_concurrent: number;
+      /**
+       * @description The highest max_locations of a maps-scrape job (or watch) submitted for the brand: a value over it
+       * answers 422 `job_cap_exceeded`; a value left out is set to it. 0: no cap.
+       */
       default_campaign_max_locations: number;
+      /** @description Kept for the brand's own tools; the service runs no automatic campaigns and does not read it. */
       default_auto_campaign_enabled: boolean;
+      /** @description Kept for the brand's own tools; the service runs no automatic campaigns and does not read it. */
       default_auto_campaign_rate_per_hour: number;
+      /** @description Kept for the brand's own tools; the service runs no automatic campaigns and does not read it. */
       default_auto_campaign_capacity_threshold: number;
+      /** @description Kept for the brand's own tools; the service does not read it. */
       fuzziq_enabled: boolean;
+      /** @description Kept for the brand's own tools and its agents to read; the service does not read it. */
       brand_voice: string | null;
+      /** @description Kept for the brand's own tools and its agents to read; the service does not read it. */
       brand_tone: string | null;
+      /** @description Kept for the brand's own tools and its agents to read; the service does not read it. */
       brand_name_meaning: string | null;
+      /** @description Kept for the brand's own tools and its agents to read; the service does not read it. */
       brand_promise: string | null;
       /** @description Set by the logo upload. */
       logo_url: string | null;
@@ -5306,6 +5550,33 @@ export interface components {
       };
     };
     /**
+     * @description A bound of the client (or, for an agent's job, of a brand it submits for) refused the job; nothing
+     * was recorded or counted. `code`: `job_unfinished_limit` (its jobs queued, running or paused reach its bound;
+     * Retry-After JOB_BACKLOG_RETRY_AFTER_SECONDS, or sooner when one ends), `job_daily_quota` (its jobs of this UTC
+     *     day; Retry-After: the seconds until UTC midnight), `job_monthly_quota` (its jobs of this UTC calendar month;
+     *     Retry-After: until the next month), and for a brand's `brand_job_unfinished_limit`, `brand_job_daily_quota`,
+     *     `brand_job_monthly_quota`. Where several are reached, the one with the longest wait is named and Retry-After
+     * is the latest. The RateLimit fields say which policy is spent (r=0). For an agent past its own request limits,
+     *     `rate_limited` as elsewhere.
+     */
+    JobQuotaExceeded: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        'RateLimit-Policy': components['headers']['JobRateLimitPolicy'];
+        RateLimit: components['headers']['JobRateLimit'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "detail": "This client has used its 1000 jobs of this UTC day; more are accepted in 41580 s",
+         *       "code": "job_daily_quota"
+         *     }
+         */
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /**
      * @description The agent's monthly_budget_usd cannot cover this call's price (code `budget_exceeded`); nothing was
      *     sent. Retry-After: the seconds until the next UTC month, when the budget starts again.
      */
@@ -5609,6 +5880,23 @@ export interface components {
      * @example "rpm";r=12;t=31, "rpd";r=4711;t=50000
      */
     RateLimit: string;
+    /**
+     * @description The bounds a job submit counts against (draft-ietf-httpapi-ratelimit-headers; see "Jobs per tenant"
+     * in the API description), a structured-field List of String Items: the client's `"jobs-unfinished";q=<jobs at
+     *     once>` (no window: jobs free up as they end), `"jobs-day";q=<jobs>;w=86400` (the UTC day) and
+     *     `"jobs-month";q=<jobs>;w=<seconds of this UTC month>`, each present when the client has that bound; for a
+     *     job an agent submits for brands, the brands' `"brand-jobs-unfinished"`, `"brand-jobs-day"` and
+     *     `"brand-jobs-month"` likewise (the brand closest to running out). An agent's own request limits (`"rpm"`,
+     *     `"rpd"`) come in the same field.
+     * @example "jobs-unfinished";q=10, "jobs-day";q=1000;w=86400, "jobs-month";q=20000;w=2678400
+     */
+    JobRateLimitPolicy: string;
+    /**
+     * @description What is left of each policy of RateLimit-Policy after this submit (before it, for a refused one):
+     * `r` jobs left, and for a window `t` seconds until it starts again.
+     * @example "jobs-unfinished";r=7, "jobs-day";r=988;t=41580, "jobs-month";r=19874;t=1336380
+     */
+    JobRateLimit: string;
     /**
      * @description Weak entity tag of the public response; send it back in If-None-Match.
      * @example W/"Zk3tq1b0uYd8m2Qe5vXr7A"
@@ -8018,6 +8306,98 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getClientUsage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The limits and their use. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "client_id": "3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f",
+           *       "jobs": {
+           *         "unfinished": {
+           *           "limit": 10,
+           *           "used": 3,
+           *           "source": "default"
+           *         },
+           *         "per_day": {
+           *           "limit": 1000,
+           *           "used": 12,
+           *           "resets_at": "2025-03-15T00:00:00Z",
+           *           "source": "default"
+           *         },
+           *         "per_month": {
+           *           "limit": 5000,
+           *           "used": 340,
+           *           "resets_at": "2025-04-01T00:00:00Z",
+           *           "source": "client"
+           *         },
+           *         "max_locations": {
+           *           "limit": 0,
+           *           "source": "default"
+           *         },
+           *         "max_results": {
+           *           "limit": 2000,
+           *           "source": "client"
+           *         }
+           *       },
+           *       "brands": [
+           *         {
+           *           "brand_id": 12,
+           *           "unfinished": {
+           *             "limit": 3,
+           *             "used": 1,
+           *             "source": "brand"
+           *           },
+           *           "per_day": {
+           *             "limit": 200,
+           *             "used": 4,
+           *             "resets_at": "2025-03-15T00:00:00Z",
+           *             "source": "brand"
+           *           },
+           *           "per_month": {
+           *             "limit": 4000,
+           *             "used": 97,
+           *             "resets_at": "2025-04-01T00:00:00Z",
+           *             "source": "brand"
+           *           },
+           *           "max_locations": {
+           *             "limit": 50,
+           *             "source": "brand"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ClientUsage'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   submitMapsScrapeJob: {
     parameters: {
       query?: never;
@@ -8040,6 +8420,12 @@ export interface operations {
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        /**
+         * @description The brand to act for. Needed with a multi-brand agent token (one of its brands) and with a
+         * dashboard caller (a brand they belong to); a single-brand agent token acts for its only brand.
+         * @example 12
+         */
+        'X-Brand-Id'?: components['parameters']['BrandHeader'];
       };
       path?: never;
       cookie?: never;
@@ -8092,6 +8478,8 @@ export interface operations {
       /** @description The job is queued. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['JobRateLimitPolicy'];
+          RateLimit: components['headers']['JobRateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -8100,6 +8488,8 @@ export interface operations {
            *       "job_id": "c1a7e5d2-4b3f-4e8a-9c6d-2f1e0b9a8d73",
            *       "type": "maps-scrape",
            *       "status": "queued",
+           *       "max_locations": 25,
+           *       "max_results": 500,
            *       "created_at": "2025-03-14T09:30:00Z"
            *     }
            */
@@ -8112,7 +8502,7 @@ export interface operations {
       409: components['responses']['IdempotencyKeyInFlight'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
-      429: components['responses']['TooManyRequests'];
+      429: components['responses']['JobQuotaExceeded'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -8538,6 +8928,12 @@ export interface operations {
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        /**
+         * @description The brand to act for. Needed with a multi-brand agent token (one of its brands) and with a
+         * dashboard caller (a brand they belong to); a single-brand agent token acts for its only brand.
+         * @example 12
+         */
+        'X-Brand-Id'?: components['parameters']['BrandHeader'];
       };
       path?: never;
       cookie?: never;
@@ -8606,6 +9002,8 @@ export interface operations {
       /** @description The research job is queued. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['JobRateLimitPolicy'];
+          RateLimit: components['headers']['JobRateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -8656,7 +9054,7 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
-      429: components['responses']['TooManyRequests'];
+      429: components['responses']['JobQuotaExceeded'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9341,6 +9739,12 @@ export interface operations {
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        /**
+         * @description The brand to act for. Needed with a multi-brand agent token (one of its brands) and with a
+         * dashboard caller (a brand they belong to); a single-brand agent token acts for its only brand.
+         * @example 12
+         */
+        'X-Brand-Id'?: components['parameters']['BrandHeader'];
       };
       path?: never;
       cookie?: never;
@@ -9683,6 +10087,12 @@ export interface operations {
          * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
          */
         'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description The brand to act for. Needed with a multi-brand agent token (one of its brands) and with a
+         * dashboard caller (a brand they belong to); a single-brand agent token acts for its only brand.
+         * @example 12
+         */
+        'X-Brand-Id'?: components['parameters']['BrandHeader'];
       };
       path: {
         /**
@@ -9765,9 +10175,49 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['WatchNotFound'];
-      409: components['responses']['IdempotencyKeyInFlight'];
+      /**
+       * @description The watch was paused because its creator can no longer act (code `watch_creator_gone`): resume it
+       * first. Or a request with the same Idempotency-Key is still in flight (code `idempotency_key_in_flight`,
+       *     Retry-After): retry it unchanged.
+       */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           * "detail": "This watch was paused because its creator can no longer act (creator_token_revoked); resume it
+           * to become its creator, then trigger it", "code": "watch_creator_gone"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
       422: components['responses']['ValidationFailed'];
-      429: components['responses']['TooManyRequests'];
+      /**
+       * @description The watch ran or was triggered less than WATCH_TRIGGER_MIN_INTERVAL_SECONDS ago (code
+       *     `watch_trigger_too_soon`; Retry-After: the seconds until it may be triggered), or an agent is past its
+       *     request limits (`rate_limited`).
+       */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           * "detail": "This watch ran or was triggered less than 3600 s ago (WATCH_TRIGGER_MIN_INTERVAL_SECONDS); it
+           * may be triggered again in 2971 s", "code": "watch_trigger_too_soon"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -9816,6 +10266,7 @@ export interface operations {
            * @example {
            *       "runs": [
            *         {
+           *           "run_id": "0b7a2c1e-5d4f-4e3a-9b8c-7d6e5f4a3b21",
            *           "job_id": "0b7a2c1e-5d4f-4e3a-9b8c-7d6e5f4a3b21",
            *           "watch_id": "6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13",
            *           "job_type": "maps-scrape",
@@ -17219,6 +17670,13 @@ export interface operations {
            *           "admin_email": "owner@zonnebloem.example",
            *           "is_active": true,
            *           "has_encrypted_credentials": true,
+           *           "job_limits": {
+           *             "max_unfinished": null,
+           *             "per_day": null,
+           *             "per_month": 5000,
+           *             "max_locations": null,
+           *             "max_results": null
+           *           },
            *           "created_at": "2025-03-14T09:30:00Z",
            *           "updated_at": "2025-03-15T08:00:00Z"
            *         }
@@ -17384,6 +17842,14 @@ export interface operations {
            * refused when called, and a redirect is a failed call.
            */
           deploy_hook_url?: string | null;
+          /** @description Any of the client's job limits (ClientJobLimits); the others stay as they are. */
+          job_limits?: {
+            max_unfinished?: number | null;
+            per_day?: number | null;
+            per_month?: number | null;
+            max_locations?: number | null;
+            max_results?: number | null;
+          };
         };
       };
     };
@@ -17404,6 +17870,13 @@ export interface operations {
            *       "admin_email": "owner@zonnebloem.example",
            *       "is_active": true,
            *       "has_encrypted_credentials": true,
+           *       "job_limits": {
+           *         "max_unfinished": null,
+           *         "per_day": null,
+           *         "per_month": 5000,
+           *         "max_locations": null,
+           *         "max_results": null
+           *       },
            *       "created_at": "2025-03-14T09:30:00Z",
            *       "updated_at": "2025-03-15T08:00:00Z"
            *     }
