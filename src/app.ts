@@ -7,7 +7,7 @@ import { loadOpenApi } from './lib/http/openapi-spec';
 import { routeOperations, type OperationHandlers } from './lib/http/operations';
 import { idempotencyStages } from './lib/http/idempotency';
 import { compileContract, operationOf, type CompiledContract } from './lib/http/contract';
-import { jsonBodyParsers } from './lib/http/json-body';
+import { formBodyParser, jsonBodyParsers } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { observeRequests } from './lib/http/request-observer';
 import { boundedHeaders } from './lib/http/bounded-headers';
@@ -111,6 +111,7 @@ export function createApp(
         modules.agents.limitRequests,
         ...(READS.has(method) ? [] : [recordWrite]),
         jsonBody(schema),
+        ...formBodyParser(schema, config.JSON_BODY_LIMIT_BYTES),
       ],
       idempotency,
     ),

@@ -19,3 +19,14 @@ export function jsonBodyParsers(defaultLimit: number) {
     return parser;
   };
 }
+
+export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * The parser of an HTML form's fields, for the few operations whose contract declares a form body (a page's
+ * button POSTing its inputs); every other operation gets none, so a form sent to it is refused as before.
+ */
+export function formBodyParser(op: { requestBody?: unknown }, limit: number): RequestHandler[] {
+  const content = (op.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
+  return content?.[FORM_MEDIA_TYPE] ? [express.urlencoded({ extended: false, limit })] : [];
+}
