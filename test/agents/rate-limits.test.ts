@@ -1,18 +1,9 @@
 import { parseList, type Item } from 'structured-headers';
 import { createClient, useTestApi, type CallResult } from '../support/harness';
 import { startSecondApi } from '../support/second-api';
-import { approvedAgent, approvedToken, brandsFor, NO_LIMITS, sleep } from './agent-helpers';
+import { approvedAgent, approvedToken, awayFromMinuteEdge, brandsFor, NO_LIMITS } from './agent-helpers';
 
 const STATUS = '/api/v1/auth/pat/status';
-
-/**
- * A fixed minute window starts again on the UTC minute: a burst begun in its last seconds could straddle two
- * windows and be allowed twice. Time is the subject here, so the burst waits for a minute with 15 s to spare.
- */
-async function awayFromMinuteEdge() {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 100);
-}
 
 /** The fields parsed as RFC 8941 Lists (by a parser of its own, not ours): policy name → its parameters. */
 function listOf(res: CallResult, field: string): Map<string, Map<string, unknown>> {
