@@ -24,6 +24,10 @@ async function approveLink(ctx: ReturnType<typeof useTestApi>, client: { client_
 
 const policyOf = (res: CallResult) => res.headers.get('ratelimit-policy');
 
+/** What following the link shows a client asking for JSON (AccessDecisionPreview). */
+const previewOf = (link: string): Promise<any> =>
+  fetch(link, { headers: { accept: 'application/json' } }).then((r) => r.json());
+
 describe("agents' limits: the approver's, offered with brand defaults, changed later by the agent's administrators", () => {
   const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
 
@@ -31,7 +35,7 @@ describe("agents' limits: the approver's, offered with brand defaults, changed l
     const client = await createClient(ctx.api, ctx.admin, 'Json Limits');
     await brandsFor(client.client_id, [901]);
     const { receipt, link } = await approveLink(ctx, client);
-    const preview = await fetch(link, { headers: { accept: 'application/json' } }).then((r) => r.json());
+    const preview = await previewOf(link);
     expect(preview.limits).toEqual({
       requested: { rate_limit_rpm: null, rate_limit_rpd: 500, monthly_budget_usd: null },
       brand_default_rpm: 60,
@@ -75,7 +79,7 @@ describe("agents' limits: the approver's, offered with brand defaults, changed l
     });
     expect(set.body.default_rate_limit).toBe(4);
     const { receipt, link } = await approveLink(ctx, client);
-    const preview = await fetch(link, { headers: { accept: 'application/json' } }).then((r) => r.json());
+    const preview = await previewOf(link);
     expect(preview.limits).toMatchObject({ brand_default_rpm: 4, offered: { rate_limit_rpm: 4 } });
     expect((await decideByLink(link)).status).toBe(200); // no body: the offer
     const { access_token: token } = await pollUntil(ctx.api, receipt, (b) => b.status === 'approved');
@@ -92,7 +96,7 @@ describe("agents' limits: the approver's, offered with brand defaults, changed l
       body: { default_rate_limit: 0 },
     });
     const none = await approveLink(ctx, client);
-    const unlimited = await fetch(none.link, { headers: { accept: 'application/json' } }).then((r) => r.json());
+    const unlimited = await previewOf(none.link);
     expect(unlimited.limits).toMatchObject({ brand_default_rpm: null, offered: { rate_limit_rpm: null } });
   });
 
