@@ -24,7 +24,7 @@ import { installTemporalLogger } from '../../src/worker/create-worker';
 import { createClient, startTestApi } from '../support/harness';
 import { fuzzConfig } from './config';
 import { seedAgents, seedRecords } from './seed';
-import { agentContextOperations, unbuiltOperations } from './unbuilt';
+import { agentContextOperations, seededBesideIntegerOperations, unbuiltOperations } from './unbuilt';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
 import { loadOpenApi } from '../../src/lib/http/openapi-spec';
 import { withContentKeywords } from './content-keywords';
@@ -114,6 +114,7 @@ async function main() {
           parameters,
           unbuilt: unbuiltOperations(),
           headerContext: agentContextOperations(),
+          seededBesideInteger: seededBesideIntegerOperations(Object.keys(seeded)),
           streamFramesRead: STREAM_FRAMES_READ,
         }),
       );

@@ -11690,6 +11690,7 @@ export interface operations {
           'application/json': components['schemas']['AccessDecision'];
         };
       };
+      400: components['responses']['BadRequest'];
       /** @description Wrong approval_token. */
       401: {
         headers: {
@@ -12176,6 +12177,7 @@ export interface operations {
           'application/json': components['schemas']['AccessToken'];
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description No such token for this caller. */
@@ -12667,6 +12669,7 @@ export interface operations {
           'application/json': components['schemas']['AgentUser'];
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description No such brand or agent user. */
