@@ -141,9 +141,12 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
       approver: Approver,
       limits?: LimitChanges,
     ): Promise<AccessDecisionResult> {
-      // The workflow's validator refuses an Update without one; nothing decides as someone unnamed.
+      // The workflow's validator refuses an Update without one; nothing decides as someone unnamed, or past bounds.
       if (!isDecision(verdict, approver) || limitChangeErrors(limits).length)
-        throw ApplicationFailure.nonRetryable(`access request ${requestId}: no valid approver`, INVALID_DECISION);
+        throw ApplicationFailure.nonRetryable(
+          `access request ${requestId}: no valid approver, or limits out of bounds`,
+          INVALID_DECISION,
+        );
       const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
       if (!doc) throw new Error(`access request ${requestId} not found`);
       if (verdict === 'denied') {

@@ -1,4 +1,5 @@
 import type { Caller } from '../lib/tenancy';
+import type { Schemas } from '../lib/contract-types';
 import { brandDirectory } from '../brands/brand-directory';
 import {
   LIMIT_FIELDS,
@@ -18,11 +19,7 @@ export const limitValuesOf = (record: Partial<Record<LimitField, unknown>>): Age
   ) as AgentLimitValues;
 
 /** What an approval would grant, and from what: the agent's asking and its brands' default requests per minute. */
-export interface LimitOffer {
-  requested: AgentLimitValues;
-  brand_default_rpm: number | null;
-  offered: AgentLimitValues;
-}
+export type LimitOffer = Schemas['LimitOffer'];
 
 /**
  * What approving a request unchanged grants in these brands: the limits the agent asked for and, where it asked for

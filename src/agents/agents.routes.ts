@@ -72,7 +72,8 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
 
   /**
    * The approver's changes to the limits: a JSON body as the contract checked it, or the approve form's fields.
-   * Fields that are not valid decide nothing: 422, a person gets the page again with what they entered.
+   * Fields that are not valid decide nothing: 422, a person gets the page again with what they entered (and this
+   * answers null: the request is answered).
    */
   async function limitChanges(
     req: OperationRequest<'confirmApproveAccessRequest'>,

@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../lib/errors';
+import type { Schemas } from '../lib/contract-types';
 import { serializeStringList } from '../lib/http/structured-fields';
 import { fixedWindows, type NamedWindow, type WindowState } from '../lib/rate-limit';
 import type { Caller } from '../lib/tenancy';
@@ -69,10 +70,7 @@ export function rateLimitFields(windows: WindowState[]): Record<string, string> 
 }
 
 /** Requests left in the current UTC minute and day of an allowance (null: no such limit). */
-export interface RemainingRequests {
-  rpm: number | null;
-  rpd: number | null;
-}
+export type RemainingRequests = Schemas['RemainingRequests'];
 
 /**
  * Agents' rate_limit_rpm and rate_limit_rpd. `gate` runs after authentication: every request of an agent with a

@@ -92,6 +92,14 @@ export function createTokens(deps: {
     return t;
   }
 
+  /** The token, in the caller's tenant scope (any client's for a super_admin without one), or 404. */
+  async function tokenInScope(scope: string | null, tokenId: string): Promise<TokenDoc> {
+    const tenant = tenantQuery(scope);
+    const t = await AccessTokenModel.findOne({ _id: tokenId, ...tenant.filter }, null, tenant.options).lean<TokenDoc>();
+    if (!t) throw AppError.notFound('Access token not found');
+    return t;
+  }
+
   async function agentUserIn(caller: Caller, brandId: number, agentUserId: string) {
     const { brand } = await brandAccess(caller, brandId, 'admin');
     const agent = await AgentUserModel.findOne({
@@ -186,13 +194,7 @@ export function createTokens(deps: {
      * acts for a brand they do not administer is 403 (they take their own brands from it per agent user).
      */
     async revoke(caller: Caller, scope: string | null, tokenId: string) {
-      const tenant = tenantQuery(scope);
-      const t = await AccessTokenModel.findOne(
-        { _id: tokenId, ...tenant.filter },
-        null,
-        tenant.options,
-      ).lean<TokenDoc>();
-      if (!t) throw AppError.notFound('Access token not found');
+      const t = await tokenInScope(scope, tokenId);
       const managed = await agentBrandsManagedBy(caller, t.client_id);
       if (managed !== 'all') {
         if (!t.brand_ids.some((b) => managed.includes(b))) throw AppError.notFound('Access token not found');
@@ -312,13 +314,7 @@ export function createTokens(deps: {
     async updateTokenLimits(caller: Caller, scope: string | null, tokenId: string, changes: LimitChanges) {
       if (caller.kind !== 'client' && caller.role !== 'super_admin' && caller.role !== 'brand_admin')
         throw AppError.forbidden("Only the client's administrators change an agent token's limits");
-      const tenant = tenantQuery(scope);
-      const t = await AccessTokenModel.findOne(
-        { _id: tokenId, ...tenant.filter },
-        null,
-        tenant.options,
-      ).lean<TokenDoc>();
-      if (!t) throw AppError.notFound('Access token not found');
+      const t = await tokenInScope(scope, tokenId);
       if (t.brand_ids.length)
         throw AppError.conflict(
           'This token acts for brands and is held to the limits of its agent user in each; change them with ' +
