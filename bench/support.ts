@@ -177,8 +177,9 @@ export async function benchClient(api: ApiRuntime, name: string, email: string, 
 }
 
 /**
- * An agent access token for the client (scope jobs:read), its request approved directly: the approval flow is not
- * what the benchmarks measure. The request is then expired, so nothing else waits on it.
+ * An agent access token for the client (scope jobs:read), its request approved directly and without limits (the
+ * brand's default requests per minute would refuse the load): the approval flow is not what the benchmarks
+ * measure. The request is then expired, so nothing else waits on it.
  */
 export async function approvedAgentToken(api: ApiRuntime, clientId: string, ownerEmail: string): Promise<string> {
   const requests = api.modules.agents.requests;
@@ -191,6 +192,7 @@ export async function approvedAgentToken(api: ApiRuntime, clientId: string, owne
     'approved',
     crypto.randomUUID(),
     CLIENT_ADMIN,
+    { rate_limit_rpm: null, rate_limit_rpd: null, monthly_budget_usd: null },
   );
   await AccessRequestModel.updateOne({ _id: receipt.request_id }, { expires_at: new Date() });
   return (await requests.status(receipt.request_id, receipt.poll_token)).access_token!;

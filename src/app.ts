@@ -7,7 +7,7 @@ import { loadOpenApi } from './lib/http/openapi-spec';
 import { routeOperations, type OperationHandlers } from './lib/http/operations';
 import { idempotencyStages } from './lib/http/idempotency';
 import { compileContract, operationOf, type CompiledContract } from './lib/http/contract';
-import { jsonBodyParsers } from './lib/http/json-body';
+import { formBodyParser, inTurn, jsonBodyParsers } from './lib/http/json-body';
 import { multiSegmentPaths } from './lib/http/wildcard-paths';
 import { observeRequests } from './lib/http/request-observer';
 import { boundedHeaders } from './lib/http/bounded-headers';
@@ -113,7 +113,9 @@ export function createApp(
         authenticate(modules.auth, schema),
         modules.agents.limitRequests,
         ...(READS.has(method) ? [] : [recordWrite]),
-        gate.whileBodyArrives(jsonBody(schema)),
+        // JSON, and an HTML form's fields where the contract declares them: one handler, so the request's slot is
+        // given back once while its body arrives.
+        gate.whileBodyArrives(inTurn([jsonBody(schema), ...formBodyParser(schema, config.JSON_BODY_LIMIT_BYTES)])),
       ],
       idempotency,
     ),

@@ -19,6 +19,38 @@ export interface Approver {
   user_id: string | null;
 }
 
+/** The limits an agent is held to (null: none), as the contract names them. */
+export const LIMIT_FIELDS = ['rate_limit_rpm', 'rate_limit_rpd', 'monthly_budget_usd'] as const;
+export type LimitField = (typeof LIMIT_FIELDS)[number];
+export type AgentLimitValues = Record<LimitField, number | null>;
+/** The approver's changes to the limits offered (a field left out keeps the offer; null: no limit). */
+export type LimitChanges = Partial<AgentLimitValues>;
+
+/**
+ * Each limit's bounds, as openapi.yaml's AgentLimitsChange declares them (the contract checks a JSON body; these
+ * check what a form sent and what reaches the workflow).
+ */
+const LIMIT_BOUNDS: Record<LimitField, { min: number; max: number; integer: boolean }> = {
+  rate_limit_rpm: { min: 1, max: 1_000_000, integer: true },
+  rate_limit_rpd: { min: 1, max: 100_000_000, integer: true },
+  monthly_budget_usd: { min: 0, max: 1_000_000, integer: false },
+};
+
+/** What is wrong with limit changes, field by field (none: they may be applied). */
+export function limitChangeErrors(changes: unknown): { field: string; message: string }[] {
+  if (changes === undefined) return [];
+  if (!changes || typeof changes !== 'object' || Array.isArray(changes))
+    return [{ field: 'limits', message: 'must be an object' }];
+  return Object.entries(changes).flatMap(([field, value]) => {
+    if (!Object.hasOwn(LIMIT_BOUNDS, field)) return [{ field, message: 'is not a limit' }];
+    if (value === null) return [];
+    const { min, max, integer } = LIMIT_BOUNDS[field as LimitField];
+    if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value)))
+      return [{ field, message: integer ? 'must be a whole number' : 'must be a number' }];
+    return value < min || value > max ? [{ field, message: `must be from ${min} to ${max}` }] : [];
+  });
+}
+
 export interface AccessDecisionResult {
   request_id: string;
   status: Verdict;
@@ -26,6 +58,8 @@ export interface AccessDecisionResult {
   token_id: string | null;
   brand_ids: number[];
   token_expires_at: string | null;
+  /** The limits approved (absent for a denial, and for decisions recorded before limits were approved). */
+  limits?: AgentLimitValues;
 }
 
 /** Failure types the API maps to 409 and 410; an Update without a verdict and approver is refused as invalid. */
@@ -47,9 +81,10 @@ export function isDecision(verdict: unknown, approver: unknown): approver is App
  * The admin's decision, delivered as an Update so the link's answer reports the decision actually taken, with
  * the approver it is made as: required, so an Update that names none is refused instead of deciding as the
  * client's administrator. (Updates accepted before it was required replay unchanged: a validator does not run
- * on replay.)
+ * on replay.) An approval may carry the approver's changes to the limits offered; without them (and in
+ * Updates made before they could) it approves the offer: what the agent asked for, with brand defaults.
  */
-export const decideUpdate = defineUpdate<AccessDecisionResult, [Verdict, Approver]>('decide');
+export const decideUpdate = defineUpdate<AccessDecisionResult, [Verdict, Approver, LimitChanges?]>('decide');
 
 export interface AccessRequestInput {
   request_id: string;

@@ -17,8 +17,10 @@ import {
   approvalEmailWorkflowId,
   decideUpdate,
   isDecision,
+  limitChangeErrors,
   type AccessRequestInput,
   type Approver,
+  type LimitChanges,
   type Verdict,
 } from './access-request-api';
 import { deliverMessageWorkflow } from './notifications';
@@ -49,18 +51,24 @@ export async function accessRequestWorkflow(input: AccessRequestInput): Promise<
   };
   setHandler(
     decideUpdate,
-    async (decision, approver) => {
+    async (decision, approver, limits) => {
       refuse();
       verdict = decision;
       // The token's id comes from the workflow, so a retried activity issues the same token once.
-      return decideAccessRequest({ request_id: input.request_id, verdict: decision, token_id: uuid4(), approver });
+      return decideAccessRequest({
+        request_id: input.request_id,
+        verdict: decision,
+        token_id: uuid4(),
+        approver,
+        ...(limits ? { limits } : {}),
+      });
     },
     {
-      validator: (decision: Verdict, approver: Approver) => {
-        if (!isDecision(decision, approver))
+      validator: (decision: Verdict, approver: Approver, limits?: LimitChanges) => {
+        if (!isDecision(decision, approver) || limitChangeErrors(limits).length)
           throw ApplicationFailure.create({
             type: INVALID_DECISION,
-            message: 'A decision needs a verdict and the approver it is made as',
+            message: 'A decision needs a verdict, the approver it is made as, and limits within their bounds',
             nonRetryable: true,
           });
         refuse();

@@ -8,11 +8,15 @@ import { userDirectory } from '../users/user-directory';
 import {
   INVALID_DECISION,
   isDecision,
+  limitChangeErrors,
   type AccessDecisionResult,
+  type AgentLimitValues,
   type Approver,
+  type LimitChanges,
   type Verdict,
 } from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
+import { changedLimits, limitValuesOf, offeredLimits } from './agent-limits';
 import { AgentUserModel } from './agent-user.model';
 import { storeToken } from './issue-token';
 import { newAccessToken } from './token-format';
@@ -24,6 +28,7 @@ const result = (doc: AccessRequestDoc): AccessDecisionResult => ({
   token_id: doc.token_id ?? null,
   brand_ids: doc.brand_ids,
   token_expires_at: iso(doc.token_expires_at),
+  ...(doc.status === 'approved' && doc.limits ? { limits: limitValuesOf(doc.limits as AgentLimitValues) } : {}),
 });
 
 /** The approver of a request made before approvers were recorded (its single link): the client's administrator. */
@@ -61,7 +66,12 @@ export async function brandsToGrant(
 export function createAccessDecisions(deps: { credentialsKey: string }) {
   const box = new SecretBox(deps.credentialsKey);
 
-  async function approve(doc: AccessRequestDoc, tokenId: string, approver: Approver): Promise<AccessRequestDoc> {
+  async function approve(
+    doc: AccessRequestDoc,
+    tokenId: string,
+    approver: Approver,
+    changes: LimitChanges | undefined,
+  ): Promise<AccessRequestDoc> {
     const clientId = doc.client_id!;
     const plaintext = doc.token_sealed ? box.decrypt(doc.token_sealed) : newAccessToken();
     const decidedAt = doc.decided_at ?? new Date();
@@ -70,6 +80,9 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
     const grant = doc.token_id ? { brand_ids: doc.brand_ids } : await brandsToGrant(doc, approver);
     const brandIds = 'brand_ids' in grant ? grant.brand_ids : [];
     const id = doc.token_id ?? tokenId;
+    const limits = doc.limits
+      ? limitValuesOf(doc.limits as AgentLimitValues)
+      : changedLimits((await offeredLimits(doc, brandIds)).offered, changes);
     await AccessRequestModel.updateOne(
       { _id: doc._id },
       {
@@ -78,6 +91,7 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
         token_id: id,
         token_expires_at: expiresAt,
         brand_ids: brandIds,
+        limits,
         token_sealed: doc.token_sealed ?? box.encrypt(plaintext),
       },
     );
@@ -93,6 +107,7 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
         multi_brand: doc.multi_brand,
         fingerprint: (doc.fingerprint ?? {}) as Record<string, unknown>,
         request_id: doc._id,
+        ...limits,
       },
       plaintext,
       expiresAt,
@@ -109,6 +124,7 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
           owner_email: doc.owner_email,
           scopes: doc.requested_scopes,
           ...profile,
+          ...limits,
         });
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err; // made by an earlier attempt
@@ -123,10 +139,14 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
       verdict: Verdict,
       tokenId: string,
       approver: Approver,
+      limits?: LimitChanges,
     ): Promise<AccessDecisionResult> {
-      // The workflow's validator refuses an Update without one; nothing decides as someone unnamed.
-      if (!isDecision(verdict, approver))
-        throw ApplicationFailure.nonRetryable(`access request ${requestId}: no valid approver`, INVALID_DECISION);
+      // The workflow's validator refuses an Update without one; nothing decides as someone unnamed, or past bounds.
+      if (!isDecision(verdict, approver) || limitChangeErrors(limits).length)
+        throw ApplicationFailure.nonRetryable(
+          `access request ${requestId}: no valid approver, or limits out of bounds`,
+          INVALID_DECISION,
+        );
       const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
       if (!doc) throw new Error(`access request ${requestId} not found`);
       if (verdict === 'denied') {
@@ -135,7 +155,7 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
         return result((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!);
       }
       if (!doc.client_id) throw new Error(`access request ${requestId} names no client`);
-      return result(await approve(doc, tokenId, approver));
+      return result(await approve(doc, tokenId, approver, limits));
     },
 
     async expire(requestId: string): Promise<void> {

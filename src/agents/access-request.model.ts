@@ -47,6 +47,11 @@ const accessRequestSchema = new Schema(
     token_id: { type: String, default: null },
     token_expires_at: { type: Date, default: null },
     brand_ids: { type: [Number], default: [] },
+    /**
+     * The limits approved (the approver's changes over the offer: what the agent asked for, brand defaults where it
+     * asked for none), kept so that a retried decision applies the same ones.
+     */
+    limits: { type: Schema.Types.Mixed, default: null },
     /** The issued token, sealed, until the first poll after approval takes it. */
     token_sealed: { type: String, default: null },
   },

@@ -8,10 +8,11 @@ import { fixedWindowLimit, minimumSpacing } from '../lib/rate-limit';
 import { clientDirectory, type ClientProfile } from '../clients/client-directory';
 import { brandDirectory } from '../brands/brand-directory';
 import { userDirectory } from '../users/user-directory';
-import type { AccessRequestInput, Approver, Verdict } from '../../workflows/access-request-api';
+import type { AccessRequestInput, Approver, LimitChanges, Verdict } from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
 import { brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
 import { approvalEmail } from './approval-views';
+import { offeredLimits } from './agent-limits';
 import type { AccessRequestWorkflows } from './agents.workflows';
 import type { AccessScope } from './tokens.service';
 
@@ -34,20 +35,22 @@ export interface RequestInput {
   ttl_hours?: number;
   fingerprint?: Record<string, unknown>;
   multi_brand?: boolean;
+  rate_limit_rpm?: number;
+  rate_limit_rpd?: number;
+  monthly_budget_usd?: number;
 }
 
 /** An address the approval e-mail goes to, and what its links may decide. */
 type Recipient = Approver & { email: string };
 
-const PROFILE_FIELDS = [
-  'name',
-  'description',
-  'photo',
-  'monthly_budget_usd',
-  'rate_limit_rpm',
-  'rate_limit_rpd',
-  'allowed_models',
-] as const;
+/** The limits an agent may ask for in either request (the approver decides them). */
+const LIMIT_REQUEST_FIELDS = ['monthly_budget_usd', 'rate_limit_rpm', 'rate_limit_rpd'] as const;
+/** What a request by e-mail also says about the agent user it will become. */
+const PROFILE_FIELDS = ['name', 'description', 'photo', ...LIMIT_REQUEST_FIELDS, 'allowed_models'] as const;
+
+/** The fields of a request's input that describe the agent user it will become (what it gave of them). */
+const profileOf = (input: Record<string, unknown>, fields: readonly string[]) =>
+  Object.fromEntries(fields.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
 
 export function createAccessRequests(deps: AccessRequestsDeps) {
   const box = new SecretBox(deps.credentialsKey);
@@ -190,7 +193,8 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       await limitRate(address);
       const client = await activeClient(input.client_id);
       if (!client) throw AppError.notFound('No active client with this id');
-      return open(client, await recipients(client.client_id, client.admin_email), input, {});
+      const profile = profileOf(input as unknown as Record<string, unknown>, LIMIT_REQUEST_FIELDS);
+      return open(client, await recipients(client.client_id, client.admin_email), input, profile);
     },
 
     /**
@@ -208,10 +212,7 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         client = admin?.client_id ? await activeClient(admin.client_id) : null;
         addressed = client && admin ? { email, role: 'brand_admin', user_id: admin.user_id } : null;
       }
-      const profile = Object.fromEntries(
-        PROFILE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]),
-      );
-      return open(client, addressed ? [addressed] : [], input, profile);
+      return open(client, addressed ? [addressed] : [], input, profileOf(input, PROFILE_FIELDS));
     },
 
     async status(requestId: string, pollToken: string): Promise<Schemas['AccessRequest']> {
@@ -264,9 +265,11 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         reason: 'refused' in grant ? grant.refused : null,
       });
       const clientId = doc.client_id ?? '';
-      const [client, brands] = await Promise.all([
+      const granted = 'brand_ids' in approve ? approve.brand_ids : [];
+      const [client, brands, limits] = await Promise.all([
         clientDirectory.profile(clientId),
-        brandDirectory.names(clientId, 'brand_ids' in approve ? approve.brand_ids : []),
+        brandDirectory.names(clientId, granted),
+        offeredLimits(doc, granted),
       ]);
       return {
         request_id: doc._id,
@@ -285,18 +288,23 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
         brands,
         fingerprint: (doc.fingerprint ?? {}) as Record<string, unknown>,
         decisions: { approved: decision(approve), denied: decision(deny) },
+        limits,
       };
     },
 
-    /** Delivers the decision to the workflow (a POST) and reports the decision it actually took. */
-    async decide(requestId: string, approvalToken: string, verdict: Verdict) {
+    /**
+     * Delivers the decision to the workflow (a POST), with an approver's changes to the limits offered (checked
+     * by the caller), and reports the decision it actually took.
+     */
+    async decide(requestId: string, approvalToken: string, verdict: Verdict, limits?: LimitChanges) {
       const { doc, approver } = await approverOf(requestId, approvalToken);
       const state = stateOf(doc);
       if (state === 'expired') throw new AppError(410, 'Access request has expired');
       if (state !== 'pending') throw AppError.conflict(`Access request already ${state}`);
       const authority = await authorityOf(doc, approver, verdict);
       if ('refused' in authority) throw AppError.forbidden(authority.refused);
-      const decision = await deps.workflows.decide(requestId, verdict, approver, async () => {
+      const changes = verdict === 'approved' ? limits : undefined;
+      const decision = await deps.workflows.decide(requestId, verdict, approver, changes, async () => {
         // The run ended before this decision reached it: the state it left says why.
         const now = stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!);
         if (now === 'expired') return new AppError(410, 'Access request has expired');

@@ -20,6 +20,13 @@ const accessTokenSchema = new Schema(
     fingerprint: { type: Schema.Types.Mixed, default: () => ({}) },
     request_id: { type: String, default: null },
     ttl_hours: { type: Number, default: 72 },
+    /**
+     * The limits approved for the token (null: none). Its agent users start with them and are held to their own;
+     * the token is held to these while it acts for no brand (src/agents/agent-limits.ts).
+     */
+    rate_limit_rpm: { type: Number, default: null },
+    rate_limit_rpd: { type: Number, default: null },
+    monthly_budget_usd: { type: Number, default: null },
     expires_at: { type: Date, required: true },
     revoked_at: { type: Date, default: null },
   },

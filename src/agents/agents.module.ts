@@ -5,7 +5,7 @@ import { createAccessRequests } from './access-requests.service';
 import { agentsRoutes } from './agents.routes';
 import { createAccessRequestWorkflows } from './agents.workflows';
 import { createTokens } from './tokens.service';
-import { agentRequestLimits } from './request-limits';
+import { createAgentRequestLimits } from './request-limits';
 import { createAgentSpend } from './agent-spend';
 import type { CreatorGone } from '../watches/watch-creators';
 
@@ -30,10 +30,12 @@ export function createAgentsModule(deps: AgentsDeps) {
     ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS,
     ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
   });
+  const requestLimits = createAgentRequestLimits(engines.redis);
   const tokens = createTokens({
     invalidate: deps.credentials.invalidate,
     spend: createAgentSpend(engines.redis),
     creatorGone: deps.creatorGone,
+    requestLimits,
   });
   return {
     handlers: agentsRoutes({ requests, tokens }),
@@ -41,6 +43,6 @@ export function createAgentsModule(deps: AgentsDeps) {
     /** Access requests as the benchmarks seed them (request, then poll for the token). */
     requests,
     /** The gate that applies agents' rate limits (after authentication, before anything else reads the request). */
-    limitRequests: agentRequestLimits(engines.redis),
+    limitRequests: requestLimits.gate,
   } satisfies AreaModule;
 }

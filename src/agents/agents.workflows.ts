@@ -11,6 +11,7 @@ import {
   type AccessDecisionResult,
   type AccessRequestInput,
   type Approver,
+  type LimitChanges,
   type Verdict,
 } from '../../workflows/access-request-api';
 
@@ -46,11 +47,14 @@ export function createAccessRequestWorkflows(temporal: Client, taskQueue: string
       requestId: string,
       verdict: Verdict,
       approver: Approver,
+      limits: LimitChanges | undefined,
       whyEnded: () => Promise<AppError | null>,
     ): Promise<AccessDecisionResult> {
       const handle = temporal.workflow.getHandle<typeof accessRequestWorkflow>(accessRequestWorkflowId(requestId));
+      // Without changes, the Update carries the two arguments it always had.
+      const args: [Verdict, Approver, LimitChanges?] = limits ? [verdict, approver, limits] : [verdict, approver];
       try {
-        return await withinDeadline(temporal, () => handle.executeUpdate(decideUpdate, { args: [verdict, approver] }));
+        return await withinDeadline(temporal, () => handle.executeUpdate(decideUpdate, { args }));
       } catch (err) {
         if (workflowEnded(err)) throw (await whyEnded()) ?? err;
         throw failureAnswer(err, DECISION_REFUSALS);

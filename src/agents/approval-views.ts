@@ -1,6 +1,7 @@
 import { escapeHtml as h, tokenPageHeaders } from '../lib/html';
-import type { AccessDecisionResult, Approver } from '../../workflows/access-request-api';
+import type { AccessDecisionResult, AgentLimitValues, Approver, LimitField } from '../../workflows/access-request-api';
 import type { AccessRequestDoc } from './access-request.model';
+import { limitValuesOf, type LimitOffer } from './agent-limits';
 
 interface EmailInput {
   request: Pick<
@@ -13,6 +14,7 @@ interface EmailInput {
     | 'multi_brand'
     | 'fingerprint'
     | 'expires_at'
+    | 'profile'
   >;
   clientName: string;
   approver: Approver;
@@ -28,6 +30,23 @@ function brandsLine(multiBrand: boolean, approver: Approver): string {
     : 'the oldest active brand you administer';
 }
 
+const count = (n: number) => n.toLocaleString('en-US');
+const usd = (n: number) => `USD ${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })}`;
+
+/** Limits as a person reads them: "3 requests per minute, no limit per day, no monthly budget". */
+export function limitsInWords(l: AgentLimitValues): string {
+  return [
+    l.rate_limit_rpm === null ? 'no limit per minute' : `${count(l.rate_limit_rpm)} requests per minute`,
+    l.rate_limit_rpd === null ? 'no limit per day' : `${count(l.rate_limit_rpd)} requests per day`,
+    l.monthly_budget_usd === null ? 'no monthly budget' : `a monthly budget of ${usd(l.monthly_budget_usd)}`,
+  ].join(', ');
+}
+
+function askedInWords(profile: unknown): string {
+  const asked = limitValuesOf((profile ?? {}) as Record<string, unknown>);
+  return Object.values(asked).every((v) => v === null) ? 'none' : limitsInWords(asked);
+}
+
 /** The approval e-mail: who asks, for what, for how long, from which machine, and the two links. */
 export function approvalEmail({ request, clientName, approver, approveUrl, denyUrl }: EmailInput) {
   const fingerprint = Object.entries((request.fingerprint ?? {}) as Record<string, unknown>).map(
@@ -38,6 +57,7 @@ export function approvalEmail({ request, clientName, approver, approveUrl, denyU
     ['Project', request.project_name],
     ['Scopes', request.requested_scopes.join(', ')],
     ['Lifetime', `${request.ttl_hours} hours from approval`],
+    ['Limits asked', `${askedInWords(request.profile)} (you set them when you approve)`],
     ['Brands', brandsLine(request.multi_brand, approver)],
     ['Fingerprint', fingerprint.join('; ') || 'none given'],
     ['Request expires', request.expires_at.toISOString()],
@@ -81,6 +101,7 @@ const PAGE_STYLE =
   'code{font-size:.92em;background:#f2f2f2;padding:0 .2em;border-radius:3px}' +
   '.note,.small{color:#555;font-size:.9rem}.refused{color:#8a1c1c}' +
   '.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.5rem 0}.actions form{margin:0}' +
+  'input{font-size:1rem;padding:.3rem .4rem;width:8rem;max-width:100%;border:1px solid #888;border-radius:4px}' +
   'button{font-size:1.05rem;padding:.6rem 1.2rem;border-radius:6px;border:1px solid #555;background:#fff;' +
   'cursor:pointer}button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff}' +
   'button.deny.primary{background:#b91c1c;border-color:#b91c1c}' +
@@ -119,6 +140,13 @@ export interface DecisionPreview {
   brands: { brand_id: number; name: string }[];
   fingerprint: Record<string, unknown>;
   decisions: Record<Verdict, { can_decide: boolean; reason: string | null }>;
+  limits: LimitOffer;
+}
+
+/** The approve form's limit fields as a person filled them in, and what is wrong with each (a page shown again). */
+export interface EnteredLimits {
+  values: Partial<Record<LimitField, string>>;
+  errors: { field: string; message: string }[];
 }
 
 /** Each scope as a person reads it: what a token with it may do (the contract's x-scopes). */
@@ -194,15 +222,54 @@ function fingerprintHtml(f: Record<string, unknown>): string {
   return lines.join('<br>');
 }
 
+/** The approve form's id: the limit fields, shown among the facts, belong to it (their `form` attribute). */
+const APPROVE_FORM = 'approve-form';
+
 /** The form that makes one decision: a POST to that decision's link, with the same approval token. */
 function decisionButton(verdict: Verdict, token: string, primary: boolean): string {
   const [path, label, cls] =
     verdict === 'approved' ? ['approve', 'Approve access', 'approve'] : ['deny', 'Deny access', 'deny'];
   const action = `${path}?approval_token=${encodeURIComponent(token)}`;
+  const id = verdict === 'approved' ? ` id="${APPROVE_FORM}"` : '';
   return (
-    `<form method="post" action="${h(action)}">` +
+    `<form method="post"${id} action="${h(action)}">` +
     `<button type="submit" id="${cls}" class="${cls}${primary ? ' primary' : ''}">${h(label)}</button></form>`
   );
+}
+
+/** Each limit's field on the approval page: its label, the input's bounds, and how the offer came about. */
+const LIMIT_INPUTS: { field: LimitField; label: string; attributes: string }[] = [
+  { field: 'rate_limit_rpm', label: 'Requests per minute', attributes: 'min="1" max="1000000" step="1"' },
+  { field: 'rate_limit_rpd', label: 'Requests per day', attributes: 'min="1" max="100000000" step="1"' },
+  { field: 'monthly_budget_usd', label: 'Monthly budget (USD)', attributes: 'min="0" max="1000000" step="any"' },
+];
+
+function offerNote(field: LimitField, offer: LimitOffer): string {
+  const asked = offer.requested[field];
+  if (asked !== null) return `asked for ${asked}`;
+  if (field === 'rate_limit_rpm' && offer.brand_default_rpm !== null)
+    return `not asked; the brand's default is ${offer.brand_default_rpm}`;
+  return 'not asked';
+}
+
+/**
+ * The limits an approval grants: fields of the approve form filled with the offer (or what the approver entered,
+ * with what is wrong with it) for an approver who may approve a pending request; otherwise the offer in words.
+ */
+function limitRows(p: DecisionPreview, entered: EnteredLimits | undefined): [string, string][] {
+  if (p.status !== 'pending' || !p.decisions.approved.can_decide)
+    return [['Limits', h(limitsInWords(p.limits.offered))]];
+  return LIMIT_INPUTS.map(({ field, label, attributes }) => {
+    const offered = p.limits.offered[field];
+    const value = entered?.values[field] ?? (offered === null ? '' : String(offered));
+    const errors = (entered?.errors ?? []).filter((e) => e.field === field).map((e) => e.message);
+    const input =
+      `<input type="number" id="${field}" name="${field}" form="${APPROVE_FORM}" ${attributes} ` +
+      `inputmode="decimal" value="${h(value)}">`;
+    const note = `<span class="note">${h(offerNote(field, p.limits))}; empty: no limit</span>`;
+    const error = errors.length ? `<br><span class="refused">${h(errors.join('; '))}</span>` : '';
+    return [`<label for="${field}">${h(label)}</label>`, `${input} ${note}${error}`];
+  });
 }
 
 /**
@@ -210,7 +277,12 @@ function decisionButton(verdict: Verdict, token: string, primary: boolean): stri
  * machine, to do what, for how long and until when it can be decided, and both decisions as buttons (the
  * link's own first), each a POST; a GET decides nothing. Everything the agent or a user supplied is escaped.
  */
-export function confirmationPage(p: DecisionPreview, approvalToken: string, now = new Date()): string {
+export function confirmationPage(
+  p: DecisionPreview,
+  approvalToken: string,
+  opts: { now?: Date; entered?: EnteredLimits } = {},
+): string {
+  const now = opts.now ?? new Date();
   const approve = p.verdict === 'approved';
   const title = approve ? `Approve access for ${p.project_name}?` : `Deny access for ${p.project_name}?`;
   const client = p.client_name ?? 'this client';
@@ -222,6 +294,7 @@ export function confirmationPage(p: DecisionPreview, approvalToken: string, now 
   const scopeItems = p.requested_scopes.map((s) => `<li>${h(scopeInWords(s))} <code>${h(s)}</code></li>`);
   const scopes = `<ul>${scopeItems.join('')}</ul>`;
   const expires = momentInWords(new Date(p.expires_at), now);
+  // Each row: its term and its description, both HTML (the terms are fixed words, or a field's label).
   const rows: [string, string][] = [
     ['Client', `<strong>${h(client)}</strong>`],
     ['Requested by', `${h(p.owner_email ?? 'no address given')} <span class="note">(as the agent gives it)</span>`],
@@ -229,6 +302,7 @@ export function confirmationPage(p: DecisionPreview, approvalToken: string, now 
     [approve ? 'Approving lets it' : 'It asks to', scopes],
     ['In brands', brands],
     ['For', `${h(hoursInWords(p.ttl_hours))} from approval`],
+    ...limitRows(p, opts.entered),
     [
       p.status === 'pending' ? 'Decide by' : 'Request expiry',
       `${h(expires.relative)}, <time datetime="${h(p.expires_at)}">${h(expires.absolute)}</time>` +
@@ -238,7 +312,7 @@ export function confirmationPage(p: DecisionPreview, approvalToken: string, now 
   const facts =
     `<p class="lead">An AI agent, <strong>${h(p.project_name)}</strong>, asks for access to ` +
     `<strong>${h(client)}</strong>.</p>` +
-    `<dl>${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+    `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
   const order: Verdict[] = approve ? ['approved', 'denied'] : ['denied', 'approved'];
   const buttons = order
     .filter((v) => p.decisions[v].can_decide)
@@ -246,6 +320,8 @@ export function confirmationPage(p: DecisionPreview, approvalToken: string, now 
   const refusals = [...new Set(order.filter((v) => !p.decisions[v].can_decide).map((v) => p.decisions[v].reason))]
     .filter((r): r is string => Boolean(r))
     .map((r) => `<p class="refused">${h(r)}</p>`);
+  if (opts.entered?.errors.length)
+    refusals.unshift('<p class="refused">Nothing was decided: a limit below is not valid.</p>');
   const actions = buttons.length ? `<div class="actions">${buttons.join('')}</div>` : '';
   const note =
     '<p class="note">Every agent token may also look up and reserve pin names (a reservation sends the end user ' +
@@ -253,7 +329,7 @@ export function confirmationPage(p: DecisionPreview, approvalToken: string, now 
     "brand's cost.</p>" +
     (buttons.length
       ? '<p class="small">Nothing is decided until you press a button. If you do not recognise this request, deny ' +
-        'it; an approved agent can be revoked at any time.</p>'
+        "it; an approved agent can be revoked at any time, and its limits changed in its brands' agent users.</p>"
       : '');
   return page(title, facts + refusals.join('') + actions + note);
 }
@@ -272,6 +348,7 @@ export function decisionLines(
     brands.length
       ? `Brands: ${brands.map((b) => b.name).join(', ')}.`
       : 'No brand: the client has no active brand yet.',
+    ...(d.limits ? [`Limits: ${limitsInWords(d.limits)}.`] : []),
     'The agent picks its token up the next time it checks; you can revoke it at any time.',
   ];
 }

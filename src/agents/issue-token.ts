@@ -1,9 +1,10 @@
 import { sha256 } from '../lib/crypto';
+import type { AgentLimitValues } from '../../workflows/access-request-api';
 import { isDuplicateKeyError } from '../lib/errors';
 import { AccessTokenModel } from './access-token.model';
 import { tokenPrefix } from './token-format';
 
-export interface TokenGrant {
+export interface TokenGrant extends AgentLimitValues {
   token_id: string;
   client_id: string;
   scopes: string[];

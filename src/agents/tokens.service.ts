@@ -11,6 +11,8 @@ import { storeToken } from './issue-token';
 import type { AgentSpend, AgentSpendView } from './agent-spend';
 import { newAccessToken } from './token-format';
 import type { CreatorGone } from '../watches/watch-creators';
+import { changedLimits, limitHolders, limitValuesOf, type LimitChanges } from './agent-limits';
+import type { AgentRequestLimits } from './request-limits';
 
 /** A scope an agent may be granted, as the contract lists them (records hold them as validated when requested). */
 export type AccessScope = Schemas['AccessToken']['scopes'][number];
@@ -27,6 +29,9 @@ interface TokenDoc {
   fingerprint: Record<string, unknown>;
   request_id: string | null;
   ttl_hours: number;
+  rate_limit_rpm?: number | null;
+  rate_limit_rpd?: number | null;
+  monthly_budget_usd?: number | null;
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
@@ -45,6 +50,7 @@ export function toAccessToken(t: TokenDoc, lastUsed: Date | null): Schemas['Acce
     multi_brand: t.multi_brand ?? false,
     brand_ids: t.brand_ids,
     fingerprint: t.fingerprint ?? {},
+    ...limitValuesOf(t),
     status: statusOf(t),
     created_at: iso(t.created_at),
     expires_at: iso(t.expires_at),
@@ -79,11 +85,20 @@ export function createTokens(deps: {
   spend: AgentSpend;
   /** A token revoked, or no longer acting for a brand, pauses the watches it created for it (src/watches). */
   creatorGone?: (gone: CreatorGone) => Promise<void>;
+  requestLimits: Pick<AgentRequestLimits, 'remaining'>;
 }) {
   const active = () => ({ revoked_at: null, expires_at: { $gt: new Date() } });
 
   async function tokenOf(clientId: string, tokenId: string): Promise<TokenDoc> {
     const t = await AccessTokenModel.findOne({ _id: tokenId, client_id: clientId }).lean<TokenDoc>();
+    if (!t) throw AppError.notFound('Access token not found');
+    return t;
+  }
+
+  /** The token, in the caller's tenant scope (any client's for a super_admin without one), or 404. */
+  async function tokenInScope(scope: string | null, tokenId: string): Promise<TokenDoc> {
+    const tenant = tenantQuery(scope);
+    const t = await AccessTokenModel.findOne({ _id: tokenId, ...tenant.filter }, null, tenant.options).lean<TokenDoc>();
     if (!t) throw AppError.notFound('Access token not found');
     return t;
   }
@@ -153,7 +168,9 @@ export function createTokens(deps: {
       // The record authentication just found (its lookup cache is never stale on revocation or expiry).
       const token = (caller.accessToken as TokenDoc | undefined) ?? (await tokenOf(caller.clientId, caller.tokenId));
       const users = caller.agentUsers ?? [];
-      const spend = await deps.spend.views(users);
+      const holders = limitHolders(caller);
+      const [spend, remaining] = await Promise.all([deps.spend.views(users), deps.requestLimits.remaining(holders)]);
+      const own = holders.find((h) => h.brandId === null);
       return {
         valid: true,
         token: toAccessToken(token, usedAt),
@@ -164,7 +181,13 @@ export function createTokens(deps: {
           rate_limit_rpd: u.rateLimitRpd,
           monthly_budget_usd: u.monthlyBudgetUsd,
           spend: spend.get(u.agentUserId)!,
+          remaining: remaining.get(u.agentUserId)!,
         })),
+        token_limits: {
+          ...limitValuesOf(token),
+          in_force: own !== undefined,
+          ...(own ? { remaining: remaining.get(own.subject)! } : {}),
+        },
       };
     },
 
@@ -174,13 +197,7 @@ export function createTokens(deps: {
      * acts for a brand they do not administer is 403 (they take their own brands from it per agent user).
      */
     async revoke(caller: Caller, scope: string | null, tokenId: string) {
-      const tenant = tenantQuery(scope);
-      const t = await AccessTokenModel.findOne(
-        { _id: tokenId, ...tenant.filter },
-        null,
-        tenant.options,
-      ).lean<TokenDoc>();
-      if (!t) throw AppError.notFound('Access token not found');
+      const t = await tokenInScope(scope, tokenId);
       const managed = await agentBrandsManagedBy(caller, t.client_id);
       if (managed !== 'all') {
         if (!t.brand_ids.some((b) => managed.includes(b))) throw AppError.notFound('Access token not found');
@@ -266,6 +283,7 @@ export function createTokens(deps: {
           multi_brand: old.multi_brand && brandIds.length > 1,
           fingerprint: old.fingerprint,
           request_id: old.request_id ?? '',
+          ...limitValuesOf(old),
         },
         plaintext,
         expiresAt,
@@ -293,6 +311,39 @@ export function createTokens(deps: {
         access_token: plaintext,
         expires_at: expiresAt.toISOString(),
       };
+    },
+
+    /** Changes an agent's limits in this brand; every API process holds it to them from its next request. */
+    async updateAgentUserLimits(caller: Caller, brandId: number, agentUserId: string, changes: LimitChanges) {
+      const agent = await agentUserIn(caller, brandId, agentUserId);
+      if (!agent.is_active) throw AppError.conflict('This agent was revoked in this brand');
+      const limits = changedLimits(limitValuesOf(agent), changes);
+      await AgentUserModel.updateOne({ _id: agent._id, client_id: agent.client_id }, limits);
+      await deps.invalidate();
+      const [view] = await agentUserViews(agent.client_id, [{ ...agent, ...limits }]);
+      return view;
+    },
+
+    /**
+     * Changes the limits of a token that acts for no brand, which it is held to (one with brands is held to its
+     * agent users' limits, each changed in its brand). Its client's administrators: the credential triple, its
+     * brand_admin users, a super_admin.
+     */
+    async updateTokenLimits(caller: Caller, scope: string | null, tokenId: string, changes: LimitChanges) {
+      if (caller.kind !== 'client' && caller.role !== 'super_admin' && caller.role !== 'brand_admin')
+        throw AppError.forbidden("Only the client's administrators change an agent token's limits");
+      const t = await tokenInScope(scope, tokenId);
+      if (t.brand_ids.length)
+        throw AppError.conflict(
+          'This token acts for brands and is held to the limits of its agent user in each; change them with ' +
+            'PATCH /api/v1/brands/{brand_id}/agent-users/{agent_user_id}',
+        );
+      if (statusOf(t) !== 'active') throw AppError.conflict(`This token is ${statusOf(t)}`);
+      const limits = changedLimits(limitValuesOf(t), changes);
+      await AccessTokenModel.updateOne({ _id: t._id, client_id: t.client_id }, limits);
+      await deps.invalidate();
+      const [token] = await withLastUse([{ ...t, ...limits }]);
+      return token;
     },
   };
 }

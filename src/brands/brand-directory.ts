@@ -1,4 +1,5 @@
 import { BrandMemberModel, BrandModel } from './brand.model';
+import { SETTINGS_DEFAULTS } from './brand.views';
 
 /**
  * What other areas read or change of the brands and their members (the brands area owns their records): a
@@ -21,6 +22,22 @@ export const brandDirectory = {
     >();
     const names = new Map(rows.map((r) => [r._id, r.brand_name]));
     return ids.map((id) => ({ brand_id: id, name: names.get(id) ?? `brand ${id}` }));
+  },
+
+  /**
+   * The requests per minute offered to an agent of these brands that asked for no limit: their settings'
+   * default_rate_limit, the lowest when they differ (an offer never passes a brand's default); null when none is
+   * set above 0 (0 offers no limit), or for no brand.
+   */
+  async agentRateLimitDefault(clientId: string, ids: number[]): Promise<number | null> {
+    if (!ids.length) return null;
+    const rows = await BrandModel.find({ client_id: clientId, _id: { $in: ids } }, { settings: 1 }).lean<
+      { settings?: { default_rate_limit?: number } }[]
+    >();
+    const defaults = rows
+      .map((r) => r.settings?.default_rate_limit ?? SETTINGS_DEFAULTS.default_rate_limit)
+      .filter((rpm) => rpm > 0);
+    return defaults.length ? Math.min(...defaults) : null;
   },
 
   /** The users who own or administer the brand. */

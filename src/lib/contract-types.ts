@@ -28,6 +28,13 @@ export type JsonBody<Op extends OperationId> = [RequestBodyOf<Op>] extends [neve
     ? Body
     : never;
 
+/** The HTML form body an operation takes (its fields as text; never for one that takes none). */
+export type FormBody<Op extends OperationId> = [RequestBodyOf<Op>] extends [never]
+  ? never
+  : RequestBodyOf<Op> extends { content: { 'application/x-www-form-urlencoded': infer Body } }
+    ? Body
+    : never;
+
 /**
  * The body a handler reads: the JSON body the contract declares (undefined for an operation that declares none;
  * optional when the contract does not require it).

@@ -142,14 +142,26 @@ return out`;
  * atomically in one Redis round trip: the hit counts everywhere or, when any window is full, nowhere.
  */
 export function fixedWindows(redis: Redis, name: string) {
+  type Entries = { subject: string; windows: NamedWindow[] }[];
+  const slotsOf = (entries: Entries) => {
+    const now = Date.now();
+    return entries.flatMap(({ subject, windows }) =>
+      windows.map((w) => ({ subject, window: w, ...currentWindow(`rate:${name}`, subject, w, now) })),
+    );
+  };
+  const statesOf = (slots: ReturnType<typeof slotsOf>, counts: number[]): WindowState[] =>
+    slots.map((s, i) => ({
+      ...s.window,
+      subject: s.subject,
+      count: counts[i],
+      remaining: Math.max(0, s.window.max - counts[i]),
+      resetSeconds: s.retryAfterSeconds,
+      full: counts[i] >= s.window.max,
+    }));
+
   return {
-    async take(
-      entries: { subject: string; windows: NamedWindow[] }[],
-    ): Promise<{ allowed: boolean; windows: WindowState[] }> {
-      const now = Date.now();
-      const slots = entries.flatMap(({ subject, windows }) =>
-        windows.map((w) => ({ subject, window: w, ...currentWindow(`rate:${name}`, subject, w, now) })),
-      );
+    async take(entries: Entries): Promise<{ allowed: boolean; windows: WindowState[] }> {
+      const slots = slotsOf(entries);
       if (!slots.length) return { allowed: true, windows: [] };
       const args = slots.flatMap((s) => [String(s.window.max), String((s.window.seconds + 1) * 1000)]);
       const [allowed, ...counts] = (await redis.eval(
@@ -158,17 +170,18 @@ export function fixedWindows(redis: Redis, name: string) {
         ...slots.map((s) => s.key),
         ...args,
       )) as number[];
-      return {
-        allowed: allowed === 1,
-        windows: slots.map((s, i) => ({
-          ...s.window,
-          subject: s.subject,
-          count: counts[i],
-          remaining: Math.max(0, s.window.max - counts[i]),
-          resetSeconds: s.retryAfterSeconds,
-          full: counts[i] >= s.window.max,
-        })),
-      };
+      return { allowed: allowed === 1, windows: statesOf(slots, counts) };
+    },
+
+    /** The windows as they stand, counting nothing (one round trip). */
+    async peek(entries: Entries): Promise<WindowState[]> {
+      const slots = slotsOf(entries);
+      if (!slots.length) return [];
+      const counts = await redis.mget(...slots.map((s) => s.key));
+      return statesOf(
+        slots,
+        counts.map((c) => Number(c ?? 0)),
+      );
     },
   };
 }

@@ -16,16 +16,19 @@ import {
  * activities are stand-ins, typed from the real ones, that record what the workflow asked for.
  */
 describe('the access-request workflow, with its 24-hour deadline skipped through', () => {
-  const ts = useTimeSkipping();
+  // A server per test: the refusal test leaves a request open, whose 24-hour timer would otherwise hold the
+  // clock of a later test once another test's wait skipped time past it.
+  const ts = useTimeSkipping({ perTest: true });
 
   function recorder() {
-    const calls = { sent: [] as string[], decided: [] as Verdict[], expired: [] as string[] };
+    const calls = { sent: [] as string[], decided: [] as Verdict[], expired: [] as string[], limits: [] as unknown[] };
     const activities: Pick<Activities, 'sendMessage' | 'decideAccessRequest' | 'expireAccessRequest'> = {
       async sendMessage(m) {
         calls.sent.push(m.to);
       },
       async decideAccessRequest(input) {
         calls.decided.push(input.verdict);
+        calls.limits.push(input.limits);
         return {
           request_id: input.request_id,
           status: input.verdict,
@@ -73,7 +76,7 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     expect(outcome).toBe('expired');
     expect(waited).toBeGreaterThanOrEqual(24 * HOUR);
     expect(waited).toBeLessThan(24 * HOUR + 60_000);
-    expect(calls).toEqual({ sent: ['admin@client.test'], decided: [], expired: ['r-expires'] });
+    expect(calls).toEqual({ sent: ['admin@client.test'], decided: [], expired: ['r-expires'], limits: [] });
   });
 
   it('approval racing the expiry: a second before the deadline wins, a second after it is refused', async () => {
@@ -97,6 +100,19 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     }
   });
 
+  it("carries the approver's limit changes to the activity that issues the token", async () => {
+    const { calls, activities } = recorder();
+    const { worker, taskQueue } = await ts.worker(activities);
+    const limits = { rate_limit_rpm: 3, monthly_budget_usd: null };
+    const { decided, outcome } = await worker.runUntil(async () => {
+      const handle = await startRequest(taskQueue);
+      const answer = await handle.executeUpdate(decideUpdate, { args: ['approved', ADMIN, limits] });
+      return { decided: answer, outcome: await handle.result() };
+    });
+    expect([decided.status, outcome]).toEqual(['approved', 'approved']);
+    expect(calls.limits).toEqual([limits]);
+  });
+
   it('refuses a decision that names no approver, or a brand_admin without a user id; the request stays open', async () => {
     const { calls, activities } = recorder();
     const { worker, taskQueue } = await ts.worker(activities);
@@ -112,10 +128,15 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
         await send(['approved', null]),
         await send(['approved', { email: null, role: 'brand_admin', user_id: null }]),
         await send(['maybe', ADMIN]),
+        // Limits out of their bounds, or that are not limits, are refused as well (the API checks them first).
+        await send(['approved', ADMIN, { rate_limit_rpm: 0 }]),
+        await send(['approved', ADMIN, { rate_limit_rpd: 2.5 }]),
+        await send(['approved', ADMIN, { monthly_budget_usd: '5' }]),
+        await send(['approved', ADMIN, { scopes: ['content:deploy'] }]),
       ];
       return { answers, open: (await handle.describe()).status.name };
     });
-    expect(refusals).toEqual({ answers: Array(4).fill(INVALID_DECISION), open: 'RUNNING' });
+    expect(refusals).toEqual({ answers: Array(8).fill(INVALID_DECISION), open: 'RUNNING' });
     expect(calls.decided).toEqual([]);
   });
 

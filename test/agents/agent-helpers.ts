@@ -1,7 +1,18 @@
 import { BrandModel } from '../../src/brands/brand.model';
 import { eventually, type TestApi } from '../support/harness';
 
-export { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export { sleep };
+
+/**
+ * A fixed minute window starts again on the UTC minute: a burst begun in its last seconds could straddle two
+ * windows and be allowed twice. Time is the subject there, so the burst waits for a minute with 15 s to spare.
+ */
+export async function awayFromMinuteEdge() {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 100);
+}
 
 /** Brands made directly in the store, oldest (lowest id) first. */
 export async function brandsFor(clientId: string, ids: number[]) {
@@ -22,8 +33,16 @@ export async function approvalMail(api: TestApi, admin: string, to: string, requ
 export const linkOf = (mail: { links: string[] }, verdict: 'approve' | 'deny') =>
   mail.links.find((l) => l.includes(`/${verdict}?`))!;
 
-/** Decides through a link as a JSON client does: a POST to the link's URL (following it with a GET decides nothing). */
-export const decideByLink = (link: string) => fetch(link, { method: 'POST', headers: { accept: 'application/json' } });
+/**
+ * Decides through a link as a JSON client does: a POST to the link's URL (following it with a GET decides nothing),
+ * with the approver's changes to the limits offered as its body when given.
+ */
+export const decideByLink = (link: string, limits?: Record<string, unknown>) =>
+  fetch(link, {
+    method: 'POST',
+    headers: { accept: 'application/json', ...(limits ? { 'content-type': 'application/json' } : {}) },
+    body: limits ? JSON.stringify(limits) : undefined,
+  });
 
 /**
  * Polls at the pace the service allows (a poll within its interval of the last one answered is refused 429
@@ -64,15 +83,22 @@ export async function requestAccess(api: TestApi, clientId: string, body: Record
   return res.body;
 }
 
-/** Follows the approve link as a client asking for JSON; returns the token the agent then picks up. */
+/**
+ * Follows the approve link as a client asking for JSON (with the approver's changes to the limits offered, when
+ * given); returns the token the agent then picks up.
+ */
 export async function approvedToken(
   api: TestApi,
   admin: string,
   client: { client_id: string; admin_email: string },
   body: Record<string, unknown> = {},
+  limits?: Record<string, unknown>,
 ) {
-  return approve(api, admin, client, await requestAccess(api, client.client_id, body));
+  return approve(api, admin, client, await requestAccess(api, client.client_id, body), limits);
 }
+
+/** No limit at all: what an approver sends to let an agent run unlimited (no brand default either). */
+export const NO_LIMITS = { rate_limit_rpm: null, rate_limit_rpd: null, monthly_budget_usd: null };
 
 /**
  * An agent that asked by the client administrator's e-mail, describing the agent user it becomes (its limits,
@@ -96,10 +122,11 @@ async function approve<Receipt extends { request_id: string; poll_url: string }>
   admin: string,
   client: { client_id: string; admin_email: string },
   receipt: Receipt,
+  limits?: Record<string, unknown>,
 ) {
   const mail = await approvalMail(api, admin, client.admin_email, receipt.request_id);
-  const decided = await decideByLink(linkOf(mail, 'approve'));
-  if (decided.status !== 200) throw new Error(`approve: ${decided.status}`);
+  const decided = await decideByLink(linkOf(mail, 'approve'), limits);
+  if (decided.status !== 200) throw new Error(`approve: ${decided.status} ${await decided.text()}`);
   const polled = await pollUntil(api, receipt, (b) => b.status === 'approved');
   return { receipt, token: polled.access_token as string, polled };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { createClient, useTestApi } from '../support/harness';
 import { launchBrowser } from '../support/browser';
-import { approvalMail, brandsFor, linkOf, pollUntil, requestAccess } from './agent-helpers';
+import { approvalMail, awayFromMinuteEdge, brandsFor, linkOf, pollUntil, requestAccess } from './agent-helpers';
 
 /** Set SCREENSHOT_DIR to keep a picture of each page a test opens (for a person to look at). */
 async function screenshot(page: Page, name: string) {
@@ -96,6 +96,79 @@ describe('the approval link, opened by a person in a real browser', () => {
     await page.reload();
     expect(await textOf(page)).toContain('Access request already approved');
     expect(await page.$('button')).toBeNull();
+  });
+
+  it('shows the limits asked for and the brand default; the approver lowers one, and the token is held to it', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'Browser Limits');
+    await brandsFor(client.client_id, [704]);
+    const asked = await ctx.api.call('POST', '/api/v1/auth/pat/request-by-email', {
+      body: {
+        email: client.admin_email,
+        project_name: 'lead-finder',
+        requested_scopes: ['jobs:read'],
+        rate_limit_rpd: 5000,
+        monthly_budget_usd: 50,
+      },
+    });
+    expect(asked.status).toBe(200);
+    const receipt = asked.body;
+    const mail = await approvalMail(ctx.api, ctx.admin, client.admin_email, receipt.request_id);
+    expect(mail.text).toContain(
+      'Limits asked: no limit per minute, 5,000 requests per day, a monthly budget of USD 50.00',
+    );
+    const page = await browser.newPage();
+    await page.setViewport({ width: 390, height: 844, isMobile: true });
+    await page.goto(linkOf(mail, 'approve'));
+    const field = (id: string) => page.$eval(`#${id}`, (el) => (el as unknown as { value: string }).value);
+    // Filled with the offer: what was asked, and for requests per minute (not asked) the brand's default.
+    expect([await field('rate_limit_rpm'), await field('rate_limit_rpd'), await field('monthly_budget_usd')]).toEqual([
+      '60',
+      '5000',
+      '50',
+    ]);
+    const question = await textOf(page);
+    expect(question).toMatch(/Requests per minute\s+not asked; the brand's default is 60; empty: no limit/);
+    expect(question).toMatch(/Requests per day\s+asked for 5000/);
+    expect(await page.$eval('h1', (el) => el.textContent)).toBe('Approve access for lead-finder?');
+    expect(await page.$eval('html', (el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await screenshot(page, 'approval-page-limits');
+
+    const setField = async (id: string, value: string) => {
+      await page.$eval(`#${id}`, (el) => ((el as unknown as { value: string }).value = ''));
+      await page.type(`#${id}`, value);
+    };
+    // A value out of bounds, sent past the browser's own check: 422, the page again with what is wrong, nothing decided.
+    await setField('rate_limit_rpm', '0');
+    const [refused] = await Promise.all([
+      page.waitForNavigation(),
+      page.$eval('#approve-form', (form) => (form as unknown as { submit(): void }).submit()),
+    ]);
+    expect(refused!.status()).toBe(422);
+    const again = await textOf(page);
+    expect(again).toContain('Nothing was decided: a limit below is not valid.');
+    expect(again).toContain('must be from 1 to 1000000');
+    expect(await field('rate_limit_rpm')).toBe('0'); // what the approver entered, to correct
+    expect((await ctx.api.call('GET', receipt.poll_url)).body.status).toBe('pending');
+
+    // Lowered to 2 per minute, the budget removed (an empty field): approved as set.
+    await setField('rate_limit_rpm', '2');
+    await page.$eval('#monthly_budget_usd', (el) => ((el as unknown as { value: string }).value = ''));
+    await Promise.all([page.waitForNavigation(), page.click('button#approve')]);
+    expect(await page.$eval('h1', (el) => el.textContent)).toBe('Access approved');
+    expect(await textOf(page)).toContain('Limits: 2 requests per minute, 5,000 requests per day, no monthly budget.');
+    const { access_token: token } = await pollUntil(ctx.api, receipt, (b) => b.status === 'approved');
+    await awayFromMinuteEdge();
+    const [status, second, third] = [
+      await ctx.api.call('GET', '/api/v1/auth/pat/status', { token }),
+      await ctx.api.call('GET', '/api/v1/auth/pat/status', { token }),
+      await ctx.api.call('GET', '/api/v1/auth/pat/status', { token }),
+    ];
+    expect(status.body.agent_users).toEqual([
+      expect.objectContaining({ brand_id: 704, rate_limit_rpm: 2, rate_limit_rpd: 5000, monthly_budget_usd: null }),
+    ]);
+    // Held to it: the third request in the minute is refused.
+    expect([status.status, second.status, third.status]).toEqual([200, 200, 429]);
+    expect(third.headers.get('ratelimit-policy')).toBe('"rpm";q=2;w=60, "rpd";q=5000;w=86400');
   });
 
   it("the deny link's page shows the same facts, its deny button first; pressing it denies", async () => {

@@ -91,7 +91,7 @@ describe("an agent's monthly_budget_usd, applied to what it spends through the r
     const status = await ctx.api.call('GET', STATUS, { token });
     expect(status.body.agent_users[0]).toMatchObject({
       monthly_budget_usd: null,
-      rate_limit_rpm: null,
+      rate_limit_rpm: 60, // asked for none: the brand's default_rate_limit, which the approval offered
       spend: { amount_usd: 0.015, budget_usd: null, remaining_usd: null },
     });
   });

@@ -1,18 +1,9 @@
 import { parseList, type Item } from 'structured-headers';
 import { createClient, useTestApi, type CallResult } from '../support/harness';
 import { startSecondApi } from '../support/second-api';
-import { approvedAgent, approvedToken, brandsFor, sleep } from './agent-helpers';
+import { approvedAgent, approvedToken, awayFromMinuteEdge, brandsFor, NO_LIMITS } from './agent-helpers';
 
 const STATUS = '/api/v1/auth/pat/status';
-
-/**
- * A fixed minute window starts again on the UTC minute: a burst begun in its last seconds could straddle two
- * windows and be allowed twice. Time is the subject here, so the burst waits for a minute with 15 s to spare.
- */
-async function awayFromMinuteEdge() {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 100);
-}
 
 /** The fields parsed as RFC 8941 Lists (by a parser of its own, not ours): policy name → its parameters. */
 function listOf(res: CallResult, field: string): Map<string, Map<string, unknown>> {
@@ -84,13 +75,28 @@ describe('per-agent rate limits (rate_limit_rpm, rate_limit_rpd)', () => {
     }
   });
 
+  it('a token that acts for no brand is held to its approved limits: rpm 3, its 4th request in a minute is 429', async () => {
+    const client = await createClient(ctx.api, ctx.admin, 'No Brand'); // a client without any brand
+    const { token, polled } = await approvedAgent(ctx.api, ctx.admin, client, { rate_limit_rpm: 3 });
+    expect(polled.brand_ids).toEqual([]);
+    await awayFromMinuteEdge();
+    const answers: CallResult[] = [];
+    for (let i = 0; i < 4; i++) answers.push(await ctx.api.call('GET', STATUS, { token }));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.slice(0, 3).map((a) => expectDraftFields(a, { rpm: { q: 3, w: 60 } }).rpm.r)).toEqual([2, 1, 0]);
+    expect(answers[3].body).toEqual({ detail: expect.stringContaining('3 requests per minute'), code: 'rate_limited' });
+    expect(Number(answers[3].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
   it('rpd: past the day allowance, 429 until the UTC day ends', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Rpd');
     await brandsFor(client.client_id, [602]);
+    // Asked for no rpm: the brand's default (60) is offered, and approving unchanged applies it too.
     const { token } = await approvedAgent(ctx.api, ctx.admin, client, { rate_limit_rpd: 2 });
+    const quotas = { rpm: { q: 60, w: 60 }, rpd: { q: 2, w: 86_400 } };
     const first = await ctx.api.call('GET', STATUS, { token });
     expect(first.status).toBe(200);
-    expect(expectDraftFields(first, { rpd: { q: 2, w: 86_400 } }).rpd.r).toBe(1);
+    expect(expectDraftFields(first, quotas).rpd.r).toBe(1);
     expect((await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token })).status).toBe(200);
     const refused = await ctx.api.call('GET', STATUS, { token });
     expect(refused.status).toBe(429);
@@ -99,7 +105,7 @@ describe('per-agent rate limits (rate_limit_rpm, rate_limit_rpd)', () => {
     const untilMidnight = Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000);
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(Math.abs(retryAfter - untilMidnight)).toBeLessThanOrEqual(5);
-    expect(expectDraftFields(refused, { rpd: { q: 2, w: 86_400 } }).rpd).toEqual({ r: 0, t: retryAfter });
+    expect(expectDraftFields(refused, quotas).rpd).toEqual({ r: 0, t: retryAfter });
   });
 
   it('counts per agent user: a multi-brand token has an allowance per brand; no header counts in all', async () => {
@@ -134,7 +140,7 @@ describe('per-agent rate limits (rate_limit_rpm, rate_limit_rpd)', () => {
   it('callers without limits get no RateLimit fields', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Unlimited');
     await brandsFor(client.client_id, [621]);
-    const { token } = await approvedToken(ctx.api, ctx.admin, client);
+    const { token } = await approvedToken(ctx.api, ctx.admin, client, {}, NO_LIMITS); // the brand default removed
     for (const t of [token, client.triple]) {
       const res = await ctx.api.call('GET', '/api/v1/dashboard/client/jobs', { token: t });
       expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { BrandModel } from '../../src/brands/brand.model';
-import { approvedToken } from '../agents/agent-helpers';
+import { approvedToken, NO_LIMITS } from '../agents/agent-helpers';
 import { expectedPlaces } from '../jobs/support';
 import { createClient, type TestApi } from '../support/harness';
 
@@ -11,11 +11,15 @@ export const SMALL_JOB_PLACES = () => expectedPlaces(SMALL_JOB);
 export const WATCHED_JOB = { ...SMALL_JOB, query: 'florist' };
 export const WATCHED_JOB_PLACES = () => expectedPlaces(WATCHED_JOB);
 
-/** A client with a brand and an approved agent token that may read and submit jobs. */
+/**
+ * A client with a brand and an approved agent token that may read and submit jobs, approved without limits (the
+ * brand's default requests per minute cleared): the clients' tests poll job status every few milliseconds.
+ */
 export async function agentOf(api: TestApi, admin: string, name: string, brandId: number) {
   const client = await createClient(api, admin, name);
   await BrandModel.create({ _id: brandId, client_id: client.client_id, brand_name: name, slug: `brand-${brandId}` });
-  const { token } = await approvedToken(api, admin, client, { requested_scopes: ['jobs:read', 'jobs:submit'] });
+  const scopes = { requested_scopes: ['jobs:read', 'jobs:submit'] };
+  const { token } = await approvedToken(api, admin, client, scopes, NO_LIMITS);
   return { client, token };
 }
 

@@ -13,7 +13,9 @@ const str = (s: string) => JSON.stringify(s);
  *   them), and schemathesis 4.32 applies neither `allow-extra-parameters = false` nor a fixed header there;
  * - confirm-pin may answer 503 `channel_not_available`: the interface's answer for a channel name that is
  *   well-formed but not verified (the only operation whose contract makes a 503 the answer to input);
- * - the event stream is read until `streamFramesRead` frames have come: it never ends by itself.
+ * - the event stream is read until `streamFramesRead` frames have come: it never ends by itself;
+ * - operations with a seeded string id beside an integer one the fuzzer draws skip the coverage phase too
+ *   (`seededBesideInteger`: schemathesis misjudges its wrong-type case of the seeded id; unbuilt.ts says how).
  */
 const NEGATIVE_DATA_REJECTED = [
   '400',
@@ -35,6 +37,7 @@ export function fuzzConfig(opts: {
   parameters: Record<string, string>;
   unbuilt: string[];
   headerContext: string[];
+  seededBesideInteger: string[];
   streamFramesRead: number;
 }): string {
   const lines = [
@@ -48,7 +51,7 @@ export function fuzzConfig(opts: {
   const tolerated = new Map<string, string[]>();
   const add = (ids: string[], line: string) =>
     ids.forEach((id) => tolerated.set(id, [...(tolerated.get(id) ?? []), line]));
-  add(opts.headerContext, 'phases.coverage.enabled = false');
+  add([...new Set([...opts.headerContext, ...opts.seededBesideInteger])], 'phases.coverage.enabled = false');
   add(['confirmPin'], 'checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]');
   add(opts.unbuilt, 'checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "501"]');
   add(['streamEvents'], `max-stream-events = ${opts.streamFramesRead}`);

@@ -23,8 +23,8 @@ import { createLogger } from '../../src/lib/logger';
 import { installTemporalLogger } from '../../src/worker/create-worker';
 import { createClient, startTestApi } from '../support/harness';
 import { fuzzConfig } from './config';
-import { seedRecords } from './seed';
-import { agentContextOperations, unbuiltOperations } from './unbuilt';
+import { seedAgents, seedRecords } from './seed';
+import { agentContextOperations, seededBesideIntegerOperations, unbuiltOperations } from './unbuilt';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
 import { loadOpenApi } from '../../src/lib/http/openapi-spec';
 import { withContentKeywords } from './content-keywords';
@@ -103,7 +103,7 @@ async function main() {
     const contract = path.join(reportDir, 'openapi.json');
     // Parsed afresh from the text the service serves (the app may have adapted its parsed copy).
     fs.writeFileSync(contract, JSON.stringify(withContentKeywords(YAML.parse(loadOpenApi().text))));
-    const seeded = await seedRecords(api, client.triple);
+    const seeded = { ...(await seedRecords(api, client.triple)), ...(await seedAgents(api, admin, client)) };
     // The brand the agent operations act for is the seeded one, so they reach their handlers (a random
     // X-Brand-Id is a 404 before anything else; bad values are tested in Jest).
     const context = { ...seeded, 'header.X-Brand-Id': '12' };
@@ -119,6 +119,7 @@ async function main() {
           parameters,
           unbuilt: unbuiltOperations(),
           headerContext: agentContextOperations(),
+          seededBesideInteger: seededBesideIntegerOperations(Object.keys(seeded)),
           streamFramesRead: STREAM_FRAMES_READ,
         }),
       );

@@ -1,6 +1,7 @@
 import { BrandModel } from '../../src/brands/brand.model';
 import { upsertResources } from '../../src/idap/resources.service';
 import { indexLock, type TestApi } from '../support/harness';
+import { approvedToken } from '../agents/agent-helpers';
 
 const doc = {
   type: 'doc',
@@ -90,4 +91,26 @@ async function seedIntegrationExamples(api: TestApi, triple: string) {
   });
   if (res.status !== 201 || res.body.integration_id !== 301)
     throw new Error(`fuzz seed: integration key answered ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/**
+ * Two approved agents of the fuzz client in the seeded brand 12, for the operations on one agent: an agent user
+ * (`path.agent_user_id`: its limits, revocation and rotation), and a token whose brand was taken off it, so that it
+ * acts for no brand (`path.token_id`: its own limits, its revocation). Call after seedRecords (which makes brand 12).
+ */
+export async function seedAgents(
+  api: TestApi,
+  admin: string,
+  client: { client_id: string; admin_email: string; triple: string },
+): Promise<Record<string, string>> {
+  const brandless = await approvedToken(api, admin, client);
+  const agent = await approvedToken(api, admin, client);
+  const users = await api.call('GET', '/api/v1/brands/12/agent-users', { token: client.triple });
+  const userOf = (tokenId: string) =>
+    users.body.agent_users.find((u: { token_id: string }) => u.token_id === tokenId).agent_user_id as string;
+  const taken = await api.call('DELETE', `/api/v1/brands/12/agent-users/${userOf(brandless.polled.token_id)}`, {
+    token: client.triple,
+  });
+  if (taken.status !== 200) throw new Error(`fuzz seed: taking the brand off a token answered ${taken.status}`);
+  return { 'path.token_id': brandless.polled.token_id, 'path.agent_user_id': userOf(agent.polled.token_id) };
 }

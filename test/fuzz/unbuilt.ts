@@ -27,3 +27,27 @@ export function agentContextOperations(): string[] {
     )
     .map(({ operation }) => operation.operationId);
 }
+
+/**
+ * Operations whose path has a seeded string id beside an integer id the fuzzer draws (an agent user under
+ * /brands/{brand_id}): schemathesis 4.32 judges its coverage phase's wrong-type case of the seeded id, which the
+ * seed then replaces, by validating the path values as text, where the integer fails its schema, so it reports a
+ * request that was valid as "schema-violating request accepted". The examples and fuzzing phases still run.
+ */
+export function seededBesideIntegerOperations(seeded: string[]): string[] {
+  type Parameter = { $ref?: string; name?: string; in?: string; schema?: { type?: string } };
+  const { doc } = loadOpenApi();
+  const declared = (doc.components as { parameters: Record<string, Parameter> }).parameters;
+  const resolved = (p: Parameter) => (p.$ref ? declared[p.$ref.split('/').pop()!] : p);
+  return declaredOperations(doc)
+    .filter(({ operation }) => {
+      const path = ((operation.parameters as Parameter[] | undefined) ?? [])
+        .map(resolved)
+        .filter((p) => p.in === 'path');
+      return (
+        path.some((p) => seeded.includes(`path.${p.name}`)) &&
+        path.some((p) => p.schema?.type === 'integer' && !seeded.includes(`path.${p.name}`))
+      );
+    })
+    .map(({ operation }) => operation.operationId);
+}

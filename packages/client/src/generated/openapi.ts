@@ -1283,8 +1283,9 @@ export interface paths {
     /**
      * Request an agent access token
      * @description An agent asks for an access token for a client. The approval e-mail, with approve and deny links,
-     *     goes to the client's admin_email and its active brand_admin users; it shows owner_email, project and
-     *     fingerprint. The answer carries `poll_token`; poll the status endpoint every 3 seconds. The request
+     *     goes to the client's admin_email and its active brand_admin users; it shows owner_email, project,
+     *     fingerprint and the limits asked for (which the approver may change before approving). The answer
+     *     carries `poll_token`; poll the status endpoint every 3 seconds. The request
      *     expires after 24 hours undecided. An unknown or inactive client_id answers 404. Public (no
      *     authentication); at most 10 requests per hour per source IP address (429 beyond), since each one
      *     sends e-mail.
@@ -1358,15 +1359,18 @@ export interface paths {
      *     previews fetch every link): a browser (Accept: text/html) gets a confirmation page that names the
      *     client and the brands this approver's approval would grant by name, the requester, the agent's
      *     fingerprint (agent type, host, working directory), the scopes in words, the token's lifetime and when
-     *     the request expires undecided (relative, and absolute in UTC), with both buttons: approve (this
-     *     link's, first) and deny, each a form that POSTs to its own link with the same approval_token. A
-     *     decision this approver may not make shows its reason instead of its button. A client asking for JSON
-     *     gets the same facts. The page is `no-store`, sends no referrer and has a CSP without scripts. Public:
-     *     the `approval_token` from the e-mail authorises (a wrong one answers 401). Each recipient of the
-     *     e-mail has a token of their own: the client's administrator (its admin_email) may grant the client's
-     *     oldest active brand, or all its active brands for a multi_brand request; a brand_admin only the
-     *     oldest active brand they administer, and never a multi_brand request. The requester's own address
-     *     never receives links. A request already decided or expired still answers 200 here, with
+     *     the request expires undecided (relative, and absolute in UTC), the limits (requests per minute and per
+     *     day, monthly budget) as fields of the approve form, filled with the offer: what the agent asked for,
+     *     and where it asked for no requests per minute the default_rate_limit of the brands it would get (the
+     *     lowest; BrandSettings); beside each, what was asked and the brand default. Both buttons follow: approve
+     *     (this link's, first) and deny, each a form that POSTs to its own link with the same approval_token. A
+     *     decision this approver may not make shows its reason instead of its button (and the limits as text). A
+     * client asking for JSON gets the same facts (`limits`: requested, brand default, offered). The page is `no-store`,
+     * sends no referrer and has a CSP without scripts. Public: the `approval_token` from the e-mail authorises (a wrong
+     * one answers 401). Each recipient of the e-mail has a token of their own: the client's administrator (its
+     * admin_email) may grant the client's oldest active brand, or all its active brands for a multi_brand request; a
+     * brand_admin only the oldest active brand they administer, and never a multi_brand request. The requester's own
+     * address never receives links. A request already decided or expired still answers 200 here, with
      *     `can_decide: false` and the reason.
      */
     get: operations['approveAccessRequest'];
@@ -1374,14 +1378,19 @@ export interface paths {
     /**
      * Approve an access request (the confirmation button)
      * @description Approves the request: a token with the requested scopes and lifetime is issued for the brands this
-     *     approver may grant (see the GET) and the approval workflow is updated; the agent picks the plaintext
-     *     up with its next poll. What the confirmation page's button sends (a form POST to
-     *     the link's own URL, no body), and what a JSON client calls. The same `approval_token` authorises. A
-     *     browser gets a result page, a client asking for JSON gets JSON; errors likewise. 403 when this link's
-     *     approver may not make the decision: the requester deciding on their own request, a brand_admin
-     *     approving a multi_brand request or administering no active brand of the client (or no longer a
-     *     brand_admin). A request already decided answers 409; an expired one 410. An Idempotency-Key here
-     *     belongs to the approval_token (its hash), not to the caller's address.
+     *     approver may grant (see the GET), held to the limits approved, and the approval workflow is updated;
+     *     the agent picks the plaintext up with its next poll. What the confirmation page's approve form sends
+     *     (a form POST to the link's own URL with its limit fields), and what a JSON client calls (with a JSON
+     *     body of limit changes, or none). The limits approved are the offer (what the agent asked for, the
+     *     brand default requests per minute where it asked for none; see the GET) with the approver's changes:
+     *     a field left out keeps the offer, `null` (JSON) or an empty form field means no limit. They are kept
+     *     on the token and on each agent user it gets, and answered in `limits`. A value out of bounds answers
+     *     422 (a browser gets the page again with its values and what is wrong; nothing is decided). The same
+     *     `approval_token` authorises. A browser gets a result page, a client asking for JSON gets JSON; errors
+     *     likewise. 403 when this link's approver may not make the decision: the requester deciding on their
+     *     own request, a brand_admin approving a multi_brand request or administering no active brand of the
+     *     client (or no longer a brand_admin). A request already decided answers 409; an expired one 410. An
+     *     Idempotency-Key here belongs to the approval_token (its hash), not to the caller's address.
      */
     post: operations['confirmApproveAccessRequest'];
     delete?: never;
@@ -1450,6 +1459,34 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/auth/pat/{token_id}/limits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change the limits of an agent token without a brand
+     * @description Sets the token's own rate_limit_rpm, rate_limit_rpd and monthly_budget_usd (each field given; `null`
+     *     removes that limit, a field left out stays), which a token is held to while it acts for no brand (its
+     *     client had none when it was approved, or every brand was taken off it). Every API process holds the
+     *     agent to them from its next request; the tokens list and the agent's /auth/pat/status show them. A
+     *     token that acts for brands answers 409: it is held to its agent users' limits, which each brand's admins
+     *     change (PATCH /brands/{brand_id}/agent-users/{agent_user_id}); a revoked or expired token answers 409
+     *     too. Callers: the client's administrators, that is its credential triple and its brand_admin users, and
+     *     a super_admin (any client's token); a client_user answers 403, another client's token 404. Agent tokens
+     *     are not accepted.
+     */
+    patch: operations['updateAccessTokenLimits'];
+    trace?: never;
+  };
   '/api/v1/auth/pat/agents': {
     parameters: {
       query?: never;
@@ -1487,8 +1524,10 @@ export interface paths {
      * @description Validity and details of the agent access token making the call (an invalid, revoked or expired token
      *     answers 401). Only agent tokens: other callers get 403. No scope needed. `last_used_at` is this call's
      *     time: the call is a use of the token (lists show the stored last use, written at most once a minute).
-     *     `agent_users`: for each brand the token acts in, its rate limits, monthly budget and what it spent
-     *     through the relays this month. The call counts against the rate limits like any other.
+     *     `agent_users`: for each brand the token acts in, its rate limits, monthly budget, what it spent
+     *     through the relays this month and the requests it has left this UTC minute and day. `token_limits`:
+     *     the token's own limits, in force while it acts for no brand (then with what is left of them). The call
+     *     counts against the rate limits like any other, and what is left is counted after it.
      */
     get: operations['getAccessTokenStatus'];
     put?: never;
@@ -1541,7 +1580,17 @@ export interface paths {
     delete: operations['revokeAgentUser'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change an agent's limits in one brand
+     * @description Sets the agent user's rate_limit_rpm, rate_limit_rpd and monthly_budget_usd (each field given;
+     * `null` removes that limit, a field left out stays). Every API process holds the agent to them from its next
+     *     request in this brand (the requests already counted this minute and day still count); the brand's
+     *     agent-users list and the agent's /auth/pat/status show them. Other brands of the same token keep their
+     *     own. A revoked agent user answers 409. Callers: a super_admin, a brand member with role admin or owner,
+     *     or the credential triple of the brand's client (another brand, another client's agent user or a
+     *     non-member answers 404; a plain member 403).
+     */
+    patch: operations['updateAgentUserLimits'];
     trace?: never;
   };
   '/api/v1/brands/{brand_id}/agent-users/{agent_user_id}/regenerate': {
@@ -4527,7 +4576,71 @@ export interface components {
         approved: components['schemas']['DecisionAvailability'];
         denied: components['schemas']['DecisionAvailability'];
       };
+      limits: components['schemas']['LimitOffer'];
     };
+    /**
+     * @description The limits an approval through this link would grant, and where they come from. Approving without
+     *     changes grants `offered`; the approver may change any of them (POST the approve link with the fields).
+     */
+    LimitOffer: {
+      /** @description What the agent asked for (null where it asked for none). */
+      requested: components['schemas']['AgentLimitValues'];
+      /**
+       * @description The default_rate_limit of the brands this approval would grant (the lowest when they differ),
+       * offered as rate_limit_rpm when the agent asked for none; null when the agent asked for one, when no brand would
+       *     be granted, or when the brands' default is 0 (none).
+       */
+      brand_default_rpm: number | null;
+      /** @description What approving without changes grants. */
+      offered: components['schemas']['AgentLimitValues'];
+    };
+    /** @description An agent's limits (null where there is none). */
+    AgentLimitValues: {
+      /** @description Requests per UTC minute. */
+      rate_limit_rpm: number | null;
+      /** @description Requests per UTC day. */
+      rate_limit_rpd: number | null;
+      /** @description What may be spent through the provider relays in a UTC calendar month, in USD. */
+      monthly_budget_usd: number | null;
+    };
+    /**
+     * @description Changes to an agent's limits: a field left out stays as it is (for an approval: as offered), `null`
+     *     removes the limit.
+     */
+    AgentLimitsChange: {
+      /** @description Requests per UTC minute (429 `rate_limited` past it, with the RateLimit fields). */
+      rate_limit_rpm?: number | null;
+      /** @description Requests per UTC day (as rate_limit_rpm). */
+      rate_limit_rpd?: number | null;
+      /**
+       * @description What may be spent through the provider relays in a UTC calendar month, in USD (402
+       * `budget_exceeded` past it).
+       */
+      monthly_budget_usd?: number | null;
+    };
+    /**
+     * @description The approval page's limit fields as its form sends them: each a decimal number as text within
+     *     AgentLimitsChange's bounds (checked by the handler, which shows the page again with what is wrong), an
+     *     empty field for no limit; a field left out keeps the offer.
+     */
+    AgentLimitsForm: {
+      rate_limit_rpm?: string;
+      rate_limit_rpd?: string;
+      monthly_budget_usd?: string;
+    };
+    /**
+     * @description The monthly budget the agent asks for: what it may spend through the provider relays in a UTC
+     * calendar month, in USD (402 `budget_exceeded` past it). Omitted: none asked. The approver may change it.
+     */
+    RequestedBudget: number;
+    /**
+     * @description The requests per UTC minute the agent asks for in each of its brands, or for the token when it gets
+     * no brand (429 `rate_limited` past it, with the RateLimit fields). Omitted: the approval offers the brand's
+     *     default_rate_limit. The approver may change it.
+     */
+    RequestedRpm: number;
+    /** @description The requests per UTC day the agent asks for (as rate_limit_rpm; omitted, none asked). */
+    RequestedRpd: number;
     DecisionAvailability: {
       can_decide: boolean;
       reason: string | null;
@@ -4559,6 +4672,11 @@ export interface components {
       brand_ids: number[];
       /** Format: date-time */
       token_expires_at: string | null;
+      /**
+       * @description The limits approved, kept on the token and on each of its agent users (an approval only; absent
+       * for a denial and for a decision made before limits were approved).
+       */
+      limits?: components['schemas']['AgentLimitValues'];
     };
     /** @description An agent access token (never the plaintext). */
     AccessToken: {
@@ -4578,6 +4696,19 @@ export interface components {
       fingerprint: {
         [key: string]: unknown;
       };
+      /**
+       * @description The token's own requests per UTC minute (null: none): as approved, or set since with PATCH
+       *     /auth/pat/{token_id}/limits. The token is held to its own limits only while it acts for no brand;
+       *     with brands, to its agent users' (each brand's own).
+       */
+      rate_limit_rpm: number | null;
+      /** @description The token's own requests per UTC day (as rate_limit_rpm). */
+      rate_limit_rpd: number | null;
+      /**
+       * @description The token's own monthly budget as approved (null: none). Only agent users spend (every relay acts
+       * for a brand), so a token without a brand has nothing to count against it.
+       */
+      monthly_budget_usd: number | null;
       /** @enum {string} */
       status: 'active' | 'revoked' | 'expired';
       /** Format: date-time */
@@ -4622,6 +4753,29 @@ export interface components {
       rate_limit_rpd: number | null;
       monthly_budget_usd: number | null;
       spend: components['schemas']['AgentSpend'];
+      remaining: components['schemas']['RemainingRequests'];
+    };
+    /**
+     * @description The requests left of an allowance in the current UTC minute and UTC day, this call counted (null
+     * where there is no such limit). A multi-brand token's call that names one brand counts only in that brand.
+     */
+    RemainingRequests: {
+      rpm: number | null;
+      rpd: number | null;
+    };
+    /**
+     * @description The calling token's own limits (as approved, or set since with PATCH /auth/pat/{token_id}/limits),
+     * and whether they are in force: they are while the token acts for no brand; with brands, each agent user's
+     *     own limits apply (agent_users).
+     */
+    TokenLimits: {
+      rate_limit_rpm: number | null;
+      rate_limit_rpd: number | null;
+      /** @description Kept as approved; nothing is spent without a brand (every relay acts for one). */
+      monthly_budget_usd: number | null;
+      in_force: boolean;
+      /** @description What is left this minute and day, while they are in force (absent otherwise). */
+      remaining?: components['schemas']['RemainingRequests'];
     };
     /** @description An agent's presence in one brand (one per brand its token is granted to). */
     AgentUser: {
@@ -4636,7 +4790,10 @@ export interface components {
       project_name: string;
       owner_email: string | null;
       scopes: ('jobs:submit' | 'jobs:read' | 'content:read' | 'content:write' | 'content:deploy')[];
-      /** @description What the agent may spend through the relays in a UTC month (null: no budget). */
+      /**
+       * @description What the agent may spend through the relays in a UTC month (null: no budget): as approved, or set
+       * since by the brand's admins (PATCH /brands/{brand_id}/agent-users/{agent_user_id}), like the rate limits.
+       */
       monthly_budget_usd: number | null;
       /** @description Requests per UTC minute in this brand (null: no limit). */
       rate_limit_rpm: number | null;
@@ -4706,6 +4863,13 @@ export interface components {
      */
     BrandSettings: {
       brand_id: number;
+      /**
+       * @description The requests per minute offered for an agent of this brand that asked for none: the approval page
+       *     fills its rate_limit_rpm with it (the lowest of the brands' defaults for a multi-brand approval), and
+       *     approving without changing it holds the agent to it (rate_limit_rpm of its agent users). 0 offers no
+       *     limit. Changing it does not change agents approved before (change those with PATCH
+       *     /brands/{brand_id}/agent-users/{agent_user_id}). 60 until set.
+       */
       default_rate_limit: number;
       /**
        * @description Jobs agents may submit for the brand in a UTC day; past it 429 `brand_job_daily_quota`
@@ -11570,6 +11734,9 @@ export interface operations {
            * @default false
            */
           multi_brand?: boolean;
+          monthly_budget_usd?: components['schemas']['RequestedBudget'];
+          rate_limit_rpm?: components['schemas']['RequestedRpm'];
+          rate_limit_rpd?: components['schemas']['RequestedRpd'];
         };
       };
     };
@@ -11682,18 +11849,9 @@ export interface operations {
           description?: string;
           /** @description Avatar URL or data URI. */
           photo?: string;
-          /**
-           * @description What the agent may spend through the provider relays in a UTC calendar month, in USD (402
-           *     `budget_exceeded` past it). Omitted: no budget.
-           */
-          monthly_budget_usd?: number;
-          /**
-           * @description Requests per UTC minute the agent may make in each of its brands (429 `rate_limited` past it,
-           *     with the RateLimit fields).
-           */
-          rate_limit_rpm?: number;
-          /** @description Requests per UTC day the agent may make in each of its brands (as rate_limit_rpm). */
-          rate_limit_rpd?: number;
+          monthly_budget_usd?: components['schemas']['RequestedBudget'];
+          rate_limit_rpm?: components['schemas']['RequestedRpm'];
+          rate_limit_rpd?: components['schemas']['RequestedRpd'];
           /**
            * @description The models the agent says it runs on. Nothing in this service calls a model, so nothing is
            *     enforced: the list is kept and shown to the brand's administrators (agent users) as what the
@@ -11914,6 +12072,19 @@ export interface operations {
            *           "can_decide": true,
            *           "reason": null
            *         }
+           *       },
+           *       "limits": {
+           *         "requested": {
+           *           "rate_limit_rpm": null,
+           *           "rate_limit_rpd": 5000,
+           *           "monthly_budget_usd": 50
+           *         },
+           *         "brand_default_rpm": 60,
+           *         "offered": {
+           *           "rate_limit_rpm": 60,
+           *           "rate_limit_rpd": 5000,
+           *           "monthly_budget_usd": 50
+           *         }
            *       }
            *     }
            */
@@ -11984,7 +12155,25 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "rate_limit_rpm": 30,
+         *       "monthly_budget_usd": null
+         *     }
+         */
+        'application/json': components['schemas']['AgentLimitsChange'];
+        /**
+         * @example {
+         *       "rate_limit_rpm": "30",
+         *       "rate_limit_rpd": "5000",
+         *       "monthly_budget_usd": ""
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['AgentLimitsForm'];
+      };
+    };
     responses: {
       /** @description Decided. */
       200: {
@@ -12003,12 +12192,18 @@ export interface operations {
            *       "brand_ids": [
            *         12
            *       ],
-           *       "token_expires_at": "2025-03-17T09:42:17Z"
+           *       "token_expires_at": "2025-03-17T09:42:17Z",
+           *       "limits": {
+           *         "rate_limit_rpm": 30,
+           *         "rate_limit_rpd": 5000,
+           *         "monthly_budget_usd": null
+           *       }
            *     }
            */
           'application/json': components['schemas']['AccessDecision'];
         };
       };
+      400: components['responses']['BadRequest'];
       /** @description Wrong approval_token. */
       401: {
         headers: {
@@ -12088,7 +12283,32 @@ export interface operations {
           'text/html': string;
         };
       };
-      422: components['responses']['ValidationFailed'];
+      /**
+       * @description Invalid parameters or limits; nothing is decided. A browser gets the confirmation page again, with
+       *     the values it sent and what is wrong with each.
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Request validation failed",
+           *       "errors": [
+           *         {
+           *           "location": "body",
+           *           "field": "rate_limit_rpm",
+           *           "message": "must be >= 1"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ValidationError'];
+          /** @example <!doctype html><title>Approve access for lead-finder?</title><p class="refused">…</p> */
+          'text/html': string;
+        };
+      };
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -12166,6 +12386,19 @@ export interface operations {
            *         "denied": {
            *           "can_decide": true,
            *           "reason": null
+           *         }
+           *       },
+           *       "limits": {
+           *         "requested": {
+           *           "rate_limit_rpm": null,
+           *           "rate_limit_rpd": 5000,
+           *           "monthly_budget_usd": 50
+           *         },
+           *         "brand_default_rpm": 60,
+           *         "offered": {
+           *           "rate_limit_rpm": 60,
+           *           "rate_limit_rpd": 5000,
+           *           "monthly_budget_usd": 50
            *         }
            *       }
            *     }
@@ -12384,6 +12617,9 @@ export interface operations {
            *         "hostname": "dev-laptop",
            *         "platform": "linux"
            *       },
+           *       "rate_limit_rpm": 60,
+           *       "rate_limit_rpd": null,
+           *       "monthly_budget_usd": 50,
            *       "status": "revoked",
            *       "created_at": "2025-03-14T09:30:00Z",
            *       "expires_at": "2025-03-17T09:30:00Z",
@@ -12405,6 +12641,101 @@ export interface operations {
           /**
            * @example {
            *       "detail": "Access token not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateAccessTokenLimits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Access token id.
+         * @example a3f1c5e7-9b2d-4a6c-8e0f-1d3b5c7e9a12
+         */
+        token_id: components['parameters']['TokenId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "rate_limit_rpm": 30,
+         *       "rate_limit_rpd": null
+         *     }
+         */
+        'application/json': components['schemas']['AgentLimitsChange'];
+      };
+    };
+    responses: {
+      /** @description The token with its limits. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "token_id": "a3f1c5e7-9b2d-4a6c-8e0f-1d3b5c7e9a12",
+           *       "client_id": "3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f",
+           *       "token_prefix": "lpat_3Fq9",
+           *       "project_name": "lead-finder",
+           *       "owner_email": "dev@agency.example",
+           *       "scopes": [
+           *         "jobs:read"
+           *       ],
+           *       "multi_brand": false,
+           *       "brand_ids": [],
+           *       "fingerprint": {
+           *         "agent_type": "claude-code"
+           *       },
+           *       "rate_limit_rpm": 30,
+           *       "rate_limit_rpd": null,
+           *       "monthly_budget_usd": null,
+           *       "status": "active",
+           *       "created_at": "2025-03-14T09:30:00Z",
+           *       "expires_at": "2025-03-17T09:30:00Z",
+           *       "last_used_at": "2025-03-14T10:05:00Z",
+           *       "revoked_at": null
+           *     }
+           */
+          'application/json': components['schemas']['AccessToken'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description No such token for this caller. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Access token not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token acts for brands (change its agent users' limits), or is revoked or expired. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "This token acts for brands and is held to the limits of its agent user in each"
            *     }
            */
           'application/json': components['schemas']['Error'];
@@ -12473,6 +12804,9 @@ export interface operations {
            *             "hostname": "dev-laptop",
            *             "platform": "linux"
            *           },
+           *           "rate_limit_rpm": 60,
+           *           "rate_limit_rpd": null,
+           *           "monthly_budget_usd": 50,
            *           "status": "active",
            *           "created_at": "2025-03-14T09:30:00Z",
            *           "expires_at": "2025-03-17T09:30:00Z",
@@ -12540,6 +12874,9 @@ export interface operations {
            *           "hostname": "dev-laptop",
            *           "platform": "linux"
            *         },
+           *         "rate_limit_rpm": 60,
+           *         "rate_limit_rpd": null,
+           *         "monthly_budget_usd": 50,
            *         "status": "active",
            *         "created_at": "2025-03-14T09:30:00Z",
            *         "expires_at": "2025-03-17T09:30:00Z",
@@ -12560,15 +12897,26 @@ export interface operations {
            *             "amount_usd": 12.345,
            *             "budget_usd": 50,
            *             "remaining_usd": 37.655
+           *           },
+           *           "remaining": {
+           *             "rpm": 47,
+           *             "rpd": null
            *           }
            *         }
-           *       ]
+           *       ],
+           *       "token_limits": {
+           *         "rate_limit_rpm": 60,
+           *         "rate_limit_rpd": null,
+           *         "monthly_budget_usd": 50,
+           *         "in_force": false
+           *       }
            *     }
            */
           'application/json': {
             valid: boolean;
             token: components['schemas']['AccessToken'];
             agent_users: components['schemas']['AgentLimits'][];
+            token_limits: components['schemas']['TokenLimits'];
           };
         };
       };
@@ -12773,6 +13121,113 @@ export interface operations {
           /**
            * @example {
            *       "detail": "Agent user not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateAgentUserLimits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Brand id.
+         * @example 12
+         */
+        brand_id: components['parameters']['BrandId'];
+        /**
+         * @description Agent user id within the brand.
+         * @example d5e1a7c3-9f4b-4d2e-8a6c-0b7f3e1d5c36
+         */
+        agent_user_id: components['parameters']['AgentUserId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "rate_limit_rpm": 30,
+         *       "monthly_budget_usd": 20
+         *     }
+         */
+        'application/json': components['schemas']['AgentLimitsChange'];
+      };
+    };
+    responses: {
+      /** @description The agent user with its limits. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "agent_user_id": "d5e1a7c3-9f4b-4d2e-8a6c-0b7f3e1d5c36",
+           *       "brand_id": 12,
+           *       "token_id": "a3f1c5e7-9b2d-4a6c-8e0f-1d3b5c7e9a12",
+           *       "name": "Lead finder",
+           *       "description": "Finds bakeries and books tastings.",
+           *       "photo": null,
+           *       "project_name": "lead-finder",
+           *       "owner_email": "dev@agency.example",
+           *       "scopes": [
+           *         "jobs:submit",
+           *         "jobs:read"
+           *       ],
+           *       "monthly_budget_usd": 20,
+           *       "rate_limit_rpm": 30,
+           *       "rate_limit_rpd": null,
+           *       "allowed_models": [],
+           *       "spend": {
+           *         "period": "monthly",
+           *         "period_start": "2025-03-01T00:00:00Z",
+           *         "period_end": "2025-04-01T00:00:00Z",
+           *         "amount_usd": 12.345,
+           *         "budget_usd": 20,
+           *         "remaining_usd": 7.655
+           *       },
+           *       "is_active": true,
+           *       "created_at": "2025-03-14T09:30:00Z",
+           *       "last_used_at": "2025-03-14T10:05:00Z",
+           *       "revoked_at": null
+           *     }
+           */
+          'application/json': components['schemas']['AgentUser'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description No such brand or agent user. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Agent user not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The agent was revoked in this brand. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "This agent was revoked in this brand"
            *     }
            */
           'application/json': components['schemas']['Error'];
@@ -13238,6 +13693,7 @@ export interface operations {
          *     }
          */
         'application/json': {
+          /** @description Offered as an agent's rate_limit_rpm (BrandSettings), so within its bounds; 0 offers none. */
           default_rate_limit?: number;
           default_campaign_quota_daily?: number;
           default_campaign_quota_monthly?: number;
