@@ -306,7 +306,12 @@ describe('device cookies: a login from a device that logged in before cannot be 
 
   it('an attacker elsewhere failing 11 times locks the account, but not its owner on a device it logged in from', async () => {
     const { email } = await userOf(ctx.api, ctx.admin, 'Remote Target');
-    const cookie = await ownersDevice(email, '192.0.2.20');
+    const first = await fromDevice(email, PASSWORD, '192.0.2.20');
+    const cookie = deviceCookieOf(first)!;
+    // Logging out ends the session, not the device.
+    const logout = await ctx.api.call('POST', '/api/v1/auth/logout', { token: first.body.access_token });
+    expect(logout.status).toBe(200);
+    expect(deviceCookieOf(logout)).toBeUndefined();
     expect(await failures(email, '198.51.100.20', 11)).toEqual([...Array(10).fill(401), 429]);
     // Without its cookie, at an address it never logged in from, the owner is held by the lock like anyone...
     expect((await fromDevice(email, PASSWORD, '203.0.113.20')).status).toBe(429);
