@@ -2,6 +2,7 @@ import type { Infra } from '../infra';
 import type { AreaModule } from '../lib/module';
 import { authRoutes } from './auth.routes';
 import { createAuthService, type AuthDeps } from './auth.service';
+import { loginDevices } from './login-devices';
 
 export type AuthModuleDeps = Pick<Infra, 'config' | 'engines' | 'credentials' | 'recorder' | 'publicBaseUrl'> &
   Pick<AuthDeps, 'clients' | 'users'>;
@@ -20,12 +21,17 @@ export function createAuthModule(deps: AuthModuleDeps) {
     redis: deps.engines.redis,
     loginFailures: { max: config.LOGIN_MAX_FAILURES, seconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
     loginAccountsPerAddress: config.LOGIN_ADDRESS_MAX_ACCOUNTS,
+    devices: loginDevices({ lifetimeSeconds: config.LOGIN_DEVICE_TTL_SECONDS, perUser: config.LOGIN_DEVICES_PER_USER }),
   });
   return {
     handlers: authRoutes({
       auth,
       recorder: deps.recorder,
-      cookie: { secure: deps.publicBaseUrl.startsWith('https://'), maxAgeSeconds: config.SESSION_TTL_SECONDS },
+      cookie: {
+        secure: deps.publicBaseUrl.startsWith('https://'),
+        maxAgeSeconds: config.SESSION_TTL_SECONDS,
+        deviceMaxAgeSeconds: config.LOGIN_DEVICE_TTL_SECONDS,
+      },
     }),
     /** The caller a bearer credential stands for, or null (what authenticate() asks). */
     resolve: auth.resolve,

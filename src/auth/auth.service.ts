@@ -10,6 +10,7 @@ import { clientDirectory } from '../clients/client-directory';
 import { agentTokens } from '../agents/agent-tokens';
 import type { TokenCache } from './token-cache';
 import { SessionModel } from './session.model';
+import type { KnownDevice, LoginDevices } from './login-devices';
 import { ACCESS_TOKEN_PREFIX, isWellFormedAccessToken } from '../agents/token-format';
 
 export const SESSION_PREFIX = 'lss_';
@@ -46,6 +47,8 @@ export interface AuthDeps {
    * the address may try no further account, but an account that logged in from it lately still gets in.
    */
   loginAccountsPerAddress: number;
+  /** The devices accounts logged in from (their device cookies); each has its own `loginFailures` limit. */
+  devices: LoginDevices;
 }
 
 /** How long a successful login makes its address known for the account (the guards then let it through). */
@@ -62,7 +65,54 @@ export function createAuthService(deps: AuthDeps) {
   const failuresByAccount = fixedWindowLimit(deps.redis, 'login-failures:account', deps.loginFailures);
   const failuresByPair = fixedWindowLimit(deps.redis, 'login-failures:account-address', deps.loginFailures);
   const accountsByAddress = distinctWindowCount(deps.redis, 'login-failures:address-accounts', deps.loginFailures);
+  const failuresByDevice = fixedWindowLimit(deps.redis, 'login-failures:device', deps.loginFailures);
   const knownKey = (account: string, address: string) => `login-known:${account}:${address}`;
+  const max = deps.loginFailures.max;
+  const refuse = (over: WindowCount[]) =>
+    AppError.tooManyRequests(
+      'Too many failed logins; try again later',
+      Math.max(...over.map((c) => c.retryAfterSeconds)),
+    );
+
+  /**
+   * An attempt from a device the account logged in from counts against that device alone: nobody without its cookie
+   * (an attacker elsewhere, or behind the same address) can use it up. Answers how to take the attempt back.
+   */
+  async function countDeviceAttempt(device: KnownDevice): Promise<() => Promise<unknown>> {
+    const byDevice = await failuresByDevice.hit(device.id);
+    if (byDevice.count > max) throw refuse([byDevice]);
+    return () => failuresByDevice.undo(device.id);
+  }
+
+  /**
+   * An attempt from an unknown device counts against the account, the account at this address and the address's
+   * distinct accounts; an address the account logged in from lately is held by the account-and-address limit only.
+   * Answers how to take the attempt back.
+   */
+  async function countUnknownAttempt(account: string, address: string): Promise<() => Promise<unknown>> {
+    const pairSubject = `${account}:${address}`;
+    const [byAccount, byPair, byAddress, known] = await Promise.all([
+      failuresByAccount.hit(account),
+      failuresByPair.hit(pairSubject),
+      accountsByAddress.add(address, account),
+      deps.redis.exists(knownKey(account, address)),
+    ]);
+    const over: WindowCount[] = [byPair].filter((c) => c.count > max);
+    if (!known) {
+      if (byAccount.count > max) over.push(byAccount);
+      if (byAddress.count > deps.loginAccountsPerAddress) over.push(byAddress);
+    }
+    if (over.length) {
+      if (byAddress.added) await accountsByAddress.forget(address, account); // a refusal checked nothing
+      throw refuse(over);
+    }
+    return () =>
+      Promise.all([
+        failuresByAccount.undo(account),
+        failuresByPair.undo(pairSubject),
+        accountsByAddress.forget(address, account),
+      ]);
+  }
 
   function sessionCaller(token: string): Promise<Caller | null> {
     const tokenHash = sha256(token);
@@ -180,51 +230,39 @@ export function createAuthService(deps: AuthDeps) {
 
     /**
      * Every attempt counts before the password is checked (so a burst is cut off at once, before any hashing),
-     * and a successful one is taken back: what remains are failures. Three limits (docs/security.md, "Login"):
-     * - the account, and the account from this address: `loginFailures.max` failures, then 429 even for the
-     *   right password (guessing at one account);
-     * - the address: `loginAccountsPerAddress` distinct accounts failed, then no further account may be tried
-     *   from it (credential stuffing); one person's typos at their own account never reach it.
-     * An address the account logged in from lately is known: only its own account-and-address limit holds
-     * there, so neither an attacker elsewhere nor a stuffer behind the same address locks its owner out.
-     * The same 429 whether or not the account exists.
+     * and a successful one is taken back: what remains are failures. docs/security.md, "Login":
+     * - from a device that logged in to the account before (its device cookie, `deviceToken`): the device's own
+     *   `loginFailures.max` failures, then 429 for that cookie; nothing else counts or refuses it;
+     * - from an unknown device: the account, and the account from this address, `loginFailures.max` failures,
+     *   then 429 even for the right password (guessing at one account); and the address, `loginAccountsPerAddress`
+     *   distinct accounts failed, then no further account may be tried from it (credential stuffing). An address
+     *   the account logged in from lately is known: only its account-and-address limit holds there.
+     * The same 429 whether or not the account exists. A successful login renews the device's cookie, or gives the
+     * device one.
      */
-    async login(email: string, password: string, address: string) {
+    async login(email: string, password: string, address: string, deviceToken?: string) {
       const account = sha256(email.toLowerCase());
-      const pairSubject = `${account}:${address}`;
-      const [byAccount, byPair, byAddress, known] = await Promise.all([
-        failuresByAccount.hit(account),
-        failuresByPair.hit(pairSubject),
-        accountsByAddress.add(address, account),
-        deps.redis.exists(knownKey(account, address)),
-      ]);
-      const max = deps.loginFailures.max;
-      const over: WindowCount[] = [byPair].filter((c) => c.count > max);
-      if (!known) {
-        if (byAccount.count > max) over.push(byAccount);
-        if (byAddress.count > deps.loginAccountsPerAddress) over.push(byAddress);
-      }
-      if (over.length) {
-        if (byAddress.added) await accountsByAddress.forget(address, account); // a refusal checked nothing
-        const retryAfter = Math.max(...over.map((c) => c.retryAfterSeconds));
-        throw AppError.tooManyRequests('Too many failed logins; try again later', retryAfter);
-      }
+      const device = await deps.devices.recognise(deviceToken, account);
+      const takeBack = device ? await countDeviceAttempt(device) : await countUnknownAttempt(account, address);
       const user = await deps.users.verifyLogin(email, password);
       if (!user) throw AppError.unauthorized('Invalid e-mail or password');
-      await Promise.all([
-        failuresByAccount.undo(account),
-        failuresByPair.undo(pairSubject),
-        accountsByAddress.forget(address, account),
+      const [renewedDevice] = await Promise.all([
+        deps.devices.afterLogin(device, user._id, account),
+        takeBack(),
         deps.redis.set(knownKey(account, address), '1', 'EX', KNOWN_LOGIN_ADDRESS_SECONDS),
       ]);
       const access_token = randomToken(SESSION_PREFIX, 32);
       const expires = new Date(Date.now() + deps.sessionTtlSeconds * 1000);
       await SessionModel.create({ token_hash: sha256(access_token), user_id: user._id, expires_at: expires });
       return {
-        access_token,
-        token_type: 'bearer' as const,
-        expires_at: expires.toISOString(),
-        user: { user_id: user._id, email: user.email, role: user.role as Role, client_id: user.client_id ?? null },
+        session: {
+          access_token,
+          token_type: 'bearer' as const,
+          expires_at: expires.toISOString(),
+          user: { user_id: user._id, email: user.email, role: user.role as Role, client_id: user.client_id ?? null },
+        },
+        /** The device cookie's new value. */
+        deviceToken: renewedDevice,
       };
     },
 

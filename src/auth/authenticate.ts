@@ -22,16 +22,19 @@ function presentedToken(req: Request, schemes: Set<string>): string | undefined 
   return undefined;
 }
 
+/** The session cookie's value, read only on the requests that present no bearer credential. */
+export const sessionCookieOf = (header: string | undefined) => cookieOf(header, SESSION_COOKIE);
+
 /**
- * The session cookie's value, read as the cookie module reads a Cookie header (the first one of the name, quotes
- * removed, percent-decoded), and only on the requests that present no bearer credential. One pass over the
- * header, pair by pair: it is anyone's input up to Node's 16 KB, and a pattern with adjacent quantifiers over
- * the same spaces (as `\s*=\s*("?)[^";]*`) backtracks cubically on a run of spaces, holding the process for minutes.
+ * A cookie's value, read as the cookie module reads a Cookie header (the first one of the name, quotes removed,
+ * percent-decoded). One pass over the header, pair by pair: it is anyone's input up to Node's 16 KB, and a pattern
+ * with adjacent quantifiers over the same spaces (as `\s*=\s*("?)[^";]*`) backtracks cubically on a run of spaces,
+ * holding the process for minutes.
  */
-export function sessionCookieOf(header: string | undefined): string | undefined {
+export function cookieOf(header: string | undefined, name: string): string | undefined {
   for (const pair of header ? header.split(';') : []) {
     const eq = pair.indexOf('=');
-    if (eq < 0 || pair.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
     const raw = pair.slice(eq + 1).trim();
     const value = raw.length > 1 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
     return value ? percentDecoded(value) : undefined;

@@ -169,6 +169,13 @@ const schema = z.object({
   /** Distinct accounts that may fail from one address in that window before it may try no further account. */
   LOGIN_ADDRESS_MAX_ACCOUNTS: positiveInt.default(20),
   /**
+   * How long a device (its `lead_device` cookie) is remembered after its last login: from it, only its own failures
+   * count (docs/security.md, "Login").
+   */
+  LOGIN_DEVICE_TTL_SECONDS: positiveInt.default(180 * 86_400),
+  /** Devices remembered per user, those of the most recent logins (a client that keeps no cookie makes one each time). */
+  LOGIN_DEVICES_PER_USER: positiveInt.default(20),
+  /**
    * Express's `trust proxy`: off by default (the peer's address is the client's). Behind a reverse proxy,
    * `true`, a number of hops, or addresses and subnets (`loopback`, `10.0.0.0/8`, comma-separated) whose
    * X-Forwarded-For is believed; every per-address limit then counts the client's own address.

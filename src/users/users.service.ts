@@ -82,9 +82,13 @@ export function createUsersService(deps: {
       throw AppError.invalid('Unknown client', [{ location: 'body', field: 'client_id', message: 'no such client' }]);
   }
 
-  /** Ends the user's sessions (but `keep`, the one that made the change) on every process at once. */
-  async function endSessions(userId: string, keep?: string) {
+  /**
+   * After a password change: ends the user's sessions (but `keep`, the one that made the change) on every process at
+   * once, and forgets the devices they logged in from (docs/security.md, "Login").
+   */
+  async function passwordChanged(userId: string, keep?: string) {
     await sessionStore.endFor(userId, keep);
+    await sessionStore.forgetDevicesOf(userId);
     await deps.invalidateCredentials();
   }
 
@@ -164,14 +168,14 @@ export function createUsersService(deps: {
     },
 
     /**
-     * Sets a password and ends the user's other sessions. The optional e-mail never carries the password
-     * (mail is stored and forwarded in clear): it says that an administrator set one, and links to a page
-     * where the user can choose their own.
+     * Sets a password, ends the user's other sessions and forgets their devices. The optional e-mail never carries
+     * the password (mail is stored and forwarded in clear): it says that an administrator set one, and links to a
+     * page where the user can choose their own.
      */
     async setPassword(userId: string, password: string, sendEmail: boolean, callerSessionId?: string) {
       const user = await getUser(userId);
       await UserModel.updateOne({ _id: userId }, { password_hash: await hashPassword(password) });
-      await endSessions(userId, callerSessionId);
+      await passwordChanged(userId, callerSessionId);
       if (sendEmail) {
         const { link, expires, key } = await resetLink(userId);
         await deps.notifier.send(key, {
@@ -213,7 +217,7 @@ export function createUsersService(deps: {
         throw AppError.unauthorized('Invalid or expired reset token');
       await PasswordResetModel.updateOne({ token_hash: tokenHash }, { used_at: new Date() });
       await UserModel.updateOne({ _id: reset.user_id }, { password_hash: await hashPassword(newPassword) });
-      await endSessions(reset.user_id);
+      await passwordChanged(reset.user_id);
       return { password_reset: true };
     },
 

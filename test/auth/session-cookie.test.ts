@@ -1,4 +1,5 @@
 import { sessionCookieOf } from '../../src/auth/authenticate';
+import { ADMIN, useTestApi } from '../support/harness';
 
 describe('the session cookie as authentication reads it from the Cookie header', () => {
   it.each([
@@ -15,4 +16,20 @@ describe('the session cookie as authentication reads it from the Cookie header',
     '%s gives none',
     (header) => expect(sessionCookieOf(header)).toBeUndefined(),
   );
+});
+
+describe('behind HTTPS (PUBLIC_BASE_URL https://…)', () => {
+  const ctx = useTestApi({ PUBLIC_BASE_URL: 'https://leads.example.test' });
+
+  it('the session and device cookies a login sets are Secure', async () => {
+    const res = await ctx.api.call('POST', '/api/v1/auth/login', { body: ADMIN });
+    expect(res.status).toBe(200);
+    const cookies = Object.fromEntries(
+      res.headers.getSetCookie().map((c) => [c.split('=')[0], c.split(/;\s*/).slice(1)] as const),
+    );
+    expect(cookies.lead_session).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']));
+    expect(cookies.lead_device).toEqual(
+      expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/api/v1/auth/login']),
+    );
+  });
 });

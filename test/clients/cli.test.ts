@@ -5,9 +5,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BrandModel } from '../../src/brands/brand.model';
+import { idapRef, resourceId } from '../../src/idap/resource.model';
+import { upsertResources } from '../../src/idap/resources.service';
 import { approvalMail, decideByLink, linkOf } from '../agents/agent-helpers';
+import { SYNC_ENV, settled } from '../idap/sync-helpers';
 import { seedPins } from '../pins/pin-fixtures';
-import { ADMIN, createClient, useTestApi } from '../support/harness';
+import { ADMIN, createClient, indexLock, useTestApi } from '../support/harness';
 import { SMALL_JOB_PLACES, WATCHED_JOB, WATCHED_JOB_PLACES } from './client-fixtures';
 
 const CLI = path.resolve(__dirname, '../../node_modules/.bin/lead-service');
@@ -17,6 +20,20 @@ interface Run {
   stdout: string;
   stderr: string;
 }
+
+/**
+ * A name as someone hostile gives it to a lead or a watch: an OSC 8 hyperlink to another place than the text shows,
+ * a CSI that clears the screen, a carriage return and an 8-bit CSI, a bidi override that shows "exe.txt" as
+ * "txt.exe", a line break that forges a line of its own, and invisible tag characters that carry text.
+ */
+const HOSTILE_NAME =
+  'Bakkerij \x1b]8;;http://evil.example\x07De Zon\x1b]8;;\x07\x1b[2J\r\x9b31m\u202etxt.exe\u202c' +
+  '\nerror: 401 log in again\u{e0041}\u{e0042}';
+
+/** What a terminal acts on or reorders and hides text with: C0 controls but the line break, DEL, C1, bidi, tags. */
+const TERMINAL_CONTROLS =
+  // eslint-disable-next-line no-control-regex -- control characters are what this test looks for
+  /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/u;
 
 /** A server that answers 401 to everything and records each request's Authorization header. */
 async function recordingServer() {
@@ -34,7 +51,8 @@ async function recordingServer() {
 }
 
 describe('the lead-service command line against the service', () => {
-  const ctx = useTestApi();
+  // The shortest settle lag, so that a lead written by the test is listed soon.
+  const ctx = useTestApi(SYNC_ENV);
   const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lead-cli-')), 'config.json');
   let client: Awaited<ReturnType<typeof createClient>>;
   let jobId = '';
@@ -76,7 +94,7 @@ describe('the lead-service command line against the service', () => {
     expect(run.code).toBe(0);
     expect(jsonOf(run)).toMatchObject({ email: ADMIN.email, role: 'super_admin', config: configFile });
     const stored = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-    expect(stored).toEqual({ url: ctx.api.url, token: expect.stringMatching(/^lss_/) });
+    expect(stored).toEqual({ url: ctx.api.url, token: expect.stringMatching(/^lss_/), device: expect.any(String) });
     expect(fs.statSync(configFile).mode & 0o777).toBe(0o600);
 
     // --password still works (discouraged: ps shows it).
@@ -101,6 +119,34 @@ describe('the lead-service command line against the service', () => {
     expect(await done).toBe(0);
     expect(output).not.toContain(ADMIN.password);
     expect(output).toContain(`"email":"${ADMIN.email}"`);
+  });
+
+  it('login keeps the device cookie and sends it back: failures others make from the same address do not lock it out', async () => {
+    const user = { email: 'device@cli.test', password: 'device-password-123' };
+    const created = await ctx.api.call('POST', '/api/v1/dashboard/users', {
+      token: ctx.admin,
+      body: { ...user, role: 'client_user', client_id: client.client_id },
+    });
+    expect(created.status).toBe(201);
+    const ownConfig = path.join(path.dirname(configFile), 'device.json');
+    const loginRun = async () => {
+      const { child, done } = start(['login', '--email', user.email], { LEAD_SERVICE_CONFIG: ownConfig });
+      child.stdin!.end(`${user.password}\n`);
+      return done;
+    };
+    expect((await loginRun()).code).toBe(0);
+    const first = JSON.parse(fs.readFileSync(ownConfig, 'utf8'));
+    expect(first).toEqual({ url: ctx.api.url, token: expect.stringMatching(/^lss_/), device: expect.any(String) });
+
+    // Someone on the same machine (the same address) guesses at the account until it is locked for unknown devices.
+    const guess = (password: string) =>
+      ctx.api.call('POST', '/api/v1/auth/login', { body: { email: user.email, password } }).then((r) => r.status);
+    for (let i = 0; i < 10; i++) expect(await guess('wrong-password')).toBe(401);
+    expect(await guess(user.password)).toBe(429);
+    // The command line, from the device that logged in before, still gets in, and keeps the renewed cookie.
+    const again = await loginRun();
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(JSON.parse(fs.readFileSync(ownConfig, 'utf8')).device).not.toBe(first.device);
   });
 
   it('token request prints the request id, waits for the approval and keeps the token', async () => {
@@ -238,5 +284,58 @@ describe('the lead-service command line against the service', () => {
     const missing = await cli('pins', 'resolve', 'NL:NOWHERE');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^error: 404 /);
+  });
+
+  it('prints what the service sent terminal-safe: no escape sequence, control or bidi override of a name reaches it', async () => {
+    await upsertResources(
+      client.client_id,
+      [{ type: 'businesses', naturalKey: 'hostile', data: { name: HOSTILE_NAME } }],
+      indexLock(ctx.api),
+    );
+    const ref = idapRef('businesses', resourceId(client.client_id, 'businesses', 'hostile'));
+    const flagged = await cli('leads', 'flag', ref, '--add', 'reviewed');
+    expect(flagged.code).toBe(0);
+    expect(flagged.stdout).not.toMatch(TERMINAL_CONTROLS);
+    // Shown, not acted on: each one written out, on the lead's own line.
+    expect(flagged.stdout.trim().split('\n')).toEqual([
+      `${ref}  [new, reviewed]  Bakkerij \\x1b]8;;http://evil.example\\x07De Zon\\x1b]8;;\\x07\\x1b[2J\\r\\x9b31m` +
+        '\\u202etxt.exe\\u202c\\nerror: 401 log in again\\u{e0041}\\u{e0042}',
+    ]);
+    // --json is the exact value (JSON escapes what a terminal would act on).
+    const asJson = await cli('leads', 'flag', ref, '--add', 'reviewed', '--json');
+    expect(asJson.stdout).not.toMatch(TERMINAL_CONTROLS);
+    expect(jsonOf(asJson).results[ref].data.name).toBe(HOSTILE_NAME);
+
+    await settled(); // the flags' change is listed once the settle lag has passed
+    const listed = await cli('leads', 'list', 'businesses', '--flags', 'reviewed'); // the hostile one alone
+    expect(listed.stdout).toContain(`${ref}  [new, reviewed]  Bakkerij \\x1b]8;;`);
+    expect(listed.stdout).not.toMatch(TERMINAL_CONTROLS);
+    // A format of the service's own is its data: exact when it goes to a file or a pipe, made safe on a terminal.
+    const markdown = await cli('leads', 'list', 'businesses', '--flags', 'reviewed', '--format', 'md');
+    expect(markdown.stdout).toContain('Bakkerij \x1b]8;;http://evil.example\x07De Zon');
+    const command = `${CLI} leads list businesses --flags reviewed --format md`;
+    const onTerminal = spawn('script', ['-qec', command, '/dev/null'], { env: envOf({}) });
+    let shown = '';
+    onTerminal.stdout!.on('data', (chunk) => (shown += chunk));
+    expect(await new Promise((resolve) => onTerminal.on('close', resolve))).toBe(0);
+    expect(shown).toContain('Bakkerij \\x1b]8;;http://evil.example\\x07De Zon');
+    expect(shown.replace(/\r\n/g, '\n')).not.toMatch(TERMINAL_CONTROLS);
+
+    // A watch's name, as another user of the client may have given it.
+    const watch = await ctx.api.call('POST', '/api/v1/dashboard/client/watches', {
+      token: client.triple,
+      body: { name: HOSTILE_NAME, maps_scrape: WATCHED_JOB, cadence: { interval_seconds: 86_400 } },
+    });
+    expect(watch.status).toBe(201);
+    for (const args of [
+      ['watch', 'get', watch.body.watch_id],
+      ['watch', 'list'],
+    ]) {
+      const run = await cli(...args);
+      expect([args, run.code]).toEqual([args, 0]);
+      expect(run.stdout).toContain('Bakkerij \\x1b]8;;http://evil.example');
+      expect(run.stdout).not.toMatch(TERMINAL_CONTROLS);
+    }
+    expect(jsonOf(await cli('watch', 'get', watch.body.watch_id, '--json')).name).toBe(HOSTILE_NAME);
   });
 });

@@ -22,11 +22,26 @@ describe("lead-service-mcp's Streamable HTTP transport", () => {
       expect((await initialize(server.url)).status).toBe(200);
     });
 
-    it('validates Origin: none and loopback origins pass, any other is 403 (the MCP specification’s MUST)', async () => {
-      for (const origin of ['http://evil.example', 'null', 'http://127.0.0.1.evil.example', 'file://', 'https://x'])
+    it('validates Origin: none and its own origin pass, any other is 403, another port of this machine too', async () => {
+      // The MCP specification's MUST. A page served from another port of the same machine (a dev server, another
+      // local tool's UI) is another site: with the user's browser it would act with the agent's token.
+      const { port } = new URL(server.url);
+      for (const origin of [
+        'http://evil.example',
+        'null',
+        'http://127.0.0.1.evil.example',
+        'file://',
+        'https://x',
+        'http://127.0.0.1:5173',
+        'http://localhost:5173',
+        'https://[::1]:3000',
+        `https://127.0.0.1:${port}`,
+        `http://127.0.0.2:${port}`,
+      ])
         expect([origin, (await initialize(server.url, { Origin: origin })).status]).toEqual([origin, 403]);
-      for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080', 'https://[::1]:3000'])
+      for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `HTTP://LOCALHOST:${port}/`])
         expect([origin, (await initialize(server.url, { Origin: origin })).status]).toEqual([origin, 200]);
+      expect((await initialize(server.url)).status).toBe(200); // no Origin: not a browser
     });
 
     it('bounds request bodies: 413 for a declared or a sent body over the bound, 400 for one that is not JSON', async () => {
@@ -100,11 +115,13 @@ describe("lead-service-mcp's Streamable HTTP transport", () => {
       await client.close();
     });
 
-    it('allows the configured origins besides loopback ones', async () => {
+    it('allows the configured origins and its own, no other', async () => {
       const auth = { Authorization: 'Bearer mcp-http-secret' };
-      for (const origin of ['https://app.example', 'https://tools.example:8443'])
+      const own = new URL(server.url).origin;
+      for (const origin of ['https://app.example', 'https://tools.example:8443', 'https://APP.example:443', own])
         expect([origin, (await initialize(server.url, { ...auth, Origin: origin })).status]).toEqual([origin, 200]);
-      expect((await initialize(server.url, { ...auth, Origin: 'https://tools.example' })).status).toBe(403);
+      for (const origin of ['https://tools.example', 'http://app.example', 'http://localhost:6274'])
+        expect([origin, (await initialize(server.url, { ...auth, Origin: origin })).status]).toEqual([origin, 403]);
     });
   });
 
@@ -129,5 +146,15 @@ describe("lead-service-mcp's Streamable HTTP transport", () => {
     const code = await new Promise((resolve) => run.on('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toContain('listening on 0.0.0.0, beyond loopback, needs MCP_HTTP_TOKEN');
+  });
+
+  it('refuses to start with an allowed origin that is none (a host without its scheme)', async () => {
+    const run = spawn(MCP_SERVER, ['--http', '--port', '0'], {
+      env: { ...process.env, ...AGENT, MCP_HTTP_ALLOWED_ORIGINS: 'https://app.example, localhost:5173' },
+    });
+    let stderr = '';
+    run.stderr.on('data', (chunk) => (stderr += chunk));
+    expect(await new Promise((resolve) => run.on('exit', resolve))).toBe(2);
+    expect(stderr).toContain('MCP_HTTP_ALLOWED_ORIGINS: localhost:5173 is not an origin (scheme://host[:port])');
   });
 });

@@ -255,3 +255,129 @@ describe('login limits: tight per account, a credential-stuffing guard per addre
     expect((await login(ctx.api, email, PASSWORD, home)).status).toBe(429);
   });
 });
+
+/** The device cookie a login's answer sets (name=value), or undefined. */
+const deviceCookieOf = (res: { headers: Headers }) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('lead_device='))
+    ?.split(';')[0];
+
+describe('device cookies: a login from a device that logged in before cannot be locked out by others', () => {
+  // The defaults (10 failures per account and per device); the stuffing guard and the devices kept per user lowered
+  // so that a test tries few accounts and logs in a few times.
+  const ctx = useTestApi({ LOGIN_ADDRESS_MAX_ACCOUNTS: '4', LOGIN_DEVICES_PER_USER: '3', TRUST_PROXY: 'loopback' });
+  const fromDevice = (email: string, password: string, from: string, cookie?: string) =>
+    ctx.api.call('POST', '/api/v1/auth/login', {
+      body: { email, password },
+      headers: { 'x-forwarded-for': from, ...(cookie ? { cookie } : {}) },
+    });
+  const failures = async (email: string, from: string, times: number, cookie?: string) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < times; i++) statuses.push((await fromDevice(email, 'wrong-password', from, cookie)).status);
+    return statuses;
+  };
+  /** The owner's first login, from `from`: the device cookie it leaves in the browser. */
+  const ownersDevice = async (email: string, from: string) => {
+    const first = await fromDevice(email, PASSWORD, from);
+    expect(first.status).toBe(200);
+    const cookie = deviceCookieOf(first);
+    expect(cookie).toMatch(/^lead_device=.{40,}$/);
+    return cookie!;
+  };
+
+  it('the cookie is httpOnly, SameSite=Strict, sent to the login operation only, long-lived, and no session', async () => {
+    const { email } = await userOf(ctx.api, ctx.admin, 'Cookie Attributes');
+    const res = await fromDevice(email, PASSWORD, '192.0.2.10');
+    const set = res.headers.getSetCookie().find((c) => c.startsWith('lead_device='))!;
+    const attributes = set.split(/;\s*/).slice(1);
+    expect(attributes).toEqual(
+      expect.arrayContaining(['HttpOnly', 'SameSite=Strict', 'Path=/api/v1/auth/login', 'Max-Age=15552000']),
+    );
+    expect(attributes).not.toContain('Secure'); // the service is on http here; behind https: session-cookie.test.ts
+    // It proves nothing but the device: no operation takes it as a credential.
+    const value = set.split(';')[0].split('=')[1];
+    expect(await me(ctx.api, value)).toBe(401);
+    const byCookie = await ctx.api.call('GET', '/api/v1/dashboard/me', {
+      headers: { cookie: `lead_session=${value}` },
+    });
+    expect(byCookie.status).toBe(401);
+  });
+
+  it('an attacker elsewhere failing 11 times locks the account, but not its owner on a device it logged in from', async () => {
+    const { email } = await userOf(ctx.api, ctx.admin, 'Remote Target');
+    const first = await fromDevice(email, PASSWORD, '192.0.2.20');
+    const cookie = deviceCookieOf(first)!;
+    // Logging out ends the session, not the device.
+    const logout = await ctx.api.call('POST', '/api/v1/auth/logout', { token: first.body.access_token });
+    expect(logout.status).toBe(200);
+    expect(deviceCookieOf(logout)).toBeUndefined();
+    expect(await failures(email, '198.51.100.20', 11)).toEqual([...Array(10).fill(401), 429]);
+    // Without its cookie, at an address it never logged in from, the owner is held by the lock like anyone...
+    expect((await fromDevice(email, PASSWORD, '203.0.113.20')).status).toBe(429);
+    // ...with it, from that same new address (a train, a hotel), the owner gets in.
+    const owner = await fromDevice(email, PASSWORD, '203.0.113.20', cookie);
+    expect(owner.status).toBe(200);
+    expect(deviceCookieOf(owner)).toMatch(/^lead_device=/); // renewed
+  });
+
+  it("an attacker behind the owner's NAT failing 11 times at the owner's account does not lock the owner's device out", async () => {
+    const { email } = await userOf(ctx.api, ctx.admin, 'Office Owner');
+    const office = '192.0.2.30';
+    const cookie = await ownersDevice(email, office); // the office address is now known for the account too
+    expect(await failures(email, office, 11)).toEqual([...Array(10).fill(401), 429]);
+    // The account-and-address limit holds the office's other browsers (no cookie)...
+    expect((await fromDevice(email, PASSWORD, office)).status).toBe(429);
+    // ...stuffing from the office fills its guard for new accounts...
+    for (let i = 0; i < 5; i++) await fromDevice(`office-stuffed-${i}@logins.test`, 'Summer2024!', office);
+    expect((await fromDevice('office-stuffed-9@logins.test', 'Summer2024!', office)).status).toBe(429);
+    // ...and the owner's own browser, with its device cookie, still gets in.
+    expect((await fromDevice(email, PASSWORD, office, cookie)).status).toBe(200);
+  });
+
+  it('a device cookie has a failure limit of its own: a stolen cookie is no way to guess without end', async () => {
+    const { email } = await userOf(ctx.api, ctx.admin, 'Stolen Cookie');
+    const cookie = await ownersDevice(email, '192.0.2.40');
+    expect(await failures(email, '198.51.100.40', 11, cookie)).toEqual([...Array(10).fill(401), 429]);
+    const locked = await fromDevice(email, PASSWORD, '198.51.100.40', cookie);
+    expect(locked.status).toBe(429);
+    expect(locked.body).toEqual({ detail: 'Too many failed logins; try again later' });
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The guesses with the cookie were its own: the owner's other places are not locked by them.
+    expect((await fromDevice(email, PASSWORD, '192.0.2.41')).status).toBe(200);
+  });
+
+  it('a cookie belongs to its account, is replaced at each login, and a password set or reset forgets them all', async () => {
+    const { email, userId } = await userOf(ctx.api, ctx.admin, 'Renewed Cookie');
+    const { email: other } = await userOf(ctx.api, ctx.admin, 'Other Account');
+    const first = await ownersDevice(email, '192.0.2.50');
+    const renewed = deviceCookieOf(await fromDevice(email, PASSWORD, '192.0.2.50', first))!;
+    expect(renewed).not.toBe(first);
+    const otherBrowser = await ownersDevice(email, '192.0.2.51');
+    expect(await failures(email, '198.51.100.50', 10)).toEqual(Array(10).fill(401)); // locked for unknown devices
+    await failures(other, '198.51.100.50', 10);
+    // The replaced cookie is unknown now (a copy taken before the owner's last login is worth nothing), and a
+    // cookie of one account is nothing for another.
+    expect((await fromDevice(email, PASSWORD, '203.0.113.50', first)).status).toBe(429);
+    expect((await fromDevice(other, PASSWORD, '203.0.113.50', renewed)).status).toBe(429);
+    expect((await fromDevice(email, PASSWORD, '203.0.113.50', renewed)).status).toBe(200);
+
+    // A password set by an administrator (as a reset does) makes every device of the user unknown again.
+    const set = await ctx.api.call('POST', `/api/v1/dashboard/users/${userId}/set-password`, {
+      token: ctx.admin,
+      body: { new_password: PASSWORD },
+    });
+    expect(set.status).toBe(200);
+    expect((await fromDevice(email, PASSWORD, '203.0.113.51', otherBrowser)).status).toBe(429);
+  });
+
+  it('remembers the devices of the most recent logins only: a client that keeps no cookie does not pile them up', async () => {
+    const { email } = await userOf(ctx.api, ctx.admin, 'Scripted Logins');
+    const oldest = await ownersDevice(email, '192.0.2.60');
+    const second = await ownersDevice(email, '192.0.2.60');
+    for (let i = 0; i < 2; i++) expect((await fromDevice(email, PASSWORD, '192.0.2.60')).status).toBe(200); // 3 kept
+    await failures(email, '198.51.100.60', 10); // locked for unknown devices
+    expect((await fromDevice(email, PASSWORD, '203.0.113.60', oldest)).status).toBe(429); // forgotten
+    expect((await fromDevice(email, PASSWORD, '203.0.113.60', second)).status).toBe(200);
+  });
+});

@@ -2,10 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** What `login` and `token request` keep for later commands: the service's URL and the credential for it. */
+/**
+ * What `login` and `token request` keep for later commands: the service's URL, the credential for it, and the device
+ * cookie its last login set (sent back at the next login, so that others' failed logins do not lock this one out).
+ */
 export interface StoredLogin {
   url?: string;
   token?: string;
+  device?: string;
 }
 
 const originOf = (url: string | undefined) => {
@@ -17,13 +21,16 @@ const originOf = (url: string | undefined) => {
 };
 
 /**
- * The kept credential when `url` is the service it was kept for (same origin: scheme, host and port), else
- * undefined: a credential is never sent to another service, whatever --url or LEAD_SERVICE_URL names.
+ * What was kept when `url` is the service it was kept for (same origin: scheme, host and port), else nothing: a
+ * credential or a device cookie is never sent to another service, whatever --url or LEAD_SERVICE_URL names.
  */
-export function storedTokenFor(stored: StoredLogin, url: string): string | undefined {
+export function storedFor(stored: StoredLogin, url: string): StoredLogin {
   const keptFor = originOf(stored.url);
-  return keptFor && keptFor === originOf(url) ? stored.token : undefined;
+  return keptFor && keptFor === originOf(url) ? stored : {};
 }
+
+/** The kept credential when `url` is the service it was kept for, else undefined. */
+export const storedTokenFor = (stored: StoredLogin, url: string): string | undefined => storedFor(stored, url).token;
 
 /** $LEAD_SERVICE_CONFIG, else lead-service/config.json under $XDG_CONFIG_HOME (~/.config). */
 export function configPath(env = process.env): string {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AccessRequestRefused, type AccessRequestBody } from './access';
 import { createLeadServiceClient, type LeadServiceClient } from './client';
-import { configPath, readLogin, saveLogin, storedTokenFor } from './cli-config';
+import { configPath, readLogin, saveLogin, storedFor, type StoredLogin } from './cli-config';
 import { LeadServiceError, unwrap } from './errors';
 import type { JobState } from './jobs';
 import type { Watch, WatchBody, WatchChanges, WatchRun } from './watches';
@@ -15,13 +15,16 @@ import { PACKAGE } from './package-info';
 import { readPassword } from './password-prompt';
 import type { ListedResource, ResourcePage, ResourceType } from './resources';
 import { progressBar } from './progress-bar';
+import { line, terminalSafe, terminalSafeBlock, terminalSafeJson } from './terminal-text';
 
 const USAGE = `Usage: lead-service <command> [options]
 
-  login [--email E]                        log in as a dashboard user; the session is kept for later commands.
-                                           The password is asked for on a terminal (not echoed), else read
-                                           from the first line of standard input; --password P works too but
-                                           shows it to every user of the machine (ps), so it is discouraged
+  login [--email E]                        log in as a dashboard user; the session is kept for later commands,
+                                           and the device cookie for the next login (others' failed logins
+                                           then do not lock it out). The password is asked for on a terminal
+                                           (not echoed), else read from the first line of standard input;
+                                           --password P works too but shows it to every user of the machine
+                                           (ps), so it is discouraged
   jobs submit [--type maps-scrape|research] [--query Q --country CC --region R ... --max-locations N
               --max-results N --language L] [--source-job ID] [--data JSON] [--watch]
   jobs status|results|watch|pause|resume|cancel <job id>
@@ -52,7 +55,9 @@ const USAGE = `Usage: lead-service <command> [options]
 Options: --url URL (LEAD_SERVICE_URL, default http://127.0.0.1:8080), --token T (LEAD_SERVICE_TOKEN: an agent
 token, a session or a credential triple), --json, --version, --help. Login and approved tokens are kept in
 $LEAD_SERVICE_CONFIG (default ~/.config/lead-service/config.json), each sent only to the service (origin) it was
-kept for. LEAD_SERVICE_EMAIL and LEAD_SERVICE_PASSWORD stand in for login's --email and --password.`;
+kept for. LEAD_SERVICE_EMAIL and LEAD_SERVICE_PASSWORD stand in for login's --email and --password. What the
+service sent is printed with control characters, escape sequences and bidi overrides written out (\\x1b, \\u202e);
+--json keeps exact values; --format csv|jsonl|yaml|md is written as sent, but made the same way safe on a terminal.`;
 
 const OPTIONS = {
   url: { type: 'string' },
@@ -110,14 +115,21 @@ interface Invocation {
   operands: string[];
   url: string;
   configFile: string;
+  /** What login or token request kept for this service (nothing when it was kept for another). */
+  stored: StoredLogin;
   client: LeadServiceClient;
-  /** Prints `document` as JSON with --json, else the human line(s). */
+  /**
+   * Prints `document` as JSON with --json, else the human line(s); either way terminal-safe (terminal-text.ts): the
+   * human lines compose the service's values with `line`, so a value cannot forge a line either.
+   */
   print(document: unknown, human: string): void;
 }
 
 class UsageError extends Error {}
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';
+/** The cookie a login sets for the device that logged in (openapi.yaml, the login operation's Set-Cookie). */
+const DEVICE_COOKIE = 'lead_device';
 
 const integer = (value: string | undefined, name: string) => {
   if (value === undefined) return undefined;
@@ -140,6 +152,12 @@ const jsonOption = (value: string) => {
   }
 };
 
+/**
+ * What the service sent in a format of its own (CSV, JSON Lines, YAML, Markdown): exactly that into a file or a pipe,
+ * where it is data; terminal-safe on a terminal, where it is read.
+ */
+const writeData = (text: string) => void process.stdout.write(process.stdout.isTTY ? terminalSafeBlock(text) : text);
+
 const brandHeaders = (inv: Invocation) =>
   inv.values.brand ? { 'X-Brand-Id': integer(inv.values.brand, 'brand') } : undefined;
 
@@ -147,11 +165,22 @@ async function login(inv: Invocation) {
   const email = inv.values.email ?? process.env.LEAD_SERVICE_EMAIL;
   if (!email) throw new UsageError('login needs --email (or LEAD_SERVICE_EMAIL)');
   const password = inv.values.password ?? process.env.LEAD_SERVICE_PASSWORD ?? (await readPassword(process.stdin));
-  const session = await unwrap(inv.client.api.POST('/api/v1/auth/login', { body: { email, password } }));
-  saveLogin(inv.configFile, { url: inv.url, token: session.access_token });
+  // The device cookie of this service's last login goes back with it: failures others made do not lock it out.
+  const { device } = inv.stored;
+  const answer = inv.client.api.POST('/api/v1/auth/login', {
+    body: { email, password },
+    headers: device ? { cookie: `${DEVICE_COOKIE}=${device}` } : undefined,
+  });
+  const session = await unwrap(answer);
+  const renewed = (await answer).response.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith(`${DEVICE_COOKIE}=`))
+    ?.split(';')[0]
+    .slice(DEVICE_COOKIE.length + 1);
+  saveLogin(inv.configFile, { url: inv.url, token: session.access_token, device: renewed ?? device });
   inv.print(
     { email: session.user.email, role: session.user.role, expires_at: session.expires_at, config: inv.configFile },
-    `Logged in as ${session.user.email} (${session.user.role}) until ${session.expires_at}; kept in ${inv.configFile}`,
+    line`Logged in as ${session.user.email} (${session.user.role}) until ${session.expires_at}; kept in ${inv.configFile}`,
   );
 }
 
@@ -185,7 +214,7 @@ async function submitJob(inv: Invocation) {
 
 const describeJob = (state: JobState) => {
   const { status, progress, message } = state.job;
-  return `${state.kind} ${status} ${progress.done}/${progress.total}${message ? `  ${message}` : ''}`;
+  return line`${state.kind} ${status} ${progress.done}/${progress.total}` + (message ? line`  ${message}` : '');
 };
 
 async function jobStatus(inv: Invocation) {
@@ -211,9 +240,9 @@ async function jobResults(inv: Invocation) {
           parseAs,
         }),
   );
-  if (typeof results === 'string') return void process.stdout.write(results);
+  if (typeof results === 'string') return writeData(results);
   const page = results as { total: number; page: number; results: { name?: string; company_name?: string }[] };
-  const lines = page.results.map((r) => r.name ?? r.company_name ?? JSON.stringify(r));
+  const lines = page.results.map((r) => terminalSafe(r.name ?? r.company_name ?? JSON.stringify(r)));
   inv.print(page, [`${page.total} results (page ${page.page})`, ...lines].join('\n'));
 }
 
@@ -226,12 +255,13 @@ async function watchJob(inv: Invocation, submitted?: { job_id: string }) {
     timeoutMs: seconds ? seconds * 1000 : undefined,
     onProgress: (state, frame) => {
       const eventName = frame?.event === 'connected' ? undefined : frame?.event;
-      if (inv.values.json) console.log(JSON.stringify({ event: eventName ?? null, ...submitted, progress: state }));
+      if (inv.values.json) console.log(terminalSafeJson({ event: eventName ?? null, ...submitted, progress: state }));
       else bar.update(state, eventName);
     },
   });
   bar.end();
-  if (!inv.values.json) console.log(`${final.kind} ${id} ${final.job.status}: ${final.job.results_count ?? 0} results`);
+  if (!inv.values.json)
+    console.log(line`${final.kind} ${id} ${final.job.status}: ${final.job.results_count ?? 0} results`);
   if (final.job.status !== 'completed') process.exitCode = 1;
 }
 
@@ -262,7 +292,7 @@ const resourceType = (inv: Invocation) => operand(inv, 'resource type (businesse
 
 /** A resource as a line: its ref, its flags, and its name (or its data). */
 const resourceLine = (r: ListedResource) =>
-  `${r.idap_ref}  [${r.flags.join(', ')}]  ${typeof r.data.name === 'string' ? r.data.name : JSON.stringify(r.data)}`;
+  line`${r.idap_ref}  [${r.flags.join(', ')}]  ${typeof r.data.name === 'string' ? r.data.name : JSON.stringify(r.data)}`;
 
 async function listResources(inv: Invocation) {
   const { values } = inv;
@@ -281,7 +311,7 @@ async function listResources(inv: Invocation) {
       parseAs: format === 'json' ? 'json' : 'text',
     }),
   );
-  if (typeof page === 'string') return void process.stdout.write(page);
+  if (typeof page === 'string') return writeData(page);
   const { items, has_more, next_cursor } = page as ResourcePage;
   const next = `${has_more ? 'more' : 'up to date; changes later'}: --cursor ${next_cursor}`;
   inv.print(page, [...items.map(resourceLine), next].join('\n'));
@@ -300,7 +330,7 @@ async function syncResources(inv: Invocation) {
     fields: values.fields,
     limit: integer(values.limit, 'limit'),
   })) {
-    for (const item of page.items) console.log(values.json ? JSON.stringify(item) : resourceLine(item));
+    for (const item of page.items) console.log(values.json ? terminalSafeJson(item) : resourceLine(item));
     count += page.items.length;
     cursor = page.next_cursor;
     if (values.state) fs.writeFileSync(values.state, `${cursor}\n`);
@@ -315,7 +345,7 @@ async function flagResources(inv: Invocation) {
   const outcome = await inv.client.flagResources(inv.operands, { add, remove });
   const lines = [
     ...Object.values(outcome.results).map(resourceLine),
-    ...Object.entries(outcome.errors).map(([ref, error]) => `${ref}  error: ${error}`),
+    ...Object.entries(outcome.errors).map(([ref, error]) => line`${ref}  error: ${error}`),
   ];
   inv.print(outcome, lines.join('\n'));
   if (Object.keys(outcome.errors).length) process.exitCode = 1;
@@ -323,16 +353,16 @@ async function flagResources(inv: Invocation) {
 
 const describeWatch = (w: Watch) => {
   const cadence = w.cadence.cron
-    ? `cron "${w.cadence.cron}" ${w.cadence.time_zone ?? 'UTC'}`
-    : `every ${w.cadence.interval_seconds} s`;
-  const next = w.next_runs?.length ? `  next ${w.next_runs[0]}` : '';
-  return `${w.watch_id} ${w.state} ${w.job_type} ${cadence}  ${w.name}${next}`;
+    ? line`cron "${w.cadence.cron}" ${w.cadence.time_zone ?? 'UTC'}`
+    : line`every ${w.cadence.interval_seconds} s`;
+  const next = w.next_runs?.length ? line`  next ${w.next_runs[0]}` : '';
+  return line`${w.watch_id} ${w.state} ${w.job_type} ` + cadence + line`  ${w.name}` + next;
 };
 
 const describeRun = (r: WatchRun) =>
   r.status === 'skipped'
-    ? `${r.run_id} skipped ${r.scheduled_at}: ${r.skip_code} (${r.skip_reason})`
-    : `${r.job_id} ${r.status} ${r.scheduled_at}: ${r.results_count} results, ${r.new_leads_count} new`;
+    ? line`${r.run_id} skipped ${r.scheduled_at}: ${r.skip_code} (${r.skip_reason})`
+    : line`${r.job_id} ${r.status} ${r.scheduled_at}: ${r.results_count} results, ${r.new_leads_count} new`;
 
 /** The cadence, catch-up window and webhook flags of `watch create` and `watch update` (those given). */
 function watchSettings(values: Values) {
@@ -413,10 +443,10 @@ async function triggerWatch(inv: Invocation) {
   const { watches } = inv.client;
   const known = inv.values.wait ? (await watches.runs(id, { page_size: 100 })).runs.map((r) => r.run_id) : [];
   const triggered = await watches.trigger(id);
-  if (!inv.values.wait) return inv.print(triggered, `triggered ${id} at ${triggered.triggered_at}`);
+  if (!inv.values.wait) return inv.print(triggered, line`triggered ${id} at ${triggered.triggered_at}`);
   const seconds = integer(inv.values.timeout, 'timeout');
   const run = await watches.waitForRun(id, { known, timeoutMs: seconds ? seconds * 1000 : undefined });
-  inv.print(run, [describeRun(run), ...run.new_leads].join('\n'));
+  inv.print(run, [describeRun(run), ...run.new_leads.map(terminalSafe)].join('\n'));
   if (run.status !== 'completed') process.exitCode = 1;
 }
 
@@ -450,7 +480,10 @@ async function searchPins(inv: Invocation) {
   const hits = found.hits as { pin_id?: string; name?: string }[];
   inv.print(
     found,
-    [`${found.estimatedTotalHits ?? hits.length} pins`, ...hits.map((h) => h.pin_id ?? h.name)].join('\n'),
+    [
+      line`${found.estimatedTotalHits ?? hits.length} pins`,
+      ...hits.map((h) => terminalSafe(String(h.pin_id ?? h.name))),
+    ].join('\n'),
   );
 }
 
@@ -460,7 +493,7 @@ async function resolvePin(inv: Invocation) {
       params: { query: { pin_id: operand(inv, 'pin id (COUNTRY:NAME)') }, header: brandHeaders(inv) as never },
     }),
   );
-  inv.print(pin, `${pin.pin_id}  ${pin.gps.lat},${pin.gps.lng}  brand ${pin.brand_id}`);
+  inv.print(pin, line`${pin.pin_id}  ${pin.gps.lat},${pin.gps.lng}  brand ${pin.brand_id}`);
 }
 
 async function requestToken(inv: Invocation) {
@@ -481,18 +514,19 @@ async function requestToken(inv: Invocation) {
     onReceipt: (receipt) =>
       inv.print(
         { request_id: receipt.request_id, status: receipt.status, expires_at: receipt.expires_at },
-        `Access request ${receipt.request_id} sent to the client's admins; waiting for approval (until ` +
-          `${receipt.expires_at}, polling every ${receipt.poll_interval_seconds} s)`,
+        line`Access request ${receipt.request_id} sent to the client's admins; waiting for approval (until ` +
+          line`${receipt.expires_at}, polling every ${receipt.poll_interval_seconds} s)`,
       ),
   });
-  if (!values['no-save']) saveLogin(inv.configFile, { url: inv.url, token: approved.access_token ?? undefined });
-  const kept = values['no-save'] ? '' : `; kept in ${inv.configFile}`;
-  inv.print(approved, `Approved: token ${approved.token_id} until ${approved.token_expires_at}${kept}`);
+  if (!values['no-save'])
+    saveLogin(inv.configFile, { url: inv.url, token: approved.access_token ?? undefined, device: inv.stored.device });
+  const kept = values['no-save'] ? '' : line`; kept in ${inv.configFile}`;
+  inv.print(approved, line`Approved: token ${approved.token_id} until ${approved.token_expires_at}` + kept);
 }
 
 async function tokenStatus(inv: Invocation) {
   const status = await unwrap(inv.client.api.GET('/api/v1/auth/pat/status'));
-  inv.print(status, JSON.stringify(status, null, 2));
+  inv.print(status, terminalSafeJson(status, 2));
 }
 
 const COMMANDS: Record<string, (inv: Invocation) => Promise<void>> = {
@@ -541,7 +575,8 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const url = values.url || process.env.LEAD_SERVICE_URL || stored.url || DEFAULT_URL;
     const given = values.token || process.env.LEAD_SERVICE_TOKEN;
     // A kept credential goes only to the service it was kept for, never to another --url or LEAD_SERVICE_URL.
-    const kept = storedTokenFor(stored, url);
+    const keptHere = storedFor(stored, url);
+    const kept = keptHere.token;
     if (!given && stored.token && !kept && !['login', 'token request'].includes(name))
       console.error(`note: the credential in ${configFile} is for ${stored.url}, not sent to ${url}`);
     const token = given || kept;
@@ -550,8 +585,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       operands: positionals.slice(name.split(' ').length),
       url,
       configFile,
+      stored: keptHere,
       client: createLeadServiceClient({ baseUrl: url, token }),
-      print: (document, human) => console.log(json ? JSON.stringify(document) : human),
+      print: (document, human) => console.log(json ? terminalSafeJson(document) : terminalSafeBlock(human)),
     });
   } catch (err) {
     process.exitCode = err instanceof UsageError ? 2 : 1;
@@ -561,8 +597,8 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         : err instanceof AccessRequestRefused
           ? { status: err.request.status, detail: err.message }
           : { detail: err instanceof Error ? err.message : String(err) };
-    if (json) console.error(JSON.stringify({ error: problem }));
-    else console.error(`error: ${'status' in problem ? `${problem.status} ` : ''}${problem.detail}`);
+    if (json) console.error(terminalSafeJson({ error: problem }));
+    else console.error(line`error: ${'status' in problem ? `${problem.status} ` : ''}${problem.detail}`);
     if (err instanceof UsageError) console.error(USAGE);
   }
 }

@@ -1,4 +1,5 @@
 import type { JobState } from './jobs';
+import { terminalSafe } from './terminal-text';
 
 const WIDTH = 30;
 
@@ -7,7 +8,9 @@ export function progressLine(state: JobState, eventName?: string): string {
   const { done, total } = state.job.progress;
   const filled = total ? Math.min(WIDTH, Math.round((done / total) * WIDTH)) : 0;
   const bar = `[${'#'.repeat(filled)}${'·'.repeat(WIDTH - filled)}]`;
-  return [bar, `${done}/${total || '?'}`, state.job.status, eventName].filter(Boolean).join('  ');
+  // The status and the event's name are the service's: terminal-safe, as they go between the bar's own controls.
+  const told = [state.job.status, eventName].filter(Boolean).map((text) => terminalSafe(String(text)));
+  return [bar, `${done}/${total || '?'}`, ...told].join('  ');
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { HTTP_DEFAULTS, isLoopback, serveHttp } from './http';
+import { HTTP_DEFAULTS, isLoopback, originOf, serveHttp } from './http';
 import { PACKAGE } from './package-info';
 import { createLeadServiceMcpServer } from './server';
 
@@ -16,7 +16,9 @@ Environment:
 With --http (Streamable HTTP at http://<host>:<port>/mcp):
   MCP_HTTP_TOKEN                   a secret every request must send as "Authorization: Bearer <it>"; required to
                                    listen beyond loopback
-  MCP_HTTP_ALLOWED_ORIGINS         browser origins allowed besides loopback ones, comma-separated
+  MCP_HTTP_ALLOWED_ORIGINS         browser origins allowed besides its own (http://127.0.0.1:<port>), comma-separated,
+                                   e.g. http://localhost:6274 for the MCP Inspector; no other is, another port of
+                                   this machine neither (a request without Origin, not from a browser, always is)
   MCP_HTTP_ALLOWED_HOSTS           Host header values allowed besides the listening address, comma-separated
   MCP_HTTP_SESSION_IDLE_SECONDS    close a session idle this long (default ${HTTP_DEFAULTS.sessionIdleMs / 1000})
   MCP_HTTP_MAX_SESSIONS            sessions open at once (default ${HTTP_DEFAULTS.maxSessions})
@@ -29,6 +31,15 @@ const list = (value: string | undefined) =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+
+/** The browser origins MCP_HTTP_ALLOWED_ORIGINS names, each checked to be one. */
+function origins(value: string | undefined): string[] {
+  return list(value).map((entry) => {
+    if (!originOf(entry))
+      throw new UsageError(`MCP_HTTP_ALLOWED_ORIGINS: ${entry} is not an origin (scheme://host[:port])`);
+    return entry;
+  });
+}
 
 /** A positive whole number from the environment, or undefined when unset (an empty variable counts as unset). */
 function positive(env: NodeJS.ProcessEnv, name: string, scale = 1): number | undefined {
@@ -73,7 +84,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
       host,
       port: values.port === undefined ? 3333 : portOf(values.port),
       bearer: env.MCP_HTTP_TOKEN || undefined,
-      allowedOrigins: list(env.MCP_HTTP_ALLOWED_ORIGINS),
+      allowedOrigins: origins(env.MCP_HTTP_ALLOWED_ORIGINS),
       allowedHosts: list(env.MCP_HTTP_ALLOWED_HOSTS),
       sessionIdleMs: positive(env, 'MCP_HTTP_SESSION_IDLE_SECONDS', 1000),
       maxSessions: positive(env, 'MCP_HTTP_MAX_SESSIONS'),

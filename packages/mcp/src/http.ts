@@ -13,7 +13,10 @@ export interface HttpServeOptions extends LeadServiceMcpOptions {
   port?: number;
   /** A token every request must present as `Authorization: Bearer …` (MCP_HTTP_TOKEN); none is asked when unset. */
   bearer?: string;
-  /** Browser origins allowed besides loopback ones (MCP_HTTP_ALLOWED_ORIGINS), e.g. `https://app.example`. */
+  /**
+   * Browser origins allowed besides the transport's own (MCP_HTTP_ALLOWED_ORIGINS), e.g. `https://app.example` or
+   * `http://localhost:6274` (the MCP Inspector): no other, another port of this machine neither.
+   */
   allowedOrigins?: string[];
   /** Host header values allowed besides the listening address (MCP_HTTP_ALLOWED_HOSTS), e.g. `mcp.internal:3333`. */
   allowedHosts?: string[];
@@ -33,16 +36,25 @@ const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 export const isLoopback = (hostname: string) =>
   LOOPBACK_HOSTNAMES.has(hostname) || hostname === '::1' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 
-/** No Origin (a client that is not a browser), a loopback origin, or one of `allowed`. */
+/** An origin as a browser serializes it (scheme and host lower-case, no default port), or undefined for no origin. */
+export function originOf(text: string): string | undefined {
+  try {
+    const { origin } = new URL(text);
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined; // `null` (a sandboxed frame, a file) and anything else that is no origin
+  }
+}
+
+/**
+ * No Origin (a client that is not a browser), or one of `allowed`. Being on this machine is no reason: a page from
+ * another port of it (a dev server, another tool's UI, a local file server) is another site, and DNS rebinding is
+ * stopped by the Host check anyway.
+ */
 function originAllowed(origin: string | undefined, allowed: Set<string>): boolean {
   if (origin === undefined) return true;
-  try {
-    const url = new URL(origin);
-    if (allowed.has(url.origin)) return true;
-    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname);
-  } catch {
-    return false; // `null` (a sandboxed frame, a file) and anything else that is no origin
-  }
+  const named = originOf(origin);
+  return named !== undefined && allowed.has(named);
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -84,15 +96,21 @@ interface Session {
 /**
  * The MCP server over Streamable HTTP at /mcp, one MCP session (and server) per client. Whoever reaches it acts with
  * the agent's token, so every request passes, in order: its Host must be the address it listens on (a web page
- * cannot reach it through DNS rebinding, 403); its Origin, when it has one, must be a loopback origin or an allowed
- * one (the MCP specification's MUST, 403); with a bearer configured, `Authorization: Bearer` must carry it (401);
- * its body must fit the bound (413). Sessions are bounded in number (503) and closed after sitting idle; a request
- * naming a closed session answers 404, and its client initializes a new one (as the specification says).
+ * cannot reach it through DNS rebinding, 403); its Origin, when it has one, must be its own or a configured one (the
+ * MCP specification's MUST, 403: a page of another site, another port of this machine included, cannot drive it);
+ * with a bearer configured, `Authorization: Bearer` must carry it (401); its body must fit the bound (413). Sessions
+ * are bounded in number (503) and closed after sitting idle; a request naming a closed session answers 404, and its
+ * client initializes a new one (as the specification says).
  */
 export async function serveHttp(options: HttpServeOptions) {
   const host = options.host ?? '127.0.0.1';
   const { sessionIdleMs, maxSessions, maxBodyBytes } = { ...HTTP_DEFAULTS, ...definedOf(options) };
-  const allowedOrigins = new Set((options.allowedOrigins ?? []).map((o) => new URL(o).origin));
+  const configuredOrigins = (options.allowedOrigins ?? []).map((o) => {
+    const origin = originOf(o);
+    if (!origin) throw new Error(`not an origin: ${o}`);
+    return origin;
+  });
+  let allowedOrigins = new Set<string>();
   const bearer = options.bearer ? digest(options.bearer) : undefined;
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
@@ -162,11 +180,10 @@ export async function serveHttp(options: HttpServeOptions) {
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   const named = host.includes(':') ? `[${host}]` : host;
-  allowedHosts = [
-    `${named}:${port}`,
-    ...(isLoopback(host) ? [`localhost:${port}`] : []),
-    ...(options.allowedHosts ?? []),
-  ];
+  const ownHosts = [`${named}:${port}`, ...(isLoopback(host) ? [`localhost:${port}`] : [])];
+  allowedHosts = [...ownHosts, ...(options.allowedHosts ?? [])];
+  // Its own origin (it serves no page, but a request from it is no other site's) and the configured ones.
+  allowedOrigins = new Set([...ownHosts.map((own) => `http://${own}`), ...configuredOrigins]);
   return {
     url: `http://${named}:${port}${MCP_PATH}`,
     close: async () => {

@@ -22,12 +22,22 @@ export interface paths {
      *     of a deactivated client and wrong passwords get the same 401 so that the existence of an account does
      *     not leak.
      *
-     *     Throttled: after `LOGIN_MAX_FAILURES` (10) failed logins for one account, or from one address, within
-     *     a fixed window of `LOGIN_FAILURE_WINDOW_SECONDS` (15 minutes), every further attempt for that account
-     *     or from that address is 429 with Retry-After until the window ends, whether or not the account exists
-     *     and whatever the password. A successful login does not count. The address is the client's own behind
-     *     a trusted reverse proxy (`TRUST_PROXY`). When more sign-ins arrive at once than the password hash can
-     *     serve (two at a time, a few dozen waiting), the rest are 503 with Retry-After: 1.
+     *     Throttled in fixed windows of `LOGIN_FAILURE_WINDOW_SECONDS` (15 minutes); a successful login does not
+     *     count, and a refusal is 429 with Retry-After until the window ends, whatever the password and whether or
+     *     not the account exists:
+     *     - **From a device that logged in to the account before**, the one that sends the `lead_device` cookie a
+     *       successful login set (a browser sends it by itself; another client keeps it and sends it back): only
+     *       that device's own failures count, `LOGIN_MAX_FAILURES` (10) of them, then that cookie is refused. No
+     *       failure made without the cookie (from elsewhere, or behind the same address) refuses it.
+     *     - **From an unknown device** (no cookie, or one that expired, was forgotten or belongs to another
+     *       account): `LOGIN_MAX_FAILURES` failures for the account, then every attempt at it from an unknown
+     *       device is refused (at an address the account logged in from in the last 30 days, only the failures
+     *       from that address count); and `LOGIN_ADDRESS_MAX_ACCOUNTS` (20) distinct accounts failed from one
+     *       address, then no further account may be tried from it.
+     *
+     *     The address is the client's own behind a trusted reverse proxy (`TRUST_PROXY`). When more sign-ins
+     *     arrive at once than the password hash can serve (two at a time, a few dozen waiting), the rest are 503
+     *     with Retry-After: 1.
      */
     post: operations['login'];
     delete?: never;
@@ -6103,8 +6113,14 @@ export interface operations {
       200: {
         headers: {
           /**
-           * @description `lead_session=<session token>; Path=/; HttpOnly; SameSite=Lax` (plus `Secure` behind HTTPS),
-           *     expiring with the session.
+           * @description Two cookies (plus `Secure` on each behind HTTPS):
+           *     - `lead_session=<session token>; Path=/; HttpOnly; SameSite=Lax`, expiring with the session;
+           * - `lead_device=<device token>; Path=/api/v1/auth/login; HttpOnly; SameSite=Strict;
+           * Max-Age=<LOGIN_DEVICE_TTL_SECONDS>` (180 days by default): the device cookie, which lets later logins from
+           * this device count only their own failures. It is no credential (no other operation reads it, and it is sent
+           * to this operation only), is bound to the account that logged in, and gets a new value at each login (the
+           *       old value is then worth nothing). Setting or resetting the user's password forgets every device.
+           *       Only its hash is stored; at most 20 devices are remembered per user, the most recent logins.
            */
           'Set-Cookie'?: string;
           [name: string]: unknown;
@@ -6143,7 +6159,11 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
-      /** @description Too many failed logins for this account or from this address; retry after Retry-After seconds. */
+      /**
+       * @description Too many failed logins: with a device cookie, for that device; without one, for this account from
+       *     unknown devices (or from this address, where the account logged in lately), or for too many accounts
+       *     from this address. Retry after Retry-After seconds.
+       */
       429: {
         headers: {
           /** @description Seconds until the window ends. */
