@@ -106,11 +106,21 @@ async function poolRequest(
   base: string,
   method: 'GET' | 'POST',
   path: string,
-  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  opts: { token?: string; body?: unknown; headers?: Record<string, string>; localAddress?: string } = {},
 ): Promise<Answer> {
-  let pool = pools.get(base);
+  const poolKey = `${base} ${opts.localAddress ?? ''}`;
+  let pool = pools.get(poolKey);
   if (!pool)
-    pools.set(base, (pool = new Pool(base, { connections: 256, headersTimeout: 15_000, bodyTimeout: 15_000 })));
+    pools.set(
+      poolKey,
+      (pool = new Pool(base, {
+        connections: 256,
+        headersTimeout: 15_000,
+        bodyTimeout: 15_000,
+        // Another loopback address (127.0.0.2) is another caller to the service's per-address share.
+        ...(opts.localAddress && { localAddress: opts.localAddress }),
+      })),
+    );
   const started = performance.now();
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -147,8 +157,18 @@ async function poolRequest(
   }
 }
 
-/** Runs the mix at `rates` for `seconds` against the service at `url`, as `tenant`; answers what it met. */
-export async function runMix(url: string, tenant: Tenant, rates: Rates, seconds: number, tag: string) {
+/**
+ * Runs the mix at `rates` for `seconds` against the service at `url`, as `tenant` (from `localAddress`, a loopback
+ * address of its own, when given); answers what it met.
+ */
+export async function runMix(
+  url: string,
+  tenant: Tenant,
+  rates: Rates,
+  seconds: number,
+  tag: string,
+  localAddress?: string,
+) {
   const result: MixResult = {
     seconds,
     sentOver: 0,
@@ -186,7 +206,7 @@ export async function runMix(url: string, tenant: Tenant, rates: Rates, seconds:
       rates['auth read'],
       end,
       fired('auth read', () =>
-        poolRequest(url, 'GET', '/api/v1/dashboard/client/jobs?page_size=5', { token: tenant.triple }),
+        poolRequest(url, 'GET', '/api/v1/dashboard/client/jobs?page_size=5', { token: tenant.triple, localAddress }),
       ),
     ),
     steady(
@@ -195,6 +215,7 @@ export async function runMix(url: string, tenant: Tenant, rates: Rates, seconds:
       fired('content read', () =>
         poolRequest(url, 'GET', `/api/v1/content/posts/soak-${n++ % 20}`, {
           headers: { 'x-content-domain': tenant.domain },
+          localAddress,
         }),
       ),
     ),
@@ -203,6 +224,7 @@ export async function runMix(url: string, tenant: Tenant, rates: Rates, seconds:
         poolRequest(url, 'POST', '/api/v1/dashboard/client/jobs/maps-scrape/submit', {
           token: tenant.triple,
           body: { query: `soak ${tag} ${n++}`, country_code: 'LU', max_locations: 1, max_results: 5 },
+          localAddress,
         }),
       )();
       if (answer.status === 200) result.jobIds.push(answer.body.job_id);
@@ -215,6 +237,24 @@ export async function runMix(url: string, tenant: Tenant, rates: Rates, seconds:
   ]);
   result.sentOver = (Math.max(...lastSent) - started) / 1000;
   return result;
+}
+
+/** Several runs side by side (one a tenant) as one: their latencies, failures, timelines and jobs together. */
+export function together(runs: MixResult[]): MixResult {
+  const [first] = runs;
+  const merged: MixResult = {
+    seconds: first.seconds,
+    sentOver: Math.max(...runs.map((r) => r.sentOver)),
+    latencies: Object.fromEntries(KINDS.map((k) => [k, runs.flatMap((r) => r.latencies[k])])) as MixResult['latencies'],
+    errors: Object.fromEntries(KINDS.map((k) => [k, runs.flatMap((r) => r.errors[k])])) as MixResult['errors'],
+    examples: new Map(runs.flatMap((r) => [...r.examples])),
+    timeline: first.timeline.map((_, i) => ({
+      failed: runs.reduce((n, r) => n + (r.timeline[i]?.failed ?? 0), 0),
+      reads: runs.flatMap((r) => r.timeline[i]?.reads ?? []),
+    })),
+    jobIds: runs.flatMap((r) => r.jobIds),
+  };
+  return merged;
 }
 
 /** Jobs among `ids` not completed within `timeoutMs` (polled every second). */

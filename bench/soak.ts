@@ -8,16 +8,22 @@
  *    opened and closed every 2 s) for SOAK_SECONDS: throughput, p50/p99 and errors per kind, every job completed,
  *    and RSS flat (the last minute's mean within 10% of the second minute's; for runs under 3 minutes, the second
  *    and last fifth);
- * 2. knee: the highest multiple of the mix it holds (0 errors, read p99 under SOAK_P99_MS for a step of
+ * 2. fairness: the mix shared by SOAK_QUIET_TENANTS quiet tenants (each from a loopback address of its own) for
+ *    SOAK_FAIRNESS_SECONDS, first alone (the baseline), then again beside a noisy tenant that sends 10 times what its
+ *    bounds allow (a quiet tenant's share of the phase's jobs as its quota, one unfinished job at a time): the quiet
+ *    tenants' p99 and errors beside the baseline's (goal: no refusal, read p99 within 1.5x), and what the noisy
+ *    tenant got;
+ * 3. knee: the highest multiple of the mix it holds (0 errors, read p99 under SOAK_P99_MS for a step of
  *    SOAK_KNEE_STEP_SECONDS), and of each part alone;
- * 3. overload: twice the knee for SOAK_OVERLOAD_SECONDS, then the mix (or the knee, on a machine that holds less) for
+ * 4. overload: twice the knee for SOAK_OVERLOAD_SECONDS, then the mix (or the knee, on a machine that holds less) for
  *    SOAK_RECOVERY_SECONDS: errors by kind and status, RSS, the time until latency is back under the target, and
  *    jobs accepted against jobs completed.
  *
  *   npm run bench:soak   (SOAK_SECONDS=300 SOAK_READS_PER_S=200 SOAK_CONTENT_PER_S=200 SOAK_JOBS_PER_MIN=120
  *                         SOAK_SSE_HELD=5 SOAK_P99_MS=100 SOAK_KNEE_STEP_SECONDS=15 SOAK_KNEE_MAX=6
  *                         SOAK_WARMUP_SECONDS=20 SOAK_OVERLOAD_SECONDS=60 SOAK_RECOVERY_SECONDS=30
- *                         SOAK_PHASES=steady,knee,overload;
+ *                         SOAK_FAIRNESS_SECONDS=60 SOAK_QUIET_TENANTS=3
+ *                         SOAK_PHASES=steady,fairness,knee,overload;
  *                         SOAK_CPU_PROFILE=<dir> writes the service's CPU profile there when it stops;
  *                         SOAK_NODE_ARGS="--flag ..." gives the service's node its own flags)
  */
@@ -29,7 +35,7 @@ import { footprint, startService, workerPidOf } from '../test/faults/service';
 import { startSubscriber } from '../test/faults/sse';
 import { createTenant, request, type Tenant } from '../test/faults/workload';
 import { loadAverage, printTable, verdict } from './support';
-import { KINDS, count, pct, runMix, scaled, unfinishedJobs, type MixResult, type Rates } from './soak-mix';
+import { KINDS, count, pct, runMix, scaled, together, unfinishedJobs, type MixResult, type Rates } from './soak-mix';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('SOAK_SECONDS', 300);
@@ -45,7 +51,21 @@ const WARMUP_SECONDS = env('SOAK_WARMUP_SECONDS', 20);
 const KNEE_MAX = env('SOAK_KNEE_MAX', 6);
 const OVERLOAD_SECONDS = env('SOAK_OVERLOAD_SECONDS', 60);
 const RECOVERY_SECONDS = env('SOAK_RECOVERY_SECONDS', 30);
-const PHASES = new Set((process.env.SOAK_PHASES ?? 'steady,knee,overload').split(','));
+const FAIRNESS_SECONDS = env('SOAK_FAIRNESS_SECONDS', 60);
+const QUIET_TENANTS = env('SOAK_QUIET_TENANTS', 3);
+/**
+ * How many times what its bounds allow the noisy tenant sends. Its bounds: one quiet tenant's share of the phase's
+ * jobs as its quota (jobs per day), and one unfinished job at a time, so what it gets done is what one more quiet
+ * tenant would add; on 2 CPUs, where the job side is what limits the mix (docs/performance.md, "Load"), a noisy
+ * tenant allowed more work than that would measure the machine, not the fairness.
+ */
+const NOISY_FACTOR = 10;
+/** The loopback addresses of the noisy tenant and the first quiet one (127/8 is all on `lo`). */
+const NOISY_ADDRESS = '127.0.0.2';
+const quietAddress = (i: number) => `127.0.0.${3 + i}`;
+/** How much slower the quiet tenants' read p99 may be beside the noisy tenant than without it (the issue's goal). */
+const FAIR_P99_RATIO = 1.5;
+const PHASES = new Set((process.env.SOAK_PHASES ?? 'steady,fairness,knee,overload').split(','));
 const ADMIN = { email: 'soak@example.test', password: 'soak-password-123' };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -153,6 +173,98 @@ function printKinds(r: MixResult) {
     say(`  the load generator lagged: these requests went out over ${r.sentOver.toFixed(1)} s, not ${r.seconds}`);
 }
 
+/** The 20 published posts the mix's content reads ask for (`soak-0` .. `soak-19`). */
+async function publishPosts(url: string, tenant: Tenant) {
+  for (let i = 0; i < 20; i++) {
+    const body = {
+      slug: `soak-${i}`,
+      title: `Soak ${i}`,
+      body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'soak' }] }] },
+    };
+    const post = await request(url, 'POST', '/api/v1/dashboard/content/posts', { token: tenant.triple, body });
+    await request(url, 'POST', `/api/v1/dashboard/content/posts/${post.body.id}/publish`, { token: tenant.triple });
+  }
+}
+
+/**
+ * The fairness phase (docs/security.md, "Fairness"): the mix shared by quiet tenants with the default job bounds,
+ * first alone, then beside a noisy tenant sending 10 times what its bounds allow, each from an address of its own. The quiet tenants must see no refusal and a read p99 within FAIR_P99_RATIO of their own baseline, and every
+ * job they got accepted must complete. Answers whether the goal was met.
+ */
+async function fairness(url: string, admin: string): Promise<boolean> {
+  const DEFAULT_JOBS = { max_unfinished: null, per_day: null, per_month: null };
+  const quiet: Tenant[] = [];
+  for (let i = 0; i < QUIET_TENANTS; i++) {
+    quiet.push(await createTenant(url, admin, `Quiet ${i}`, DEFAULT_JOBS));
+    await publishPosts(url, quiet[i]);
+  }
+  const share = scaled(MIX, 1 / QUIET_TENANTS);
+  const quota = Math.round(share['job submit'] * FAIRNESS_SECONDS);
+  const noisy = await createTenant(url, admin, 'Noisy', { max_unfinished: 1, per_day: quota, per_month: 0 });
+  const noisyRates: Rates = { ...scaled(MIX, 0), 'job submit': (NOISY_FACTOR * quota) / FAIRNESS_SECONDS };
+  say(
+    `\n== fairness: ${QUIET_TENANTS} quiet tenants sharing ${rateText(MIX)} for ${FAIRNESS_SECONDS} s, alone and ` +
+      `then beside a noisy tenant sending ${NOISY_FACTOR * quota} job submits from ${NOISY_ADDRESS} against its ` +
+      `bounds of ${quota} jobs a day and 1 unfinished (${machine()})`,
+  );
+  /** The quiet tenants' run, and the jobs of it not completed afterwards. */
+  const quietRun = async (tag: string) => {
+    const runs = await Promise.all(
+      quiet.map((t, i) => runMix(url, t, share, FAIRNESS_SECONDS, `${tag} ${i}`, quietAddress(i))),
+    );
+    const unfinished = await Promise.all(quiet.map((t, i) => unfinishedJobs(url, t, runs[i].jobIds, 120_000)));
+    return { result: together(runs), unfinished: unfinished.flat().length };
+  };
+  const alone = await quietRun('fair alone');
+  say('the quiet tenants alone (the baseline):');
+  printKinds(alone.result);
+  await sleep(3000);
+  const [beside, loud] = await Promise.all([
+    quietRun('fair beside'),
+    runMix(url, noisy, noisyRates, FAIRNESS_SECONDS, 'noisy', NOISY_ADDRESS),
+  ]);
+  say('the quiet tenants beside the noisy one:');
+  printKinds(beside.result);
+  say('the noisy tenant:');
+  printKinds(loud);
+  const quietErrors = (q: typeof alone) => count(q.result.errors) + q.unfinished;
+  const submitP99 = (r: MixResult) => pct(r.latencies['job submit'], 99) || 0;
+  printTable(
+    ['quiet tenants', 'requests', 'read p99 ms', 'submit p99 ms', 'errors', 'jobs accepted', 'not completed'],
+    [
+      ['alone', alone],
+      ['beside the noisy tenant', beside],
+    ].map(([name, q]) => {
+      const { result, unfinished } = q as typeof alone;
+      const requests = KINDS.reduce((n, k) => n + result.latencies[k].length + result.errors[k].length, 0);
+      return [
+        name as string,
+        String(requests),
+        String(readP99(result)),
+        String(submitP99(result)),
+        String(count(result.errors)),
+        String(result.jobIds.length),
+        String(unfinished),
+      ];
+    }),
+  );
+  const ratio = readP99(beside.result) / Math.max(1, readP99(alone.result));
+  const refusals = new Map<string, number>();
+  for (const e of loud.errors['job submit']) refusals.set(e, (refusals.get(e) ?? 0) + 1);
+  say(
+    `the noisy tenant: ${loud.latencies['job submit'].length + loud.errors['job submit'].length} submits, ` +
+      `${loud.jobIds.length} accepted, refused ${[...refusals].map(([status, n]) => `${n} with ${status}`).join(', ') || 'none'}`,
+  );
+  const clean = quietErrors(beside) === 0;
+  const close = ratio <= FAIR_P99_RATIO;
+  say(
+    `fairness target: the quiet tenants beside the noisy one had no error (${verdict(clean, `NOT met: ${quietErrors(beside)}`)}) ` +
+      `and a read p99 within ${FAIR_P99_RATIO}x of their baseline (${verdict(close, `NOT met`)}: ` +
+      `${readP99(beside.result)} against ${readP99(alone.result)} ms, ${ratio.toFixed(2)}x); ${machine()}`,
+  );
+  return clean && close && quietErrors(alone) === 0;
+}
+
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-soak-'));
   say(`starting the service (its own devstack in ${dataDir})...`);
@@ -205,15 +317,7 @@ async function main() {
     const url = service.url;
     const admin = (await request(url, 'POST', '/api/v1/auth/login', { body: ADMIN })).body.access_token;
     const tenant: Tenant = await createTenant(url, admin, 'Soak');
-    for (let i = 0; i < 20; i++) {
-      const body = {
-        slug: `soak-${i}`,
-        title: `Soak ${i}`,
-        body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'soak' }] }] },
-      };
-      const post = await request(url, 'POST', '/api/v1/dashboard/content/posts', { token: tenant.triple, body });
-      await request(url, 'POST', `/api/v1/dashboard/content/posts/${post.body.id}/publish`, { token: tenant.triple });
-    }
+    await publishPosts(url, tenant);
     const held = Array.from({ length: SSE_HELD }, () => startSubscriber(() => url, tenant.triple));
     const run = async (rates: Rates, seconds: number, tag: string) => {
       const r = await runMix(url, tenant, rates, seconds, tag);
@@ -293,6 +397,8 @@ async function main() {
       );
       if (errors || !flat || !fast || lagged(r)) exitCode = 1;
     }
+
+    if (PHASES.has('fairness') && !(await fairness(url, admin))) exitCode = 1;
 
     let knee = 1;
     if (PHASES.has('knee')) {

@@ -36,7 +36,7 @@ describe("one address's share of the requests in progress", () => {
   const login = (from: string) =>
     callFrom(from, `${api.url}/api/v1/auth/login`, 'POST', { email: ADMIN.email, password: ADMIN.password });
 
-  it('lets one address alone use the whole bound, and another address in even then; then each keeps its share', async () => {
+  it('lets one address alone use the whole bound, and another address in even then; then each keeps room to grow', async () => {
     // The first address alone takes every slot (a load test from one machine, or a proxy without TRUST_PROXY)...
     const first = Array.from({ length: CAPACITY }, () => relay(FIRST));
     await eventually(async () => (provider.waiting() === CAPACITY ? true : undefined));
@@ -54,16 +54,19 @@ describe("one address's share of the requests in progress", () => {
     provider.answer(CAPACITY / 2);
     expect((await Promise.all(first.splice(0, CAPACITY / 2))).map((r) => r.status)).toEqual([200, 200, 200, 200]);
     await eventually(async () => ((await inFlight()) === CAPACITY / 2 + 1 ? true : undefined));
-    // The first address is past its share (8 / 2 addresses = 4) but more than a quarter of the bound is free: in.
+    // The first address takes more while that leaves the second its headroom (ceil(8 / 16) = 1 slot): two more.
     first.push(relay(FIRST));
     await eventually(async () => (provider.waiting() === CAPACITY / 2 + 2 ? true : undefined));
-    // With a quarter free, past its share it is refused, while the second address, under its share, gets in.
+    first.push(relay(FIRST));
+    await eventually(async () => (provider.waiting() === CAPACITY / 2 + 3 ? true : undefined));
+    // One slot free, the second address's headroom: the first, past its max-min share (6 of 8 beside the second's
+    // 1 + 1), is refused, while the second, within its share, gets in.
     const overShare = await relay(FIRST);
     expect(overShare.status).toBe(503);
     expect(overShare.headers['retry-after']).toBe('1');
     expect(overShare.body.detail).toBe(OVER_SHARE);
     second.push(relay(SECOND));
-    await eventually(async () => (provider.waiting() === CAPACITY / 2 + 3 ? true : undefined));
+    await eventually(async () => (provider.waiting() === CAPACITY / 2 + 4 ? true : undefined));
 
     provider.answer();
     expect((await Promise.all([...first, ...second])).every((r) => r.status === 200)).toBe(true);

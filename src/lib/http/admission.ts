@@ -66,16 +66,19 @@ function addTo(counts: Map<string, number>, key: string, by: number): void {
  *
  * Each address (clientAddress: an IPv4 address, an IPv6 /64) gets its share (docs/security.md, "Addresses"): an
  * address that holds no slot is admitted while the bound has room, and beyond it into a small reserve (1/16 of the
- * bound), so a second caller always finds room even while one address holds everything; an address that holds slots
- * takes one more only within the bound and while it stays within its fair share (the bound divided by the number of
- * addresses holding slots) or more than a quarter of the bound is free. One address alone (a load test from one
- * machine, every caller behind a proxy TRUST_PROXY does not name) so still gets the whole bound. The bodies of one
- * address arriving at once are bounded too (`maxBodiesArrivingPerAddress`): each holds a socket and a buffer.
+ * bound, the headroom), so a second caller always finds room even while one address holds everything; an address
+ * that holds slots takes one more only within the bound, and only while that leaves every other busy address its
+ * headroom to grow, or it stays within its max-min fair share of the bound (each other address's demand counted as
+ * what it holds plus its headroom). One address alone (a load test from one machine, every caller behind a proxy
+ * TRUST_PROXY does not name) so still gets the whole bound, and an address is never held back for another that does
+ * not use its share (an earlier rule, an even split of the bound's last quarter, refused the soak's quiet tenants
+ * beside a noisy one that held one slot). The bodies of one address arriving at once are bounded too
+ * (`maxBodiesArrivingPerAddress`): each holds a socket and a buffer.
  */
 export function admission(limits: AdmissionLimits): AdmissionGate {
   const capacity = limits.maxConcurrent;
-  const newcomersReserve = Math.ceil(capacity / 16);
-  const plentyFree = capacity / 4;
+  /** Slots beyond the bound for an address holding none, and the room each other busy address keeps to grow. */
+  const headroom = Math.ceil(capacity / 16);
   let inFlight = 0;
   let bodiesArriving = 0;
   /** The addresses holding slots, and how many each holds. */
@@ -130,12 +133,24 @@ export function admission(limits: AdmissionLimits): AdmissionGate {
   const refusalFor = (address: string): keyof typeof refusals | null => {
     if (capacity > 0) {
       const held = slotsOf.get(address) ?? 0;
-      if (held === 0 ? inFlight >= capacity + newcomersReserve : inFlight >= capacity) return 'concurrency';
-      const withinShare = (held + 1) * slotsOf.size <= capacity;
-      if (held > 0 && !withinShare && capacity - inFlight <= plentyFree) return 'address_share';
+      if (held === 0 ? inFlight >= capacity + headroom : inFlight >= capacity) return 'concurrency';
+      if (held > 0 && !withinShare(address, held)) return 'address_share';
     }
     if (histogram && loopDelayMs > limits.maxEventLoopDelayMs) return 'event_loop_delay';
     return null;
+  };
+
+  /**
+   * Whether an address holding `held` slots may take one more: what it would then hold, beside what every other busy
+   * address holds plus its headroom, fits in the bound; or else it stays within its max-min fair share of the bound
+   * among those demands (fairShare). Only when they do not all fit is the share computed.
+   */
+  const withinShare = (address: string, held: number): boolean => {
+    const others = slotsOf.size - 1;
+    if (inFlight + 1 + others * headroom <= capacity) return true;
+    const demands = [held + 1];
+    for (const [other, holds] of slotsOf) if (other !== address) demands.push(holds + headroom);
+    return held + 1 <= fairShare(demands, capacity);
   };
 
   const take = (ticket: Ticket) => {
@@ -207,6 +222,22 @@ export function admission(limits: AdmissionLimits): AdmissionGate {
     };
 
   return { admit, whileBodyArrives };
+}
+
+/**
+ * The max-min fair share of `capacity` among `demands` (water-filling): the largest s such that every demand met up to s
+ * fits, Σ min(demand, s) ≤ capacity; Infinity when all of them fit. A demand under the share is met whole, and what it
+ * leaves is shared evenly by the larger ones, so no demand gets less than it would by an even split.
+ */
+export function fairShare(demands: number[], capacity: number): number {
+  const ascending = [...demands].sort((a, b) => a - b);
+  let left = capacity;
+  for (let i = 0; i < ascending.length; i++) {
+    const even = left / (ascending.length - i);
+    if (ascending[i] >= even) return even;
+    left -= ascending[i];
+  }
+  return Infinity;
 }
 
 /** Gives back the slot of a request whose answer stays open (an event stream, once its headers are sent). */
