@@ -8,6 +8,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import regexp from 'eslint-plugin-regexp';
+import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -51,7 +52,18 @@ const areaBoundaries = fs
   );
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'packages/*/dist/**', '.data/**', 'coverage/**', '.scratch/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'packages/*/dist/**',
+      'console/dist/**',
+      'test-results/**',
+      '.data/**',
+      'coverage/**',
+      '.scratch/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   regexp.configs['flat/recommended'],
@@ -99,5 +111,13 @@ export default tseslint.config(
         { name: 'fetch', message: 'I/O belongs in an activity' },
       ],
     },
+  },
+  // The console runs in the browser (console/src): its globals, and React's rules of hooks.
+  {
+    files: ['console/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    // incompatible-library speaks to the React Compiler, which the console does not use (TanStack Table's hooks).
+    rules: { ...reactHooks.configs.recommended.rules, 'react-hooks/incompatible-library': 'off' },
   },
 );

@@ -18,6 +18,7 @@ import type { Infra } from './infra';
 import type { Config } from './lib/config';
 import type { Modules } from './services';
 import { authenticate } from './auth/authenticate';
+import { serveConsole } from './console/serve-console';
 import { READS, recordWrites } from './activity/record-writes';
 
 /** Every contract operation's handler, from the area modules (the router mounts them by operationId). */
@@ -85,6 +86,7 @@ export function createApp(
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
   for (const [path, page] of Object.entries(pages)) app.get(path, page);
+  app.use('/console', serveConsole()); // the console (docs/console.md), outside the contract like the pages
 
   app.use(TEMPORAL_CODEC_PATH, temporalUiCors(infra.temporalUiUrl));
   app.use(modules.content.fastPath); // cached public content reads, before parsing and validation
@@ -93,6 +95,10 @@ export function createApp(
   // role and scope (403), an agent's rate limits (429), and only then is the body parsed (400/413) and the
   // request validated (422). A body still arriving is read without holding a slot of the edge's bound.
   const jsonBody = jsonBodyParsers(config.JSON_BODY_LIMIT_BYTES);
+  // Where a cookie-carried write may come from besides the request's own origin (auth/authenticate.ts).
+  const trustedOrigins = new Set(
+    [config.PUBLIC_BASE_URL, infra.temporalUiUrl].flatMap((url) => (url ? [new URL(url).origin] : [])),
+  );
   const recordWrite = recordWrites(modules.activity.recorder, logger); // every successful authenticated write
   // A retry with the Idempotency-Key of an answered request gets that answer, once the request is known valid.
   const idempotency = idempotencyStages({
@@ -110,7 +116,7 @@ export function createApp(
       contract,
       operationHandlers(modules),
       ({ method, schema }) => [
-        authenticate(modules.auth, schema),
+        authenticate(modules.auth, schema, trustedOrigins),
         modules.agents.limitRequests,
         ...(READS.has(method) ? [] : [recordWrite]),
         // JSON, and an HTML form's fields where the contract declares them: one handler, so the request's slot is
@@ -138,6 +144,7 @@ function metricsOperationOf(contract: CompiledContract, pagePaths: string[]) {
     const declared = contract.lookup(req.method, path);
     if (declared.found) return declared.found.schema.operationId;
     if (pages.has(path)) return 'page';
+    if (/^\/console(?:\/|$)/.test(path)) return 'console';
     return /^\/(?:docs|openapi\.yaml)(?:\/|$)/.test(path) ? 'docs' : 'unmatched';
   };
 }

@@ -10,16 +10,42 @@ interface OperationSecurity {
   'x-scopes'?: string[];
 }
 
-function presentedToken(req: Request, schemes: Set<string>): string | undefined {
+/** The credential presented, and whether it came as the session cookie (which a browser sends on its own). */
+function presentedToken(req: Request, schemes: Set<string>): { token: string; byCookie: boolean } | undefined {
   const header = req.get('authorization');
   if (header && schemes.has('bearerAuth')) {
     const match = /^Bearer\s+(\S.*)$/i.exec(header);
     if (!match) throw AppError.unauthorized('Authorization must be "Bearer <token>"');
-    return match[1].trim();
+    return { token: match[1].trim(), byCookie: false };
   }
-  if (schemes.has('streamToken') && typeof req.query.token === 'string') return req.query.token;
-  if (schemes.has('sessionCookie')) return sessionCookieOf(req.headers.cookie);
-  return undefined;
+  if (schemes.has('streamToken') && typeof req.query.token === 'string')
+    return { token: req.query.token, byCookie: false };
+  const cookie = schemes.has('sessionCookie') ? sessionCookieOf(req.headers.cookie) : undefined;
+  return cookie ? { token: cookie, byCookie: true } : undefined;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A write carried by the session cookie must come from the service's own pages: a browser sends the cookie with
+ * a request another site makes it send (a form, a fetch with credentials), so such a request is refused (OWASP's
+ * Fetch Metadata resource isolation, with the Origin header where a browser sends no Sec-Fetch-Site). `same-site`
+ * is refused too: a sibling host is another party. A request with neither header comes from no browser (curl, a
+ * script holding the cookie), which no other site can make. `trustedOrigins` are the service's own public origin
+ * and the Temporal UI's, which calls the codec with the operator's cookie.
+ */
+export function crossSiteWrite(req: Request, trustedOrigins: ReadonlySet<string>): string | null {
+  if (SAFE_METHODS.has(req.method)) return null;
+  const site = req.get('sec-fetch-site');
+  const origin = req.get('origin');
+  if (origin !== undefined) {
+    const own = `${req.protocol}://${req.host}`;
+    if (origin === own || trustedOrigins.has(origin)) return null;
+    return `a write with the session cookie from another origin (${origin.slice(0, 100)})`;
+  }
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    return `a ${site.slice(0, 20)} write with the session cookie`;
+  return null;
 }
 
 /** The session cookie's value, read only on the requests that present no bearer credential. */
@@ -101,7 +127,11 @@ function credentialCheck(
  * `security` (once, when the routes are built), resolves the presented one (triple, session or access token)
  * and applies its role and scope rules. Operations that declare no credential scheme pass through.
  */
-export function authenticate(auth: Pick<AuthService, 'resolve' | 'whyRefused'>, op: OperationSecurity) {
+export function authenticate(
+  auth: Pick<AuthService, 'resolve' | 'whyRefused'>,
+  op: OperationSecurity,
+  trustedOrigins: ReadonlySet<string> = new Set(),
+) {
   const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
   if (!CREDENTIAL_SCHEMES.some((s) => schemes.has(s))) {
     // The signup token is verified by the signup handlers (401 expired or badly signed, 410 old
@@ -113,10 +143,13 @@ export function authenticate(auth: Pick<AuthService, 'resolve' | 'whyRefused'>, 
     };
   }
   return async (req: Request, _res: Response, next: NextFunction) => {
-    const token = presentedToken(req, schemes);
-    if (!token) throw AppError.unauthorized('Missing credentials');
+    const presented = presentedToken(req, schemes);
+    if (!presented) throw AppError.unauthorized('Missing credentials');
+    const { token } = presented;
     const caller = await auth.resolve(token);
     if (!caller) throw AppError.unauthorized('Invalid or expired credentials');
+    const crossSite = presented.byCookie ? crossSiteWrite(req, trustedOrigins) : null;
+    if (crossSite) throw AppError.forbidden(`Refused ${crossSite}: send it from the console or with a bearer token`);
     authorize(op, caller);
     req.caller = caller;
     req.credential = credentialCheck(auth, op, token, caller);

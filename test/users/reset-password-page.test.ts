@@ -60,8 +60,14 @@ describe('the reset-password page', () => {
     expect(await page.$eval('button', (el) => el.getBoundingClientRect().width > 200)).toBe(true);
     await page.type('#p', 'page-password-22');
     await page.click('button');
-    await eventually(async () => ((await page.$eval('#m', (el) => el.textContent)) ? true : undefined));
-    expect(await page.$eval('#m', (el) => el.textContent)).toBe('Your password was changed. You can sign in now.');
+    await eventually(async () =>
+      (await page.$eval('#m', (el) => (el as unknown as { textContent: string | null }).textContent))
+        ? true
+        : undefined,
+    );
+    expect(await page.$eval('#m', (el) => (el as unknown as { textContent: string | null }).textContent)).toBe(
+      'Your password was changed. You can sign in now.',
+    );
     expect(refused).toEqual([]);
     await page.close();
     expect(

@@ -90,6 +90,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/auth/password-reset/request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a password-reset e-mail
+     * @description The "forgot your password?" of the console's sign-in: when an active dashboard user has this e-mail,
+     * a single-use reset link is e-mailed to it (the same e-mail and link as trigger-reset, consumed by POST
+     *     /api/v1/auth/password-reset). Public; no role. The answer is the same 202 whether or not the account
+     *     exists, so it tells nobody which addresses have accounts. Throttled: at most
+     *     `PASSWORD_RESET_REQUESTS_PER_ACCOUNT` e-mails per account (3) and `PASSWORD_RESET_REQUESTS_PER_ADDRESS`
+     *     requests per client address (10) per hour; past either, 429 with Retry-After, whether or not the account
+     *     exists.
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/content/authors': {
     parameters: {
       query?: never;
@@ -2999,11 +3025,11 @@ export interface paths {
      *     (a watch's run saw leads no earlier job had found: their count and first 100 refs), each with an
      *     `id:`, and `event: heartbeat` (data `{"at": ...}`) every 30 seconds. Reconnecting with
      *     `Last-Event-ID` replays the events missed, from a bounded window kept in Redis, whichever API
-     *     instance answers. Authentication: query `token` (the credential triple
-     *     `client_id:api_key:api_secret`, or any token the bearer header accepts, since browsers' EventSource
-     *     cannot send headers) or the bearer header, which wins when both are sent (so it is listed first); agent
-     *     tokens need scope jobs:read. A super_admin streams one client's events with X-Selected-Client-Id, or all
-     *     clients' without it. A client holds at most
+     *     instance answers. Authentication: the bearer header, which wins when several are sent (so it is listed
+     *     first); query `token` (the credential triple `client_id:api_key:api_secret`, or any token the bearer
+     *     header accepts, since browsers' EventSource cannot send headers); or the session cookie (the console's
+     * EventSource, with no credential in its URL); agent tokens need scope jobs:read. A super_admin streams one
+     * client's events with X-Selected-Client-Id, or all clients' without it. A client holds at most
      *     SSE_MAX_STREAMS_PER_CLIENT streams open at once (20 by default, across every API instance); one more
      *     answers 429 with Retry-After.
      *
@@ -6271,6 +6297,64 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@example.org"
+         *     }
+         */
+        'application/json': {
+          /** Format: email */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted; an e-mail is on its way when the account exists. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accepted": true
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            accepted: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      409: components['responses']['IdempotencyKeyInFlight'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { test as base, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { ADMIN } from '../../../test/support/harness';
+
+export { expect };
+
+export interface ConsoleUser {
+  email: string;
+  password: string;
+  role: 'super_admin' | 'brand_admin' | 'client_user';
+  clientId: string | null;
+}
+
+export interface Tenant {
+  clientId: string;
+  name: string;
+  /** The client's credential triple (for API calls a journey makes to set the scene). */
+  triple: string;
+  user: ConsoleUser;
+}
+
+/** A call to the service as a test sets the scene: JSON in and out, the bearer token given. */
+export async function apiCall(method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(`${process.env.E2E_BASE_URL}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return parsed;
+}
+
+export async function adminToken(): Promise<string> {
+  const res = await fetch(`${process.env.E2E_BASE_URL}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!res.ok) throw new Error(`admin login: ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** A fresh client of its own for a journey (no journey sees another's data), with a client_user who signs in. */
+export async function createTenant(label = 'Acme'): Promise<Tenant> {
+  const admin = await adminToken();
+  const suffix = randomBytes(3).toString('hex');
+  const name = `${label} ${suffix}`;
+  const client = await apiCall('POST', '/api/v1/dashboard/admin/clients', admin, {
+    name,
+    admin_email: `owner-${suffix}@example.test`,
+  });
+  const user: ConsoleUser = {
+    email: `user-${suffix}@example.test`,
+    password: `console-pass-${suffix}-1`,
+    role: 'client_user',
+    clientId: client.client_id,
+  };
+  await apiCall('POST', '/api/v1/dashboard/users', admin, {
+    email: user.email,
+    role: user.role,
+    client_id: user.clientId,
+    password: user.password,
+  });
+  return {
+    clientId: client.client_id,
+    name,
+    triple: `${client.client_id}:${client.api_key}:${client.api_secret}`,
+    user,
+  };
+}
+
+export const SUPER_ADMIN: ConsoleUser = { ...ADMIN, role: 'super_admin', clientId: null };
+
+/** A page of the main navigation, by its name. */
+export const navLink = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+/** Signs in through the console's own form, as a person does. */
+export async function signIn(page: Page, user: Pick<ConsoleUser, 'email' | 'password'>, path = '/console/') {
+  await page.goto(path);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+}
+
+/**
+ * axe-core's WCAG 2.0/2.1/2.2 A and AA rules on the page as it is drawn now, in the theme the page is emulating:
+ * the violations, each with its rule and the elements it found, so a failure says what to fix.
+ */
+export async function accessibilityViolations(page: Page) {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
+    .analyze();
+  return result.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')})`,
+  );
+}
+
+/** The page in light and then in dark (prefers-color-scheme), axe run on each. */
+export async function expectAccessibleInBothThemes(page: Page) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await accessibilityViolations(page), `axe in the ${colorScheme} theme`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
+/** The service's address (the run's API, started by the global setup) as every journey's base URL. */
+export const test = base.extend({
+  // Playwright reads a fixture's dependencies from its destructuring pattern: this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+});

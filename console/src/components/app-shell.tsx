@@ -1,0 +1,211 @@
+import { useEffect, useState, type ComponentType } from 'react';
+import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Briefcase, Eye, FileText, KeyRound, LogOut, Menu, Users, WifiOff } from 'lucide-react';
+import { toast } from 'sonner';
+import { api, onApiOutcome, selectedClient, setSelectedClient, unwrap } from '@/api/client';
+import { ApiError, describeError } from '@/api/errors';
+import { connectLiveEvents, onLiveEvent, onLiveState, onResync, type LiveState } from '@/api/live-events';
+import { meQuery, signOut, type Role } from '@/api/session';
+import { Button } from './ui/button';
+import { NativeSelect, Label } from './ui/input';
+import { cn } from '@/lib/utils';
+
+interface NavItem {
+  to: string;
+  label: string;
+  icon: ComponentType<{ className?: string }>;
+  roles?: Role[];
+}
+
+/** The workspace's pages; a role sees only what it may use (the API refuses the rest anyway). */
+export const NAV: NavItem[] = [
+  { to: '/jobs', label: 'Jobs', icon: Briefcase },
+  { to: '/leads', label: 'Leads', icon: Users },
+  { to: '/watches', label: 'Watches', icon: Eye },
+  { to: '/content', label: 'Content', icon: FileText },
+  { to: '/credentials', label: 'Credentials', icon: KeyRound },
+];
+
+const SELECTED_CLIENT_KEY = 'lead-console.selected-client';
+
+/** A super_admin acts for one client at a time (X-Selected-Client-Id); the choice lasts for this tab. */
+function ClientSwitcher() {
+  const queryClient = useQueryClient();
+  const clients = useQuery({
+    queryKey: ['admin-clients'],
+    queryFn: () => unwrap(api.GET('/api/v1/dashboard/admin/clients', { params: { query: { page_size: 100 } } })),
+  });
+  const [value, setValue] = useState(selectedClient() ?? '');
+  const choose = (id: string) => {
+    setValue(id);
+    setSelectedClient(id || null);
+    if (id) sessionStorage.setItem(SELECTED_CLIENT_KEY, id);
+    else sessionStorage.removeItem(SELECTED_CLIENT_KEY);
+    void queryClient.invalidateQueries({
+      predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'admin-clients',
+    });
+  };
+  return (
+    <div className="flex items-center gap-2">
+      <Label htmlFor="client-switcher" className="whitespace-nowrap text-muted-foreground">
+        Acting for
+      </Label>
+      <NativeSelect id="client-switcher" value={value} onChange={(e) => choose(e.target.value)} className="w-48">
+        <option value="">No client chosen</option>
+        {clients.data?.clients.map((c) => (
+          <option key={c.client_id} value={c.client_id}>
+            {c.name}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
+function LiveIndicator({ state }: { state: LiveState }) {
+  if (state === 'live')
+    return (
+      <span className="flex items-center gap-1 text-xs text-success" role="status">
+        <span className="size-2 rounded-full bg-success" aria-hidden /> Live
+      </span>
+    );
+  return (
+    <span className="flex items-center gap-1 text-xs text-warning" role="status">
+      <WifiOff className="size-3" aria-hidden />{' '}
+      {state === 'offline' ? 'Offline, reconnecting…' : state === 'ended' ? 'Not live: sign in again' : 'Connecting…'}
+    </span>
+  );
+}
+
+/**
+ * The signed-in frame: navigation by role, the super_admin's client switcher, the live stream's state, a banner
+ * while the service or an engine is unavailable, and the page. A 401 from any call sends the user to sign in and
+ * back to this page afterwards.
+ */
+export function AppShell() {
+  const me = useQuery(meQuery).data!;
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const navigate = useNavigate();
+  const [live, setLive] = useState<LiveState>('connecting');
+  const [outage, setOutage] = useState<ApiError | null>(null);
+  const [navOpen, setNavOpen] = useState(false);
+
+  if (me.role === 'super_admin' && selectedClient() === null) {
+    const kept = sessionStorage.getItem(SELECTED_CLIENT_KEY);
+    if (kept) setSelectedClient(kept);
+  }
+
+  useEffect(() => {
+    const stopStream = connectLiveEvents();
+    const stopState = onLiveState((state) => {
+      setLive(state);
+      // The stream ends when the session does (a logout elsewhere, an expiry, a deactivation): asking who is signed
+      // in then answers 401, which brings the sign-in page at once, not at the next click.
+      if (state === 'ended') void queryClient.invalidateQueries({ queryKey: ['me'] });
+    });
+    // Every event refreshes what it changes; pages listen for the events they show more precisely.
+    const stopEvents = onLiveEvent((event) => {
+      const root = event.type.startsWith('watch.') ? ['watches', 'leads'] : ['jobs', 'usage'];
+      for (const key of root) void queryClient.invalidateQueries({ queryKey: [key] });
+    });
+    const stopResync = onResync(() => void queryClient.invalidateQueries());
+    const stopOutcome = onApiOutcome((error) => {
+      if (!error) return setOutage(null);
+      if (error.isOutage) setOutage(error);
+      if (error.status === 401) {
+        queryClient.removeQueries({ queryKey: ['me'] });
+        const here = router.state.location.href;
+        void navigate({ to: '/sign-in', search: { next: here } });
+      }
+    });
+    return () => {
+      stopStream();
+      stopState();
+      stopEvents();
+      stopResync();
+      stopOutcome();
+    };
+  }, [queryClient, router, navigate]);
+
+  const leave = async () => {
+    try {
+      await signOut();
+    } catch (error) {
+      toast.error(describeError(error));
+    }
+    queryClient.clear();
+    sessionStorage.removeItem(SELECTED_CLIENT_KEY);
+    setSelectedClient(null);
+    void navigate({ to: '/sign-in', search: {} });
+  };
+
+  const nav = NAV.filter((item) => !item.roles || item.roles.includes(me.role));
+  return (
+    <div className="flex min-h-full flex-col md:flex-row">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-background focus:p-2"
+      >
+        Skip to content
+      </a>
+      <aside className="border-b border-border bg-muted/40 md:w-56 md:border-b-0 md:border-r">
+        <div className="flex items-center justify-between p-4">
+          <span className="font-semibold">lead-service</span>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="md:hidden"
+            aria-label="Menu"
+            aria-expanded={navOpen}
+            aria-controls="main-nav"
+            onClick={() => setNavOpen((v) => !v)}
+          >
+            <Menu />
+          </Button>
+        </div>
+        <nav id="main-nav" aria-label="Main" className={cn('px-2 pb-4 md:block', navOpen ? 'block' : 'hidden')}>
+          <ul className="flex flex-col gap-1">
+            {nav.map(({ to, label, icon: Icon }) => (
+              <li key={to}>
+                <Link
+                  to={to}
+                  onClick={() => setNavOpen(false)}
+                  className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent"
+                  activeProps={{ className: 'bg-accent font-medium text-accent-foreground', 'aria-current': 'page' }}
+                >
+                  <Icon className="size-4" aria-hidden /> {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex flex-wrap items-center justify-between gap-3 border-b border-border px-4 py-2">
+          <div className="flex flex-wrap items-center gap-3">
+            {me.role === 'super_admin' && <ClientSwitcher />}
+            <LiveIndicator state={live} />
+          </div>
+          <div className="flex items-center gap-3 text-sm">
+            <span className="text-muted-foreground">
+              {me.email} · {me.role.replace('_', ' ')}
+            </span>
+            <Button variant="ghost" size="sm" onClick={() => void leave()}>
+              <LogOut /> Sign out
+            </Button>
+          </div>
+        </header>
+        {outage && (
+          <div role="alert" className="border-b border-warning bg-warning/10 px-4 py-2 text-sm">
+            {describeError(outage)} The console retries on its own; what you submitted is kept.
+          </div>
+        )}
+        <main id="main" className="min-w-0 flex-1 p-4 md:p-6">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
