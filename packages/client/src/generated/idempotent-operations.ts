@@ -5,7 +5,6 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/v1/agent/confirm-pin',
   'POST /api/v1/agent/proxy/messaging',
   'POST /api/v1/agent/proxy/parcel-tracking',
-  'POST /api/v1/auth/password-reset/request',
   'POST /api/v1/auth/pat/request',
   'POST /api/v1/auth/pat/request-by-email',
   'POST /api/v1/auth/pat/request/{request_id}/approve',

@@ -107,7 +107,8 @@ export interface paths {
      *     exists, so it tells nobody which addresses have accounts. Throttled: at most
      *     `PASSWORD_RESET_REQUESTS_PER_ACCOUNT` e-mails per account (3) and `PASSWORD_RESET_REQUESTS_PER_ADDRESS`
      *     requests per client address (10) per hour; past either, 429 with Retry-After, whether or not the account
-     *     exists.
+     *     exists. No Idempotency-Key: a retry asks for another e-mail (the throttle bounds them), as the
+     *     e-mail's own link works once and the newest one is the one to use.
      */
     post: operations['requestPasswordReset'];
     delete?: never;
@@ -6303,19 +6304,7 @@ export interface operations {
   requestPasswordReset: {
     parameters: {
       query?: never;
-      header?: {
-        /**
-         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
-         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
-         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
-         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
-         *     hours answers what the first answered without doing the work again; with another request, 422
-         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
-         *     retries" in the API description.
-         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -6351,7 +6340,6 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
-      409: components['responses']['IdempotencyKeyInFlight'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
