@@ -102,12 +102,20 @@ test('no credential is kept in the page: not in a URL, localStorage, sessionStor
   expect(stored.cookies).not.toContain('lead_session');
 });
 
-test('the event stream opens with the cookie and says when it is offline', async ({ page, context }) => {
+test('the event stream opens with the cookie, says when it is offline, and resumes from Last-Event-ID', async ({
+  page,
+  context,
+}) => {
   await signIn(page, tenant.user, '/console/jobs');
   await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
   await context.setOffline(true);
   await expect(page.getByText('Offline, reconnecting…')).toBeVisible();
+  // Back online, the stream is opened again from the last event it had (the API replays what was missed).
+  const resumed = page.waitForRequest(
+    (r) => r.url().endsWith('/api/v1/events/stream') && !!r.headers()['last-event-id'],
+  );
   await context.setOffline(false);
+  expect((await resumed).headers()['last-event-id']).toMatch(/^\d+-\d+$/);
   await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
 });
 
@@ -127,15 +135,22 @@ test('the sign-in and workspace pages pass axe in both themes, and work at phone
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
-test('a super_admin picks the client it acts for', async ({ page }) => {
+test('a super_admin picks the client it acts for, and every call and the event stream name it', async ({ page }) => {
+  await page.goto('/console/sign-in');
+  await page.evaluate(() => sessionStorage.clear());
   await signIn(page, { email: 'root@example.test', password: 'root-password-123' }, '/console/jobs');
-  const switcher = page.getByLabel('Acting for');
-  await switcher.selectOption({ label: tenant.name });
+  await expect(page.getByRole('heading', { name: 'Choose a client' })).toBeVisible();
+  const stream = page.waitForRequest(
+    (r) => r.url().endsWith('/api/v1/events/stream') && r.headers()['x-selected-client-id'] === tenant.clientId,
+  );
+  await page.getByLabel('Acting for').selectOption({ label: tenant.name });
+  await stream;
+  await expect(page.getByRole('heading', { name: 'Jobs' })).toBeVisible();
+  // The choice lasts for the tab: after a reload the calls still name the client.
   const call = page.waitForRequest(
     (r) => r.url().includes('/api/v1/') && r.headers()['x-selected-client-id'] === tenant.clientId,
   );
-  await navLink(page, 'Watches').click();
   await page.reload();
-  expect((await call).headers()['x-selected-client-id']).toBe(tenant.clientId);
-  await expect(switcher).toHaveValue(tenant.clientId);
+  await call;
+  await expect(page.getByLabel('Acting for')).toHaveValue(tenant.clientId);
 });

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { selectedClient } from './client';
 
 /**
  * The console's one event stream: GET /api/v1/events/stream with the session cookie (no credential in its URL),
@@ -78,6 +79,9 @@ async function run(controller: AbortController) {
   const parser = createParser({ onEvent: dispatch });
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (lastEventId) headers['last-event-id'] = lastEventId;
+  // A super_admin's stream carries the client it acts for, as every other call does (all clients' events without).
+  const client = selectedClient();
+  if (client) headers['x-selected-client-id'] = client;
   const response = await fetch(STREAM_URL, { headers, credentials: 'same-origin', signal: controller.signal });
   if (!response.ok || !response.body) {
     const retryAfter = Number(response.headers.get('retry-after'));
@@ -147,6 +151,17 @@ const wentOffline = () => {
 const cameOnline = () => {
   if (users > 0 && !running) open();
 };
+
+/** The client acted for changed: the stream starts over for it (the other client's event ids mean nothing here). */
+export function restartLiveEvents(): void {
+  if (users === 0) return;
+  running?.abort();
+  running = null;
+  lastEventId = null;
+  failures = 0;
+  setState('connecting');
+  open();
+}
 
 /** Opens the stream (once, however many components ask) while someone is signed in; the returned function lets go. */
 export function connectLiveEvents(): () => void {

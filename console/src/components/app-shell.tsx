@@ -5,7 +5,14 @@ import { Briefcase, Eye, FileText, KeyRound, LogOut, Menu, Users, WifiOff } from
 import { toast } from 'sonner';
 import { api, onApiOutcome, selectedClient, setSelectedClient, unwrap } from '@/api/client';
 import { ApiError, describeError } from '@/api/errors';
-import { connectLiveEvents, onLiveEvent, onLiveState, onResync, type LiveState } from '@/api/live-events';
+import {
+  connectLiveEvents,
+  onLiveEvent,
+  onLiveState,
+  onResync,
+  restartLiveEvents,
+  type LiveState,
+} from '@/api/live-events';
 import { meQuery, signOut, type Role } from '@/api/session';
 import { Button } from './ui/button';
 import { NativeSelect, Label } from './ui/input';
@@ -30,7 +37,7 @@ export const NAV: NavItem[] = [
 const SELECTED_CLIENT_KEY = 'lead-console.selected-client';
 
 /** A super_admin acts for one client at a time (X-Selected-Client-Id); the choice lasts for this tab. */
-function ClientSwitcher() {
+function ClientSwitcher({ onChange }: { onChange: (id: string) => void }) {
   const queryClient = useQueryClient();
   const clients = useQuery({
     queryKey: ['admin-clients'],
@@ -42,9 +49,11 @@ function ClientSwitcher() {
     setSelectedClient(id || null);
     if (id) sessionStorage.setItem(SELECTED_CLIENT_KEY, id);
     else sessionStorage.removeItem(SELECTED_CLIENT_KEY);
+    restartLiveEvents();
     void queryClient.invalidateQueries({
       predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'admin-clients',
     });
+    onChange(id);
   };
   return (
     <div className="flex items-center gap-2">
@@ -91,10 +100,14 @@ export function AppShell() {
   const [live, setLive] = useState<LiveState>('connecting');
   const [outage, setOutage] = useState<ApiError | null>(null);
   const [navOpen, setNavOpen] = useState(false);
+  const [actingFor, setActingFor] = useState<string | null>(selectedClient());
 
   if (me.role === 'super_admin' && selectedClient() === null) {
     const kept = sessionStorage.getItem(SELECTED_CLIENT_KEY);
-    if (kept) setSelectedClient(kept);
+    if (kept) {
+      setSelectedClient(kept);
+      setActingFor(kept);
+    }
   }
 
   useEffect(() => {
@@ -185,7 +198,7 @@ export function AppShell() {
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex flex-wrap items-center justify-between gap-3 border-b border-border px-4 py-2">
           <div className="flex flex-wrap items-center gap-3">
-            {me.role === 'super_admin' && <ClientSwitcher />}
+            {me.role === 'super_admin' && <ClientSwitcher onChange={(id) => setActingFor(id || null)} />}
             <LiveIndicator state={live} />
           </div>
           <div className="flex items-center gap-3 text-sm">
@@ -203,7 +216,17 @@ export function AppShell() {
           </div>
         )}
         <main id="main" className="min-w-0 flex-1 p-4 md:p-6">
-          <Outlet />
+          {me.role === 'super_admin' && !actingFor ? (
+            <div className="max-w-xl">
+              <h1 className="mb-2 text-2xl font-semibold">Choose a client</h1>
+              <p className="text-sm text-muted-foreground">
+                A super admin works in one client&apos;s workspace at a time: choose it under &ldquo;Acting for&rdquo;
+                above. Every call then names it (X-Selected-Client-Id).
+              </p>
+            </div>
+          ) : (
+            <Outlet />
+          )}
         </main>
       </div>
     </div>
