@@ -31,6 +31,7 @@ async function main() {
   say(`lead-service ${rt.infra.version} is running`);
   say(`  API         ${rt.url}/api/v1`);
   say(`  API docs    ${rt.url}/docs`);
+  say(`  console     ${rt.url}/console`);
   if (rt.temporalUiUrl) say(`  Temporal UI ${rt.temporalUiUrl}`);
   if (rt.workerProcess)
     say(`  worker      a process of its own (pid ${rt.workerProcess.pid}; log ${rt.workerProcess.logFile})`);
