@@ -154,3 +154,26 @@ test('a super_admin picks the client it acts for, and every call and the event s
   await call;
   await expect(page.getByLabel('Acting for')).toHaveValue(tenant.clientId);
 });
+
+test('signing in and moving between pages works with the keyboard alone', async ({ page }) => {
+  await page.goto('/console/jobs');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('E-mail')).toBeFocused();
+  await page.keyboard.type(tenant.user.email);
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(tenant.user.password);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/console\/jobs$/);
+  // The first stop is the skip link, which moves focus past the navigation to the page.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  for (let i = 0; i < 20; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await navLink(page, 'Watches').evaluate((el) => el === document.activeElement)) break;
+  }
+  await expect(navLink(page, 'Watches')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/console\/watches$/);
+});
