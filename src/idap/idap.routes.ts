@@ -1,8 +1,9 @@
 import { recordInstead } from '../activity/record-writes';
 import { actorOf, type ActivityRecorder } from '../activity/recorder';
 import { AppError } from '../lib/errors';
-import type { AnyRequest, OperationHandlers } from '../lib/http/operations';
+import { rawResponse, type AnyRequest, type OperationHandlers } from '../lib/http/operations';
 import { requireTenant } from '../lib/tenancy';
+import { sendDownload } from './export';
 import { flagEvents, FLAGS_CONFLICT, MAX_FLAGS, TOO_MANY_FLAGS, type FlagsOutcome } from './flags';
 import type { IdapService } from './idap.service';
 import { idapRef } from './resource.model';
@@ -39,6 +40,10 @@ export function idapRoutes(deps: { idap: IdapService; recorder: ActivityRecorder
 
     async listResources(req, res) {
       const query = req.query;
+      if (query.format === 'csv' || query.format === 'jsonl') {
+        const download = idap.download(requireTenant(req), req.params.resource_type, query, query.format);
+        return sendDownload(rawResponse<'listResources'>(res), download);
+      }
       const page = await idap.list(requireTenant(req), req.params.resource_type, query);
       if (query.format === 'yaml') return void res.type('application/yaml').send(renderYaml(page));
       if (query.format === 'md')

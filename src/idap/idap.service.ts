@@ -8,7 +8,8 @@ import { newSearchTrace, type IdapReads, type SearchTrace } from './index-reads'
 import { csv } from './refs';
 import { searchResources } from './search';
 import { INDEX_LAYOUT } from './search-index.model';
-import { listResources, type ListQuery } from './sync';
+import { resourcesDownload, type DownloadFormat } from './export';
+import { exportResources, listResources, type ListQuery } from './sync';
 
 export interface SearchQuery {
   q: string;
@@ -68,6 +69,10 @@ export function createIdapService(deps: {
 
     list: (clientId: string, type: ResourceType, query: ListQuery) =>
       listResources(clientId, type, query, deps.syncSettleMs),
+
+    /** Every resource of the listing `query` names, as a CSV or JSON Lines download read as it is written. */
+    download: (clientId: string, type: ResourceType, query: ListQuery, format: DownloadFormat) =>
+      resourcesDownload(type, exportResources(clientId, type, query, deps.syncSettleMs), format, csv(query.fields)),
 
     changeFlags: (clientId: string, refs: string[], change: FlagChange) =>
       changeFlags(clientId, refs, change, deps.lock),

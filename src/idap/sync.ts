@@ -118,6 +118,61 @@ function startOf(type: ResourceType, query: ListQuery): { from: Position; flags:
   return { from: { at: null, id: null }, flags };
 }
 
+/** What a listing reads: from where, with which flag filter (normalised), up to which bound, in which scope. */
+function listingOf(clientId: string, type: ResourceType, query: ListQuery, settleMs: number) {
+  const { from, flags } = startOf(type, query);
+  const { require, exclude } = parseFlagFilter(flags);
+  const flagFilter: Record<string, string[]> = {};
+  if (require.length) flagFilter.$all = require;
+  if (exclude.length) flagFilter.$nin = exclude;
+  const scope = {
+    client_id: clientId,
+    resource_type: type,
+    ...(Object.keys(flagFilter).length ? { flags: flagFilter } : {}),
+  };
+  return { from, flags, bound: Date.now() - settleMs, scope };
+}
+
+/**
+ * Every resource the listing of `query` would page through, up to the settle bound, in the same order, as two
+ * database cursors over the same index ranges (the rest of the start's millisecond, then later ones) read as the
+ * caller takes them: what a download (format csv or jsonl) writes a row at a time, never holding the set. The
+ * query is checked (a cursor of another type, 422) before the first resource is asked for. A reader that stops
+ * early closes the cursor.
+ */
+export function exportResources(
+  clientId: string,
+  type: ResourceType,
+  query: ListQuery,
+  settleMs: number,
+): AsyncIterable<StoredResource> {
+  const { from, bound, scope } = listingOf(clientId, type, query, settleMs);
+  const ranges: Record<string, unknown>[] = [];
+  if (from.at !== null && from.id !== null && from.at <= bound)
+    ranges.push({ ...scope, modified_at: new Date(from.at), _id: { $gt: from.id } });
+  if (from.at === null || from.at < bound) {
+    const after = from.at === null ? {} : { $gt: new Date(from.at) };
+    ranges.push({ ...scope, modified_at: { ...after, $lte: new Date(bound) } });
+  }
+  return (async function* () {
+    for (const filter of ranges) {
+      const cursor = ResourceModel.find(filter)
+        .sort({ modified_at: 1, _id: 1 })
+        .batchSize(EXPORT_BATCH)
+        .lean<StoredResource>()
+        .cursor();
+      try {
+        for await (const doc of cursor) yield doc as StoredResource;
+      } finally {
+        await cursor.close();
+      }
+    }
+  })();
+}
+
+/** Resources a download's database cursor reads at a time. */
+const EXPORT_BATCH = 500;
+
 /**
  * One page of the tenant's resources of `type` after the query's position, up to the settle bound (now − settleMs),
  * and the cursor that goes on: after the page's last resource while more follow, else at the bound, where a later
@@ -129,18 +184,8 @@ export async function listResources(
   query: ListQuery,
   settleMs: number,
 ): Promise<ResourcePage> {
-  const { from, flags } = startOf(type, query);
+  const { from, flags, bound, scope } = listingOf(clientId, type, query, settleMs);
   const limit = query.limit ?? 20;
-  const bound = Date.now() - settleMs;
-  const { require, exclude } = parseFlagFilter(flags);
-  const flagFilter: Record<string, string[]> = {};
-  if (require.length) flagFilter.$all = require;
-  if (exclude.length) flagFilter.$nin = exclude;
-  const scope = {
-    client_id: clientId,
-    resource_type: type,
-    ...(Object.keys(flagFilter).length ? { flags: flagFilter } : {}),
-  };
   const docs: StoredResource[] = [];
   // Two ranges of the (client, type, modified_at, _id) index: the rest of the position's millisecond, then later ones.
   if (from.at !== null && from.id !== null && from.at <= bound) {

@@ -132,7 +132,7 @@ describe('GET /idap/{resource_type}: list and sync', () => {
       { modified_since: 'yesterday' },
       { limit: '0' },
       { limit: '101' },
-      { format: 'csv' },
+      { format: 'xlsx' },
     ];
     for (const params of refused) {
       const res = await list(a.triple, 'businesses', params);

@@ -107,6 +107,11 @@ export async function accessibilityViolations(page: Page) {
 export async function expectAccessibleInBothThemes(page: Page) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
+    // Colours change with a transition (transition-colors): axe reads them once every transition has ended (a
+    // spinner's endless animation is not one).
+    await page.waitForFunction(() =>
+      document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+    );
     expect(await accessibilityViolations(page), `axe in the ${colorScheme} theme`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: null });

@@ -16,6 +16,12 @@ export default async function globalSetup(_config: FullConfig) {
     LOGIN_ADDRESS_MAX_ACCOUNTS: '1000',
   });
   process.env.E2E_BASE_URL = api.url;
+  // Where the run's API keeps its data, for journeys that seed what no API call makes quickly (support/leads-seed.ts
+  // writes thousands of leads through the idap area's own service): its database (MONGODB_URI is the run's engine),
+  // its Redis key prefix (REDIS_URL likewise) and its data directory (media files).
+  process.env.E2E_MONGODB_DB = api.config.MONGODB_DB;
+  process.env.E2E_REDIS_KEY_PREFIX = api.config.REDIS_KEY_PREFIX;
+  process.env.E2E_DATA_DIR = api.config.dataDir;
   return async () => {
     await api.stop();
     await stopEngines();

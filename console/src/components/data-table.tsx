@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import {
   flexRender,
   getCoreRowModel,
@@ -30,6 +30,8 @@ export interface DataTableProps<T> {
   rowHeight?: number;
   /** Below the rows: paging or "load more". */
   footer?: ReactNode;
+  /** Called when the last rows come into view (infinite scroll: load the next page of a cursor). */
+  onEndReached?: () => void;
 }
 
 /**
@@ -51,6 +53,7 @@ export function DataTable<T>({
   height = 'min(70vh, 48rem)',
   rowHeight = 44,
   footer,
+  onEndReached,
 }: DataTableProps<T>) {
   const selectColumn: ColumnDef<T, unknown> = {
     id: 'select',
@@ -92,6 +95,10 @@ export function DataTable<T>({
   const before = items.length ? items[0].start : 0;
   const after = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const width = table.getVisibleLeafColumns().length;
+  const lastInView = items.length ? items[items.length - 1].index : -1;
+  useEffect(() => {
+    if (onEndReached && rows.length && lastInView >= rows.length - 1) onEndReached();
+  }, [onEndReached, lastInView, rows.length]);
 
   if (error) return <ErrorState error={error} retry={retry} />;
   return (

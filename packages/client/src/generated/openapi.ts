@@ -2940,8 +2940,17 @@ export interface paths {
      *     out by default: a sync also sees the resources that were rejected. A cursor remembers its resource
      *     type and `flags`; sending it with another type or other flags, with `modified_since`, or a cursor
      *     this service did not issue answers 422. `fields` narrows `data`; `format` yaml or md answers the same
-     *     page as YAML or a Markdown table. Any dashboard role or the credential triple (their own client's
-     *     tenant; a super_admin with X-Selected-Client-Id), or an agent token with scope jobs:read.
+     *     page as YAML or a Markdown table. `format` csv or jsonl answers, as a download, every resource the
+     *     listing would page through from the same start (the first resource, `cursor` or `modified_since`) with
+     *     the same `flags`, up to the settle bound, in the same order, `limit` ignored: written a row or line at
+     *     a time as the database cursor reads it, never held whole. CSV has a header row: `idap_ref`, the data
+     *     fields (`fields`, else the type's usual ones: businesses name, category, address, country_code,
+     *     region_code, phone, website, rating, reviews_count; domains domain, title, website; contacts name,
+     *     title, email, company, domain; emails address, domain; phones number, normalized; company_registry
+     *     name, registration_number, country_code, domain; linkedin_profiles name, headline, company, url,
+     *     kind), `flags` (joined with `; `), `created_at`, `modified_at`. JSON Lines has one resource per line
+     *     as the JSON page has it. Any dashboard role or the credential triple (their own client's tenant; a
+     *     super_admin with X-Selected-Client-Id), or an agent token with scope jobs:read.
      */
     get: operations['listResources'];
     put?: never;
@@ -17759,10 +17768,11 @@ export interface operations {
          */
         fields?: string;
         /**
-         * @description Answer format.
+         * @description Answer format: one page as `json`, `yaml` or `md`; every resource of the listing as a `csv` or
+         *     `jsonl` download.
          * @example json
          */
-        format?: 'json' | 'yaml' | 'md';
+        format?: 'json' | 'yaml' | 'md' | 'csv' | 'jsonl';
       };
       header?: {
         /**
@@ -17785,9 +17795,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description One page, oldest change first. */
+      /** @description One page, oldest change first; with `format` csv or jsonl, every resource of the listing. */
       200: {
         headers: {
+          /** @description For csv and jsonl: `attachment; filename="<resource_type>.csv"` (or `.jsonl`). */
+          'Content-Disposition'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17839,6 +17851,20 @@ export interface operations {
            *     next_cursor: eyJ2IjoxLCJ0eXBlIjoiYnVzaW5lc3NlcyIsImZsYWdzIjoiIiwiYXQiOjE3NDE5NDY2OTUwMDAsImlkIjpudWxsfQ
            */
           'text/markdown': string;
+          /**
+           * @example
+           * idap_ref,name,category,address,country_code,region_code,phone,website,rating,reviews_count,flags,created_at,modified_at
+           * idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86,Bakkerij de Zon,Bakery,"Oudegracht 12, 3511 AP
+           * Utrecht",NL,NL-UT,+31 30 123 4567,https://dezon.example,4.6,212,new;
+           * qualified,2025-03-14T09:42:17.000Z,2025-03-14T10:05:00.000Z
+           */
+          'text/csv': string;
+          /**
+           * @example
+           * {"idap_ref":"idap://businesses/3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86","resource_type":"businesses","resource_id":"3b7f1d5a-9c2e-4a8b-8d6f-0e4c2a6b8d86","tenant_id":"3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f","created_at":"2025-03-14T09:42:17.000Z","modified_at":"2025-03-14T10:05:00.000Z","flags":["new","qualified"],"data":{"name":"Bakkerij
+           * de Zon"}}
+           */
+          'application/x-ndjson': string;
         };
       };
       401: components['responses']['Unauthorized'];
