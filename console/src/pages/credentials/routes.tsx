@@ -1,13 +1,16 @@
-import { createRoute } from '@tanstack/react-router';
-import { PageHeader } from '@/components/states';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { z } from 'zod';
 import { appRoute } from '@/routes/app-route';
 
-// The credentials area's pages: built by its own change (issue 49, item of the workspace); the route is here so the
-// navigation, the router and the tests have the whole tree from the start.
-export const credentialsRoutes = [
-  createRoute({
-    getParentRoute: () => appRoute,
-    path: 'credentials',
-    component: () => <PageHeader title="Credentials" />,
+/** Credentials and webhooks: the agent tokens' page and whether inactive ones are listed live in the URL. */
+export const credentialsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'credentials',
+  validateSearch: z.object({
+    tokens_page: z.coerce.number().int().min(1).optional().catch(undefined),
+    inactive: z.boolean().optional().catch(undefined),
   }),
-];
+  component: lazyRouteComponent(() => import('./credentials-page'), 'CredentialsPage'),
+});
+
+export const credentialsRoutes = [credentialsRoute];
