@@ -10,7 +10,8 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: () => (
     <>
       <Outlet />
-      <Toaster richColors closeButton position="bottom-right" />
+      {/* sonner's own neutral colours, in the system's theme: its `richColors` success toast is 4.25:1 in light. */}
+      <Toaster theme="system" closeButton position="bottom-right" />
     </>
   ),
 });
