@@ -6,6 +6,7 @@ import {
   expectAccessibleInBothThemes,
   navLink,
   signIn,
+  SUPER_ADMIN,
   test,
   type Tenant,
 } from './support/fixtures';
@@ -294,4 +295,18 @@ test('the content pages work at phone width', async ({ page }) => {
   await page.goto('/console/content/pages/new');
   await page.getByRole('button', { name: 'Add block' }).click();
   expect(await overflow()).toBeLessThanOrEqual(0);
+});
+
+test("a super_admin acting for the client manages the client's content", async ({ page }) => {
+  const { tag } = await scene('admin');
+  await signIn(page, SUPER_ADMIN, '/console/content/tags');
+  await page.getByLabel('Acting for').selectOption({ label: tenant.name });
+  const tags = page.getByRole('table', { name: 'Tags' });
+  await expect(tags.getByText(tag.slug)).toBeVisible();
+  await page.getByRole('button', { name: `Edit ${tag.name}` }).click();
+  const saved = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(`/tags/${tag.id}`));
+  await page.getByLabel('Description').fill('Set by the operator');
+  await page.getByRole('button', { name: 'Save' }).click();
+  expect((await saved).headers()['x-selected-client-id']).toBe(tenant.clientId);
+  await expect(tags.getByText('Set by the operator')).toBeVisible();
 });
