@@ -59,7 +59,11 @@ export function createModules(infra: Infra, opts: ModuleOptions) {
     watches,
     events: createEventsModule(infra),
     locations: createLocationsModule(),
-    content: createContentModule({ ...infra, clientByDomain: clients.service.byContentDomain }),
+    content: createContentModule({
+      ...infra,
+      clientByDomain: clients.service.byContentDomain,
+      contentDomainsOf: clients.service.contentDomainsOf,
+    }),
     media: createMediaModule(infra),
     idap: createIdapModule(infra),
     activity: createActivityModule(infra),

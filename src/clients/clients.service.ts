@@ -156,6 +156,14 @@ export function createClientsService(
       return keyOk && secretOk ? doc : null;
     },
 
+    /** The content domains a client serves (X-Content-Domain values of its public reads); empty for none. */
+    async contentDomainsOf(clientId: string): Promise<string[]> {
+      const doc = await ClientModel.findById(clientId, { content_domains: 1 }).lean<
+        Pick<ClientDoc, 'content_domains'>
+      >();
+      return doc?.content_domains ?? [];
+    },
+
     /** The active client that serves a content domain (X-Content-Domain), or null. */
     async byContentDomain(domain: string): Promise<ClientDoc | null> {
       const entry = await ContentDomainModel.findById(domain.trim().toLowerCase()).lean<{ client_id: string }>();

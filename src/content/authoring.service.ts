@@ -4,7 +4,7 @@ import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { AuthorModel, type AuthorDoc } from './author.model';
 import type { ContentCache } from './content-cache';
-import { toAuthor, toPage, toPost, toTaxonomy } from './content.views';
+import { toAuthor, toPage, toPost, toPostSummary, toTaxonomy } from './content.views';
 import type { DeployHooks } from './deploy-hook';
 import { PageModel, type PageDoc } from './page.model';
 import { loadPostRefs, missingIds } from './post-refs';
@@ -12,6 +12,7 @@ import { PostModel, type PostDoc } from './post.model';
 import { deriveExcerpt, excerptSource, plainText, readingTime, validateRichText } from './rich-text';
 import { renderHtml } from './render-html';
 import { slugOrDerived } from './slug';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { checkFreeForm } from '../lib/http/free-form';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
 
@@ -32,6 +33,17 @@ export interface TaxonomyInput {
   description?: string | null;
 }
 export type PostInput = JsonBody<'createPost'>;
+export type PostPatch = JsonBody<'updatePost'>;
+export interface PostListFilters {
+  status?: 'draft' | 'published';
+  tag?: string;
+  category?: string;
+  author?: string;
+  q?: string;
+}
+
+/** A text matched literally inside a regular expression. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export interface PageInput {
   slug?: string;
   title?: string;
@@ -156,7 +168,200 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
     throw AppError.conflict(`The ${type} kept changing while being published; try again`);
   }
 
+  /** Changes the supplied fields of one record of the client (a taken slug is 409); null when there is none. */
+  async function patchRecord<T>(model: Model<any>, what: string, clientId: string, id: string, update: object) {
+    await indexesReady();
+    try {
+      return await model.findOneAndUpdate({ _id: id, client_id: clientId }, update, { new: true }).lean<T>();
+    } catch (err) {
+      if (isDuplicateKeyError(err)) {
+        const slug = (update as { $set?: { slug?: string } }).$set?.slug;
+        throw slugTaken(what, String(slug));
+      }
+      throw err;
+    }
+  }
+
+  const TAXONOMY = {
+    tag: { model: TagModel, field: 'tag_ids' },
+    category: { model: CategoryModel, field: 'category_ids' },
+  };
+
+  /** published → draft: the record leaves the public reads (the cache is invalidated); a draft is left as it is. */
+  async function unpublish<T extends PostDoc | PageDoc>(model: Model<any>, what: string, clientId: string, id: string) {
+    const doc = await model
+      .findOneAndUpdate(
+        { _id: id, client_id: clientId },
+        { $set: { status: 'draft', published_at: null, published_revision: null } },
+        { new: true },
+      )
+      .lean<T>();
+    if (!doc) throw AppError.notFound(`${what} not found`);
+    await deps.cache.invalidate(clientId);
+    return doc;
+  }
+
   return {
+    async listAuthors(clientId: string, page: Page) {
+      const { docs, total } = await findPage<AuthorDoc>(
+        AuthorModel,
+        { filter: { client_id: clientId }, sort: { full_name: 1, _id: 1 } },
+        page,
+      );
+      return pageEnvelope('authors', docs.map(toAuthor), total, page);
+    },
+
+    async updateAuthor(clientId: string, authorId: string, patch: Partial<AuthorInput> & { is_active?: boolean }) {
+      const doc = await patchRecord<AuthorDoc>(AuthorModel, 'author', clientId, authorId, { $set: patch });
+      if (!doc) throw AppError.notFound('Author not found');
+      return changed(clientId, toAuthor(doc));
+    },
+
+    /** The author goes; their posts stay, without an author. */
+    async deleteAuthor(clientId: string, authorId: string) {
+      const gone = await AuthorModel.findOneAndDelete({ _id: authorId, client_id: clientId }).lean();
+      if (!gone) throw AppError.notFound('Author not found');
+      await PostModel.updateMany({ client_id: clientId, author_id: authorId }, { $set: { author_id: null } });
+      await changed(clientId, null);
+    },
+
+    async listTaxonomy(kind: 'tag' | 'category', clientId: string, page: Page) {
+      const { docs, total } = await findPage<TaxonomyDoc>(
+        TAXONOMY[kind].model,
+        { filter: { client_id: clientId }, sort: { name: 1, _id: 1 } },
+        page,
+      );
+      return pageEnvelope(kind === 'tag' ? 'tags' : 'categories', docs.map(toTaxonomy), total, page);
+    },
+
+    async updateTaxonomy(kind: 'tag' | 'category', clientId: string, id: string, patch: Partial<TaxonomyInput>) {
+      const doc = await patchRecord<TaxonomyDoc>(TAXONOMY[kind].model, kind, clientId, id, { $set: patch });
+      if (!doc) throw AppError.notFound(`${kind === 'tag' ? 'Tag' : 'Category'} not found`);
+      return changed(clientId, toTaxonomy(doc));
+    },
+
+    /** The tag or category goes, and out of every post that had it. */
+    async deleteTaxonomy(kind: 'tag' | 'category', clientId: string, id: string) {
+      const { model, field } = TAXONOMY[kind];
+      const gone = await model.findOneAndDelete({ _id: id, client_id: clientId }).lean();
+      if (!gone) throw AppError.notFound(`${kind === 'tag' ? 'Tag' : 'Category'} not found`);
+      await PostModel.updateMany({ client_id: clientId, [field]: id }, { $pull: { [field]: id } });
+      await changed(clientId, null);
+    },
+
+    /** Drafts and published posts, the most recently updated first. */
+    async listPosts(clientId: string, filters: PostListFilters, page: Page) {
+      const filter: Record<string, unknown> = { client_id: clientId };
+      if (filters.status) filter.status = filters.status;
+      const refs: [string | undefined, Model<any>, string][] = [
+        [filters.tag, TagModel, 'tag_ids'],
+        [filters.category, CategoryModel, 'category_ids'],
+        [filters.author, AuthorModel, 'author_id'],
+      ];
+      for (const [slug, model, field] of refs) {
+        if (slug === undefined) continue;
+        const found = await model.findOne({ client_id: clientId, slug }, { _id: 1 }).lean<{ _id: string }>();
+        if (!found) return pageEnvelope('posts', [], 0, page);
+        filter[field] = found._id;
+      }
+      if (filters.q) filter.title = { $regex: literal(filters.q), $options: 'i' };
+      const { docs, total } = await findPage<PostDoc>(
+        PostModel,
+        { filter, sort: { updated_at: -1, _id: 1 }, projection: { body: 0, body_html: 0 } },
+        page,
+      );
+      const postRefs = await loadPostRefs(clientId, docs, { related: false, publishedOnly: false });
+      return pageEnvelope(
+        'posts',
+        docs.map((d) => toPostSummary(d, postRefs)),
+        total,
+        page,
+      );
+    },
+
+    /** One post, draft or published; with `html` its body as the public renderer wrote it at the last save. */
+    async getPost(clientId: string, postId: string, opts: { html: boolean }) {
+      const doc = await PostModel.findOne({ _id: postId, client_id: clientId }).lean<PostDoc>();
+      if (!doc) throw AppError.notFound('Post not found');
+      return toPost(doc, await loadPostRefs(clientId, [doc], { related: true, publishedOnly: false }), opts);
+    },
+
+    /** Changes the supplied fields; a new body renders again (HTML, reading time, the excerpt unless given). */
+    async updatePost(clientId: string, postId: string, patch: PostPatch) {
+      const { tags, tag_ids, body: rawBody, excerpt, author_id, ...fields } = patch;
+      const $set: Record<string, unknown> = { ...defined(fields) };
+      if (fields.category_ids) {
+        await checkRefs(clientId, 'category_ids', CategoryModel, fields.category_ids);
+        $set.category_ids = [...new Set(fields.category_ids)];
+      }
+      if (fields.related_post_ids) {
+        await checkRefs(clientId, 'related_post_ids', PostModel, fields.related_post_ids);
+        $set.related_post_ids = [...new Set(fields.related_post_ids)];
+      }
+      if (author_id !== undefined) {
+        if (author_id) await checkRefs(clientId, 'author_id', AuthorModel, [author_id]);
+        $set.author_id = author_id;
+      }
+      if (tags !== undefined || tag_ids !== undefined)
+        $set.tag_ids = await resolveTags(clientId, { tags, tag_ids } as PostInput);
+      if (rawBody !== undefined) {
+        const body = validateRichText(rawBody);
+        Object.assign($set, { body, body_html: renderHtml(body), reading_time: readingTime(plainText(body)) });
+      }
+      if (typeof excerpt === 'string') $set.excerpt = excerpt;
+      if (excerpt === null) {
+        // null: the excerpt is derived again, from the new body or the stored one.
+        const body =
+          ($set.body as PostDoc['body'] | undefined) ??
+          (await PostModel.findOne({ _id: postId, client_id: clientId }, { body: 1 }).lean<PostDoc>())?.body;
+        $set.excerpt = body ? deriveExcerpt(excerptSource(body)) : null;
+      }
+      const doc = await patchRecord<PostDoc>(PostModel, 'post', clientId, postId, { $set, $inc: { revision: 1 } });
+      if (!doc) throw AppError.notFound('Post not found');
+      return changed(clientId, await expandPost(doc));
+    },
+
+    /** The post goes, and out of the related posts of the client's other posts. */
+    async deletePost(clientId: string, postId: string) {
+      const gone = await PostModel.findOneAndDelete({ _id: postId, client_id: clientId }).lean();
+      if (!gone) throw AppError.notFound('Post not found');
+      await PostModel.updateMany(
+        { client_id: clientId, related_post_ids: postId },
+        { $pull: { related_post_ids: postId } },
+      );
+      await changed(clientId, null);
+    },
+
+    async unpublishPost(clientId: string, postId: string) {
+      return expandPost(await unpublish<PostDoc>(PostModel, 'Post', clientId, postId));
+    },
+
+    async listPages(clientId: string, filters: { status?: 'draft' | 'published' }, page: Page) {
+      const filter: Record<string, unknown> = { client_id: clientId, ...defined(filters) };
+      const { docs, total } = await findPage<PageDoc>(
+        PageModel,
+        { filter, sort: { sort_order: 1, title: 1, _id: 1 } },
+        page,
+      );
+      return pageEnvelope('pages', docs.map(toPage), total, page);
+    },
+
+    async getPage(clientId: string, pageId: string) {
+      const doc = await PageModel.findOne({ _id: pageId, client_id: clientId }).lean<PageDoc>();
+      if (!doc) throw AppError.notFound('Page not found');
+      return toPage(doc);
+    },
+
+    async deletePage(clientId: string, pageId: string) {
+      const gone = await PageModel.findOneAndDelete({ _id: pageId, client_id: clientId }).lean();
+      if (!gone) throw AppError.notFound('Page not found');
+      await changed(clientId, null);
+    },
+
+    async unpublishPage(clientId: string, pageId: string) {
+      return toPage(await unpublish<PageDoc>(PageModel, 'Page', clientId, pageId));
+    },
+
     async createAuthor(clientId: string, input: AuthorInput) {
       const slug = slugOrDerived(input.slug, input.full_name, 'full_name');
       const doc = await insert<AuthorDoc>(AuthorModel, { ...defined(input), client_id: clientId, slug }, 'author');

@@ -15,6 +15,8 @@ import { createPublicContentService } from './public.service';
 export type ContentDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'outbound' | 'webhooks'> & {
   /** The client serving a content domain (the clients area), for the public reads' X-Content-Domain. */
   clientByDomain: ClientsService['byContentDomain'];
+  /** The content domains a client serves (the clients area), shown to its authors for previews. */
+  contentDomainsOf: ClientsService['contentDomainsOf'];
 };
 
 /**
@@ -30,7 +32,7 @@ export function createContentModule(deps: ContentDeps) {
   const pub = createPublicContentService({ clientByDomain: deps.clientByDomain, views });
   const responder = createPublicResponder(cache, { validateResponses: config.VALIDATE_RESPONSES });
   return {
-    handlers: contentRoutes({ authoring, pub, responder }),
+    handlers: contentRoutes({ authoring, pub, responder, contentDomainsOf: deps.contentDomainsOf }),
     activities: createContentActivities(deps),
     /** Answers cached public reads before body parsing and validation (the app mounts it first). */
     fastPath: publicContentFastPath({ cache, pub, responder }),

@@ -24,10 +24,12 @@ export interface ContentRouteDeps {
   authoring: AuthoringService;
   pub: PublicContentService;
   responder: PublicResponder;
+  /** The content domains of a client (the clients area), for the console's preview. */
+  contentDomainsOf: (clientId: string) => Promise<string[]>;
 }
 
 export function contentRoutes(deps: ContentRouteDeps): OperationHandlers {
-  const { authoring, pub, responder } = deps;
+  const { authoring, pub, responder, contentDomainsOf } = deps;
 
   /**
    * A cached public read: resolve the site, serve from the cache or `load` (the operation's answer), 404 when
@@ -46,6 +48,69 @@ export function contentRoutes(deps: ContentRouteDeps): OperationHandlers {
     };
 
   return {
+    async getContentSite(req, res) {
+      res.json({ content_domains: await contentDomainsOf(await tenantOf(req)) });
+    },
+    async listAuthors(req, res) {
+      res.json(await authoring.listAuthors(await tenantOf(req), pageOf(req.query)));
+    },
+    async updateAuthor(req, res) {
+      res.json(await authoring.updateAuthor(await tenantOf(req), req.params.author_id, req.body));
+    },
+    async deleteAuthor(req, res) {
+      await authoring.deleteAuthor(await tenantOf(req), req.params.author_id);
+      res.status(204).end();
+    },
+    async listTags(req, res) {
+      res.json(await authoring.listTaxonomy('tag', await tenantOf(req), pageOf(req.query)));
+    },
+    async updateTag(req, res) {
+      res.json(await authoring.updateTaxonomy('tag', await tenantOf(req), req.params.tag_id, req.body));
+    },
+    async deleteTag(req, res) {
+      await authoring.deleteTaxonomy('tag', await tenantOf(req), req.params.tag_id);
+      res.status(204).end();
+    },
+    async listCategories(req, res) {
+      res.json(await authoring.listTaxonomy('category', await tenantOf(req), pageOf(req.query)));
+    },
+    async updateCategory(req, res) {
+      res.json(await authoring.updateTaxonomy('category', await tenantOf(req), req.params.category_id, req.body));
+    },
+    async deleteCategory(req, res) {
+      await authoring.deleteTaxonomy('category', await tenantOf(req), req.params.category_id);
+      res.status(204).end();
+    },
+    async listPosts(req, res) {
+      const { status, tag, category, author, q } = req.query;
+      res.json(await authoring.listPosts(await tenantOf(req), { status, tag, category, author, q }, pageOf(req.query)));
+    },
+    async getPost(req, res) {
+      res.json(await authoring.getPost(await tenantOf(req), req.params.post_id, { html: req.query.format === 'html' }));
+    },
+    async updatePost(req, res) {
+      res.json(await authoring.updatePost(await tenantOf(req), req.params.post_id, req.body));
+    },
+    async deletePost(req, res) {
+      await authoring.deletePost(await tenantOf(req), req.params.post_id);
+      res.status(204).end();
+    },
+    async unpublishPost(req, res) {
+      res.json(await authoring.unpublishPost(await tenantOf(req), req.params.post_id));
+    },
+    async listPages(req, res) {
+      res.json(await authoring.listPages(await tenantOf(req), { status: req.query.status }, pageOf(req.query)));
+    },
+    async getPage(req, res) {
+      res.json(await authoring.getPage(await tenantOf(req), req.params.page_id));
+    },
+    async deletePage(req, res) {
+      await authoring.deletePage(await tenantOf(req), req.params.page_id);
+      res.status(204).end();
+    },
+    async unpublishPage(req, res) {
+      res.json(await authoring.unpublishPage(await tenantOf(req), req.params.page_id));
+    },
     async createAuthor(req, res) {
       res.status(201).json(await authoring.createAuthor(await tenantOf(req), req.body));
     },

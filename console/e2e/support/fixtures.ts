@@ -18,6 +18,8 @@ export interface Tenant {
   /** The client's credential triple (for API calls a journey makes to set the scene). */
   triple: string;
   user: ConsoleUser;
+  /** The domains that serve the client's public content (X-Content-Domain); empty unless asked for. */
+  contentDomains: string[];
 }
 
 /** A call to the service as a test sets the scene: JSON in and out, the bearer token given. */
@@ -46,14 +48,19 @@ export async function adminToken(): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-/** A fresh client of its own for a journey (no journey sees another's data), with a client_user who signs in. */
-export async function createTenant(label = 'Acme'): Promise<Tenant> {
+/**
+ * A fresh client of its own for a journey (no journey sees another's data), with a client_user who signs in; with
+ * `contentDomain`, the client also serves a content domain of its own (the public content reads need one).
+ */
+export async function createTenant(label = 'Acme', options: { contentDomain?: boolean } = {}): Promise<Tenant> {
   const admin = await adminToken();
   const suffix = randomBytes(3).toString('hex');
   const name = `${label} ${suffix}`;
+  const contentDomains = options.contentDomain ? [`site-${suffix}.example.test`] : [];
   const client = await apiCall('POST', '/api/v1/dashboard/admin/clients', admin, {
     name,
     admin_email: `owner-${suffix}@example.test`,
+    ...(contentDomains.length ? { content_domains: contentDomains } : {}),
   });
   const user: ConsoleUser = {
     email: `user-${suffix}@example.test`,
@@ -72,6 +79,7 @@ export async function createTenant(label = 'Acme'): Promise<Tenant> {
     name,
     triple: `${client.client_id}:${client.api_key}:${client.api_secret}`,
     user,
+    contentDomains,
   };
 }
 

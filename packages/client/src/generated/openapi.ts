@@ -124,7 +124,14 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List the client's authors
+     * @description Extension. Lists the caller's client's authors, active and inactive, by full name.
+     *     Authentication: the client's credential triple (or a dashboard session of one of the client's
+     *     users; a super_admin names the client with X-Selected-Client-Id, 422 without it), or an agent
+     *     token with scope content:read.
+     */
+    get: operations['listAuthors'];
     put?: never;
     /**
      * Create an author
@@ -148,7 +155,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List the client's posts
+     * @description Extension. Lists the caller's client's posts, drafts and published, most recently updated first,
+     *     optionally filtered by status, tag, category or author slug, and by words of the title.
+     *     Authentication: the client's credential triple (or a dashboard session of one of the client's
+     *     users; a super_admin names the client with X-Selected-Client-Id, 422 without it), or an agent
+     *     token with scope content:read.
+     */
+    get: operations['listPosts'];
     put?: never;
     /**
      * Create a post
@@ -199,10 +214,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Get a page
+     * @description Extension. One page of the caller's client, draft or published. Another client's page answers
+     *     404. Authentication: the client's credential triple (or a dashboard session of one of the
+     *     client's users; a super_admin names the client with X-Selected-Client-Id, 422 without it), or an
+     *     agent token with scope content:read.
+     */
+    get: operations['getPage'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a page
+     * @description Extension. Deletes a page of the caller's client, published or not; it leaves the public reads
+     *     at once. Another client's page answers 404. Authentication: the client's credential triple (or a
+     *     dashboard session of one of the client's users; a super_admin names the client with
+     *     X-Selected-Client-Id, 422 without it), or an agent token with scope content:write.
+     */
+    delete: operations['deletePage'];
     options?: never;
     head?: never;
     /**
@@ -247,7 +276,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List the client's tags
+     * @description Extension. Lists the caller's client's tags by name. Authentication: the client's credential
+     *     triple (or a dashboard session of one of the client's users; a super_admin names the client with
+     *     X-Selected-Client-Id, 422 without it), or an agent token with scope content:read.
+     */
+    get: operations['listTags'];
     put?: never;
     /**
      * Create a tag
@@ -270,7 +305,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List the client's pages
+     * @description Extension. Lists the caller's client's pages, drafts and published, in their public order
+     *     (sort_order, then title), optionally only drafts or only published ones. Authentication: the
+     *     client's credential triple (or a dashboard session of one of the client's users; a super_admin
+     *     names the client with X-Selected-Client-Id, 422 without it), or an agent token with scope
+     *     content:read.
+     */
+    get: operations['listPages'];
     put?: never;
     /**
      * Create a page
@@ -294,7 +337,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List the client's categories
+     * @description Extension. Lists the caller's client's categories by name. Authentication: the client's
+     *     credential triple (or a dashboard session of one of the client's users; a super_admin names the
+     *     client with X-Selected-Client-Id, 422 without it), or an agent token with scope content:read.
+     */
+    get: operations['listCategories'];
     put?: never;
     /**
      * Create a category
@@ -304,6 +353,213 @@ export interface paths {
      *     client with X-Selected-Client-Id, 422 without it), or an agent token with scope content:write.
      */
     post: operations['createCategory'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/content/posts/{post_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a post
+     * @description Extension. One post of the caller's client, draft or published, with its body. Another client's
+     *     post answers 404. Authentication: the client's credential triple (or a dashboard session of one
+     *     of the client's users; a super_admin names the client with X-Selected-Client-Id, 422 without
+     *     it), or an agent token with scope content:read.
+     */
+    get: operations['getPost'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a post
+     * @description Extension. Deletes a post of the caller's client, published or not; it leaves the public reads
+     *     at once and the related posts of other posts. Another client's post answers 404. Authentication:
+     *     the client's credential triple (or a dashboard session of one of the client's users; a
+     *     super_admin names the client with X-Selected-Client-Id, 422 without it), or an agent token with
+     *     scope content:write.
+     */
+    delete: operations['deletePost'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a post
+     * @description Extension. Changes only the supplied fields; `body` replaces the body (its HTML and reading time
+     *     follow); null clears an optional field, and an excerpt of null is derived again from the body.
+     *     The post keeps its status (a published post stays published with the new content). A slug used
+     *     by another of the client's posts answers 409; tag_ids, category_ids and related_post_ids must
+     *     name the client's own records (400 otherwise). Body errors answer 400. Authentication: the
+     *     client's credential triple (or a dashboard session of one of the client's users; a super_admin
+     *     names the client with X-Selected-Client-Id, 422 without it), or an agent token with scope
+     *     content:write.
+     */
+    patch: operations['updatePost'];
+    trace?: never;
+  };
+  '/api/v1/dashboard/content/posts/{post_id}/unpublish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Unpublish a post
+     * @description Extension. Makes a published post a draft again (`published_at` null): it leaves the public
+     *     reads at once. Unpublishing a draft changes nothing. Another client's post answers 404.
+     *     Authentication: the client's credential triple (or a dashboard session of one of the client's
+     *     users; a super_admin names the client with X-Selected-Client-Id, 422 without it), or an agent
+     *     token with scope content:deploy.
+     */
+    post: operations['unpublishPost'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/content/pages/{page_id}/unpublish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Unpublish a page
+     * @description Extension. Makes a published page a draft again (`published_at` null): it leaves the public
+     *     reads at once. Unpublishing a draft changes nothing. Another client's page answers 404.
+     *     Authentication: the client's credential triple (or a dashboard session of one of the client's
+     *     users; a super_admin names the client with X-Selected-Client-Id, 422 without it), or an agent
+     *     token with scope content:deploy.
+     */
+    post: operations['unpublishPage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/content/authors/{author_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete an author
+     * @description Extension. Deletes an author of the caller's client. Its posts keep their content and lose their
+     *     author. Another client's author answers 404. Authentication: the client's credential triple (or
+     *     a dashboard session of one of the client's users; a super_admin names the client with
+     *     X-Selected-Client-Id, 422 without it), or an agent token with scope content:write.
+     */
+    delete: operations['deleteAuthor'];
+    options?: never;
+    head?: never;
+    /**
+     * Update an author
+     * @description Extension. Changes only the supplied fields; null clears an optional field. A slug used by
+     *     another of the client's authors answers 409. Another client's author answers 404. Body errors
+     *     answer 400. Authentication: the client's credential triple (or a dashboard session of one of the
+     *     client's users; a super_admin names the client with X-Selected-Client-Id, 422 without it), or an
+     *     agent token with scope content:write.
+     */
+    patch: operations['updateAuthor'];
+    trace?: never;
+  };
+  '/api/v1/dashboard/content/tags/{tag_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a tag
+     * @description Extension. Deletes a tag of the caller's client. Its posts lose the tag. Another client's tag
+     *     answers 404. Authentication: the client's credential triple (or a dashboard session of one of
+     *     the client's users; a super_admin names the client with X-Selected-Client-Id, 422 without it),
+     *     or an agent token with scope content:write.
+     */
+    delete: operations['deleteTag'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a tag
+     * @description Extension. Changes only the supplied fields; null clears an optional field. A slug used by
+     *     another of the client's tags answers 409. Another client's tag answers 404. Body errors answer
+     *     400. Authentication: the client's credential triple (or a dashboard session of one of the
+     *     client's users; a super_admin names the client with X-Selected-Client-Id, 422 without it), or an
+     *     agent token with scope content:write.
+     */
+    patch: operations['updateTag'];
+    trace?: never;
+  };
+  '/api/v1/dashboard/content/categories/{category_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a category
+     * @description Extension. Deletes a category of the caller's client. Its posts lose the category. Another
+     *     client's category answers 404. Authentication: the client's credential triple (or a dashboard
+     *     session of one of the client's users; a super_admin names the client with X-Selected-Client-Id,
+     *     422 without it), or an agent token with scope content:write.
+     */
+    delete: operations['deleteCategory'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a category
+     * @description Extension. Changes only the supplied fields; null clears an optional field. A slug used by
+     *     another of the client's categories answers 409. Another client's category answers 404. Body
+     *     errors answer 400. Authentication: the client's credential triple (or a dashboard session of one
+     *     of the client's users; a super_admin names the client with X-Selected-Client-Id, 422 without
+     *     it), or an agent token with scope content:write.
+     */
+    patch: operations['updateCategory'];
+    trace?: never;
+  };
+  '/api/v1/dashboard/content/site': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the client's content site
+     * @description Extension. The content domains that serve the caller's client's public content: the
+     *     `X-Content-Domain` values of the public reads (a preview sends one). Authentication: the
+     *     client's credential triple (or a dashboard session of one of the client's users; a super_admin
+     *     names the client with X-Selected-Client-Id, 422 without it), or an agent token with scope
+     *     content:read.
+     */
+    get: operations['getContentSite'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -5986,6 +6242,21 @@ export interface components {
      */
     PageId: string;
     /**
+     * @description Author id.
+     * @example 9b1d7f3e-5c2a-4e8b-b6d0-3a4f5e6c7d81
+     */
+    AuthorId: string;
+    /**
+     * @description Tag id.
+     * @example 4c8a2e6f-9b1d-4f3a-8e5c-7d6b0a1f2e93
+     */
+    TagId: string;
+    /**
+     * @description Category id.
+     * @example 6f3b9d1e-2a4c-4b7e-9f8a-5c0d1e2b3a74
+     */
+    CategoryId: string;
+    /**
      * @description Dashboard user id.
      * @example 7d2f9c3a-1e4b-4a6c-8d0e-5f3a2b1c9e84
      */
@@ -6355,6 +6626,84 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listAuthors: {
+    parameters: {
+      query?: {
+        /**
+         * @description Page number, 1-based.
+         * @example 1
+         */
+        page?: components['parameters']['Page'];
+        /**
+         * @description Items per page.
+         * @example 20
+         */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of authors. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "authors": [
+           *         {
+           *           "id": "9b1d7f3e-5c2a-4e8b-b6d0-3a4f5e6c7d81",
+           *           "full_name": "Marieke de Vries",
+           *           "slug": "marieke-de-vries",
+           *           "avatar_url": null,
+           *           "bio": null,
+           *           "email": null,
+           *           "role": "editor",
+           *           "agent_type": "human",
+           *           "country": "NL",
+           *           "city": "Utrecht",
+           *           "is_active": true,
+           *           "created_at": "2025-03-14T09:30:00Z",
+           *           "updated_at": "2025-03-14T09:30:00Z"
+           *         }
+           *       ],
+           *       "total": 1,
+           *       "page": 1,
+           *       "page_size": 20
+           *     }
+           */
+          'application/json': {
+            authors: components['schemas']['Author'][];
+            /** @description Number of matching records across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   createAuthor: {
     parameters: {
       query?: never;
@@ -6514,6 +6863,93 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listPosts: {
+    parameters: {
+      query?: {
+        /**
+         * @description Page number, 1-based.
+         * @example 1
+         */
+        page?: components['parameters']['Page'];
+        /**
+         * @description Items per page.
+         * @example 20
+         */
+        page_size?: components['parameters']['PageSize'];
+        /**
+         * @description Only drafts or only published posts; both when omitted.
+         * @example draft
+         */
+        status?: 'draft' | 'published';
+        /**
+         * @description Tag slug.
+         * @example opening-hours
+         */
+        tag?: string;
+        /**
+         * @description Category slug.
+         * @example news
+         */
+        category?: string;
+        /**
+         * @description Author slug.
+         * @example marieke-de-vries
+         */
+        author?: string;
+        /**
+         * @description Words the title contains (case-insensitive).
+         * @example opening
+         */
+        q?: string;
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of posts (without body and related posts). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "posts": [],
+           *       "total": 0,
+           *       "page": 1,
+           *       "page_size": 20
+           *     }
+           */
+          'application/json': {
+            posts: components['schemas']['PostSummary'][];
+            /** @description Number of matching records across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
@@ -7023,6 +7459,88 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Page id.
+         * @example 2e7c1a9f-4d6b-4a3e-8c5f-1b0d9e8a7c62
+         */
+        page_id: components['parameters']['PageId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Page'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deletePage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Page id.
+         * @example 2e7c1a9f-4d6b-4a3e-8c5f-1b0d9e8a7c62
+         */
+        page_id: components['parameters']['PageId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   updatePage: {
     parameters: {
       query?: never;
@@ -7350,6 +7868,75 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listTags: {
+    parameters: {
+      query?: {
+        /**
+         * @description Page number, 1-based.
+         * @example 1
+         */
+        page?: components['parameters']['Page'];
+        /**
+         * @description Items per page.
+         * @example 20
+         */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of tags. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "tags": [
+           *         {
+           *           "id": "4c8a2e6f-9b1d-4f3a-8e5c-7d6b0a1f2e93",
+           *           "name": "Opening hours",
+           *           "slug": "opening-hours",
+           *           "description": null
+           *         }
+           *       ],
+           *       "total": 1,
+           *       "page": 1,
+           *       "page_size": 20
+           *     }
+           */
+          'application/json': {
+            tags: components['schemas']['Tag'][];
+            /** @description Number of matching records across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   createTag: {
     parameters: {
       query?: never;
@@ -7478,6 +8065,73 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listPages: {
+    parameters: {
+      query?: {
+        /**
+         * @description Page number, 1-based.
+         * @example 1
+         */
+        page?: components['parameters']['Page'];
+        /**
+         * @description Items per page.
+         * @example 20
+         */
+        page_size?: components['parameters']['PageSize'];
+        /**
+         * @description Only drafts or only published posts; both when omitted.
+         * @example draft
+         */
+        status?: 'draft' | 'published';
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of pages. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "pages": [],
+           *       "total": 0,
+           *       "page": 1,
+           *       "page_size": 20
+           *     }
+           */
+          'application/json': {
+            pages: components['schemas']['Page'][];
+            /** @description Number of matching records across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
@@ -7668,6 +8322,75 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listCategories: {
+    parameters: {
+      query?: {
+        /**
+         * @description Page number, 1-based.
+         * @example 1
+         */
+        page?: components['parameters']['Page'];
+        /**
+         * @description Items per page.
+         * @example 20
+         */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of categories. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "categories": [
+           *         {
+           *           "id": "4c8a2e6f-9b1d-4f3a-8e5c-7d6b0a1f2e93",
+           *           "name": "News",
+           *           "slug": "news",
+           *           "description": null
+           *         }
+           *       ],
+           *       "total": 1,
+           *       "page": 1,
+           *       "page_size": 20
+           *     }
+           */
+          'application/json': {
+            categories: components['schemas']['Category'][];
+            /** @description Number of matching records across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   createCategory: {
     parameters: {
       query?: never;
@@ -7797,6 +8520,613 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'];
         };
       };
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPost: {
+    parameters: {
+      query?: {
+        /**
+         * @description `html` adds `body_html`: the body rendered to sanitised HTML by the public renderer, the same
+         * the public read answers once the post is published (a draft can be previewed this way).
+         * @example html
+         */
+        format?: 'json' | 'html';
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Post id.
+         * @example 5a9d3e7c-2b1f-4c8e-a6d4-9f0e1b2c3d47
+         */
+        post_id: components['parameters']['PostId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The post. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deletePost: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Post id.
+         * @example 5a9d3e7c-2b1f-4c8e-a6d4-9f0e1b2c3d47
+         */
+        post_id: components['parameters']['PostId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updatePost: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Post id.
+         * @example 5a9d3e7c-2b1f-4c8e-a6d4-9f0e1b2c3d47
+         */
+        post_id: components['parameters']['PostId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "title": "Spring opening hours",
+         *       "excerpt": "We open earlier from April."
+         *     }
+         */
+        'application/json': {
+          /** @description Lower-case words joined by hyphens, unique among the client's posts. */
+          slug?: string;
+          title?: string;
+          /**
+           * @description Rich-text document; root type `doc`. Replaces the body (body_html and reading_time follow).
+           */
+          body?: components['schemas']['RichTextNode'] & {
+            /** @enum {string} */
+            type: 'doc';
+          };
+          /** @description null derives it again from the body (first 200 characters). */
+          excerpt?: string | null;
+          /** Format: uri */
+          cover_image_url?: string | null;
+          featured_image_alt?: string | null;
+          tldr_summary?: string | null;
+          seo_title?: string | null;
+          seo_description?: string | null;
+          /** Format: uri */
+          og_image_url?: string | null;
+          /**
+           * Format: uuid
+           * @description The post's author; null leaves the post without one.
+           */
+          author_id?: string | null;
+          /** @description Tag names (missing tags are created); with tag_ids, replaces the post's tags. */
+          tags?: string[];
+          /** @description Replaces the post's tags (with the names in `tags`). */
+          tag_ids?: string[];
+          /** @description Replaces the post's categories. */
+          category_ids?: string[];
+          related_post_ids?: string[];
+          is_featured?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The full post after the update. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  unpublishPost: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Post id.
+         * @example 5a9d3e7c-2b1f-4c8e-a6d4-9f0e1b2c3d47
+         */
+        post_id: components['parameters']['PostId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The post, now a draft. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  unpublishPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Page id.
+         * @example 2e7c1a9f-4d6b-4a3e-8c5f-1b0d9e8a7c62
+         */
+        page_id: components['parameters']['PageId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page, now a draft. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Page'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteAuthor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Author id.
+         * @example 9b1d7f3e-5c2a-4e8b-b6d0-3a4f5e6c7d81
+         */
+        author_id: components['parameters']['AuthorId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateAuthor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Author id.
+         * @example 9b1d7f3e-5c2a-4e8b-b6d0-3a4f5e6c7d81
+         */
+        author_id: components['parameters']['AuthorId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "bio": "Head baker since 2009."
+         *     }
+         */
+        'application/json': {
+          full_name?: string;
+          /** @description Lower-case words joined by hyphens. */
+          slug?: string;
+          /** Format: uri */
+          avatar_url?: string | null;
+          bio?: string | null;
+          /** Format: email */
+          email?: string | null;
+          /** @enum {string} */
+          role?: 'author' | 'editor' | 'contributor' | 'administrator';
+          /** @enum {string} */
+          agent_type?: 'human' | 'ai';
+          country?: string | null;
+          city?: string | null;
+          /** @description An inactive author is left out of the public author list. */
+          is_active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The author after the update. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Author'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteTag: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Tag id.
+         * @example 4c8a2e6f-9b1d-4f3a-8e5c-7d6b0a1f2e93
+         */
+        tag_id: components['parameters']['TagId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateTag: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Tag id.
+         * @example 4c8a2e6f-9b1d-4f3a-8e5c-7d6b0a1f2e93
+         */
+        tag_id: components['parameters']['TagId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Opening times"
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          /** @description Lower-case words joined by hyphens. */
+          slug?: string;
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The tag after the update. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Tag'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCategory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Category id.
+         * @example 6f3b9d1e-2a4c-4b7e-9f8a-5c0d1e2b3a74
+         */
+        category_id: components['parameters']['CategoryId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateCategory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description Category id.
+         * @example 6f3b9d1e-2a4c-4b7e-9f8a-5c0d1e2b3a74
+         */
+        category_id: components['parameters']['CategoryId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Bakery news"
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          /** @description Lower-case words joined by hyphens. */
+          slug?: string;
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The category after the update. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Category'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getContentSite: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The client's content domains. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "content_domains": [
+           *         "blog.zonnebloem.example"
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @description Empty when the client has none (then nothing is public). */
+            content_domains: string[];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
