@@ -10,8 +10,8 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: () => (
     <>
       <Outlet />
-      {/* sonner's own neutral colours, in the system's theme: its `richColors` success toast is 4.25:1 in light. */}
-      <Toaster theme="system" closeButton position="bottom-right" />
+      {/* Rich colours, darkened to AA contrast in styles.css. */}
+      <Toaster richColors theme="system" closeButton position="bottom-right" />
     </>
   ),
 });
