@@ -7,7 +7,7 @@ import { jobsRoutes } from './jobs.routes';
 import { createJobsService } from './jobs.service';
 import { createJobUsage } from './job-usage';
 
-export type JobsDeps = Pick<Infra, 'outbound' | 'recorder' | 'webhooks'> & {
+export type JobsDeps = Pick<Infra, 'outbound' | 'recorder' | 'webhooks' | 'config' | 'temporalUiUrl'> & {
   /** The job records, runs and worker pieces the jobs and research areas share (job-core.ts). */
   core: JobCore;
 };
@@ -25,6 +25,7 @@ export function createJobsModule(deps: JobsDeps) {
       jobs,
       outbound: deps.outbound,
       usage: createJobUsage({ limits: core.limits, quotas: core.quotas }),
+      temporal: deps,
     }),
     activities:
       core.work &&

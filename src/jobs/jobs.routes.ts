@@ -1,12 +1,19 @@
 import type { OperationHandlers } from '../lib/http/operations';
 import type { OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
-import { requireTenant, tenantScope } from '../lib/tenancy';
+import { callerOf, requireTenant, tenantScope } from '../lib/tenancy';
 import { formatOf, sendResults, submissionOf } from './job-http';
 import type { JobsService } from './jobs.service';
 import type { JobUsage } from './job-usage';
+import { runLinkFor } from './temporal-link';
 
-export function jobsRoutes(deps: { jobs: JobsService; outbound: OutboundPolicy; usage: JobUsage }): OperationHandlers {
+export function jobsRoutes(deps: {
+  jobs: JobsService;
+  outbound: OutboundPolicy;
+  usage: JobUsage;
+  /** Where the run link of a job's status (super_admin only) points. */
+  temporal: Parameters<typeof runLinkFor>[0];
+}): OperationHandlers {
   const { jobs } = deps;
   return {
     async getClientUsage(req, res) {
@@ -20,7 +27,8 @@ export function jobsRoutes(deps: { jobs: JobsService; outbound: OutboundPolicy; 
       res.json(await jobs.list(tenantScope(req), filter, pageOf(req.query)));
     },
     async getJobStatus(req, res) {
-      res.json(await jobs.get(tenantScope(req), req.params.job_id));
+      const job = await jobs.get(tenantScope(req), req.params.job_id);
+      res.json({ ...job, ...runLinkFor(deps.temporal, callerOf(req).role, job.job_id) });
     },
     async getJobResults(req, res) {
       await sendResults(

@@ -6,7 +6,7 @@ import { researchRoutes } from './research.routes';
 import { createResearchService } from './research.service';
 import { createResearchWorkflows } from './research.workflows';
 
-export type ResearchDeps = Pick<Infra, 'engines' | 'outbound'> & {
+export type ResearchDeps = Pick<Infra, 'engines' | 'outbound' | 'config' | 'temporalUiUrl'> & {
   /** The job records, runs and worker pieces the jobs and research areas share (src/jobs/job-core.ts). */
   core: JobCore;
 };
@@ -23,7 +23,7 @@ export function createResearchModule(deps: ResearchDeps) {
     workflows: createResearchWorkflows(deps.engines.temporal),
   });
   return {
-    handlers: researchRoutes({ research, outbound: deps.outbound }),
+    handlers: researchRoutes({ research, outbound: deps.outbound, temporal: deps }),
     activities: core.work && createResearchActivities({ jobs: core.work }),
   } satisfies AreaModule;
 }

@@ -1,11 +1,17 @@
 import type { OperationHandlers } from '../lib/http/operations';
 import type { OutboundPolicy } from '../lib/outbound';
 import { pageOf } from '../lib/pagination';
-import { tenantScope } from '../lib/tenancy';
+import { callerOf, tenantScope } from '../lib/tenancy';
+import { runLinkFor } from '../jobs/temporal-link';
 import { formatOf, sendResults, submissionOf } from '../jobs/job-http';
 import type { ResearchService } from './research.service';
 
-export function researchRoutes(deps: { research: ResearchService; outbound: OutboundPolicy }): OperationHandlers {
+export function researchRoutes(deps: {
+  research: ResearchService;
+  outbound: OutboundPolicy;
+  /** Where the run link of a job's status (super_admin only) points. */
+  temporal: Parameters<typeof runLinkFor>[0];
+}): OperationHandlers {
   const { research } = deps;
   return {
     async submitResearchJob(req, res) {
@@ -15,7 +21,8 @@ export function researchRoutes(deps: { research: ResearchService; outbound: Outb
       res.json(await research.list(tenantScope(req), req.query.status, pageOf(req.query)));
     },
     async getResearchStatus(req, res) {
-      res.json(await research.get(tenantScope(req), req.params.research_id));
+      const job = await research.get(tenantScope(req), req.params.research_id);
+      res.json({ ...job, ...runLinkFor(deps.temporal, callerOf(req).role, job.research_id) });
     },
     async getResearchResults(req, res) {
       const { research_id } = req.params;

@@ -14,6 +14,14 @@ export default async function globalSetup(_config: FullConfig) {
     // The journeys sign in many times from one address within minutes.
     LOGIN_MAX_FAILURES: '1000',
     LOGIN_ADDRESS_MAX_ACCOUNTS: '1000',
+    // The Temporal Web UI the service links operators to (a job's run, jobs.spec): the devstack's UI where the run
+    // started one, else the address given, else the dev server's default. Maps-scrape and research jobs need no
+    // other setting: with no provider URL configured the worker answers them from the sandbox provider server
+    // (src/sandbox/server.ts), whose `sbx-slow-<ms>` words keep a job running long enough to cancel or pause.
+    TEMPORAL_UI_URL:
+      process.env.TEMPORAL_UI_URL ??
+      (globalThis as { __devstack?: { temporal?: { uiUrl?: string | null } } }).__devstack?.temporal?.uiUrl ??
+      'http://127.0.0.1:8233',
   });
   process.env.E2E_BASE_URL = api.url;
   // Where the run's API keeps its data, for journeys that seed what no API call makes quickly (support/leads-seed.ts

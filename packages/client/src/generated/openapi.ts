@@ -834,7 +834,8 @@ export interface paths {
     };
     /**
      * Get a job
-     * @description The job with its state and progress `{done, total}`. Any dashboard role, the credential triple, or
+     * @description The job with its state and progress `{done, total}`; to a super_admin also `temporal_run_url`, its
+     * run in the Temporal Web UI where the service knows that UI. Any dashboard role, the credential triple, or
      *     an agent token with scope jobs:read. Tenancy: a client_user or brand_admin (and a triple or agent)
      *     only ever sees their own client's jobs; a super_admin sees all clients' jobs, or one client's with
      *     X-Selected-Client-Id. Another client's job answers 404.
@@ -967,7 +968,8 @@ export interface paths {
     };
     /**
      * Get a research job
-     * @description The research job with its state and progress. Any dashboard role, the credential triple, or an agent
+     * @description The research job with its state and progress; to a super_admin also `temporal_run_url`, its run in
+     * the Temporal Web UI where the service knows that UI. Any dashboard role, the credential triple, or an agent
      *     token with scope jobs:read. Tenancy: a client_user or brand_admin (and a triple or agent) only ever
      *     sees their own client's jobs; a super_admin sees all clients' jobs, or one client's with
      *     X-Selected-Client-Id. Another client's job answers 404.
@@ -4127,6 +4129,13 @@ export interface components {
       completed_at: string | null;
       /** @description Seconds from start to completion. */
       processing_time: number | null;
+      /**
+       * Format: uri
+       * @description Only in the status answer to a super_admin, and only where the service knows the Temporal Web UI
+       *     (TEMPORAL_UI_URL, else the devstack's UI): the job's workflow in that UI (its id is the job's). Left out
+       *     for every other caller and answer.
+       */
+      temporal_run_url?: string;
     };
     /** @description What the watch is for, as people will see it in lists. */
     WatchName: string;
@@ -4458,6 +4467,13 @@ export interface components {
       completed_at: string | null;
       /** @description Seconds spent running (paused time excluded). */
       processing_time: number | null;
+      /**
+       * Format: uri
+       * @description Only in the status answer to a super_admin, and only where the service knows the Temporal Web UI
+       *     (TEMPORAL_UI_URL, else the devstack's UI): the job's workflow in that UI (its id is the job's). Left out
+       *     for every other caller and answer.
+       */
+      temporal_run_url?: string;
     };
     ResearchSubmitted: {
       /** Format: uuid */
