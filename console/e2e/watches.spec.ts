@@ -114,7 +114,12 @@ test('pause and resume, run now and see the run live with its new leads, too soo
   const [run] = (await apiCall('GET', `${WATCHES}/${watch.watch_id}/runs`, own.triple)).runs;
   expect(run.new_leads_count).toBeGreaterThan(0);
   await expect(newLeads).toHaveText(`${run.new_leads_count} new lead${run.new_leads_count === 1 ? '' : 's'}`);
-  await expect(newLeads).toHaveAttribute('href', `/console/jobs/${run.job_id}`);
+  await expect(newLeads).toHaveAttribute('href', `/console/jobs/${run.job_id}?type=maps-scrape&page=1`);
+  // The link opens the run's job, whose page lists what it found.
+  await newLeads.click();
+  await expect(page).toHaveURL(new RegExp(`/console/jobs/${run.job_id}\\?`));
+  await expect(page.getByRole('table', { name: 'Businesses found' })).toBeVisible();
+  await page.goBack();
 
   // Again at once: refused, in words, with when it may run again.
   await page.getByRole('button', { name: 'Run now', exact: true }).click();

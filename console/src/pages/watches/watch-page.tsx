@@ -1,5 +1,5 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { Link, useNavigate, useRouter } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ArrowLeft } from 'lucide-react';
@@ -18,24 +18,19 @@ import { StateBadge, watchTarget } from './watches-page';
 
 /**
  * A run's leads: the leads list cannot filter by refs or by job, so the link goes to the run's job, whose page
- * lists the job's results (its businesses or companies). A link of the console outside this area's typed routes.
+ * lists the job's results (its businesses or companies).
  */
-function JobLink({ jobId, children }: { jobId: string; children: ReactNode }) {
-  const router = useRouter();
-  const href = `${router.basepath === '/' ? '' : router.basepath}/jobs/${encodeURIComponent(jobId)}`;
+function JobLink({ jobId, jobType, children }: { jobId: string; jobType: Watch['job_type']; children: ReactNode }) {
   return (
-    <a
-      href={href}
+    <Link
+      to="/jobs/$jobId"
+      params={{ jobId }}
+      search={{ type: jobType, page: 1 }}
       className="text-primary underline-offset-4 hover:underline"
-      onClick={(e) => {
-        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-        e.preventDefault();
-        e.stopPropagation();
-        router.history.push(href);
-      }}
+      onClick={(e) => e.stopPropagation()}
     >
       {children}
-    </a>
+    </Link>
   );
 }
 
@@ -149,6 +144,7 @@ export function WatchPage() {
   const watch = useQuery(watchQuery(watchId));
   const runs = useQuery(watchRunsQuery(watchId, page));
   const pages = runs.data ? Math.max(1, Math.ceil(runs.data.total / PAGE_SIZE)) : 1;
+  const jobType = watch.data?.job_type ?? 'maps-scrape';
 
   // A run is a job: its queueing, start and end change the runs (watch.new_leads comes only when it found some).
   useEffect(
@@ -188,14 +184,20 @@ export function WatchPage() {
           const run = row.original;
           const count = `${formatNumber(run.new_leads_count)} new lead${run.new_leads_count === 1 ? '' : 's'}`;
           if (run.status === 'running') return <span className="text-muted-foreground">Counted when it ends</span>;
-          return run.job_id && run.new_leads_count > 0 ? <JobLink jobId={run.job_id}>{count}</JobLink> : count;
+          return run.job_id && run.new_leads_count > 0 ? (
+            <JobLink jobId={run.job_id} jobType={jobType}>
+              {count}
+            </JobLink>
+          ) : (
+            count
+          );
         },
       },
       {
         header: 'Job',
         cell: ({ row }) =>
           row.original.job_id ? (
-            <JobLink jobId={row.original.job_id}>
+            <JobLink jobId={row.original.job_id} jobType={jobType}>
               <code className="text-xs">{row.original.job_id.slice(0, 8)}</code>
             </JobLink>
           ) : (
@@ -205,7 +207,7 @@ export function WatchPage() {
       { header: 'Started', cell: ({ row }) => formatDateTime(row.original.started_at) },
       { header: 'Ended', cell: ({ row }) => formatDateTime(row.original.completed_at) },
     ],
-    [],
+    [jobType],
   );
 
   if (watch.isLoading) return <Loading />;
