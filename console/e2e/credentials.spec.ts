@@ -172,10 +172,11 @@ test('a super admin: no client of its own to regenerate (the page says who may),
 }) => {
   const tenant = await createTenant('Super creds');
   await signIn(page, SUPER_ADMIN, '/console/credentials');
-  await expect(page.getByRole('button', { name: 'Regenerate credentials' })).toHaveCount(0);
-  await expect(page.getByText("the client's brand admin or client user regenerates its credentials")).toBeVisible();
-  await expect(page.getByText('Choose the client you act for')).toBeVisible();
+  // The workspace asks for the client first (the app shell), then draws the page for it.
+  await expect(page.getByRole('heading', { name: 'Choose a client' })).toBeVisible();
   await page.getByLabel('Acting for').selectOption({ label: tenant.name });
+  await expect(page.getByText("the client's brand admin or client user regenerates its credentials")).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Regenerate credentials' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Show the secret' }).click();
   const current = (await apiCall('GET', '/api/v1/dashboard/webhook-secret', tenant.triple)).secret as string;
   await expect(page.locator('[data-secret="Webhook secret"]')).toHaveText(current);

@@ -206,7 +206,6 @@ function WebhookSecretSection({ role }: { role: Role }) {
   });
   const allowed = WEBHOOK_SECRET_ROLES.includes(role);
   const acting = useSelectedClient();
-  const needsClient = role === 'super_admin' && !acting;
   const headers = role === 'super_admin' && acting ? { 'X-Selected-Client-Id': acting } : undefined;
   return (
     <Section
@@ -237,8 +236,6 @@ function WebhookSecretSection({ role }: { role: Role }) {
       </p>
       {!allowed ? (
         <p className="text-sm">The client's users and a super admin acting for it manage its webhook secret.</p>
-      ) : needsClient ? (
-        <p className="text-sm">Choose the client you act for (“Acting for”, above) to see its webhook secret.</p>
       ) : (
         <>
           <div className="flex flex-wrap gap-2">
