@@ -126,7 +126,7 @@ function SourceGroup({ source, term, go }: { source: Source; term: string; go: (
     staleTime: 10_000,
     retry: false,
   });
-  if (!term) return null;
+  if (!term || result.data?.length === 0) return null;
   return (
     <Command.Group
       heading={source.heading}
