@@ -3,10 +3,14 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY packages ./packages
+# The console is a workspace of its own (its Vite, React, ... are installed with the rest).
+COPY console/package.json ./console/package.json
 RUN npm ci
 COPY . .
-# Compiled code, and the workflows bundled once here rather than by every worker at start.
-RUN npm run build && node dist/src/worker/bundle-cli.js dist/workflow-bundle.js && npm prune --omit=dev
+# Compiled code, the workflows bundled once here rather than by every worker at start, and the console built
+# (console/dist: hashed assets and index.html), so the image serves it prebuilt under /console.
+RUN npm run build && node dist/src/worker/bundle-cli.js dist/workflow-bundle.js && npm run console:build \
+  && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 WORKDIR /app
@@ -14,6 +18,8 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DEVSTACK=off WORKFLOW_BUNDLE_PATH
 COPY --from=build /app/package.json /app/openapi.yaml ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Beside openapi.yaml, where src/console/serve-console.ts finds it (CONSOLE_DIST).
+COPY --from=build /app/console/dist ./console/dist
 USER node
 EXPOSE 8080
 CMD ["node", "dist/src/main.js"]

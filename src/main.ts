@@ -30,6 +30,7 @@ async function main() {
   say('');
   say(`lead-service ${rt.infra.version} is running`);
   say(`  API         ${rt.url}/api/v1`);
+  say(`  console     ${rt.url}/console`);
   say(`  API docs    ${rt.url}/docs`);
   say(`  console     ${rt.url}/console`);
   if (rt.temporalUiUrl) say(`  Temporal UI ${rt.temporalUiUrl}`);

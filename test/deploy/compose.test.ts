@@ -211,4 +211,28 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toContain('WORKFLOW_BUNDLE_PATH=');
     expect(read('.dockerignore').split('\n')).toEqual(expect.arrayContaining(['.env', '.env.*']));
   });
+
+  it('the image ships the console prebuilt, where the API serves it from', () => {
+    const dockerfile = read('Dockerfile');
+    const [build, final] = dockerfile.split(/^FROM /m).slice(1);
+    // The console is a workspace: its package.json is in place before npm ci installs the workspaces' dependencies.
+    const install = build.indexOf('RUN npm ci');
+    expect(build.indexOf('COPY console/package.json ./console/package.json')).toBeGreaterThan(-1);
+    expect(build.indexOf('COPY console/package.json ./console/package.json')).toBeLessThan(install);
+    const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+    expect(scripts['console:build']).toContain('scripts/console-build.ts --force');
+    // Built after the sources are copied, before the development dependencies (Vite) are pruned.
+    const built = build.indexOf('npm run console:build');
+    expect(built).toBeGreaterThan(build.indexOf('COPY . .'));
+    expect(built).toBeLessThan(build.indexOf('npm prune --omit=dev'));
+    // Copied to the final stage beside openapi.yaml (WORKDIR /app), where serve-console.ts's CONSOLE_DIST is.
+    expect(final).toMatch(/^WORKDIR \/app$/m);
+    expect(final).toContain('COPY --from=build /app/console/dist ./console/dist');
+    expect(final).toMatch(/COPY --from=build \/app\/package.json \/app\/openapi.yaml \.\//);
+    expect(read('src/console/serve-console.ts')).toContain(
+      "export const CONSOLE_DIST = path.join(path.dirname(OPENAPI_PATH), 'console', 'dist');",
+    );
+    // A local build or install never reaches the image's context.
+    expect(read('.dockerignore').split('\n')).toEqual(expect.arrayContaining(['console/dist', 'console/node_modules']));
+  });
 });

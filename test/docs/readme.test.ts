@@ -20,7 +20,8 @@ describe('the README', () => {
   });
 
   it('cites only files the repository holds', () => {
-    const docs = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)];
+    const pages = fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'));
+    const docs = ['README.md', ...pages.map((f) => `docs/${f}`)];
     const missing = docs.flatMap((doc) => {
       const text = fs.readFileSync(path.join(root, doc), 'utf8');
       const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]

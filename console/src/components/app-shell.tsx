@@ -1,7 +1,7 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
 import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Briefcase, Eye, FileText, KeyRound, LogOut, Menu, Users, WifiOff } from 'lucide-react';
+import { Briefcase, Eye, FileText, KeyRound, LogOut, Menu, Search, Users, WifiOff } from 'lucide-react';
 import { toast } from 'sonner';
 import { api, onApiOutcome, selectedClient, setSelectedClient, unwrap } from '@/api/client';
 import { ApiError, describeError } from '@/api/errors';
@@ -15,10 +15,11 @@ import {
 } from '@/api/live-events';
 import { meQuery, signOut, type Role } from '@/api/session';
 import { Button } from './ui/button';
+import { Shortcuts } from './shortcuts';
 import { NativeSelect, Label } from './ui/input';
 import { cn } from '@/lib/utils';
 
-interface NavItem {
+export interface NavItem {
   to: string;
   label: string;
   icon: ComponentType<{ className?: string }>;
@@ -33,6 +34,10 @@ export const NAV: NavItem[] = [
   { to: '/content', label: 'Content', icon: FileText },
   { to: '/credentials', label: 'Credentials', icon: KeyRound },
 ];
+
+/** The palette (cmdk and its searches) loads the first time it opens, not with the entry bundle. */
+const loadPalette = () => import('./command-palette');
+const CommandPalette = lazy(() => loadPalette().then((m) => ({ default: m.CommandPalette })));
 
 const SELECTED_CLIENT_KEY = 'lead-console.selected-client';
 
@@ -101,6 +106,8 @@ export function AppShell() {
   const [outage, setOutage] = useState<ApiError | null>(null);
   const [navOpen, setNavOpen] = useState(false);
   const [actingFor, setActingFor] = useState<string | null>(selectedClient());
+  const [palette, setPalette] = useState({ open: false, loaded: false });
+  const openPalette = useCallback(() => setPalette({ open: true, loaded: true }), []);
 
   if (me.role === 'super_admin' && selectedClient() === null) {
     const kept = sessionStorage.getItem(SELECTED_CLIENT_KEY);
@@ -109,6 +116,9 @@ export function AppShell() {
       setActingFor(kept);
     }
   }
+
+  // Fetched once the page is drawn, so the first Ctrl-K opens it at once and no key typed after it is lost.
+  useEffect(() => void setTimeout(() => void loadPalette(), 1000), []);
 
   useEffect(() => {
     const stopStream = connectLiveEvents();
@@ -202,6 +212,9 @@ export function AppShell() {
             <LiveIndicator state={live} />
           </div>
           <div className="flex items-center gap-3 text-sm">
+            <Button variant="outline" size="sm" onClick={openPalette} aria-keyshortcuts="Control+K /">
+              <Search /> Search <kbd className="hidden font-mono text-xs text-muted-foreground sm:inline">Ctrl K</kbd>
+            </Button>
             <span className="text-muted-foreground">
               {me.email} · {me.role.replace('_', ' ')}
             </span>
@@ -229,6 +242,16 @@ export function AppShell() {
           )}
         </main>
       </div>
+      <Shortcuts onOpenPalette={openPalette} />
+      {palette.loaded && (
+        <Suspense fallback={null}>
+          <CommandPalette
+            open={palette.open}
+            onOpenChange={(open) => setPalette((p) => ({ ...p, open }))}
+            pages={nav}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

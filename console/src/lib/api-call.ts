@@ -1,4 +1,5 @@
-import type { operations } from '@contract';
+// A relative path, not the @contract alias, so the CLI's tests (Jest, the root tsconfig) read it too.
+import type { operations } from '../../../packages/client/src/generated/openapi';
 
 /** One call of the API, as an action of the console makes it: what "show the API call" writes out. */
 export interface ApiCall {

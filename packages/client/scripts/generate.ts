@@ -1,6 +1,7 @@
 /**
  * npm run generate:client: the client's types from openapi.yaml (openapi-typescript), into src/generated/openapi.ts,
- * and the operations that take an Idempotency-Key, into src/generated/idempotent-operations.ts.
+ * the operations that take an Idempotency-Key, into src/generated/idempotent-operations.ts, and every operation's
+ * method, path and parameters by its operationId, into src/generated/operations.ts (the CLI's generic `call`).
  * `--check` compares instead of writing; `--contract <file>` reads another contract.
  *
  * A schema's `x-content-schema` (OpenAPI 3.0's spelling of JSON Schema's contentSchema: the JSON inside a string,
@@ -13,6 +14,7 @@ import { formatted, generatorArgs, readContract, writeOrCheck } from '../../../s
 
 export const TYPES_FILE = path.resolve(__dirname, '../src/generated/openapi.ts');
 export const IDEMPOTENT_FILE = path.resolve(__dirname, '../src/generated/idempotent-operations.ts');
+export const OPERATIONS_FILE = path.resolve(__dirname, '../src/generated/operations.ts');
 const CONTENT_SCHEMA = 'x-content-schema';
 const MAX_LINE = 120;
 
@@ -119,6 +121,41 @@ export async function generateIdempotentOperations(contract: Json): Promise<stri
   return formatted(IDEMPOTENT_FILE, source);
 }
 
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * Every operation by its operationId: its method, its path template, its parameters (where each goes, its name,
+ * whether it is required) and whether it takes a JSON body. What the types are at compile time, this is at run time:
+ * `lead-service call <operationId>` finds an operation here and fills its path, query and headers from its options.
+ */
+export async function generateOperations(contract: Json): Promise<string> {
+  const operations: Record<string, Json> = {};
+  for (const [apiPath, item] of Object.entries(contract.paths as Json))
+    for (const [method, operation] of Object.entries(item as Json)) {
+      if (!METHODS.includes(method) || !(operation as Json)?.operationId) continue;
+      const parameters = [...((item as Json).parameters ?? []), ...((operation as Json).parameters ?? [])]
+        .map((p: Json) => resolved(contract, p))
+        .map((p: Json) => ({ in: p.in, name: p.name, required: Boolean(p.required) }));
+      const body = resolved(contract, (operation as Json).requestBody ?? {});
+      operations[(operation as Json).operationId] = {
+        method: method.toUpperCase(),
+        path: apiPath,
+        parameters,
+        body: body?.content ? (body.required ? 'required' : 'optional') : 'none',
+      };
+    }
+  const sorted = Object.fromEntries(Object.entries(operations).sort(([a], [b]) => a.localeCompare(b)));
+  const source =
+    '// Generated from openapi.yaml by npm run generate:client.\n\n' +
+    'export interface OperationParameter {\n' +
+    "  in: 'path' | 'query' | 'header' | 'cookie';\n  name: string;\n  required: boolean;\n}\n\n" +
+    'export interface Operation {\n  method: string;\n  /** The path template, e.g. /api/v1/dashboard/client/jobs/{job_id}/status. */\n' +
+    "  path: string;\n  parameters: readonly OperationParameter[];\n  body: 'required' | 'optional' | 'none';\n}\n\n" +
+    '/** Every operation of the contract by its operationId. */\n' +
+    `export const OPERATIONS: Readonly<Record<string, Operation>> = ${JSON.stringify(sorted)};\n`;
+  return formatted(OPERATIONS_FILE, source);
+}
+
 async function main() {
   const args = generatorArgs();
   const contract = readContract(args.contractPath);
@@ -126,6 +163,7 @@ async function main() {
     {
       [TYPES_FILE]: await generateTypes(contract),
       [IDEMPOTENT_FILE]: await generateIdempotentOperations(contract),
+      [OPERATIONS_FILE]: await generateOperations(contract),
     },
     args.check,
   );

@@ -1,6 +1,7 @@
 /**
  * The command line (`npx lead-service`): log in, submit and control jobs and watch them, keep watches (jobs run on a
- * cadence), list, sync and flag leads, search and resolve pins, request an agent token. `--json` prints JSON (one
+ * cadence), list, sync and flag leads, search and resolve pins, request an agent token, and call any operation of the
+ * contract by its operationId (`call`, what the console's "show the API call" writes). `--json` prints JSON (one
  * document, or one per line while something is followed).
  */
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import { configPath, readLogin, saveLogin, storedFor, type StoredLogin } from '.
 import { LeadServiceError, unwrap } from './errors';
 import type { JobState } from './jobs';
 import type { Watch, WatchBody, WatchChanges, WatchRun } from './watches';
+import { OPERATIONS, type Operation } from './generated/operations';
 import { PACKAGE } from './package-info';
 import { readPassword } from './password-prompt';
 import type { ListedResource, ResourcePage, ResourceType } from './resources';
@@ -51,6 +53,11 @@ const USAGE = `Usage: lead-service <command> [options]
   token request --client-id ID --email OWNER --project NAME [--scope S ...] [--ttl-hours N] [--multi-brand]
                 [--no-save]                  ask for an agent token and wait for an admin's approval
   token status                             the token in use
+  call <operationId> [--param name=value ...] [--header 'Name: value' ...] [--data JSON]
+                                           any operation of openapi.yaml by its operationId: --param fills its
+                                           path, query (repeat a name for a list) and header parameters, --data
+                                           is its JSON body; prints the answer (exit 1 on an error answer). The
+                                           console's "API call" writes each action this way
 
 Options: --url URL (LEAD_SERVICE_URL, default http://127.0.0.1:8080), --token T (LEAD_SERVICE_TOKEN: an agent
 token, a session or a credential triple), --json, --version, --help. Login and approved tokens are kept in
@@ -105,6 +112,8 @@ const OPTIONS = {
   webhook: { type: 'string' },
   'no-webhook': { type: 'boolean' },
   wait: { type: 'boolean' },
+  param: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -529,6 +538,85 @@ async function tokenStatus(inv: Invocation) {
   inv.print(status, terminalSafeJson(status, 2));
 }
 
+/** What `call` sends for an operation: its path filled, its query, its headers and its body, from the options. */
+export function callRequest(operationId: string, operation: Operation, values: Values) {
+  const given = new Map<string, string[]>();
+  for (const param of values.param ?? []) {
+    const at = param.indexOf('=');
+    if (at <= 0) throw new UsageError(`--param ${param}: give it as name=value`);
+    const name = param.slice(0, at);
+    given.set(name, [...(given.get(name) ?? []), param.slice(at + 1)]);
+  }
+  const declared = new Map(operation.parameters.map((p) => [p.name, p]));
+  const unknown = [...given.keys()].filter(
+    (name) => declared.get(name)?.in === undefined || declared.get(name)?.in === 'cookie',
+  );
+  if (unknown.length) {
+    const takes = operation.parameters.filter((p) => p.in !== 'cookie').map((p) => `${p.name} (${p.in})`);
+    throw new UsageError(
+      `${operationId} has no parameter ${unknown.join(', ')}; it takes ${takes.join(', ') || 'none'}`,
+    );
+  }
+  const missing = operation.parameters.filter((p) => p.required && p.in !== 'cookie' && !given.has(p.name));
+  if (missing.length)
+    throw new UsageError(`${operationId} needs ${missing.map((p) => `--param ${p.name}=… (${p.in})`).join(', ')}`);
+  const of = (where: string) =>
+    Object.fromEntries(
+      operation.parameters
+        .filter((p) => p.in === where && given.has(p.name))
+        .map((p) => {
+          const values = given.get(p.name)!;
+          return [p.name, values.length === 1 ? values[0] : values];
+        }),
+    );
+  const headers: Record<string, string> = of('header') as Record<string, string>;
+  for (const header of values.header ?? []) {
+    const at = header.indexOf(':');
+    if (at <= 0) throw new UsageError(`--header ${header}: give it as 'Name: value'`);
+    headers[header.slice(0, at).trim()] = header.slice(at + 1).trim();
+  }
+  let body: unknown;
+  if (values.data !== undefined) {
+    if (operation.body === 'none') throw new UsageError(`${operationId} takes no body (--data)`);
+    try {
+      body = JSON.parse(values.data);
+    } catch {
+      throw new UsageError('--data must be JSON');
+    }
+  } else if (operation.body === 'required') throw new UsageError(`${operationId} needs a JSON body (--data)`);
+  return { path: of('path'), query: of('query'), headers, body };
+}
+
+/**
+ * Any operation by its operationId (generated/operations.ts, from the contract): the answer printed as it came, JSON
+ * made terminal-safe (indented unless --json), any other text as data; an error answer exits 1 with its detail.
+ */
+async function callOperation(inv: Invocation) {
+  const operationId = operand(inv, 'operationId');
+  const operation = Object.hasOwn(OPERATIONS, operationId) ? OPERATIONS[operationId] : undefined;
+  if (!operation) throw new UsageError(`${operationId} is no operationId of the service's contract (openapi.yaml)`);
+  const { path, query, headers, body } = callRequest(operationId, operation, inv.values);
+  // The operation is chosen at run time, so the typed client's per-path types cannot apply: it is called untyped.
+  const { response, data, error } = await inv.client.api.request(
+    operation.method.toLowerCase() as 'get',
+    operation.path as never,
+    { params: { path, query }, headers, body, parseAs: 'text' } as never,
+  );
+  // openapi-fetch reads an error answer as JSON where it is JSON, else as text.
+  if (!response.ok)
+    throw new LeadServiceError(
+      response.status,
+      typeof error === 'string' ? { detail: error } : error,
+      response.headers,
+    );
+  const text = String(data ?? '');
+  const isJson = /[/+]json\b/.test(response.headers.get('content-type') ?? '');
+  const parsed = isJson && text ? (JSON.parse(text) as unknown) : undefined;
+  if (!text) return inv.print({ status: response.status }, `${response.status} ${response.statusText}`.trim());
+  if (parsed === undefined) return writeData(text);
+  console.log(terminalSafeJson(parsed, inv.values.json ? undefined : 2));
+}
+
 const COMMANDS: Record<string, (inv: Invocation) => Promise<void>> = {
   login,
   'jobs submit': submitJob,
@@ -554,6 +642,7 @@ const COMMANDS: Record<string, (inv: Invocation) => Promise<void>> = {
   'pins resolve': resolvePin,
   'token request': requestToken,
   'token status': tokenStatus,
+  call: callOperation,
 };
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {
