@@ -54,7 +54,7 @@ test('Ctrl-K opens the palette; a job by its id and Enter open the job', async (
   // The only result is the one chosen: Enter opens it.
   await expect(hit).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/console/jobs/${jobId}$`));
+  await expect(page).toHaveURL(new RegExp(`/console/jobs/${jobId}(\\?|$)`));
   await expect(palette(page)).toBeHidden();
 });
 
@@ -71,7 +71,7 @@ test('"/" opens the palette; a watch by a word of its name, chosen with the arro
   await page.keyboard.press('ArrowUp');
   await expect(hit).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/console/watches/${watch.watch_id}$`));
+  await expect(page).toHaveURL(new RegExp(`/console/watches/${watch.watch_id}(\\?|$)`));
 });
 
 test('a page by its name, and a business the job found by its name, open from the palette', async ({ page }) => {
@@ -81,7 +81,7 @@ test('a page by its name, and a business the job found by its name, open from th
     })
     .toBe('completed');
   // What the job found, as the palette's search finds it (the search may take a moment to see new leads).
-  let business: { resource_id: string; data: { name: string } } | undefined;
+  let business: { resource_id: string; idap_ref: string; data: { name: string } } | undefined;
   await expect
     .poll(
       async () => {
@@ -97,7 +97,7 @@ test('a page by its name, and a business the job found by its name, open from th
   await openPalette(page, 'click');
   await page.keyboard.type('watch');
   await palette(page).getByRole('option', { name: 'Watches' }).click();
-  await expect(page).toHaveURL(/\/console\/watches$/);
+  await expect(page).toHaveURL(/\/console\/watches(\?|$)/);
 
   await openPalette(page, 'Control+k');
   await page.keyboard.type(business!.data.name);
@@ -107,8 +107,10 @@ test('a page by its name, and a business the job found by its name, open from th
     .first();
   await expect(hit).toBeVisible();
   await hit.click();
-  await expect(page).toHaveURL(/\/console\/leads\/businesses\?open=/);
-  expect(new URL(page.url()).searchParams.get('open')).toBeTruthy();
+  await expect(page).toHaveURL(/\/console\/leads\/businesses\?/);
+  expect(new URL(page.url()).searchParams.get('lead')).toBe(business!.idap_ref);
+  // The lead's detail panel opens on it.
+  await expect(page.getByRole('dialog', { name: business!.data.name })).toBeVisible();
 });
 
 test('"?" lists the shortcuts; "g w" goes to watches; none fires while typing in a field', async ({ page }) => {
@@ -124,16 +126,16 @@ test('"?" lists the shortcuts; "g w" goes to watches; none fires while typing in
 
   await page.keyboard.press('g');
   await page.keyboard.press('w');
-  await expect(page).toHaveURL(/\/console\/watches$/);
+  await expect(page).toHaveURL(/\/console\/watches(\?|$)/);
   await page.keyboard.press('g');
   await page.keyboard.press('j');
-  await expect(page).toHaveURL(/\/console\/jobs$/);
+  await expect(page).toHaveURL(/\/console\/jobs(\?|$)/);
 
   // Typed into the palette's field: text, not shortcuts.
   await openPalette(page, 'Control+k');
   await page.keyboard.type('g w ?');
   await expect(palette(page).getByRole('combobox', { name: 'Search' })).toHaveValue('g w ?');
-  await expect(page).toHaveURL(/\/console\/jobs$/);
+  await expect(page).toHaveURL(/\/console\/jobs(\?|$)/);
   await expect(help).toBeHidden();
   await page.keyboard.press('Escape');
   await expect(palette(page)).toBeHidden();
@@ -147,7 +149,7 @@ test('"?" lists the shortcuts; "g w" goes to watches; none fires while typing in
   await page.getByLabel('A field of the page').focus();
   await page.keyboard.type('gw/?');
   await expect(page.getByLabel('A field of the page')).toHaveValue('gw/?');
-  await expect(page).toHaveURL(/\/console\/jobs$/);
+  await expect(page).toHaveURL(/\/console\/jobs(\?|$)/);
   await expect(help).toBeHidden();
   await expect(palette(page)).toBeHidden();
 });

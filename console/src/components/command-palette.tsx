@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { Briefcase, Building2, Eye, Loader2, Search } from 'lucide-react';
+import { Briefcase, Building2, Eye, FileText, Loader2, Search } from 'lucide-react';
 import { api, unwrap } from '@/api/client';
 import { describeError } from '@/api/errors';
 import { ApiCallButton } from './api-call-button';
@@ -74,7 +74,7 @@ async function searchBusinesses(term: string): Promise<Hit[]> {
       id: item.resource_id,
       label: name,
       detail: [city, item.flags.join(', ')].filter(Boolean).join(' · ') || item.idap_ref,
-      to: `/leads/businesses?open=${encodeURIComponent(item.resource_id)}`,
+      to: `/leads/businesses?lead=${encodeURIComponent(item.idap_ref)}`,
     };
   });
 }
@@ -97,6 +97,19 @@ async function searchWatches(term: string): Promise<Hit[]> {
   }));
 }
 
+/** Posts: by the words of their title (the list operation's `q`), drafts and published. */
+async function searchPosts(term: string): Promise<Hit[]> {
+  const page = await unwrap(
+    api.GET('/api/v1/dashboard/content/posts', { params: { query: { q: term, page_size: PER_GROUP } } }),
+  );
+  return page.posts.map((post) => ({
+    id: post.id,
+    label: post.title,
+    detail: `${post.status} · /${post.slug}`,
+    to: `/content/posts/${post.id}`,
+  }));
+}
+
 interface Source {
   heading: string;
   key: string;
@@ -104,14 +117,12 @@ interface Source {
   search: (term: string) => Promise<Hit[]>;
 }
 
-/**
- * What the palette searches as the user types, a group each. Posts join when the content area's list operation
- * is in the contract (GET /api/v1/dashboard/content/posts with `q`, to /content/posts/$postId).
- */
+/** What the palette searches as the user types, a group each. */
 const SOURCES: Source[] = [
   { heading: 'Jobs', key: 'jobs', icon: <Briefcase aria-hidden />, search: searchJobs },
   { heading: 'Businesses', key: 'leads', icon: <Building2 aria-hidden />, search: searchBusinesses },
   { heading: 'Watches', key: 'watches', icon: <Eye aria-hidden />, search: searchWatches },
+  { heading: 'Posts', key: 'content', icon: <FileText aria-hidden />, search: searchPosts },
 ];
 
 const itemClass =
