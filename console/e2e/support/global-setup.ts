@@ -14,6 +14,7 @@ export default async function globalSetup(_config: FullConfig) {
     // The journeys sign in many times from one address within minutes.
     LOGIN_MAX_FAILURES: '1000',
     LOGIN_ADDRESS_MAX_ACCOUNTS: '1000',
+    PASSWORD_RESET_REQUESTS_PER_ADDRESS: '1000',
   });
   process.env.E2E_BASE_URL = api.url;
   return async () => {
