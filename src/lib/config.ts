@@ -74,6 +74,12 @@ const schema = z.object({
   WARM_UP_ON_START: bool.default(true),
 
   DATA_DIR: z.string().default('.data'),
+  /**
+   * The built console served under /console (index.html and assets/): console/dist by default, which `npm start`
+   * builds when it is missing or older than its sources. Another directory is served as it is (a build made
+   * elsewhere; the tests' fixtures).
+   */
+  CONSOLE_DIST_DIR: z.string().min(1).optional(),
   CACHE_DIR: z.string().default(CACHE_DIR),
   DEVSTACK: z.enum(['auto', 'off']).default('auto'),
 
