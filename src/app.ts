@@ -86,7 +86,7 @@ export function createApp(
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(text));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(doc, { customSiteTitle: 'lead-service API' }));
   for (const [path, page] of Object.entries(pages)) app.get(path, page);
-  app.use('/console', serveConsole()); // the console (docs/console.md), outside the contract like the pages
+  app.use('/console', serveConsole(config.CONSOLE_DIST_DIR)); // the console (docs/console.md), outside the contract like the pages
 
   app.use(TEMPORAL_CODEC_PATH, temporalUiCors(infra.temporalUiUrl));
   app.use(modules.content.fastPath); // cached public content reads, before parsing and validation

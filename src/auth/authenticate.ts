@@ -39,13 +39,29 @@ export function crossSiteWrite(req: Request, trustedOrigins: ReadonlySet<string>
   const site = req.get('sec-fetch-site');
   const origin = req.get('origin');
   if (origin !== undefined) {
-    const own = `${req.protocol}://${req.host}`;
-    if (origin === own || trustedOrigins.has(origin)) return null;
+    const from = originOf(origin);
+    // The request's own origin as the browser addressed it (behind a trusted proxy, X-Forwarded-Proto and -Host).
+    const own = req.host ? originOf(`${req.protocol}://${req.host}`) : null;
+    if (from !== null && (from === own || trustedOrigins.has(from))) return null;
     return `a write with the session cookie from another origin (${origin.slice(0, 100)})`;
   }
   if (site !== undefined && site !== 'same-origin' && site !== 'none')
     return `a ${site.slice(0, 20)} write with the session cookie`;
   return null;
+}
+
+/**
+ * An origin as browsers serialise one (RFC 6454: scheme and host lower-cased, the scheme's default port dropped), so
+ * `https://Leads.Example:443` from a Host or X-Forwarded-Host header equals the browser's `https://leads.example`;
+ * null for an opaque origin (`null`, sent by sandboxed frames, `data:` and `file:` pages) or one that is no URL.
+ */
+function originOf(value: string): string | null {
+  try {
+    const origin = new URL(value).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
 }
 
 /** The session cookie's value, read only on the requests that present no bearer credential. */

@@ -39,17 +39,20 @@ function securityHeaders(res: Response) {
  * year as immutable; index.html is never cached (a new build is picked up at the next load) and answers every other
  * path of the console (the app's own router draws deep links). Without a build it says how to make one.
  */
-export function serveConsole(dist = CONSOLE_DIST): Router {
+export function serveConsole(distDir = CONSOLE_DIST): Router {
   const router = express.Router();
+  const dist = path.resolve(distDir);
   const index = path.join(dist, 'index.html');
   router.use((_req, res, next) => {
     securityHeaders(res);
     next();
   });
-  router.use(
-    '/assets',
-    express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }),
-  );
+  router.use('/assets', express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '365d', index: false }));
+  // What is not a file there (a build's old asset, a path that leaves the directory) is 404, never index.html: a
+  // script tag answered with a page fails to parse, and the error handler would make the static's error a 500.
+  router.use('/assets', (_req, res) => {
+    res.status(404).type('text/plain').send('No such asset in this build of the console.');
+  });
   const page = (_req: Request, res: Response) => {
     if (!fs.existsSync(index)) {
       res

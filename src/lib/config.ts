@@ -74,6 +74,12 @@ const schema = z.object({
   WARM_UP_ON_START: bool.default(true),
 
   DATA_DIR: z.string().default('.data'),
+  /**
+   * The built console served under /console (index.html and assets/): console/dist by default, which `npm start`
+   * builds when it is missing or older than its sources. Another directory is served as it is (a build made
+   * elsewhere; the tests' fixtures).
+   */
+  CONSOLE_DIST_DIR: z.string().min(1).optional(),
   CACHE_DIR: z.string().default(CACHE_DIR),
   DEVSTACK: z.enum(['auto', 'off']).default('auto'),
 
@@ -185,6 +191,9 @@ const schema = z.object({
     .regex(/^[\w.:/, -]{1,500}$/, 'must be true, false, a number of hops, or addresses and subnets separated by commas')
     .default('false'),
   PASSWORD_RESET_TTL_SECONDS: positiveInt.default(3600),
+  /** "Forgot your password?": reset e-mails per account, and requests per client address, in one hour (then 429). */
+  PASSWORD_RESET_REQUESTS_PER_ACCOUNT: positiveInt.default(3),
+  PASSWORD_RESET_REQUESTS_PER_ADDRESS: positiveInt.default(10),
   ACCESS_REQUEST_TTL_SECONDS: positiveInt.default(24 * 3600),
   ACCESS_REQUEST_RATE_PER_HOUR: z.coerce.number().int().min(0, 'must be 0 (off) or more').default(10),
   /** How long the answer to a request with an Idempotency-Key is kept to answer its retries (24 hours). */

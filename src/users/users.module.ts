@@ -5,7 +5,7 @@ import { usersRoutes } from './users.routes';
 import { createUsersService } from './users.service';
 import type { CreatorGone } from '../watches/watch-creators';
 
-export type UsersDeps = Pick<Infra, 'config' | 'notifier' | 'credentials' | 'publicBaseUrl'> & {
+export type UsersDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'notifier' | 'credentials' | 'publicBaseUrl'> & {
   /** Pauses the watches of a user that can no longer act in a client (the watches area). */
   creatorGone?: (gone: CreatorGone) => Promise<void>;
 };
@@ -22,9 +22,14 @@ export function createUsersModule(deps: UsersDeps) {
     resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
     invalidateCredentials: credentials.invalidate,
     creatorGone: deps.creatorGone,
+    redis: deps.engines.redis,
+    resetRequests: {
+      perAccount: config.PASSWORD_RESET_REQUESTS_PER_ACCOUNT,
+      perAddress: config.PASSWORD_RESET_REQUESTS_PER_ADDRESS,
+    },
   });
   return {
-    handlers: usersRoutes({ users }),
+    handlers: usersRoutes({ users, logger: deps.logger }),
     pages: { '/reset-password': sendResetPasswordPage },
     /** What other areas use: the login check. */
     service: users,

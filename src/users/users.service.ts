@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
+import type Redis from 'ioredis';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { hashPassword, needsRehash, randomToken, sha256, verifyPassword } from '../lib/crypto';
 import { claimOnce } from '../lib/claims';
 import { iso } from '../lib/ids';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
+import { fixedWindows } from '../lib/rate-limit';
 import type { Role } from '../lib/tenancy';
 import type { Notifier } from '../notifications/notifier';
 import { clientDirectory } from '../clients/client-directory';
@@ -65,7 +67,12 @@ export function createUsersService(deps: {
   invalidateCredentials: () => Promise<void>;
   /** Pauses the watches of a user who can no longer act in a client (docs/watches.md). */
   creatorGone?: (gone: CreatorGone) => Promise<void>;
+  /** Where the "forgot your password?" requests are counted (shared by every API process). */
+  redis: Redis;
+  /** Reset e-mails per account, and requests per client address, allowed in one hour. */
+  resetRequests: { perAccount: number; perAddress: number };
 }) {
+  const resetRequestWindows = fixedWindows(deps.redis, 'password-reset-requests');
   async function getUser(userId: string): Promise<UserDoc> {
     const doc = await UserModel.findById(userId).lean<UserDoc>();
     if (!doc) throw AppError.notFound('User not found');
@@ -188,6 +195,36 @@ export function createUsersService(deps: {
         });
       }
       return { user_id: userId, password_set: true, email_sent: sendEmail };
+    },
+
+    /**
+     * The "forgot your password?" throttle, counted before anything is looked up so that it is the same whether or
+     * not the account exists: one hour's requests for this e-mail (by its hash: the address never sits in Redis)
+     * and from this client address. All or nothing: a request refused by one limit does not use up the other's
+     * allowance. Past either, 429 with Retry-After (the later of the full windows' ends).
+     */
+    async countResetRequest(email: string, address: string) {
+      const hour = (max: number, policy: string) => [{ max, seconds: 3600, policy }];
+      const taken = await resetRequestWindows.take([
+        { subject: `account:${sha256(email.toLowerCase())}`, windows: hour(deps.resetRequests.perAccount, 'account') },
+        { subject: `address:${address}`, windows: hour(deps.resetRequests.perAddress, 'address') },
+      ]);
+      if (taken.allowed) return;
+      const full = taken.windows.filter((w) => w.full);
+      const retryAfter = Math.max(...full.map((w) => w.resetSeconds));
+      throw AppError.tooManyRequests(
+        `Too many password-reset requests ${full.map((w) => `for this ${w.policy}`).join(' and ')}; ` +
+          `retry after ${retryAfter} s`,
+        retryAfter,
+      );
+    },
+
+    /** The active dashboard user with this e-mail, if any: who a "forgot your password?" request is for. */
+    async resetRecipient(email: string): Promise<string | null> {
+      const user = await UserModel.findOne({ email: email.toLowerCase(), is_active: true }, { _id: 1 }).lean<{
+        _id: string;
+      }>();
+      return user?._id ?? null;
     },
 
     async triggerReset(userId: string) {

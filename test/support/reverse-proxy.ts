@@ -18,8 +18,9 @@ export interface ReverseProxy {
 
 /**
  * nginx on loopback in front of `upstream`, configured as a deployment's proxy is: it appends the peer's address
- * to X-Forwarded-For, and it connects to the API from an address of its own (`proxy_bind`), the one address the
- * API trusts (as docker-compose.yml gives Caddy a fixed address on the network it shares with the API).
+ * to X-Forwarded-For, forwards the scheme and host the client addressed (X-Forwarded-Proto and -Host, as Caddy
+ * does), and it connects to the API from an address of its own (`proxy_bind`), the one address the API trusts (as
+ * docker-compose.yml gives Caddy a fixed address on the network it shares with the API).
  */
 export async function startReverseProxy(upstream: string, upstreamSource: string): Promise<ReverseProxy> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-service-nginx-'));
@@ -45,6 +46,8 @@ http {
       proxy_set_header Host $host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
+      # The host and port the client addressed, as Caddy (deploy/Caddyfile) sends it: the API's own origin.
+      proxy_set_header X-Forwarded-Host $http_host;
       proxy_buffering off;
     }
   }

@@ -22,6 +22,8 @@ export default async function globalSetup(_config: FullConfig) {
       process.env.TEMPORAL_UI_URL ??
       (globalThis as { __devstack?: { temporal?: { uiUrl?: string | null } } }).__devstack?.temporal?.uiUrl ??
       'http://127.0.0.1:8233',
+    // Likewise the forgotten-password requests of the sign-in journeys.
+    PASSWORD_RESET_REQUESTS_PER_ADDRESS: '1000',
   });
   process.env.E2E_BASE_URL = api.url;
   // Where the run's API keeps its data, for journeys that seed what no API call makes quickly (support/leads-seed.ts
