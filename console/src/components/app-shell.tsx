@@ -1,5 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
-import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
+import { Link, Outlet, useNavigate, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Briefcase, Eye, FileText, KeyRound, LogOut, Menu, Search, Users, WifiOff } from 'lucide-react';
 import { toast } from 'sonner';
@@ -18,6 +18,7 @@ import { Button } from './ui/button';
 import { Shortcuts } from './shortcuts';
 import { NativeSelect, Label } from './ui/input';
 import { cn } from '@/lib/utils';
+import { takeFirstDraw } from '@/lib/page-focus';
 
 export interface NavItem {
   to: string;
@@ -101,6 +102,14 @@ export function AppShell() {
   const me = useQuery(meQuery).data!;
   const queryClient = useQueryClient();
   const router = useRouter();
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const main = useRef<HTMLElement>(null);
+  // A page change moves the focus to the page, so a keyboard or screen-reader user is not left on a link that is
+  // gone; the first page after a load keeps the browser's start (the skip link). A control the page focused keeps it.
+  useEffect(() => {
+    if (takeFirstDraw()) return;
+    if (!main.current?.contains(document.activeElement)) main.current?.focus({ preventScroll: true });
+  }, [pathname]);
   const navigate = useNavigate();
   const [live, setLive] = useState<LiveState>('connecting');
   const [outage, setOutage] = useState<ApiError | null>(null);
@@ -228,7 +237,7 @@ export function AppShell() {
             {describeError(outage)} The console retries on its own; what you submitted is kept.
           </div>
         )}
-        <main id="main" className="min-w-0 flex-1 p-4 md:p-6">
+        <main id="main" ref={main} tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none md:p-6">
           {me.role === 'super_admin' && !actingFor ? (
             <div className="max-w-xl">
               <h1 className="mb-2 text-2xl font-semibold">Choose a client</h1>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { createRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -11,6 +11,7 @@ import { Card } from '@/components/ui/card';
 import { FieldError, Input, Label } from '@/components/ui/input';
 import { rootRoute } from '@/routes/root';
 import { safeNext } from '@/routes/app-route';
+import { takeFirstDraw } from '@/lib/page-focus';
 
 const credentials = z.object({
   email: z.email('Enter the e-mail address you sign in with'),
@@ -32,6 +33,7 @@ export function AuthFrame({ title, children }: { title: string; children: React.
 }
 
 function SignInPage() {
+  useEffect(() => void takeFirstDraw(), []);
   const { next } = signInRoute.useSearch();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
