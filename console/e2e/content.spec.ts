@@ -386,3 +386,28 @@ test("a cover uploaded from the computer is previewed at once, saved as this ser
   await expect.poll(() => saved.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(800);
   expect(cspViolations).toEqual([]);
 });
+
+test("a page's image block takes an uploaded image by its address on this service", async ({ page }) => {
+  const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#40a060' } })
+    .png()
+    .toBuffer();
+  await signIn(page, tenant.user, '/console/content/pages/new');
+  await page.getByLabel('Title').fill('Our shop');
+  await page.getByLabel('New block type').selectOption('image');
+  await page.getByRole('button', { name: 'Add block' }).click();
+  const uploaded = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/dashboard/content/media'),
+  );
+  await page
+    .getByLabel('Upload the image of block 1 (Image)')
+    .setInputFiles({ name: 'shop.png', mimeType: 'image/png', buffer: photo });
+  const media = (await (await uploaded).json()) as { url: string };
+  await expect(page.getByLabel('Image address')).toHaveValue(media.url);
+  await page.getByLabel('Description (alt text)').fill('The shop front');
+  await expectAccessibleInBothThemes(page);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/console\/content\/pages\/[0-9a-f-]{36}$/);
+  const stored = await apiCall('GET', content(`pages/${page.url().split('/').pop()}`), tenant.triple);
+  expect(stored.blocks).toEqual([{ type: 'image', data: { url: media.url, alt: 'The shop front' } }]);
+  expect((await fetch(media.url)).status).toBe(200);
+});
