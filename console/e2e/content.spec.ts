@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import {
   apiCall,
   createTenant,
@@ -309,4 +310,104 @@ test("a super_admin acting for the client manages the client's content", async (
   await page.getByRole('button', { name: 'Save' }).click();
   expect((await saved).headers()['x-selected-client-id']).toBe(tenant.clientId);
   await expect(tags.getByText('Set by the operator')).toBeVisible();
+});
+
+test("a cover uploaded from the computer is previewed at once, saved as this service's image and served to anyone", async ({
+  page,
+}) => {
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+  });
+  const isMediaUpload = (r: { method(): string; url(): string }) =>
+    r.method() === 'POST' && r.url().endsWith('/api/v1/dashboard/content/media');
+  const cover = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#e0a030' } })
+    .png()
+    .toBuffer();
+  const inline = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#3060c0' } })
+    .jpeg()
+    .toBuffer();
+
+  await signIn(page, tenant.user, '/console/content/posts/new');
+  await page.getByLabel('Title').fill('Cover story');
+  const uploaded = page.waitForResponse((r) => isMediaUpload(r.request()));
+  await page.getByLabel('Upload a cover').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: cover });
+  // The chosen file shows at once, from memory (a blob: URL the CSP allows), decoded.
+  const preview = page.getByTestId('cover-preview');
+  await expect(preview).toHaveAttribute('src', /^blob:/);
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(800);
+  const answer = await uploaded;
+  expect(answer.status()).toBe(201);
+  const media = (await answer.json()) as { media_id: string; url: string; width: number; height: number };
+  expect(media).toMatchObject({ width: 800, height: 450, content_type: 'image/webp' });
+  expect(new URL(media.url).origin).toBe(new URL(process.env.E2E_BASE_URL!).origin);
+  await expect(page.getByLabel('Cover image address')).toHaveValue(media.url);
+  await page.getByLabel('Cover image description (alt text)').fill('A golden loaf');
+  await expect(page.getByRole('img', { name: 'A golden loaf' })).toBeVisible();
+  await expectAccessibleInBothThemes(page);
+
+  // The body's image button takes an upload too: the image goes in by its address on this service.
+  await page.getByRole('textbox', { name: 'Body' }).click();
+  await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Image' }).click();
+  const inlineUploaded = page.waitForResponse((r) => isMediaUpload(r.request()) && r.status() === 201);
+  await page
+    .getByLabel('Or upload an image')
+    .setInputFiles({ name: 'loaf.jpg', mimeType: 'image/jpeg', buffer: inline });
+  const inlineMedia = (await (await inlineUploaded).json()) as { url: string };
+  const bodyImage = page.getByRole('textbox', { name: 'Body' }).locator('img');
+  await expect(bodyImage).toHaveAttribute('src', inlineMedia.url);
+  await expect.poll(() => bodyImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
+
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/console\/content\/posts\/[0-9a-f-]{36}$/);
+  const stored = await apiCall('GET', content(`posts/${page.url().split('/').pop()}`), tenant.triple);
+  expect(stored.cover_image_url).toBe(media.url);
+  expect(stored.cover_image_url).toContain(`/api/v1/content/media/${media.media_id}/`);
+  expect(stored.body.content).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ type: 'image', attrs: expect.objectContaining({ src: inlineMedia.url }) }),
+    ]),
+  );
+
+  // Anyone reads the cover: no credential, no content domain; the image as stored, cached for good.
+  const served = await fetch(stored.cover_image_url);
+  expect(served.status).toBe(200);
+  expect(served.headers.get('content-type')).toBe('image/webp');
+  expect(served.headers.get('cache-control')).toContain('immutable');
+  expect(await sharp(Buffer.from(await served.arrayBuffer())).metadata()).toMatchObject({
+    format: 'webp',
+    width: 800,
+    height: 450,
+  });
+
+  // The saved post shows its cover from this origin.
+  const saved = page.getByRole('img', { name: 'A golden loaf' });
+  await expect(saved).toHaveAttribute('src', media.url);
+  await expect.poll(() => saved.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(800);
+  expect(cspViolations).toEqual([]);
+});
+
+test("a page's image block takes an uploaded image by its address on this service", async ({ page }) => {
+  const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#40a060' } })
+    .png()
+    .toBuffer();
+  await signIn(page, tenant.user, '/console/content/pages/new');
+  await page.getByLabel('Title').fill('Our shop');
+  await page.getByLabel('New block type').selectOption('image');
+  await page.getByRole('button', { name: 'Add block' }).click();
+  const uploaded = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/dashboard/content/media'),
+  );
+  await page
+    .getByLabel('Upload the image of block 1 (Image)')
+    .setInputFiles({ name: 'shop.png', mimeType: 'image/png', buffer: photo });
+  const media = (await (await uploaded).json()) as { url: string };
+  await expect(page.getByLabel('Image address')).toHaveValue(media.url);
+  await page.getByLabel('Description (alt text)').fill('The shop front');
+  await expectAccessibleInBothThemes(page);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/console\/content\/pages\/[0-9a-f-]{36}$/);
+  const stored = await apiCall('GET', content(`pages/${page.url().split('/').pop()}`), tenant.triple);
+  expect(stored.blocks).toEqual([{ type: 'image', data: { url: media.url, alt: 'The shop front' } }]);
+  expect((await fetch(media.url)).status).toBe(200);
 });

@@ -12,7 +12,7 @@ import type { BrandCache } from './brand-cache';
 import { insertWithNewBrandId } from './brand-ids';
 import { BrandMemberModel, BrandModel, memberId, type BrandDoc, type BrandRole, type MemberDoc } from './brand.model';
 import { toBrand, toInformation, toMember, toSettings, type LogoUrl } from './brand.views';
-import { decodeLogo, processLogo } from './logo';
+import { decodeImage, processImage } from '../media/image';
 
 export interface BrandsDeps {
   redis: Redis;
@@ -24,6 +24,8 @@ export interface BrandsDeps {
 }
 
 export const LOGO_PATH = '/api/v1/brand-logos';
+/** A logo is center-cropped to a square of at most this side. */
+export const LOGO_MAX_PX = 256;
 const logoKey = (brandId: number, sha256: string) => `brand-logos/${brandId}/${sha256}.webp`;
 
 export function createBrandsService(deps: BrandsDeps) {
@@ -180,7 +182,7 @@ export function createBrandsService(deps: BrandsDeps) {
 
     async uploadLogo(caller: Caller, brandId: number, file: string) {
       await brandAccess(caller, brandId, 'admin');
-      const logo = await processLogo(decodeLogo(file));
+      const logo = await processImage(decodeImage(file, 'logo'), 'logo', { square: LOGO_MAX_PX });
       const key = logoKey(brandId, logo.sha256);
       const doc = await locked(brandId, async () => {
         const { brand } = await brandAccess(caller, brandId, 'admin'); // the logo as it is now, inside the turn

@@ -1,10 +1,19 @@
+import { pipeline } from 'node:stream/promises';
 import type { JsonAnswer } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
-import type { AnyRequest, OperationHandler, OperationHandlers, OperationRequest } from '../lib/http/operations';
+import { notModified } from '../lib/http/conditional-get';
+import {
+  rawResponse,
+  type AnyRequest,
+  type OperationHandler,
+  type OperationHandlers,
+  type OperationRequest,
+} from '../lib/http/operations';
 import { pageOf } from '../lib/pagination';
 import { callerOf, requireTenant } from '../lib/tenancy';
 import { assertSelectedClient } from '../clients/selected-client';
 import type { AuthoringService } from './authoring.service';
+import type { ContentMedia } from './content-media';
 import type { PublicContentService } from './public.service';
 import { readKey, withViewCount, type PublicReadOperation, type PublicResponder } from './public-http';
 
@@ -26,10 +35,14 @@ export interface ContentRouteDeps {
   responder: PublicResponder;
   /** The content domains of a client (the clients area), for the console's preview. */
   contentDomainsOf: (clientId: string) => Promise<string[]>;
+  /** Images uploaded for covers, and their public reads. */
+  media: ContentMedia;
 }
 
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 export function contentRoutes(deps: ContentRouteDeps): OperationHandlers {
-  const { authoring, pub, responder, contentDomainsOf } = deps;
+  const { authoring, pub, responder, contentDomainsOf, media } = deps;
 
   /**
    * A cached public read: resolve the site, serve from the cache or `load` (the operation's answer), 404 when
@@ -134,6 +147,33 @@ export function contentRoutes(deps: ContentRouteDeps): OperationHandlers {
     },
     async publishPage(req, res) {
       res.json(await authoring.publishPage(await tenantOf(req), req.params.page_id));
+    },
+    async uploadContentMedia(req, res) {
+      res.status(201).json(await media.upload(await tenantOf(req), req.body.file));
+    },
+    async deleteContentMedia(req, res) {
+      await media.remove(await tenantOf(req), req.params.media_id);
+      res.status(204).end();
+    },
+    /** Public and tenant-free: the id is random and the file name the image's hash, so the URL never changes. */
+    async getContentMediaImage(req, res) {
+      const { media_id, file } = req.params;
+      const found = await media.object(media_id, file);
+      if (!found) throw AppError.notFound('Media not found');
+      res.set({
+        ETag: `"${file.replace(/\.webp$/, '')}"`,
+        'Cache-Control': IMMUTABLE,
+        'Last-Modified': found.head.lastModified.toUTCString(),
+      });
+      if (notModified(req, res)) return void res.status(304).end();
+      const stream = await found.stream();
+      if (!stream) throw AppError.notFound('Media not found');
+      res.status(200).set({
+        'Content-Type': 'image/webp',
+        'Content-Length': String(found.head.size),
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+      });
+      await pipeline(stream, rawResponse(res)); // the image, as the contract declares it
     },
 
     listPublicAuthors: publicRead('authors', (cid, req) => pub.listAuthors(cid, pageOf(req.query))),

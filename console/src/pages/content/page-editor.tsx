@@ -13,6 +13,7 @@ import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { formatDateTime } from '@/lib/format';
 import type { ApiCall } from '@/lib/api-call';
+import { ImageUpload } from './image-upload';
 import { StatusBadge } from './posts-page';
 import { Field, SLUG_PATTERN, contentKeys, described, sameOriginImage, slugify } from './shared';
 
@@ -31,14 +32,14 @@ const BLOCK_TYPES = {
     fields: [
       { name: 'heading', label: 'Heading', kind: 'text' },
       { name: 'subheading', label: 'Subheading', kind: 'text' },
-      { name: 'image_url', label: 'Image address', kind: 'url' },
+      { name: 'image_url', label: 'Image address', kind: 'image' },
     ],
   },
   text: { label: 'Text', fields: [{ name: 'markdown', label: 'Text (Markdown)', kind: 'long' }] },
   image: {
     label: 'Image',
     fields: [
-      { name: 'url', label: 'Image address', kind: 'url' },
+      { name: 'url', label: 'Image address', kind: 'image' },
       { name: 'alt', label: 'Description (alt text)', kind: 'text' },
       { name: 'caption', label: 'Caption', kind: 'text' },
     ],
@@ -103,6 +104,8 @@ function BlockForm({
   const label = spec?.label ?? block.type;
   const name = `block ${index + 1} (${label})`;
   const id = (field: string) => `${block.key}-${field}`;
+  // A file chosen for an image field, shown from memory until the address is edited by hand.
+  const [previews, setPreviews] = useState<Record<string, string | null>>({});
   return (
     <li>
       <fieldset className="flex flex-col gap-3 rounded-md border border-border p-3">
@@ -138,23 +141,38 @@ function BlockForm({
           spec.fields.map((f) => {
             const value = typeof block.data[f.name] === 'string' ? (block.data[f.name] as string) : '';
             const set = (v: string) => onChange({ ...block.data, [f.name]: v });
-            return (
+            const shown = previews[f.name] ?? value;
+            const field = (
               <Field key={f.name} id={id(f.name)} label={f.label}>
                 {f.kind === 'long' ? (
                   <Textarea id={id(f.name)} value={value} rows={5} onChange={(e) => set(e.target.value)} />
                 ) : (
                   <Input
                     id={id(f.name)}
-                    type={f.kind === 'url' ? 'url' : 'text'}
+                    type={f.kind === 'text' ? 'text' : 'url'}
                     value={value}
-                    onChange={(e) => set(e.target.value)}
+                    onChange={(e) => {
+                      setPreviews((p) => ({ ...p, [f.name]: null }));
+                      set(e.target.value);
+                    }}
                   />
                 )}
-                {f.kind === 'url' && sameOriginImage(value) && f.name !== 'url' && (
-                  <img src={value} alt="" className="max-h-32 rounded border border-border" />
+                {f.kind === 'image' && sameOriginImage(shown) && (
+                  <img src={shown} alt="" className="max-h-32 max-w-full self-start rounded border border-border" />
                 )}
               </Field>
             );
+            if (f.kind !== 'image') return field;
+            return [
+              <ImageUpload
+                key={`${f.name}-upload`}
+                id={id(`${f.name}-upload`)}
+                label={`Upload the image of ${name}`}
+                onPreview={(url) => setPreviews((p) => ({ ...p, [f.name]: url }))}
+                onUploaded={(media) => set(media.url)}
+              />,
+              field,
+            ];
           })
         ) : (
           <p className="text-sm text-muted-foreground">

@@ -16,6 +16,7 @@ import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { formatDateTime } from '@/lib/format';
 import type { ApiCall } from '@/lib/api-call';
+import { ImageUpload } from './image-upload';
 import { EMPTY_DOC, RichTextEditor, type RichTextDoc } from './rich-text-editor';
 import { StatusBadge } from './posts-page';
 import { Field, PROSE, SLUG_PATTERN, contentKeys, described, sameOriginImage, slugify } from './shared';
@@ -113,10 +114,18 @@ function ChoiceGroup({
   );
 }
 
+/** The cover as it will look: the file just chosen (a blob: URL) while there is one, else the cover's address. */
 function CoverImage({ url, alt }: { url: string; alt: string }) {
   if (!url) return null;
   if (sameOriginImage(url))
-    return <img src={url} alt={alt || 'Cover image preview'} className="max-h-48 rounded-md border border-border" />;
+    return (
+      <img
+        src={url}
+        alt={alt || 'Cover image preview'}
+        data-testid="cover-preview"
+        className="max-h-48 max-w-full self-start rounded-md border border-border"
+      />
+    );
   return (
     <p className="text-xs text-muted-foreground" role="note">
       No preview here: the console loads images from its own origin only (its Content-Security-Policy); the public site
@@ -352,6 +361,8 @@ function PostEditor({ post }: { post: Post | null }) {
     },
   });
   const cover = watch('cover_image_url');
+  // The file just chosen for upload, shown at once from memory; the uploaded image's address replaces it on save.
+  const [coverPreview, setCoverPreview] = useState<string | null>(null);
   const coverAlt = watch('featured_image_alt');
   const saveCall: ApiCall = post
     ? {
@@ -486,17 +497,26 @@ function PostEditor({ post }: { post: Post | null }) {
               </Link>
             }
           />
+          <ImageUpload
+            id="post-cover-upload"
+            label="Upload a cover"
+            hint="PNG, JPEG, WebP, GIF or AVIF up to 5 MB; stored as WebP without its metadata (EXIF, location)."
+            onPreview={setCoverPreview}
+            onUploaded={(media) =>
+              setValue('cover_image_url', media.url, { shouldDirty: true, shouldValidate: formState.isSubmitted })
+            }
+          />
           <Field
             id="post-cover"
             label="Cover image address"
-            hint="The content API stores a cover as an address; it has no upload of its own."
+            hint="Filled in by an upload, or the address of an image elsewhere (the public site shows it from there)."
             error={errors.cover_image_url?.message}
           >
             <Input
               id="post-cover"
               type="url"
               placeholder="https://"
-              {...register('cover_image_url')}
+              {...register('cover_image_url', { onChange: () => setCoverPreview(null) })}
               {...described('post-cover', errors.cover_image_url?.message, true)}
             />
           </Field>
@@ -507,7 +527,7 @@ function PostEditor({ post }: { post: Post | null }) {
           >
             <Input id="post-cover-alt" {...register('featured_image_alt')} />
           </Field>
-          <CoverImage url={cover} alt={coverAlt} />
+          <CoverImage url={coverPreview ?? cover} alt={coverAlt} />
         </div>
       </form>
       {post && (

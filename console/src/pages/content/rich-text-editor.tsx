@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import { EditorContent, useEditor, useEditorState, type Editor, type JSONContent } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
@@ -20,9 +20,12 @@ import {
   Underline,
   Undo2,
 } from 'lucide-react';
+import { toast } from 'sonner';
+import { describeError } from '@/api/errors';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/utils';
+import { uploadContentImage } from './image-upload';
 import { PROSE } from './shared';
 
 /** The post body as the content API stores it: a ProseMirror document (RichTextNode) whose root type is `doc`. */
@@ -89,11 +92,14 @@ function UrlField({
   initial,
   onApply,
   onCancel,
+  children,
 }: {
   label: string;
   initial: string;
   onApply: (url: string) => void;
   onCancel: () => void;
+  /** More ways to give the address (an image's upload). */
+  children?: ReactNode;
 }) {
   const [value, setValue] = useState(initial);
   const ref = useRef<HTMLInputElement>(null);
@@ -128,6 +134,7 @@ function UrlField({
       <Button size="sm" variant="outline" onClick={onCancel}>
         Cancel
       </Button>
+      {children}
     </div>
   );
 }
@@ -332,6 +339,21 @@ export function RichTextEditor({
     setAsking(null);
   };
 
+  /** An image uploaded from this computer goes in at the cursor by its address on this service. */
+  const [uploading, setUploading] = useState(false);
+  const uploadImage = async (file: File) => {
+    setUploading(true);
+    try {
+      const media = await uploadContentImage(file);
+      editor.chain().focus().setImage({ src: media.url }).run();
+      setAsking(null);
+    } catch (error) {
+      toast.error(describeError(error));
+    } finally {
+      setUploading(false);
+    }
+  };
+
   return (
     <div className="rounded-md border border-input bg-background focus-within:ring-2 focus-within:ring-ring">
       <div className="sticky top-0 z-10 border-b border-border bg-background">
@@ -345,7 +367,29 @@ export function RichTextEditor({
               setAsking(null);
               editor.commands.focus();
             }}
-          />
+          >
+            {asking === 'image' && (
+              <span className="flex w-full flex-wrap items-center gap-2">
+                <label htmlFor="rte-image-upload" className="text-sm font-medium">
+                  Or upload an image
+                </label>
+                <Input
+                  id="rte-image-upload"
+                  type="file"
+                  accept="image/png,image/jpeg,image/webp,image/gif,image/avif"
+                  disabled={uploading}
+                  className="h-auto min-w-0 flex-1 py-1 file:mr-3 file:rounded file:border-0 file:bg-muted file:px-2 file:py-1 file:text-sm file:text-foreground"
+                  onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    if (file) void uploadImage(file);
+                  }}
+                />
+                <span aria-live="polite" className="text-xs text-muted-foreground">
+                  {uploading ? 'Uploading…' : ''}
+                </span>
+              </span>
+            )}
+          </UrlField>
         )}
       </div>
       <EditorContent editor={editor} />

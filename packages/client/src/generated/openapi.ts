@@ -566,6 +566,61 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/content/media': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a content image
+     * @description Extension. Takes an image for the caller's client's content, such as a post's cover (PNG, JPEG,
+     *     WebP, GIF or AVIF, at most 5 MB decoded), as base64 or a data URI, through the brand logo's image
+     *     pipeline: orientation applied, metadata (EXIF, GPS) dropped, fitted within 2000x2000 (never
+     *     enlarged), re-encoded as WebP and stored (S3, or the local media store). Answers its `url`, this
+     *     service's public read of it (getContentMediaImage), which a post's `cover_image_url` can take. The
+     *     image belongs to the client (deleteContentMedia), but its URL is public and needs no tenant: the
+     *     id is random and unguessable, so anyone holding the URL can read it, as a public site's visitors
+     *     do. An undecodable or over-large image answers 422; body errors answer 400. The JSON body may be up
+     *     to 7,100,000 bytes (x-body-limit), enough for the base64 of a 5 MB image; a larger body answers
+     *     413. Authentication: the client's credential triple (or a dashboard session of one of the
+     *     client's users; a super_admin names the client with X-Selected-Client-Id, 422 without it), or an
+     *     agent token with scope content:write.
+     */
+    post: operations['uploadContentMedia'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/content/media/{media_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a content image
+     * @description Extension. Deletes an image the caller's client uploaded: its public URL answers 404 from then on
+     *     (a post whose cover_image_url names it keeps the URL). Another client's image answers 404, even
+     *     though any client's post may name its URL. Authentication: the client's credential triple (or a
+     *     dashboard session of one of the client's users; a super_admin names the client with
+     *     X-Selected-Client-Id, 422 without it), or an agent token with scope content:write.
+     */
+    delete: operations['deleteContentMedia'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/content/authors': {
     parameters: {
       query?: never;
@@ -730,6 +785,31 @@ export interface paths {
      *     If-None-Match matches answers 304 without a body.
      */
     get: operations['listPublicTags'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/content/media/{media_id}/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A content image
+     * @description Extension. The WebP image that uploadContentMedia's `url` points to. Public: no authentication and
+     *     no tenant (no X-Content-Domain): the media id is random and unguessable, so the URL itself is the
+     *     permission, as for a public site's visitors. Immutable: the file name is the SHA-256 of the image,
+     *     and the image under a URL never changes. Answers with a strong ETag (the hash) and `Cache-Control:
+     *     public, max-age=31536000, immutable`; a matching If-None-Match (or, without one, an
+     *     If-Modified-Since not before the upload) gives 304. A deleted image answers 404.
+     */
+    get: operations['getContentMediaImage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3955,6 +4035,21 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /** @description An image uploaded for content (uploadContentMedia). */
+    ContentMedia: {
+      /** Format: uuid */
+      media_id: string;
+      /**
+       * Format: uri
+       * @description This service's public read of the image (getContentMediaImage), absolute; what a post's
+       *     cover_image_url takes.
+       */
+      url: string;
+      width: number;
+      height: number;
+      /** @enum {string} */
+      content_type: 'image/webp';
+    };
     /** @description A post without body and related posts, as lists return it. */
     PostSummary: {
       /** Format: uuid */
@@ -6247,6 +6342,11 @@ export interface components {
      * @example 6d2f8a41-3c5e-4b7a-9e1d-0f2a4c6e8b13
      */
     WatchId: string;
+    /**
+     * @description A content image's id, as uploadContentMedia answered it.
+     * @example 3f6c1a9e-7b2d-4e8f-9a0c-5d1e2f3a4b6c
+     */
+    ContentMediaId: string;
     /**
      * @description Post id.
      * @example 5a9d3e7c-2b1f-4c8e-a6d4-9f0e1b2c3d47
@@ -9148,6 +9248,105 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  uploadContentMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         * "file":
+         * "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+         *     }
+         */
+        'application/json': {
+          /** @description The image, base64-encoded, optionally as a `data:image/...;base64,` URI. */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Stored. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "media_id": "3f6c1a9e-7b2d-4e8f-9a0c-5d1e2f3a4b6c",
+           * "url":
+           * "https://leads.example/api/v1/content/media/3f6c1a9e-7b2d-4e8f-9a0c-5d1e2f3a4b6c/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.webp",
+           *       "width": 1600,
+           *       "height": 900,
+           *       "content_type": "image/webp"
+           *     }
+           */
+          'application/json': components['schemas']['ContentMedia'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteContentMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path: {
+        /**
+         * @description A content image's id, as uploadContentMedia answered it.
+         * @example 3f6c1a9e-7b2d-4e8f-9a0c-5d1e2f3a4b6c
+         */
+        media_id: components['parameters']['ContentMediaId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listPublicAuthors: {
     parameters: {
       query?: {
@@ -9914,6 +10113,59 @@ export interface operations {
       };
       422: components['responses']['ValidationFailed'];
       501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getContentMediaImage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description A content image's id, as uploadContentMedia answered it.
+         * @example 3f6c1a9e-7b2d-4e8f-9a0c-5d1e2f3a4b6c
+         */
+        media_id: components['parameters']['ContentMediaId'];
+        /** @description `<sha256>.webp`, as in the upload's url. */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image. */
+      200: {
+        headers: {
+          ETag?: string;
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/webp': string;
+        };
+      };
+      /** @description Not modified; no body. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such image (never stored, or deleted). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Media not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
