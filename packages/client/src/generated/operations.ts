@@ -220,6 +220,15 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     ],
     body: 'none',
   },
+  deleteContentMedia: {
+    method: 'DELETE',
+    path: '/api/v1/dashboard/content/media/{media_id}',
+    parameters: [
+      { in: 'path', name: 'media_id', required: true },
+      { in: 'header', name: 'X-Selected-Client-Id', required: false },
+    ],
+    body: 'none',
+  },
   deleteDashboardUser: {
     method: 'DELETE',
     path: '/api/v1/dashboard/users/{user_id}',
@@ -360,6 +369,15 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     method: 'GET',
     path: '/api/v1/dashboard/client/usage',
     parameters: [{ in: 'header', name: 'X-Selected-Client-Id', required: false }],
+    body: 'none',
+  },
+  getContentMediaImage: {
+    method: 'GET',
+    path: '/api/v1/content/media/{media_id}/{file}',
+    parameters: [
+      { in: 'path', name: 'media_id', required: true },
+      { in: 'path', name: 'file', required: true },
+    ],
     body: 'none',
   },
   getContentSite: {
@@ -1323,6 +1341,12 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     method: 'POST',
     path: '/api/v1/brands/{brand_id}/logo',
     parameters: [{ in: 'path', name: 'brand_id', required: true }],
+    body: 'required',
+  },
+  uploadContentMedia: {
+    method: 'POST',
+    path: '/api/v1/dashboard/content/media',
+    parameters: [{ in: 'header', name: 'X-Selected-Client-Id', required: false }],
     body: 'required',
   },
 };
