@@ -124,7 +124,7 @@ test('pause and resume, run now and see the run live with its new leads, too soo
   // Again at once: refused, in words, with when it may run again.
   await page.getByRole('button', { name: 'Run now', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Too soon to run this watch again' })).toContainText(
-    /It can run again in \d+ minutes?, at /,
+    /It can run again in \d+ (minutes?|hours?), at /,
   );
 
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
