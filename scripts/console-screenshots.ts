@@ -23,7 +23,7 @@ interface Seeded {
   jobId: string;
   watchId: string;
   postId: string;
-  businessId: string;
+  businessRef: string;
 }
 
 interface Shot {
@@ -44,7 +44,7 @@ const PAGES: Shot[] = [
   { name: 'jobs', path: () => '/console/jobs', dark: true },
   { name: 'job', path: (s) => `/console/jobs/${s.jobId}` },
   { name: 'leads', path: () => '/console/leads/businesses' },
-  { name: 'lead', path: (s) => `/console/leads/businesses?open=${s.businessId}` },
+  { name: 'lead', path: (s) => `/console/leads/businesses?lead=${encodeURIComponent(s.businessRef)}` },
   { name: 'watches', path: () => '/console/watches' },
   { name: 'watch', path: (s) => `/console/watches/${s.watchId}` },
   { name: 'content', path: () => '/console/content' },
@@ -130,6 +130,11 @@ async function seed(base: string) {
   await call(base, 'PATCH', `/api/v1/idap/businesses/${business.resource_id}/flags`, triple, {
     add: ['qualified'],
   }).catch(() => undefined); // a nicety of the picture, not needed by it
+  // The leads list reads up to a settle bound a few seconds behind now (IDAP_SYNC_SETTLE_MS): wait until it lists them.
+  await until('the leads in the list', async () => {
+    const listed = await call(base, 'GET', '/api/v1/idap/businesses?limit=1', triple);
+    return listed.items.length ? true : undefined;
+  });
   const watch = await call(base, 'POST', '/api/v1/dashboard/client/watches', triple, {
     name: 'New bakeries in Utrecht',
     maps_scrape: jobs[0],
@@ -153,7 +158,7 @@ async function seed(base: string) {
     jobId: jobIds[0],
     watchId: watch.watch_id,
     postId: post.id,
-    businessId: business.resource_id,
+    businessRef: business.idap_ref,
   };
   return {
     user,
