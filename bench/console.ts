@@ -101,9 +101,12 @@ async function seedJobs(clientId: string) {
   return docs.slice(0, 20).map((d) => d._id);
 }
 
-/** 20,000 businesses of the client, as a maps-scrape job stores them (their search postings left out). */
+/**
+ * 20,000 businesses of the client, as maps-scrape jobs store them over time (a millisecond apart, ending a minute
+ * ago, past the list's settle bound); their search postings left out.
+ */
 async function seedLeads(clientId: string) {
-  const now = new Date();
+  const end = Date.now() - 60_000;
   for (let i = 0; i < LEADS; i += CHUNK) {
     const docs = Array.from({ length: Math.min(CHUNK, LEADS - i) }, (_, k) => {
       const n = i + k;
@@ -122,8 +125,8 @@ async function seedLeads(clientId: string) {
         flags: ['new'],
         related: [],
         source_job_ids: ['bench'],
-        created_at: now,
-        modified_at: now,
+        created_at: new Date(end - (LEADS - n)),
+        modified_at: new Date(end - (LEADS - n)),
       };
     });
     await mongoose.connection.db!.collection('idap_resources').insertMany(docs as never[], { ordered: false });
@@ -383,7 +386,15 @@ async function scrollRows(page: Page, url: string, opts: { wholePage?: boolean }
     .catch(() => false);
   if (!appeared) return null;
   let maxRows = 0;
-  for (let step = 0; step < 400; step++) {
+  const rowCount = () =>
+    page
+      .locator('table[aria-rowcount]')
+      .first()
+      .getAttribute('aria-rowcount')
+      .then(Number)
+      .catch(() => 0);
+  for (let step = 0; step < 5000; step++) {
+    const rowsAtStep = await rowCount();
     const { rows, atEnd } = await page.evaluate((whole) => {
       const { document } = globalThis as unknown as Browser;
       const region = whole
@@ -403,7 +414,20 @@ async function scrollRows(page: Page, url: string, opts: { wholePage?: boolean }
           w.requestAnimationFrame(() => w.requestAnimationFrame(r));
         }),
     );
-    if (atEnd) break;
+    if (atEnd) {
+      // The end of what is loaded: a table that loads more as it is scrolled (the leads page, by its cursor) grows
+      // within moments (its load may have ended already, so the count is compared with the step's); one that does
+      // not has reached its last row.
+      const grew = await page
+        .waitForFunction(
+          (n) => Number(globalThis.document.querySelector('table[aria-rowcount]')?.getAttribute('aria-rowcount')) > n,
+          rowsAtStep,
+          { timeout: 5_000 },
+        )
+        .then(() => true)
+        .catch(() => false);
+      if (!grew) break;
+    }
   }
   maxRows = Math.max(maxRows, await page.locator('tbody tr[data-row-id]').count());
   const count = await page

@@ -15,6 +15,7 @@ import {
 } from '@/api/live-events';
 import { meQuery, signOut, type Role } from '@/api/session';
 import { Button } from './ui/button';
+import { FirstClient } from './first-client';
 import { Shortcuts } from './shortcuts';
 import { NativeSelect, Label } from './ui/input';
 import { cn } from '@/lib/utils';
@@ -42,31 +43,21 @@ const CommandPalette = lazy(() => loadPalette().then((m) => ({ default: m.Comman
 
 const SELECTED_CLIENT_KEY = 'lead-console.selected-client';
 
+/** The admin's clients, for the switcher (and to know whether there is any to act for). */
+const adminClientsQuery = {
+  queryKey: ['admin-clients'],
+  queryFn: () => unwrap(api.GET('/api/v1/dashboard/admin/clients', { params: { query: { page_size: 100 } } })),
+};
+
 /** A super_admin acts for one client at a time (X-Selected-Client-Id); the choice lasts for this tab. */
-function ClientSwitcher({ onChange }: { onChange: (id: string) => void }) {
-  const queryClient = useQueryClient();
-  const clients = useQuery({
-    queryKey: ['admin-clients'],
-    queryFn: () => unwrap(api.GET('/api/v1/dashboard/admin/clients', { params: { query: { page_size: 100 } } })),
-  });
-  const [value, setValue] = useState(selectedClient() ?? '');
-  const choose = (id: string) => {
-    setValue(id);
-    setSelectedClient(id || null);
-    if (id) sessionStorage.setItem(SELECTED_CLIENT_KEY, id);
-    else sessionStorage.removeItem(SELECTED_CLIENT_KEY);
-    restartLiveEvents();
-    void queryClient.invalidateQueries({
-      predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'admin-clients',
-    });
-    onChange(id);
-  };
+function ClientSwitcher({ value, onChoose }: { value: string; onChoose: (id: string) => void }) {
+  const clients = useQuery(adminClientsQuery);
   return (
     <div className="flex items-center gap-2">
       <Label htmlFor="client-switcher" className="whitespace-nowrap text-muted-foreground">
         Acting for
       </Label>
-      <NativeSelect id="client-switcher" value={value} onChange={(e) => choose(e.target.value)} className="w-48">
+      <NativeSelect id="client-switcher" value={value} onChange={(e) => onChoose(e.target.value)} className="w-48">
         <option value="">No client chosen</option>
         {clients.data?.clients.map((c) => (
           <option key={c.client_id} value={c.client_id}>
@@ -74,6 +65,21 @@ function ClientSwitcher({ onChange }: { onChange: (id: string) => void }) {
           </option>
         ))}
       </NativeSelect>
+    </div>
+  );
+}
+
+/** Before a client is chosen: how to choose one, or, on a service with none yet, the first one created here. */
+function ChooseClient({ onChoose }: { onChoose: (id: string) => void }) {
+  const clients = useQuery(adminClientsQuery);
+  return (
+    <div className="max-w-xl">
+      <h1 className="mb-2 text-2xl font-semibold">Choose a client</h1>
+      <p className="text-sm text-muted-foreground">
+        A super admin works in one client&apos;s workspace at a time: choose it under &ldquo;Acting for&rdquo; above.
+        Every call then names it (X-Selected-Client-Id).
+      </p>
+      {clients.data?.total === 0 && <FirstClient onCreated={onChoose} />}
     </div>
   );
 }
@@ -161,6 +167,17 @@ export function AppShell() {
     };
   }, [queryClient, router, navigate]);
 
+  const actFor = (id: string) => {
+    setActingFor(id || null);
+    setSelectedClient(id || null);
+    if (id) sessionStorage.setItem(SELECTED_CLIENT_KEY, id);
+    else sessionStorage.removeItem(SELECTED_CLIENT_KEY);
+    restartLiveEvents();
+    void queryClient.invalidateQueries({
+      predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'admin-clients',
+    });
+  };
+
   const leave = async () => {
     try {
       await signOut();
@@ -217,7 +234,7 @@ export function AppShell() {
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex flex-wrap items-center justify-between gap-3 border-b border-border px-4 py-2">
           <div className="flex flex-wrap items-center gap-3">
-            {me.role === 'super_admin' && <ClientSwitcher onChange={(id) => setActingFor(id || null)} />}
+            {me.role === 'super_admin' && <ClientSwitcher value={actingFor ?? ''} onChoose={actFor} />}
             <LiveIndicator state={live} />
           </div>
           <div className="flex items-center gap-3 text-sm">
@@ -238,17 +255,7 @@ export function AppShell() {
           </div>
         )}
         <main id="main" ref={main} tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none md:p-6">
-          {me.role === 'super_admin' && !actingFor ? (
-            <div className="max-w-xl">
-              <h1 className="mb-2 text-2xl font-semibold">Choose a client</h1>
-              <p className="text-sm text-muted-foreground">
-                A super admin works in one client&apos;s workspace at a time: choose it under &ldquo;Acting for&rdquo;
-                above. Every call then names it (X-Selected-Client-Id).
-              </p>
-            </div>
-          ) : (
-            <Outlet />
-          )}
+          {me.role === 'super_admin' && !actingFor ? <ChooseClient onChoose={actFor} /> : <Outlet />}
         </main>
       </div>
       <Shortcuts onOpenPalette={openPalette} />

@@ -12,6 +12,9 @@ import { Checkbox } from './ui/checkbox';
 import { Empty, ErrorState, Loading } from './states';
 import { cn } from '@/lib/utils';
 
+/** How near the last loaded row the drawn rows come before `onEndReached` asks for more. */
+const END_MARGIN_ROWS = 20;
+
 export interface DataTableProps<T> {
   /** What the table lists, for its accessible name ("Jobs"). */
   label: string;
@@ -96,8 +99,10 @@ export function DataTable<T>({
   const after = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const width = table.getVisibleLeafColumns().length;
   const lastInView = items.length ? items[items.length - 1].index : -1;
+  // More is asked for while the rows drawn come within a screenful of the last one loaded, and again after each load
+  // that leaves them there, so a fast scroll to the end keeps loading instead of waiting for one more scroll event.
   useEffect(() => {
-    if (onEndReached && rows.length && lastInView >= rows.length - 1) onEndReached();
+    if (onEndReached && rows.length && lastInView >= rows.length - 1 - END_MARGIN_ROWS) onEndReached();
   }, [onEndReached, lastInView, rows.length]);
 
   if (error) return <ErrorState error={error} retry={retry} />;
