@@ -9240,6 +9240,7 @@ export interface operations {
           };
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
