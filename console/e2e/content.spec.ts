@@ -248,7 +248,9 @@ test('a post is written and saved with the keyboard alone', async ({ page }) => 
   expect(stored.slug).toBe('keyboard-only');
 });
 
-test('a page is written with two blocks, reordered with the buttons, saved and published', async ({ page }) => {
+test('a page is written with two blocks, reordered with the buttons, saved, published and deleted', async ({
+  page,
+}) => {
   await signIn(page, tenant.user, '/console/content/pages');
   await page.getByRole('link', { name: 'New page' }).click();
   await page.getByLabel('Title').fill('About us');
@@ -282,6 +284,17 @@ test('a page is written with two blocks, reordered with the buttons, saved and p
     headers: { 'x-content-domain': tenant.contentDomains[0] },
   });
   expect(((await read.json()) as { blocks: unknown[] }).blocks).toEqual(stored.blocks);
+
+  // Deleted after a confirmation naming it: gone from the dashboard and from the public site.
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete this page?' });
+  await expect(confirm).toContainText(stored.title);
+  await confirm.getByRole('button', { name: 'Delete the page' }).click();
+  await expect(page).toHaveURL(/\/console\/content\/pages(\?|$)/);
+  const gone = await fetch(`${process.env.E2E_BASE_URL}/api/v1/content/pages/about-us`, {
+    headers: { 'x-content-domain': tenant.contentDomains[0] },
+  });
+  expect(gone.status).toBe(404);
 });
 
 test('the content pages work at phone width', async ({ page }) => {

@@ -2,20 +2,19 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { ArrowDown, ArrowLeft, ArrowUp, Plus, Save, Send, Trash2, Undo, X } from 'lucide-react';
+import { ArrowDown, ArrowLeft, ArrowUp, Plus, Save, Send, Undo, X } from 'lucide-react';
 import { api, unwrap, type components } from '@/api/client';
 import { describeError } from '@/api/errors';
 import { ApiCallButton } from '@/components/api-call-button';
 import { ErrorState, Loading, PageHeader } from '@/components/states';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { formatDateTime } from '@/lib/format';
 import type { ApiCall } from '@/lib/api-call';
 import { ImageUpload } from './image-upload';
 import { StatusBadge } from './posts-page';
-import { Field, SLUG_PATTERN, contentKeys, described, sameOriginImage, slugify } from './shared';
+import { Field, SLUG_PATTERN, contentKeys, described, sameOriginImage, slugify, DeleteContentItem } from './shared';
 
 type SitePage = components['schemas']['Page'];
 type Block = components['schemas']['Block'];
@@ -220,44 +219,21 @@ function PagePublishControls({ page }: { page: SitePage }) {
 }
 
 function DeletePage({ page }: { page: SitePage }) {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () =>
-      unwrap(api.DELETE('/api/v1/dashboard/content/pages/{page_id}', { params: { path: { page_id: page.id } } })),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: contentKeys.all });
-      toast.success(`Deleted “${page.title}”`);
-      void navigate({ to: '/content/pages', search: {} });
-    },
-    onError: (error) => toast.error(describeError(error)),
-  });
   return (
-    <Dialog>
-      <DialogTrigger asChild>
-        <Button variant="outline">
-          <Trash2 aria-hidden /> Delete
-        </Button>
-      </DialogTrigger>
-      <DialogContent title="Delete this page?" description={`“${page.title}” goes, from the public site too.`}>
-        <div className="flex flex-wrap justify-end gap-2">
-          <ApiCallButton
-            call={{
-              operationId: 'deletePage',
-              method: 'DELETE',
-              path: '/api/v1/dashboard/content/pages/{page_id}',
-              pathParams: { page_id: page.id },
-            }}
-          />
-          <DialogClose asChild>
-            <Button variant="outline">Keep it</Button>
-          </DialogClose>
-          <Button variant="destructive" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            Delete the page
-          </Button>
-        </div>
-      </DialogContent>
-    </Dialog>
+    <DeleteContentItem
+      noun="page"
+      title={page.title}
+      listPath="/content/pages"
+      remove={() =>
+        unwrap(api.DELETE('/api/v1/dashboard/content/pages/{page_id}', { params: { path: { page_id: page.id } } }))
+      }
+      call={{
+        operationId: 'deletePage',
+        method: 'DELETE',
+        path: '/api/v1/dashboard/content/pages/{page_id}',
+        pathParams: { page_id: page.id },
+      }}
+    />
   );
 }
 

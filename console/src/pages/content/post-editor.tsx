@@ -5,21 +5,29 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { toast } from 'sonner';
-import { ArrowLeft, Eye, Save, Send, Trash2, Undo } from 'lucide-react';
+import { ArrowLeft, Eye, Save, Send, Undo } from 'lucide-react';
 import { api, unwrap, type components } from '@/api/client';
 import { describeError } from '@/api/errors';
 import { ApiCallButton } from '@/components/api-call-button';
 import { ErrorState, Loading, PageHeader } from '@/components/states';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { formatDateTime } from '@/lib/format';
 import type { ApiCall } from '@/lib/api-call';
 import { ImageUpload } from './image-upload';
 import { EMPTY_DOC, RichTextEditor, type RichTextDoc } from './rich-text-editor';
 import { StatusBadge } from './posts-page';
-import { Field, PROSE, SLUG_PATTERN, contentKeys, described, sameOriginImage, slugify } from './shared';
+import {
+  Field,
+  PROSE,
+  SLUG_PATTERN,
+  contentKeys,
+  described,
+  sameOriginImage,
+  slugify,
+  DeleteContentItem,
+} from './shared';
 
 type Post = components['schemas']['Post'];
 
@@ -231,44 +239,21 @@ function PublishControls({ post }: { post: Post }) {
 }
 
 function DeletePost({ post }: { post: Post }) {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () =>
-      unwrap(api.DELETE('/api/v1/dashboard/content/posts/{post_id}', { params: { path: { post_id: post.id } } })),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: contentKeys.all });
-      toast.success(`Deleted “${post.title}”`);
-      void navigate({ to: '/content/posts', search: {} });
-    },
-    onError: (error) => toast.error(describeError(error)),
-  });
   return (
-    <Dialog>
-      <DialogTrigger asChild>
-        <Button variant="outline">
-          <Trash2 aria-hidden /> Delete
-        </Button>
-      </DialogTrigger>
-      <DialogContent title="Delete this post?" description={`“${post.title}” goes, from the public site too.`}>
-        <div className="flex flex-wrap justify-end gap-2">
-          <ApiCallButton
-            call={{
-              operationId: 'deletePost',
-              method: 'DELETE',
-              path: '/api/v1/dashboard/content/posts/{post_id}',
-              pathParams: { post_id: post.id },
-            }}
-          />
-          <DialogClose asChild>
-            <Button variant="outline">Keep it</Button>
-          </DialogClose>
-          <Button variant="destructive" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            Delete the post
-          </Button>
-        </div>
-      </DialogContent>
-    </Dialog>
+    <DeleteContentItem
+      noun="post"
+      title={post.title}
+      listPath="/content/posts"
+      remove={() =>
+        unwrap(api.DELETE('/api/v1/dashboard/content/posts/{post_id}', { params: { path: { post_id: post.id } } }))
+      }
+      call={{
+        operationId: 'deletePost',
+        method: 'DELETE',
+        path: '/api/v1/dashboard/content/posts/{post_id}',
+        pathParams: { post_id: post.id },
+      }}
+    />
   );
 }
 

@@ -1,7 +1,13 @@
 import type { ReactNode } from 'react';
-import { Link } from '@tanstack/react-router';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ChevronLeft, ChevronRight, Trash2 } from 'lucide-react';
+import { toast } from 'sonner';
+import { describeError } from '@/api/errors';
+import { ApiCallButton } from '@/components/api-call-button';
 import { Button } from '@/components/ui/button';
+import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
+import type { ApiCall } from '@/lib/api-call';
 import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
@@ -152,3 +158,50 @@ export function sameOriginImage(url: string | null | undefined): boolean {
  */
 export const PROSE =
   'max-w-none text-sm leading-6 [&_a]:text-primary [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-border [&_blockquote]:pl-3 [&_blockquote]:italic [&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_h2]:mt-4 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:text-lg [&_h3]:font-semibold [&_hr]:my-4 [&_hr]:border-border [&_img]:max-w-full [&_li]:my-0.5 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:my-2 [&_pre]:overflow-x-auto [&_pre]:rounded [&_pre]:bg-muted [&_pre]:p-3 [&_ul]:list-disc [&_ul]:pl-6';
+
+/** Deletes a post or a page after a confirmation naming it, then returns to its list. */
+export function DeleteContentItem({
+  noun,
+  title,
+  call,
+  remove,
+  listPath,
+}: {
+  noun: 'post' | 'page';
+  title: string;
+  call: ApiCall;
+  remove: () => Promise<unknown>;
+  listPath: '/content/posts' | '/content/pages';
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const mutation = useMutation({
+    mutationFn: remove,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: contentKeys.all });
+      toast.success(`Deleted “${title}”`);
+      void navigate({ to: listPath, search: {} });
+    },
+    onError: (error) => toast.error(describeError(error)),
+  });
+  return (
+    <Dialog>
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <Trash2 aria-hidden /> Delete
+        </Button>
+      </DialogTrigger>
+      <DialogContent title={`Delete this ${noun}?`} description={`“${title}” goes, from the public site too.`}>
+        <div className="flex flex-wrap justify-end gap-2">
+          <ApiCallButton call={call} />
+          <DialogClose asChild>
+            <Button variant="outline">Keep it</Button>
+          </DialogClose>
+          <Button variant="destructive" disabled={mutation.isPending} onClick={() => mutation.mutate()}>
+            Delete the {noun}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
