@@ -10,7 +10,8 @@ import { Button } from '@/components/ui/button';
 import { Label, NativeSelect } from '@/components/ui/input';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { StatusBadge } from './posts-page';
-import { ContentSections, Pager, contentKeys } from './shared';
+import { ContentSections, contentKeys } from './shared';
+import { Pager } from '@/components/pager';
 
 type SitePage = components['schemas']['Page'];
 const PAGE_SIZE = 20;

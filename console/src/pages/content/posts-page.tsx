@@ -11,7 +11,8 @@ import { Button } from '@/components/ui/button';
 import { Badge } from '@/components/ui/card';
 import { Input, Label, NativeSelect } from '@/components/ui/input';
 import { formatDateTime, formatRelative } from '@/lib/format';
-import { ContentSections, Pager, contentKeys } from './shared';
+import { ContentSections, contentKeys } from './shared';
+import { Pager } from '@/components/pager';
 import type { PostsSearch } from './routes';
 
 type PostSummary = components['schemas']['PostSummary'];

@@ -1,14 +1,13 @@
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Trash2 } from 'lucide-react';
+import { Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { describeError } from '@/api/errors';
 import { ApiCallButton } from '@/components/api-call-button';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import type { ApiCall } from '@/lib/api-call';
-import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 /** The contract's slug pattern (lower-case words joined by hyphens), as every content create and update has it. */
@@ -66,36 +65,6 @@ export function ContentSections() {
         ))}
       </ul>
     </nav>
-  );
-}
-
-/** Previous / next page of a server-paged list, with where the list is. */
-export function Pager({
-  page,
-  pageSize,
-  total,
-  onPage,
-}: {
-  page: number;
-  pageSize: number;
-  total: number;
-  onPage: (page: number) => void;
-}) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  return (
-    <>
-      <p className="text-sm text-muted-foreground" aria-live="polite">
-        Page {formatNumber(page)} of {formatNumber(pages)} · {formatNumber(total)} in all
-      </p>
-      <div className="flex gap-2">
-        <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          <ChevronLeft aria-hidden /> Previous
-        </Button>
-        <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-          Next <ChevronRight aria-hidden />
-        </Button>
-      </div>
-    </>
   );
 }
 

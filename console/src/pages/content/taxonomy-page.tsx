@@ -16,7 +16,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import type { ApiCall } from '@/lib/api-call';
-import { ContentSections, Field, Pager, SLUG_PATTERN, contentKeys, described } from './shared';
+import { ContentSections, Field, SLUG_PATTERN, contentKeys, described } from './shared';
+import { Pager } from '@/components/pager';
 
 type Author = components['schemas']['Author'];
 type Term = components['schemas']['Tag'];

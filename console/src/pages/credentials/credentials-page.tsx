@@ -9,6 +9,7 @@ import { describeError } from '@/api/errors';
 import { meQuery, type Role } from '@/api/session';
 import { ApiCallButton } from '@/components/api-call-button';
 import { DataTable } from '@/components/data-table';
+import { Pager } from '@/components/pager';
 import { Empty, PageHeader } from '@/components/states';
 import { Button } from '@/components/ui/button';
 import { Badge, Card } from '@/components/ui/card';
@@ -315,7 +316,6 @@ function AgentTokens({ role }: { role: Role }) {
     },
     onError: (error) => toast.error(describeError(error)),
   });
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / TOKENS_PAGE_SIZE)) : 1;
 
   const columns = useMemo<ColumnDef<AccessToken>[]>(
     () => [
@@ -418,31 +418,14 @@ function AgentTokens({ role }: { role: Role }) {
           </Empty>
         }
         footer={
-          <>
-            <span className="text-sm text-muted-foreground">
-              {list.data ? `${formatNumber(list.data.total)} tokens · page ${page} of ${pages}` : ' '}
-            </span>
-            <span className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={page <= 1}
-                onClick={() =>
-                  void navigate({ search: (prev) => ({ ...prev, tokens_page: page - 1 > 1 ? page - 1 : undefined }) })
-                }
-              >
-                Previous
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={page >= pages}
-                onClick={() => void navigate({ search: (prev) => ({ ...prev, tokens_page: page + 1 }) })}
-              >
-                Next
-              </Button>
-            </span>
-          </>
+          list.data && (
+            <Pager
+              page={page}
+              pageSize={TOKENS_PAGE_SIZE}
+              total={list.data.total}
+              onPage={(to) => void navigate({ search: (prev) => ({ ...prev, tokens_page: to > 1 ? to : undefined }) })}
+            />
+          )
         }
       />
       <Dialog open={revoking !== null} onOpenChange={(open) => !open && setRevoking(null)}>

@@ -6,8 +6,8 @@ import { ArrowLeft } from 'lucide-react';
 import { onLiveEvent } from '@/api/live-events';
 import { ApiCallButton } from '@/components/api-call-button';
 import { DataTable } from '@/components/data-table';
+import { Pager } from '@/components/pager';
 import { Empty, ErrorState, Loading, PageHeader } from '@/components/states';
-import { Button } from '@/components/ui/button';
 import { Badge, Card } from '@/components/ui/card';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { describeCadence, inZone } from './cadence';
@@ -143,7 +143,6 @@ export function WatchPage() {
   const queryClient = useQueryClient();
   const watch = useQuery(watchQuery(watchId));
   const runs = useQuery(watchRunsQuery(watchId, page));
-  const pages = runs.data ? Math.max(1, Math.ceil(runs.data.total / PAGE_SIZE)) : 1;
   const jobType = watch.data?.job_type ?? 'maps-scrape';
 
   // A run is a job: its queueing, start and end change the runs (watch.new_leads comes only when it found some).
@@ -256,31 +255,14 @@ export function WatchPage() {
         retry={() => void runs.refetch()}
         empty={<Empty title="No runs yet">The first run starts at its next time, or now with “Run now”.</Empty>}
         footer={
-          <>
-            <span className="text-sm text-muted-foreground">
-              {runs.data ? `${formatNumber(runs.data.total)} runs · page ${page} of ${pages}` : ' '}
-            </span>
-            <span className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={page <= 1}
-                onClick={() =>
-                  void navigate({ search: (prev) => ({ ...prev, runs_page: page - 1 > 1 ? page - 1 : undefined }) })
-                }
-              >
-                Previous
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={page >= pages}
-                onClick={() => void navigate({ search: (prev) => ({ ...prev, runs_page: page + 1 }) })}
-              >
-                Next
-              </Button>
-            </span>
-          </>
+          runs.data && (
+            <Pager
+              page={page}
+              pageSize={PAGE_SIZE}
+              total={runs.data.total}
+              onPage={(to) => void navigate({ search: (prev) => ({ ...prev, runs_page: to > 1 ? to : undefined }) })}
+            />
+          )
         }
       />
     </>
