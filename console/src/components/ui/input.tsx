@@ -1,4 +1,10 @@
-import { forwardRef, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  forwardRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { Label as LabelPrimitive } from 'radix-ui';
 import { cn } from '@/lib/utils';
 
@@ -32,5 +38,38 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
     <p id={id} role="alert" className="text-sm text-destructive">
       {message}
     </p>
+  );
+}
+
+/**
+ * A labelled form field: its label, the control, a hint (`<id>-hint`) and its error (`<id>-error`), which the control
+ * names in aria-describedby.
+ */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+  className,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div className={cn('flex flex-col gap-1', className)}>
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
   );
 }

@@ -14,7 +14,8 @@ import { formatDateTime } from '@/lib/format';
 import type { ApiCall } from '@/lib/api-call';
 import { ImageUpload } from './image-upload';
 import { StatusBadge } from './posts-page';
-import { Field, SLUG_PATTERN, contentKeys, described, sameOriginImage, slugify, DeleteContentItem } from './shared';
+import { SLUG_PATTERN, contentKeys, described, sameOriginImage, slugify, DeleteContentItem } from './shared';
+import { Field } from '@/components/ui/input';
 
 type SitePage = components['schemas']['Page'];
 type Block = components['schemas']['Block'];

@@ -18,16 +18,8 @@ import type { ApiCall } from '@/lib/api-call';
 import { ImageUpload } from './image-upload';
 import { EMPTY_DOC, RichTextEditor, type RichTextDoc } from './rich-text-editor';
 import { StatusBadge } from './posts-page';
-import {
-  Field,
-  PROSE,
-  SLUG_PATTERN,
-  contentKeys,
-  described,
-  sameOriginImage,
-  slugify,
-  DeleteContentItem,
-} from './shared';
+import { PROSE, SLUG_PATTERN, contentKeys, described, sameOriginImage, slugify, DeleteContentItem } from './shared';
+import { Field } from '@/components/ui/input';
 
 type Post = components['schemas']['Post'];
 

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
@@ -8,7 +7,6 @@ import { ApiCallButton } from '@/components/api-call-button';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import type { ApiCall } from '@/lib/api-call';
-import { cn } from '@/lib/utils';
 
 /** The contract's slug pattern (lower-case words joined by hyphens), as every content create and update has it. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -65,42 +63,6 @@ export function ContentSections() {
         ))}
       </ul>
     </nav>
-  );
-}
-
-/** A labelled group of form controls laid out as one field. */
-export function Field({
-  id,
-  label,
-  hint,
-  error,
-  children,
-  className,
-}: {
-  id: string;
-  label: string;
-  hint?: ReactNode;
-  error?: string;
-  children: ReactNode;
-  className?: string;
-}) {
-  return (
-    <div className={cn('flex flex-col gap-1.5', className)}>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {children}
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 

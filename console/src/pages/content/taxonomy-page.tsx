@@ -16,7 +16,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import type { ApiCall } from '@/lib/api-call';
-import { ContentSections, Field, SLUG_PATTERN, contentKeys, described } from './shared';
+import { ContentSections, SLUG_PATTERN, contentKeys, described } from './shared';
+import { Field } from '@/components/ui/input';
 import { Pager } from '@/components/pager';
 
 type Author = components['schemas']['Author'];

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,7 +11,7 @@ import { ApiCallButton } from '@/components/api-call-button';
 import { ErrorState, Loading } from '@/components/states';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
-import { FieldError, Input, Label, NativeSelect, Textarea } from '@/components/ui/input';
+import { Field, Input, NativeSelect, Textarea } from '@/components/ui/input';
 import type { ApiCall } from '@/lib/api-call';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { usageQuery } from './jobs-data';
@@ -44,33 +44,6 @@ function useIdempotencyKey() {
     },
     succeeded: () => setAttempt({ key: uuid(), body: null }),
   };
-}
-
-function Field({
-  id,
-  label,
-  hint,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  hint?: ReactNode;
-  error?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
 }
 
 const optionalCount = (max: number) =>

@@ -11,7 +11,7 @@ import { ApiCallButton } from '@/components/api-call-button';
 import { PageHeader } from '@/components/states';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { FieldError, Input, Label, NativeSelect, Textarea } from '@/components/ui/input';
+import { Field, Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { formatDateTime } from '@/lib/format';
 import { PREVIEW_RUNS, describeInterval, inZone, nextCronRuns, nextIntervalRuns, timeZones } from './cadence';
 
@@ -160,33 +160,6 @@ function Preview({ values }: { values: Form }) {
         )}
       </div>
     </section>
-  );
-}
-
-function Field({
-  id,
-  label,
-  error,
-  hint,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  hint?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
   );
 }
 
