@@ -9,6 +9,12 @@ import { leadsRoutes } from './pages/leads/routes';
 import { watchesRoutes } from './pages/watches/routes';
 import { contentRoutes } from './pages/content/routes';
 import { credentialsRoutes } from './pages/credentials/routes';
+import { agentsRoutes } from './pages/agents/routes';
+import { brandsRoutes } from './pages/brands/routes';
+import { usersRoutes } from './pages/users/routes';
+import { activityRoutes } from './pages/activity/routes';
+import { reportsRoutes } from './pages/reports/routes';
+import { systemRoutes } from './pages/system/routes';
 import { ErrorState, Loading } from './components/states';
 
 const homeRoute = createRoute({
@@ -33,6 +39,12 @@ export const routeTree = rootRoute.addChildren([
     ...watchesRoutes,
     ...contentRoutes,
     ...credentialsRoutes,
+    ...agentsRoutes,
+    ...brandsRoutes,
+    ...usersRoutes,
+    ...activityRoutes,
+    ...reportsRoutes,
+    ...systemRoutes,
   ]),
 ]);
 

@@ -134,3 +134,93 @@ export const test = base.extend({
     await use(process.env.E2E_BASE_URL);
   },
 });
+
+export interface ChartPoint {
+  category: string;
+  series: string;
+  value: number;
+}
+
+/**
+ * What a chart (components/chart.tsx) draws, read from its SVG marks: each mark's row, series and value, and
+ * where it is drawn. Checks that the drawing is faithful to its own values: a bar's height, or a dot's height
+ * above the axis, is one scale times its value for every mark of the chart (within a pixel). Returns the points,
+ * for the journey to compare with the API's answer.
+ */
+export async function drawnChart(page: Page, title: string): Promise<ChartPoint[]> {
+  const chart = page.locator(`figure[data-chart="${title}"]`);
+  await expect(chart.locator('[data-value]').first()).toBeVisible();
+  const marks = await chart.locator('[data-value]').evaluateAll((nodes) =>
+    nodes.map((node) => {
+      const box = (node as SVGGraphicsElement).getBBox();
+      return {
+        category: node.getAttribute('data-category') ?? '',
+        series: node.getAttribute('data-series') ?? '',
+        value: Number(node.getAttribute('data-value')),
+        tag: node.tagName.toLowerCase(),
+        height: box.height,
+        centreY: box.y + box.height / 2,
+      };
+    }),
+  );
+  const bars = marks.filter((m) => m.tag === 'rect');
+  const dots = marks.filter((m) => m.tag === 'circle');
+  const largestBar = bars.reduce((best, m) => (m.value > best.value ? m : best), bars[0] ?? { value: 0, height: 0 });
+  for (const bar of bars) {
+    const expected = largestBar.value ? (bar.value / largestBar.value) * largestBar.height : 0;
+    expect(Math.abs(bar.height - expected), `bar ${bar.series} ${bar.category} drawn to its value`).toBeLessThan(1.5);
+  }
+  // Dots: the vertical position is linear in the value (a higher value higher up), the same line for all.
+  const [low, high] = [...dots]
+    .sort((a, b) => a.value - b.value)
+    .filter((_, i, all) => i === 0 || i === all.length - 1);
+  if (low && high && high.value !== low.value) {
+    const pixelsPerUnit = (low.centreY - high.centreY) / (high.value - low.value);
+    expect(pixelsPerUnit, 'a larger value is drawn higher').toBeGreaterThan(0);
+    for (const dot of dots) {
+      const expected = low.centreY - (dot.value - low.value) * pixelsPerUnit;
+      expect(Math.abs(dot.centreY - expected), `dot ${dot.series} ${dot.category} drawn to its value`).toBeLessThan(
+        1.5,
+      );
+    }
+  }
+  return marks.map(({ category, series, value }) => ({ category, series, value }));
+}
+
+export interface TenantBrand {
+  brandId: number;
+  brandName: string;
+  /** A brand_admin of the tenant's client who administers this brand (a brand member with role admin). */
+  admin: ConsoleUser & { userId: string };
+}
+
+/**
+ * A brand of the tenant's client (made with the client's triple, as an integration would) and a brand_admin of
+ * it who signs in to the console.
+ */
+export async function createBrandWithAdmin(tenant: Tenant, label = 'Brand'): Promise<TenantBrand> {
+  const admin = await adminToken();
+  const suffix = randomBytes(3).toString('hex');
+  const brandName = `${label} ${suffix}`;
+  const brand = await apiCall('POST', '/api/v1/brands', tenant.triple, {
+    brand_name: brandName,
+    slug: `${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${suffix}`,
+  });
+  const user = {
+    email: `brand-admin-${suffix}@example.test`,
+    password: `console-pass-${suffix}-2`,
+    role: 'brand_admin' as const,
+    clientId: tenant.clientId,
+  };
+  const created = await apiCall('POST', '/api/v1/dashboard/users', admin, {
+    email: user.email,
+    role: user.role,
+    client_id: user.clientId,
+    password: user.password,
+  });
+  await apiCall('POST', `/api/v1/dashboard/users/${created.user_id}/brands`, admin, {
+    brand_id: brand.brand_id,
+    role: 'admin',
+  });
+  return { brandId: brand.brand_id, brandName, admin: { ...user, userId: created.user_id } };
+}

@@ -1,7 +1,23 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
-import { Link, Outlet, useNavigate, useRouter, useRouterState } from '@tanstack/react-router';
+import { Link, Outlet, useMatches, useNavigate, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Briefcase, Eye, FileText, KeyRound, LogOut, Menu, Search, Users, WifiOff } from 'lucide-react';
+import {
+  Activity,
+  BarChart3,
+  Bot,
+  Briefcase,
+  Building2,
+  Eye,
+  FileText,
+  KeyRound,
+  LogOut,
+  Menu,
+  Search,
+  Server,
+  UserCog,
+  Users,
+  WifiOff,
+} from 'lucide-react';
 import { toast } from 'sonner';
 import { api, onApiOutcome, selectedClient, setSelectedClient, unwrap } from '@/api/client';
 import { ApiError, describeError } from '@/api/errors';
@@ -25,16 +41,33 @@ export interface NavItem {
   to: string;
   label: string;
   icon: ComponentType<{ className?: string }>;
+  /** The roles that see it; every role when absent. */
   roles?: Role[];
+  group: 'Workspace' | 'Administration';
 }
 
-/** The workspace's pages; a role sees only what it may use (the API refuses the rest anyway). */
+/**
+ * The console's pages; a role sees only what it may use (the API refuses the rest anyway): the client's workspace
+ * for every role, administration for brand admins and super admins, never for a client user.
+ */
 export const NAV: NavItem[] = [
-  { to: '/jobs', label: 'Jobs', icon: Briefcase },
-  { to: '/leads', label: 'Leads', icon: Users },
-  { to: '/watches', label: 'Watches', icon: Eye },
-  { to: '/content', label: 'Content', icon: FileText },
-  { to: '/credentials', label: 'Credentials', icon: KeyRound },
+  { to: '/jobs', label: 'Jobs', icon: Briefcase, group: 'Workspace' },
+  { to: '/leads', label: 'Leads', icon: Users, group: 'Workspace' },
+  { to: '/watches', label: 'Watches', icon: Eye, group: 'Workspace' },
+  { to: '/content', label: 'Content', icon: FileText, group: 'Workspace' },
+  { to: '/credentials', label: 'Credentials', icon: KeyRound, group: 'Workspace' },
+  { to: '/agents', label: 'Agents', icon: Bot, roles: ['super_admin', 'brand_admin'], group: 'Administration' },
+  { to: '/brands', label: 'Brands', icon: Building2, roles: ['super_admin', 'brand_admin'], group: 'Administration' },
+  { to: '/users', label: 'Users', icon: UserCog, roles: ['super_admin'], group: 'Administration' },
+  {
+    to: '/activity',
+    label: 'Activity',
+    icon: Activity,
+    roles: ['super_admin', 'brand_admin'],
+    group: 'Administration',
+  },
+  { to: '/reports', label: 'Reports', icon: BarChart3, roles: ['super_admin', 'brand_admin'], group: 'Administration' },
+  { to: '/system', label: 'System', icon: Server, roles: ['super_admin'], group: 'Administration' },
 ];
 
 /** The palette (cmdk and its searches) loads the first time it opens, not with the entry bundle. */
@@ -117,6 +150,8 @@ export function AppShell() {
     if (!main.current?.contains(document.activeElement)) main.current?.focus({ preventScroll: true });
   }, [pathname]);
   const navigate = useNavigate();
+  // A page that works without a chosen client (an administration page) is drawn before the super_admin picks one.
+  const clientFree = useMatches({ select: (matches) => matches.some((m) => m.staticData?.clientFree) });
   const [live, setLive] = useState<LiveState>('connecting');
   const [outage, setOutage] = useState<ApiError | null>(null);
   const [navOpen, setNavOpen] = useState(false);
@@ -215,20 +250,39 @@ export function AppShell() {
           </Button>
         </div>
         <nav id="main-nav" aria-label="Main" className={cn('px-2 pb-4 md:block', navOpen ? 'block' : 'hidden')}>
-          <ul className="flex flex-col gap-1">
-            {nav.map(({ to, label, icon: Icon }) => (
-              <li key={to}>
-                <Link
-                  to={to}
-                  onClick={() => setNavOpen(false)}
-                  className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent"
-                  activeProps={{ className: 'bg-accent font-medium text-accent-foreground', 'aria-current': 'page' }}
-                >
-                  <Icon className="size-4" aria-hidden /> {label}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          {(['Workspace', 'Administration'] as const).map((group) => {
+            const items = nav.filter((item) => item.group === group);
+            if (!items.length) return null;
+            const grouped = nav.some((item) => item.group !== group);
+            const headingId = `nav-${group.toLowerCase()}`;
+            return (
+              <div key={group} className="mb-3">
+                {/* A group's name only where there are two groups: a client user's navigation is one list. */}
+                {grouped && (
+                  <p id={headingId} className="px-3 pb-1 text-xs font-medium uppercase text-muted-foreground">
+                    {group}
+                  </p>
+                )}
+                <ul className="flex flex-col gap-1" aria-labelledby={grouped ? headingId : undefined}>
+                  {items.map(({ to, label, icon: Icon }) => (
+                    <li key={to}>
+                      <Link
+                        to={to}
+                        onClick={() => setNavOpen(false)}
+                        className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent"
+                        activeProps={{
+                          className: 'bg-accent font-medium text-accent-foreground',
+                          'aria-current': 'page',
+                        }}
+                      >
+                        <Icon className="size-4" aria-hidden /> {label}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            );
+          })}
         </nav>
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
@@ -255,7 +309,7 @@ export function AppShell() {
           </div>
         )}
         <main id="main" ref={main} tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none md:p-6">
-          {me.role === 'super_admin' && !actingFor ? <ChooseClient onChoose={actFor} /> : <Outlet />}
+          {me.role === 'super_admin' && !actingFor && !clientFree ? <ChooseClient onChoose={actFor} /> : <Outlet />}
         </main>
       </div>
       <Shortcuts onOpenPalette={openPalette} />

@@ -1,0 +1,5 @@
+import { PageHeader } from '@/components/states';
+
+export function BrandsPage() {
+  return <PageHeader title="Brands" description="Being built." />;
+}
