@@ -38,14 +38,31 @@ export async function apiCall(method: string, path: string, token: string, body?
   return parsed;
 }
 
-export async function adminToken(): Promise<string> {
+/** A dashboard user's own bearer token (a login through the API), for what the user's role may call. */
+export async function loginToken(user: Pick<ConsoleUser, 'email' | 'password'>): Promise<string> {
   const res = await fetch(`${process.env.E2E_BASE_URL}/api/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
+    body: JSON.stringify({ email: user.email, password: user.password }),
   });
-  if (!res.ok) throw new Error(`admin login: ${res.status}`);
+  if (!res.ok) throw new Error(`login of ${user.email}: ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export const adminToken = (): Promise<string> => loginToken(ADMIN);
+
+/** The status a call answers (for refusals: what a role may not do), its body read and dropped. */
+export async function apiStatus(method: string, path: string, token: string, body?: unknown): Promise<number> {
+  const res = await fetch(`${process.env.E2E_BASE_URL}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  return res.status;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { AlertTriangle, Inbox, Loader2 } from 'lucide-react';
-import { describeError } from '@/api/errors';
+import { ApiError, describeError } from '@/api/errors';
 import { Button } from './ui/button';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -21,6 +21,9 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   );
 }
 
+/** A refusal that trying again cannot change (the role may not; the record is not there). */
+const isFinalRefusal = (error: unknown) => error instanceof ApiError && (error.status === 403 || error.status === 404);
+
 /** A failed load in words (the API's detail, when to retry), with a retry button: never a blank page. */
 export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
   return (
@@ -28,7 +31,7 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
       <p className="flex items-center gap-2 font-medium text-destructive">
         <AlertTriangle className="size-4" aria-hidden /> {describeError(error)}
       </p>
-      {retry && (
+      {retry && !isFinalRefusal(error) && (
         <Button variant="outline" size="sm" onClick={retry}>
           Try again
         </Button>
