@@ -20,10 +20,12 @@ const OUT = path.resolve(__dirname, '../docs/console');
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
 interface Seeded {
+  clientId: string;
   jobId: string;
   watchId: string;
   postId: string;
   businessRef: string;
+  brandId: number;
 }
 
 interface Shot {
@@ -32,6 +34,8 @@ interface Shot {
   path: (s: Seeded) => string;
   /** Not signed in (the sign-in page). */
   signedOut?: boolean;
+  /** Signed in as the super admin (administration), acting for the seeded client; else as the client's user. */
+  superAdmin?: boolean;
   /** Also in the dark theme (<name>-dark-<width>.png). */
   dark?: boolean;
   /** What to do on the page before the picture (open a dialog). */
@@ -68,6 +72,13 @@ const PAGES: Shot[] = [
       await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
     },
   },
+  { name: 'agents', path: () => '/console/agents', superAdmin: true },
+  { name: 'brands', path: () => '/console/brands', superAdmin: true, dark: true },
+  { name: 'brand', path: (s) => `/console/brands/${s.brandId}`, superAdmin: true },
+  { name: 'users', path: () => '/console/users', superAdmin: true },
+  { name: 'activity', path: () => '/console/activity', superAdmin: true },
+  { name: 'reports', path: () => '/console/reports', superAdmin: true, dark: true },
+  { name: 'system', path: () => '/console/system', superAdmin: true },
 ];
 
 async function call<T = any>(base: string, method: string, url: string, token: string, body?: unknown): Promise<T> {
@@ -154,7 +165,21 @@ async function seed(base: string) {
       ],
     },
   });
+  // Administration: a brand of the client, and an agent waiting for its approval.
+  const brand = await call(base, 'POST', '/api/v1/brands', triple, {
+    brand_name: 'Bakkerij Utrecht',
+    slug: 'bakkerij-utrecht',
+  });
+  await call(base, 'POST', '/api/v1/auth/pat/request', '', {
+    client_id: client.client_id,
+    owner_email: 'dev@bakkerij-partners.example',
+    project_name: 'lead-finder',
+    requested_scopes: ['jobs:submit', 'jobs:read'],
+    fingerprint: { agent_type: 'claude-code', hostname: 'dev-laptop', cwd: '/home/dev/lead-finder', platform: 'linux' },
+  });
   const seeded: Seeded = {
+    clientId: client.client_id,
+    brandId: brand.brand_id,
     jobId: jobIds[0],
     watchId: watch.watch_id,
     postId: post.id,
@@ -212,7 +237,16 @@ async function main() {
         await page.getByLabel('Password').fill(user.password);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.waitForURL(/\/console\/jobs/);
-        for (const shot of PAGES.filter((s) => !s.signedOut && (colorScheme === 'light' || s.dark)))
+        for (const shot of PAGES.filter((s) => !s.signedOut && !s.superAdmin && (colorScheme === 'light' || s.dark)))
+          await picture(page, shot, seeded, width, colorScheme);
+        // The administration pages as the super admin sees them, acting for the seeded client.
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.getByLabel('E-mail').fill(ADMIN.email);
+        await page.getByLabel('Password').fill(ADMIN.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign out' }).waitFor();
+        await page.getByLabel('Acting for').selectOption(seeded.clientId);
+        for (const shot of PAGES.filter((s) => s.superAdmin && (colorScheme === 'light' || s.dark)))
           await picture(page, shot, seeded, width, colorScheme);
         await context.close();
       }
