@@ -124,8 +124,8 @@ export function ReportsPage() {
         />
       </div>
       <Tabs value={search.view} onValueChange={(v) => setSearch({ view: v as ReportView })}>
-        <div className="mb-4 overflow-x-auto">
-          <TabsList aria-label="Reports">
+        <div className="mb-4">
+          <TabsList aria-label="Reports" className="flex-wrap">
             {REPORT_VIEWS.map((v) => (
               <TabsTrigger key={v} value={v}>
                 {VIEW_LABEL[v]}
@@ -168,7 +168,7 @@ function CountryFilter({ country: current, apply }: { country?: string; apply: (
           autoCapitalize="characters"
           aria-describedby="reports-country-hint"
           aria-invalid={countryError ? true : undefined}
-          className="w-20 uppercase"
+          className="w-20"
         />
         <Button type="submit" variant="outline" size="sm" className="h-9">
           Apply
