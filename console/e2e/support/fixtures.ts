@@ -166,7 +166,9 @@ export interface ChartPoint {
  */
 export async function drawnChart(page: Page, title: string): Promise<ChartPoint[]> {
   const chart = page.locator(`figure[data-chart="${title}"]`);
-  await expect(chart.locator('[data-value]').first()).toBeVisible();
+  // Attached, not visible: a mark of a zero is a bar of no height (Playwright calls that hidden).
+  await expect(chart).toBeVisible();
+  await expect(chart.locator('[data-value]').first()).toBeAttached();
   const marks = await chart.locator('[data-value]').evaluateAll((nodes) =>
     nodes.map((node) => {
       const box = (node as SVGGraphicsElement).getBBox();

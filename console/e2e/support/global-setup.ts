@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { FullConfig } from '@playwright/test';
 import startEngines from '../../../test/support/global-setup';
 import stopEngines from '../../../test/support/global-teardown';
@@ -10,21 +11,26 @@ import { startTestApi } from '../../../test/support/harness';
  */
 export default async function globalSetup(_config: FullConfig) {
   await startEngines();
-  const api = await startTestApi({
-    // The journeys sign in many times from one address within minutes.
-    LOGIN_MAX_FAILURES: '1000',
-    LOGIN_ADDRESS_MAX_ACCOUNTS: '1000',
-    // The Temporal Web UI the service links operators to (a job's run, jobs.spec): the devstack's UI where the run
-    // started one, else the address given, else the dev server's default. Maps-scrape and research jobs need no
-    // other setting: with no provider URL configured the worker answers them from the sandbox provider server
-    // (src/sandbox/server.ts), whose `sbx-slow-<ms>` words keep a job running long enough to cancel or pause.
-    TEMPORAL_UI_URL:
-      process.env.TEMPORAL_UI_URL ??
-      (globalThis as { __devstack?: { temporal?: { uiUrl?: string | null } } }).__devstack?.temporal?.uiUrl ??
-      'http://127.0.0.1:8233',
-    // Likewise the forgotten-password requests of the sign-in journeys.
-    PASSWORD_RESET_REQUESTS_PER_ADDRESS: '1000',
-  });
+  const api = await startTestApi(
+    {
+      // The journeys sign in many times from one address within minutes.
+      LOGIN_MAX_FAILURES: '1000',
+      LOGIN_ADDRESS_MAX_ACCOUNTS: '1000',
+      // The Temporal Web UI the service links operators to (a job's run, jobs.spec): the devstack's UI where the run
+      // started one, else the address given, else the dev server's default. Maps-scrape and research jobs need no
+      // other setting: with no provider URL configured the worker answers them from the sandbox provider server
+      // (src/sandbox/server.ts), whose `sbx-slow-<ms>` words keep a job running long enough to cancel or pause.
+      TEMPORAL_UI_URL:
+        process.env.TEMPORAL_UI_URL ??
+        (globalThis as { __devstack?: { temporal?: { uiUrl?: string | null } } }).__devstack?.temporal?.uiUrl ??
+        'http://127.0.0.1:8233',
+      // Likewise the forgotten-password requests of the sign-in journeys.
+      PASSWORD_RESET_REQUESTS_PER_ADDRESS: '1000',
+      // The log viewer (system.spec) reads the lines the service logged: kept in its store, written nowhere else.
+      LOG_LEVEL: 'info',
+    },
+    { logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) },
+  );
   process.env.E2E_BASE_URL = api.url;
   // Where the run's API keeps its data, for journeys that seed what no API call makes quickly (support/leads-seed.ts
   // writes thousands of leads through the idap area's own service): its database (MONGODB_URI is the run's engine),

@@ -33,11 +33,19 @@ export interface ChartProps<Row> {
   kind?: 'bar' | 'line';
   /** A row's category as read (a date in the user's locale). */
   formatCategory?: (value: string) => string;
+  /** The name of the category column in the figures' table (e.g. "Day"); the field's name by default. */
+  categoryLabel?: string;
   height?: number;
 }
 
 /** Colours of the theme (styles.css), one per series in order: each reaches 3:1 against both backgrounds. */
-const SERIES_COLOURS = ['var(--primary)', 'var(--success)', 'var(--warning)', 'var(--destructive)'];
+const SERIES_COLOURS = [
+  'var(--primary)',
+  'var(--success)',
+  'var(--warning)',
+  'var(--destructive)',
+  'var(--muted-foreground)',
+];
 
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : Number(value ?? 0));
 
@@ -53,9 +61,15 @@ export function Chart<Row extends Record<string, unknown>>({
   series,
   kind = 'bar',
   formatCategory = String,
+  categoryLabel,
   height = 220,
 }: ChartProps<Row>) {
   const captionId = useId();
+  // The value axis reads as the series do when they all read alike (percent, currency); plain numbers otherwise.
+  const axisFormat =
+    series.length > 0 && series.every((s) => s.format === series[0].format) && series[0].format
+      ? series[0].format
+      : formatNumber;
   // recharts types a data key by the rows' type; its keys are this chart's own, checked by ChartProps above.
   const rows: Record<string, unknown>[] = data;
   const formatOf = (key: string) => series.find((s) => s.key === key)?.format ?? formatNumber;
@@ -69,7 +83,7 @@ export function Chart<Row extends Record<string, unknown>>({
         fontSize={12}
         minTickGap={16}
       />
-      <YAxis stroke="var(--muted-foreground)" fontSize={12} width={56} tickFormatter={(v) => formatNumber(v)} />
+      <YAxis stroke="var(--muted-foreground)" fontSize={12} width={56} tickFormatter={(v) => axisFormat(numberOf(v))} />
       <Tooltip
         labelFormatter={(v) => formatCategory(String(v))}
         formatter={(value, name, item) => [formatOf(String(item.dataKey))(numberOf(value)), name]}
@@ -82,13 +96,31 @@ export function Chart<Row extends Record<string, unknown>>({
       <figcaption id={captionId} className="mb-2 text-sm font-medium">
         {title}
       </figcaption>
+      {data.length > 0 && series.length > 1 && (
+        // More than one series: which colour is which, in words beside each swatch (the figures' table has them too).
+        <ul
+          className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground"
+          aria-label={`Series of ${title}`}
+        >
+          {series.map((s, i) => (
+            <li key={s.key} className="flex items-center gap-1.5">
+              <span
+                aria-hidden
+                className="inline-block size-2.5 rounded-sm"
+                style={{ background: SERIES_COLOURS[i % SERIES_COLOURS.length] }}
+              />
+              {s.label}
+            </li>
+          ))}
+        </ul>
+      )}
       {data.length === 0 ? (
         <Empty title="No figures for this period" />
       ) : (
         <div aria-hidden className="w-full" style={{ height }}>
           <ResponsiveContainer width="100%" height="100%">
             {kind === 'bar' ? (
-              <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+              <BarChart accessibilityLayer={false} data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
                 {axis}
                 {series.map((s, i) => (
                   <Bar
@@ -113,7 +145,7 @@ export function Chart<Row extends Record<string, unknown>>({
                 ))}
               </BarChart>
             ) : (
-              <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+              <LineChart accessibilityLayer={false} data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
                 {axis}
                 {series.map((s, i) => (
                   <Line
@@ -150,7 +182,7 @@ export function Chart<Row extends Record<string, unknown>>({
               <thead>
                 <tr>
                   <th scope="col" className="py-1 pr-4 font-medium">
-                    {String(category).replace(/_/g, ' ')}
+                    {categoryLabel ?? String(category).replace(/_/g, ' ')}
                   </th>
                   {series.map((s) => (
                     <th key={s.key} scope="col" className="py-1 pr-4 text-right font-medium">
