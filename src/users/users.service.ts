@@ -151,6 +151,8 @@ export function createUsersService(deps: {
         patch.client_id === undefined ? current.client_id : patch.client_id,
       );
       const doc = await UserModel.findByIdAndUpdate(userId, patch, { new: true }).lean<UserDoc>();
+      // Deactivating ends the sessions, not only suspends them: reactivated, the user signs in again.
+      if (patch.is_active === false) await sessionStore.endFor(userId);
       await deps.invalidateCredentials(); // role, client, permissions and is_active live in cached callers
       // Memberships are of one client's brands: a user moved elsewhere keeps none of them (nor regains them on
       // moving back).
@@ -168,6 +170,7 @@ export function createUsersService(deps: {
     async remove(userId: string) {
       const doc = await UserModel.findByIdAndUpdate(userId, { is_active: false }, { new: true }).lean<UserDoc>();
       if (!doc) throw AppError.notFound('User not found');
+      await sessionStore.endFor(userId);
       await deps.invalidateCredentials();
       await brandDirectory.dropMemberships(userId);
       await deps.creatorGone?.({ kind: 'user', userId });
