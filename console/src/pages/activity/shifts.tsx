@@ -1,41 +1,20 @@
-import { useMemo, useState, type FormEvent, type MouseEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Download, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import { toast } from 'sonner';
 import { selectedClient } from '@/api/client';
-import { ApiError, describeError } from '@/api/errors';
 import { ApiCallButton } from '@/components/api-call-button';
+import { DownloadLink } from '@/components/download-link';
 import { DataTable } from '@/components/data-table';
 import { Empty } from '@/components/states';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { Field, Input, NativeSelect } from '@/components/ui/input';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { ACTOR_ROLES, exportUrl, shiftsQuery, type Shift, type ShiftQuery, type ShiftRole } from './queries';
 import { activityRoute } from './routes';
 import { ShiftPanel } from './shift-panel';
-
-/**
- * A super_admin's download names the client acted for (X-Selected-Client-Id), which a link cannot send: the file is
- * fetched with the header and handed to the browser. Everyone else follows the link, authenticated by the cookie.
- */
-async function downloadActingFor(e: MouseEvent<HTMLAnchorElement>, clientId: string) {
-  e.preventDefault();
-  const link = e.currentTarget;
-  try {
-    const res = await fetch(link.href, { credentials: 'same-origin', headers: { 'x-selected-client-id': clientId } });
-    if (!res.ok) throw ApiError.from(res, await res.json().catch(() => null));
-    const url = URL.createObjectURL(await res.blob());
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = link.getAttribute('download') ?? '';
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } catch (error) {
-    toast.error(describeError(error));
-  }
-}
 
 const actorLabel = (s: Pick<Shift, 'actor_name' | 'actor_kind' | 'actor_id'>) =>
   s.actor_name ?? `${s.actor_kind} ${s.actor_id.slice(0, 8)}`;
@@ -181,14 +160,9 @@ export function ShiftsTab() {
               Only {actorShown ? actorLabel(actorShown) : 'one actor'} <X aria-hidden />
             </Button>
           )}
-          <a
-            href={href}
-            download={fileName}
-            className={buttonVariants({ variant: 'outline', size: 'sm' })}
-            onClick={clientKey ? (e) => void downloadActingFor(e, clientKey) : undefined}
-          >
-            <Download aria-hidden /> Export CSV
-          </a>
+          <DownloadLink href={href} fileName={fileName}>
+            Export CSV
+          </DownloadLink>
           <ApiCallButton
             call={{
               operationId: 'listShifts',

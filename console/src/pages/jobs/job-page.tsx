@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { ArrowLeft, ChevronLeft, ChevronRight, Download, ExternalLink } from 'lucide-react';
+import { ArrowLeft, ChevronLeft, ChevronRight, ExternalLink } from 'lucide-react';
 import { api, unwrap, type components } from '@/api/client';
 import { onLiveEvent, type LiveEvent } from '@/api/live-events';
 import { meQuery } from '@/api/session';
+import { DownloadLink } from '@/components/download-link';
 import { ApiCallButton } from '@/components/api-call-button';
 import { DataTable } from '@/components/data-table';
 import { ErrorState, Loading, PageHeader } from '@/components/states';
@@ -115,13 +116,9 @@ function Results({ job, page }: { job: JobRow; page: number }) {
         <div className="flex flex-wrap items-center gap-2">
           {(['csv', 'jsonl'] as const).map((format) => (
             <span key={format} className="inline-flex items-center gap-1">
-              <a
-                href={exportUrl(job.type, job.id, format)}
-                download
-                className={buttonVariants({ variant: 'outline', size: 'sm' })}
-              >
-                <Download aria-hidden /> Export {format === 'csv' ? 'CSV' : 'JSON Lines'}
-              </a>
+              <DownloadLink href={exportUrl(job.type, job.id, format)} fileName={`${job.id}.${format}`}>
+                Export {format === 'csv' ? 'CSV' : 'JSON Lines'}
+              </DownloadLink>
               <ApiCallButton
                 label={`${format.toUpperCase()} call`}
                 call={{

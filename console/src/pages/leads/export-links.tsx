@@ -1,9 +1,5 @@
-import type { MouseEvent } from 'react';
-import { Download } from 'lucide-react';
-import { toast } from 'sonner';
-import { selectedClient, type paths } from '@/api/client';
-import { ApiError, describeError } from '@/api/errors';
-import { buttonVariants } from '@/components/ui/button';
+import type { paths } from '@/api/client';
+import { DownloadLink } from '@/components/download-link';
 import type { LeadType } from './lead-types';
 
 type ListQuery = NonNullable<paths['/api/v1/idap/{resource_type}']['get']['parameters']['query']>;
@@ -12,28 +8,6 @@ type ListQuery = NonNullable<paths['/api/v1/idap/{resource_type}']['get']['param
 export function exportUrl(type: LeadType, flags: string | undefined, format: 'csv' | 'jsonl'): string {
   const query = { format, ...(flags ? { flags } : {}) } satisfies ListQuery;
   return `/api/v1/idap/${encodeURIComponent(type)}?${new URLSearchParams(query)}`;
-}
-
-/**
- * A super_admin's downloads name the client acted for (X-Selected-Client-Id), which a link cannot send: the file is
- * fetched with the header and handed to the browser as a download. Everyone else follows the link itself, which the
- * session cookie authenticates and the API streams.
- */
-async function downloadActingFor(e: MouseEvent<HTMLAnchorElement>, clientId: string) {
-  e.preventDefault();
-  const link = e.currentTarget;
-  try {
-    const res = await fetch(link.href, { credentials: 'same-origin', headers: { 'x-selected-client-id': clientId } });
-    if (!res.ok) throw ApiError.from(res, await res.json().catch(() => null));
-    const url = URL.createObjectURL(await res.blob());
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = link.getAttribute('download') ?? '';
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } catch (error) {
-    toast.error(describeError(error));
-  }
 }
 
 /**
@@ -48,23 +22,18 @@ export function ExportLinks({ type, flags, searching }: { type: LeadType; flags?
   return (
     <div className="flex flex-wrap items-center gap-2">
       {links.map(({ format, label }) => (
-        <a
+        <DownloadLink
           key={format}
           href={exportUrl(type, flags, format)}
-          download={`${type}.${format}`}
-          className={buttonVariants({ variant: 'outline', size: 'sm' })}
+          fileName={`${type}.${format}`}
           title={
             searching
               ? 'Every lead of the flag filter (the search ranks its best matches only)'
               : 'Every lead of this view'
           }
-          onClick={(e) => {
-            const client = selectedClient();
-            if (client) void downloadActingFor(e, client);
-          }}
         >
-          <Download aria-hidden /> {label}
-        </a>
+          {label}
+        </DownloadLink>
       ))}
     </div>
   );
