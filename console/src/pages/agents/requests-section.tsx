@@ -233,6 +233,8 @@ export function RequestsSection({ role }: { role: Role }) {
     queryKey: ['agents', 'requests', query],
     queryFn: () => unwrap(api.GET('/api/v1/auth/pat/requests', { params: { query } })),
     placeholderData: (previous) => previous,
+    // No live event announces a request (its e-mail does): pending ones are asked for again while the page is open.
+    refetchInterval: status === 'pending' ? 15_000 : false,
   });
   const [reviewing, setReviewing] = useState<string | null>(null);
   const review = list.data?.requests.find((r) => r.request_id === reviewing) ?? null;

@@ -306,6 +306,7 @@ export function TokensSection({ role }: { role: Role }) {
   const [managing, setManaging] = useState<string | null>(null);
   const token = list.data?.agents.find((t) => t.token_id === managing) ?? null;
   const [secret, setSecret] = useState<Regenerated | null>(null);
+  const showClient = role === 'super_admin' && !acting;
 
   const columns = useMemo<ColumnDef<Token>[]>(
     () => [
@@ -319,6 +320,14 @@ export function TokensSection({ role }: { role: Role }) {
         ),
       },
       { header: 'Owner', cell: ({ row }) => row.original.owner_email ?? '—' },
+      ...(showClient
+        ? [
+            {
+              header: 'Client',
+              cell: ({ row }) => <code className="text-xs">{row.original.client_id}</code>,
+            } as ColumnDef<Token>,
+          ]
+        : []),
       { header: 'Limits', cell: ({ row }) => <span className="text-xs">{limitsCell(row.original)}</span> },
       {
         header: 'Spend this month',
@@ -361,7 +370,7 @@ export function TokensSection({ role }: { role: Role }) {
         ),
       },
     ],
-    [],
+    [showClient],
   );
 
   return (
