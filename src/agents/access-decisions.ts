@@ -88,6 +88,7 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
       {
         status: 'approved',
         decided_at: decidedAt,
+        decided_by: doc.decided_by ?? approver.email,
         token_id: id,
         token_expires_at: expiresAt,
         brand_ids: brandIds,
@@ -151,7 +152,10 @@ export function createAccessDecisions(deps: { credentialsKey: string }) {
       if (!doc) throw new Error(`access request ${requestId} not found`);
       if (verdict === 'denied') {
         if (doc.status !== 'denied')
-          await AccessRequestModel.updateOne({ _id: requestId }, { status: 'denied', decided_at: new Date() });
+          await AccessRequestModel.updateOne(
+            { _id: requestId },
+            { status: 'denied', decided_at: new Date(), decided_by: approver.email },
+          );
         return result((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!);
       }
       if (!doc.client_id) throw new Error(`access request ${requestId} names no client`);

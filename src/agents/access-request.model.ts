@@ -44,6 +44,8 @@ const accessRequestSchema = new Schema(
     status: { type: String, enum: ACCESS_REQUEST_STATES, default: 'pending' },
     expires_at: { type: Date, required: true },
     decided_at: { type: Date, default: null },
+    /** Who decided: the e-mail address of the link's recipient or of the signed-in approver (null: not recorded). */
+    decided_by: { type: String, default: null },
     token_id: { type: String, default: null },
     token_expires_at: { type: Date, default: null },
     brand_ids: { type: [Number], default: [] },

@@ -5,14 +5,22 @@ import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { claimOnce } from '../lib/claims';
 import { fixedWindowLimit, minimumSpacing } from '../lib/rate-limit';
+import { findPage, pageEnvelope, type Page } from '../lib/pagination';
+import type { Caller } from '../lib/tenancy';
 import { clientDirectory, type ClientProfile } from '../clients/client-directory';
 import { brandDirectory } from '../brands/brand-directory';
 import { userDirectory } from '../users/user-directory';
-import type { AccessRequestInput, Approver, LimitChanges, Verdict } from '../../workflows/access-request-api';
+import type {
+  AccessRequestInput,
+  AgentLimitValues,
+  Approver,
+  LimitChanges,
+  Verdict,
+} from '../../workflows/access-request-api';
 import { AccessRequestModel, type AccessRequestDoc } from './access-request.model';
 import { brandsToGrant, CLIENT_ADMIN, type BrandGrant } from './access-decisions';
-import { approvalEmail } from './approval-views';
-import { offeredLimits } from './agent-limits';
+import { approvalEmail, scopeInWords } from './approval-views';
+import { limitValuesOf, offeredLimits } from './agent-limits';
 import type { AccessRequestWorkflows } from './agents.workflows';
 import type { AccessScope } from './tokens.service';
 
@@ -51,6 +59,20 @@ const PROFILE_FIELDS = ['name', 'description', 'photo', ...LIMIT_REQUEST_FIELDS,
 /** The fields of a request's input that describe the agent user it will become (what it gave of them). */
 const profileOf = (input: Record<string, unknown>, fields: readonly string[]) =>
   Object.fromEntries(fields.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
+
+/**
+ * Whom a signed-in user decides as (docs/decisions.md §6): a brand_admin as the brand_admin the approval e-mail
+ * goes to (only brands they administer, never a multi_brand request); a super_admin as the client's administrator.
+ * Their e-mail address is recorded as the decider, as a link's recipient's is.
+ */
+function approverFor(caller: Caller): Approver {
+  const email = caller.email?.toLowerCase() ?? null;
+  if (caller.kind === 'user' && caller.role === 'brand_admin' && caller.userId)
+    return { email, role: 'brand_admin', user_id: caller.userId };
+  if (caller.kind === 'user' && caller.role === 'super_admin')
+    return { email, role: 'client_admin', user_id: caller.userId ?? null };
+  throw AppError.forbidden('Only a super_admin or a brand_admin decides access requests');
+}
 
 export function createAccessRequests(deps: AccessRequestsDeps) {
   const box = new SecretBox(deps.credentialsKey);
@@ -188,6 +210,103 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
   const stateOf = (doc: AccessRequestDoc) =>
     doc.status === 'pending' && doc.expires_at <= new Date() ? 'expired' : doc.status;
 
+  /** What this approver's decision would do, as the approve and deny links' pages show it. */
+  async function factsFor(
+    doc: AccessRequestDoc,
+    approver: Approver,
+    verdict: Verdict,
+  ): Promise<Schemas['AccessDecisionPreview']> {
+    const state = stateOf(doc);
+    // Both decisions, so that the page offers either one this approver may make, whichever link they followed.
+    const [approve, deny]: BrandGrant[] =
+      state === 'pending'
+        ? await Promise.all([authorityOf(doc, approver, 'approved'), authorityOf(doc, approver, 'denied')])
+        : [{ refused: stateReason(state) }, { refused: stateReason(state) }];
+    const authority = verdict === 'approved' ? approve : deny;
+    const decision = (grant: BrandGrant) => ({
+      can_decide: !('refused' in grant),
+      reason: 'refused' in grant ? grant.refused : null,
+    });
+    const clientId = doc.client_id ?? '';
+    const granted = 'brand_ids' in approve ? approve.brand_ids : [];
+    const [client, brands, limits] = await Promise.all([
+      clientDirectory.profile(clientId),
+      brandDirectory.names(clientId, granted),
+      offeredLimits(doc, granted),
+    ]);
+    return {
+      request_id: doc._id,
+      status: state,
+      verdict,
+      project_name: doc.project_name,
+      owner_email: doc.owner_email ?? null,
+      requested_scopes: doc.requested_scopes,
+      ttl_hours: doc.ttl_hours,
+      multi_brand: doc.multi_brand,
+      expires_at: iso(doc.expires_at)!,
+      approver_email: approver.email,
+      brand_ids: 'brand_ids' in authority ? authority.brand_ids : [],
+      ...decision(authority),
+      client_name: client?.name ?? null,
+      brands,
+      fingerprint: (doc.fingerprint ?? {}) as Record<string, unknown>,
+      decisions: { approved: decision(approve), denied: decision(deny) },
+      limits,
+    };
+  }
+
+  /** A request as a signed-in approver reviews it: the facts of its approve link's page, for them. */
+  async function reviewFor(doc: AccessRequestDoc, approver: Approver): Promise<Schemas['AccessRequestReview']> {
+    const facts = await factsFor(doc, approver, 'approved');
+    return {
+      request_id: facts.request_id,
+      client_id: doc.client_id!,
+      client_name: facts.client_name,
+      status: facts.status,
+      project_name: facts.project_name,
+      owner_email: facts.owner_email,
+      requested_scopes: facts.requested_scopes,
+      scopes_in_words: facts.requested_scopes.map((scope) => ({ scope, words: scopeInWords(scope) })),
+      ttl_hours: facts.ttl_hours,
+      multi_brand: facts.multi_brand,
+      fingerprint: facts.fingerprint,
+      created_at: iso(doc.created_at)!,
+      expires_at: facts.expires_at,
+      decided_at: iso(doc.decided_at),
+      decided_by: doc.decided_by ?? null,
+      brand_ids: facts.brand_ids,
+      brands: facts.brands,
+      decisions: facts.decisions,
+      limits: facts.limits,
+      approved_limits: doc.status === 'approved' && doc.limits ? limitValuesOf(doc.limits as AgentLimitValues) : null,
+    };
+  }
+
+  /**
+   * Delivers a decision to the request's workflow, whoever makes it (a link's approver or a signed-in one): the
+   * first wins, a later one is 409, one past the deadline 410.
+   */
+  async function decideFor(doc: AccessRequestDoc, approver: Approver, verdict: Verdict, limits?: LimitChanges) {
+    const requestId = doc._id;
+    const state = stateOf(doc);
+    if (state === 'expired') throw new AppError(410, 'Access request has expired');
+    if (state !== 'pending') throw AppError.conflict(`Access request already ${state}`);
+    const authority = await authorityOf(doc, approver, verdict);
+    if ('refused' in authority) throw AppError.forbidden(authority.refused);
+    const changes = verdict === 'approved' ? limits : undefined;
+    const decision = await deps.workflows.decide(requestId, verdict, approver, changes, async () => {
+      // The run ended before this decision reached it: the state it left says why.
+      const now = stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!);
+      if (now === 'expired') return new AppError(410, 'Access request has expired');
+      return now === 'pending' ? null : AppError.conflict(`Access request already ${now}`);
+    });
+    return {
+      decision,
+      scopes: doc.requested_scopes,
+      brands: await brandDirectory.names(doc.client_id ?? '', decision.brand_ids),
+    };
+  }
+
   return {
     async request(input: RequestInput & { client_id: string }, address: string) {
       await limitRate(address);
@@ -253,68 +372,54 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
       verdict: Verdict,
     ): Promise<Schemas['AccessDecisionPreview']> {
       const { doc, approver } = await approverOf(requestId, approvalToken);
-      const state = stateOf(doc);
-      // Both decisions, so that the page offers either one this approver may make, whichever link they followed.
-      const [approve, deny]: BrandGrant[] =
-        state === 'pending'
-          ? await Promise.all([authorityOf(doc, approver, 'approved'), authorityOf(doc, approver, 'denied')])
-          : [{ refused: stateReason(state) }, { refused: stateReason(state) }];
-      const authority = verdict === 'approved' ? approve : deny;
-      const decision = (grant: BrandGrant) => ({
-        can_decide: !('refused' in grant),
-        reason: 'refused' in grant ? grant.refused : null,
-      });
-      const clientId = doc.client_id ?? '';
-      const granted = 'brand_ids' in approve ? approve.brand_ids : [];
-      const [client, brands, limits] = await Promise.all([
-        clientDirectory.profile(clientId),
-        brandDirectory.names(clientId, granted),
-        offeredLimits(doc, granted),
-      ]);
-      return {
-        request_id: doc._id,
-        status: state,
-        verdict,
-        project_name: doc.project_name,
-        owner_email: doc.owner_email ?? null,
-        requested_scopes: doc.requested_scopes,
-        ttl_hours: doc.ttl_hours,
-        multi_brand: doc.multi_brand,
-        expires_at: iso(doc.expires_at)!,
-        approver_email: approver.email,
-        brand_ids: 'brand_ids' in authority ? authority.brand_ids : [],
-        ...decision(authority),
-        client_name: client?.name ?? null,
-        brands,
-        fingerprint: (doc.fingerprint ?? {}) as Record<string, unknown>,
-        decisions: { approved: decision(approve), denied: decision(deny) },
-        limits,
-      };
+      return factsFor(doc, approver, verdict);
     },
 
+    /**
+     * The requests a signed-in approver could decide (their client's; a super_admin's in `scope`, or every
+     * client's), newest first, each with the facts its approve link's page shows, for this approver.
+     */
+    async listFor(
+      caller: Caller,
+      scope: string | null,
+      status: 'pending' | 'approved' | 'denied' | 'expired',
+      page: Page,
+    ) {
+      const approver = approverFor(caller);
+      const now = new Date();
+      const byState = {
+        pending: { status: 'pending', expires_at: { $gt: now } },
+        expired: { $or: [{ status: 'expired' }, { status: 'pending', expires_at: { $lte: now } }] },
+        approved: { status: 'approved' },
+        denied: { status: 'denied' },
+      }[status];
+      const filter = { client_id: scope ?? { $ne: null }, ...byState };
+      const { docs, total } = await findPage<AccessRequestDoc>(
+        AccessRequestModel,
+        { filter, sort: { created_at: -1, _id: 1 }, projection: { token_sealed: 0 } },
+        page,
+      );
+      const requests = await Promise.all(docs.map((doc) => reviewFor(doc, approver)));
+      return pageEnvelope('requests', requests, total, page);
+    },
+
+    /**
+     * A signed-in approver's decision (the console): the same checks and the same workflow Update as a link's,
+     * as the approver their e-mail would name. Another client's request, or one outside `scope`, is 404.
+     */
+    async decideAs(caller: Caller, scope: string | null, requestId: string, verdict: Verdict, limits?: LimitChanges) {
+      const doc = await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>();
+      if (!doc || !doc.client_id || (scope && doc.client_id !== scope))
+        throw AppError.notFound('Access request not found');
+      return decideFor(doc, approverFor(caller), verdict, limits);
+    },
     /**
      * Delivers the decision to the workflow (a POST), with an approver's changes to the limits offered (checked
      * by the caller), and reports the decision it actually took.
      */
     async decide(requestId: string, approvalToken: string, verdict: Verdict, limits?: LimitChanges) {
       const { doc, approver } = await approverOf(requestId, approvalToken);
-      const state = stateOf(doc);
-      if (state === 'expired') throw new AppError(410, 'Access request has expired');
-      if (state !== 'pending') throw AppError.conflict(`Access request already ${state}`);
-      const authority = await authorityOf(doc, approver, verdict);
-      if ('refused' in authority) throw AppError.forbidden(authority.refused);
-      const changes = verdict === 'approved' ? limits : undefined;
-      const decision = await deps.workflows.decide(requestId, verdict, approver, changes, async () => {
-        // The run ended before this decision reached it: the state it left says why.
-        const now = stateOf((await AccessRequestModel.findById(requestId).lean<AccessRequestDoc>())!);
-        if (now === 'expired') return new AppError(410, 'Access request has expired');
-        return now === 'pending' ? null : AppError.conflict(`Access request already ${now}`);
-      });
-      return {
-        decision,
-        scopes: doc.requested_scopes,
-        brands: await brandDirectory.names(doc.client_id ?? '', decision.brand_ids),
-      };
+      return decideFor(doc, approver, verdict, limits);
     },
   };
 }

@@ -140,6 +140,25 @@ export function agentsRoutes(deps: { requests: AccessRequests; tokens: Tokens })
       if (limits !== null) await decide(req, res, 'approved', limits);
     },
     confirmDenyAccessRequest: (req, res) => decide(req, res, 'denied'),
+    async listAccessRequests(req, res) {
+      const status = req.query.status ?? 'pending';
+      res.json(await requests.listFor(callerOf(req), tenantScope(req), status, pageOf(req.query)));
+    },
+    async decideAccessRequest(req, res) {
+      const { verdict, limits } = req.body;
+      if (verdict === 'denied' && limits !== undefined)
+        throw AppError.invalid('A denial takes no limits', [
+          { location: 'body', field: 'limits', message: 'only an approval takes limits' },
+        ]);
+      const { decision } = await requests.decideAs(
+        callerOf(req),
+        tenantScope(req),
+        req.params.request_id,
+        verdict,
+        limits,
+      );
+      res.json(decision);
+    },
     async getAccessTokenStatus(req, res) {
       res.json(await tokens.describe(callerOf(req), new Date()));
     },

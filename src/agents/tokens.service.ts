@@ -126,6 +126,27 @@ export function createTokens(deps: {
     return docs.map((d) => toAgentUser(d, lastUsed.get(d.token_id) ?? null, spend.get(d._id)!));
   }
 
+  /**
+   * Each token's active agent users in the brands it shows (with their limits and spend this month), by token id.
+   */
+  async function activeAgentUsersOf(docs: TokenDoc[]) {
+    const byToken = new Map<string, Schemas['AgentUser'][]>();
+    const byClient = new Map<string, TokenDoc[]>();
+    for (const d of docs) byClient.set(d.client_id, [...(byClient.get(d.client_id) ?? []), d]);
+    for (const [clientId, tokens] of byClient) {
+      const users = await AgentUserModel.find({
+        client_id: clientId,
+        is_active: true,
+        $or: tokens.map((t) => ({ token_id: t._id, brand_id: { $in: t.brand_ids } })),
+      })
+        .sort({ brand_id: 1 })
+        .lean<AgentUserDoc[]>();
+      for (const view of await agentUserViews(clientId, users))
+        byToken.set(view.token_id, [...(byToken.get(view.token_id) ?? []), view]);
+    }
+    return byToken;
+  }
+
   /** Tokens with their last use (kept apart from the token documents). */
   async function withLastUse(docs: TokenDoc[]) {
     const byClient = new Map<string, string[]>();
@@ -158,7 +179,10 @@ export function createTokens(deps: {
         managed === 'all'
           ? docs
           : docs.map((d) => ({ ...d, brand_ids: d.brand_ids.filter((b) => managed.includes(b)) }));
-      return pageEnvelope('agents', await withLastUse(shown), total, page);
+      const tokens = await withLastUse(shown);
+      const agentUsers = await activeAgentUsersOf(shown);
+      const listed = tokens.map((t) => ({ ...t, agent_users: agentUsers.get(t.token_id) ?? [] }));
+      return pageEnvelope('agents', listed, total, page);
     },
 
     /** The calling token's status; the call itself is its last use (`usedAt`), so nothing is read for it. */

@@ -59,6 +59,7 @@ const OPERATIONS_WITH_KEYS = [
   'completeSignup',
   'confirmApproveAccessRequest',
   'confirmDenyAccessRequest',
+  'decideAccessRequest',
 ].sort();
 
 /** The public operations whose key belongs to the caller's address: they have no token of their own yet. */

@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { AlertTriangle, Eye, EyeOff, KeyRound, RefreshCw, Trash2 } from 'lucide-react';
+import { Eye, EyeOff, KeyRound, RefreshCw, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { api, selectedClient, unwrap } from '@/api/client';
 import { describeError } from '@/api/errors';
@@ -19,7 +19,8 @@ import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import type { components } from '@contract';
 import { credentialsRoute } from './routes';
-import { SecretValue } from './secret-value';
+import { SecretValue } from '@/components/secret-value';
+import { Warning } from '@/components/warning';
 
 type Credentials = components['schemas']['ClientCredentials'];
 type WebhookSecret = components['schemas']['WebhookSecret'];
@@ -38,15 +39,6 @@ function useSelectedClient(): string | null {
   return (
     useQuery({ queryKey: ['selected-client'], queryFn: () => selectedClient() ?? '', staleTime: Infinity }).data ||
     selectedClient()
-  );
-}
-
-function Warning({ children }: { children: ReactNode }) {
-  return (
-    <p className="flex items-start gap-2 rounded-md border border-warning bg-warning/10 p-3 text-sm">
-      <AlertTriangle className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden />
-      <span>{children}</span>
-    </p>
   );
 }
 

@@ -9,6 +9,7 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/v1/auth/pat/request-by-email',
   'POST /api/v1/auth/pat/request/{request_id}/approve',
   'POST /api/v1/auth/pat/request/{request_id}/deny',
+  'POST /api/v1/auth/pat/requests/{request_id}/decision',
   'POST /api/v1/brands',
   'POST /api/v1/brands/{brand_id}/agent-users/{agent_user_id}/regenerate',
   'POST /api/v1/brands/{brand_id}/integrations',

@@ -1808,6 +1808,65 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/auth/pat/requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List access requests for the signed-in approver
+     * @description The access requests the signed-in approver could decide, newest first, each with the facts the
+     * approve link's page shows (see approveAccessRequest): the client, the requester and project, the agent's
+     *     fingerprint, the scopes, the lifetime, when the request expires undecided, the brands this caller's
+     *     approval would grant (by name), whether they may approve and deny (each with why not), and the limits an
+     *     approval would grant (`limits`: requested, brand default, offered), which decideAccessRequest applies
+     *     with the approver's changes. `status` filters (default pending; a pending request past its deadline
+     *     counts as expired). Roles: a brand_admin sees their own client's requests and decides as the brand_admin
+     *     the approval e-mail goes to would (the oldest active brand they administer, never a multi_brand
+     *     request); a super_admin sees every client's requests, or one client's with X-Selected-Client-Id, and
+     *     decides as the client's administrator would. A request by e-mail that named no client is not listed.
+     *     Agent tokens and credential triples are not accepted.
+     */
+    get: operations['listAccessRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/pat/requests/{request_id}/decision': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve or deny an access request as the signed-in approver
+     * @description The console's approve and deny: the same decision as the approval e-mail's links (the request's
+     *     workflow takes the first decision, so a link and this call can never both decide: the later answers
+     *     409, one after the deadline 410), made by the signed-in user, whose e-mail address is recorded as the
+     *     decider. A brand_admin decides as the brand_admin the approval e-mail goes to would: an approval grants
+     *     the oldest active brand of the client they administer, never a multi_brand request (403). A super_admin
+     *     decides as the client's administrator would: the client's oldest active brand, or all its active brands
+     *     for a multi_brand request. Nobody decides on a request they made themselves (403). An approval grants
+     *     the limits offered (listAccessRequests' `limits.offered`) with the changes in `limits` (a field left
+     *     out keeps the offer, `null` means no limit); a denial takes no limits. Another client's request, or
+     *     one outside X-Selected-Client-Id, is 404. Agent tokens and credential triples are not accepted.
+     */
+    post: operations['decideAccessRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/auth/pat/{token_id}': {
     parameters: {
       query?: never;
@@ -1876,7 +1935,10 @@ export interface paths {
      *     callers client_id is ignored (always their own client). The client's credential triple and a
      *     super_admin see every token; a dashboard user (brand_admin or client_user) sees only the tokens that
      *     act for a brand they administer (admin or owner role), with `brand_ids` showing only those brands,
-     *     and an empty list when they administer none. Agent tokens are not accepted.
+     *     and an empty list when they administer none. Each token comes with `agent_users`: its active agent users
+     *     in the brands shown (one per brand), with the limits each is held to and its spend this month (change
+     *     them with PATCH /brands/{brand_id}/agent-users/{agent_user_id}); empty for a token without a brand, held
+     *     to its own limits. Agent tokens are not accepted.
      */
     get: operations['listAccessTokens'];
     put?: never;
@@ -4992,6 +5054,68 @@ export interface components {
       limits: components['schemas']['LimitOffer'];
     };
     /**
+     * @description An access request as the signed-in approver reviews it in the console: the facts of the approve
+     * link's page (AccessDecisionPreview), for this approver.
+     */
+    AccessRequestReview: {
+      /** Format: uuid */
+      request_id: string;
+      /** Format: uuid */
+      client_id: string;
+      client_name: string | null;
+      /** @enum {string} */
+      status: 'pending' | 'approved' | 'denied' | 'expired';
+      project_name: string;
+      /** @description Who asks (the agent's owner, as the agent gave it; unverified). */
+      owner_email: string | null;
+      requested_scopes: string[];
+      /** @description Each requested scope with what a token holding it may do, as the approval page says it. */
+      scopes_in_words: {
+        scope: string;
+        words: string;
+      }[];
+      /** @description The token's lifetime from approval. */
+      ttl_hours: number;
+      multi_brand: boolean;
+      /** @description What the agent reported about itself (agent_type, hostname, cwd, platform, ...), unverified. */
+      fingerprint: {
+        [key: string]: unknown;
+      };
+      /** Format: date-time */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the request expires undecided.
+       */
+      expires_at: string;
+      /** Format: date-time */
+      decided_at: string | null;
+      /**
+       * @description The e-mail address of whoever decided, through a link or the console (null while undecided, and
+       * for decisions made before deciders were recorded or through a request's single legacy link).
+       */
+      decided_by: string | null;
+      /** @description The brands this caller's approval would grant (empty when they may not approve). */
+      brand_ids: number[];
+      /** @description The same brands, by name. */
+      brands: {
+        brand_id: number;
+        name: string;
+      }[];
+      /** @description Whether this caller may approve and deny the request, each with why not. */
+      decisions: {
+        approved: components['schemas']['DecisionAvailability'];
+        denied: components['schemas']['DecisionAvailability'];
+      };
+      limits: components['schemas']['LimitOffer'];
+      /** @description The limits approved (an approved request; null otherwise; null where there is none). */
+      approved_limits: {
+        rate_limit_rpm: number | null;
+        rate_limit_rpd: number | null;
+        monthly_budget_usd: number | null;
+      } | null;
+    };
+    /**
      * @description The limits an approval through this link would grant, and where they come from. Approving without
      *     changes grants `offered`; the approver may change any of them (POST the approve link with the fields).
      */
@@ -5132,6 +5256,14 @@ export interface components {
       last_used_at: string | null;
       /** Format: date-time */
       revoked_at: string | null;
+    };
+    /** @description An agent access token as listAccessTokens shows it, with its agent users. */
+    ListedAccessToken: components['schemas']['AccessToken'] & {
+      /**
+       * @description The token's active agent users in the brands shown (one per brand), each with its limits and what
+       *     it spent through the relays this month; empty for a token that acts for no brand.
+       */
+      agent_users: components['schemas']['AgentUser'][];
     };
     /**
      * @description What an agent user spent through the provider relays this UTC calendar month (the sum of its calls'
@@ -14276,6 +14408,282 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listAccessRequests: {
+    parameters: {
+      query?: {
+        /**
+         * @description Only requests in this state.
+         * @example pending
+         */
+        status?: 'pending' | 'approved' | 'denied' | 'expired';
+        /**
+         * @description Page number, 1-based.
+         * @example 1
+         */
+        page?: components['parameters']['Page'];
+        /**
+         * @description Items per page.
+         * @example 20
+         */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of access requests. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "requests": [
+           *         {
+           *           "request_id": "b7d3f9a1-5c2e-4b8d-a0f6-3e9c1a5b7d24",
+           *           "client_id": "3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f",
+           *           "client_name": "Acme",
+           *           "status": "pending",
+           *           "project_name": "lead-finder",
+           *           "owner_email": "dev@agency.example",
+           *           "requested_scopes": [
+           *             "jobs:read"
+           *           ],
+           *           "scopes_in_words": [
+           *             {
+           *               "scope": "jobs:read",
+           *               "words": "read the client's jobs, their results and lead data, and follow job events"
+           *             }
+           *           ],
+           *           "ttl_hours": 72,
+           *           "multi_brand": false,
+           *           "fingerprint": {
+           *             "agent_type": "claude-code",
+           *             "hostname": "dev-laptop",
+           *             "cwd": "/home/dev/lead-finder",
+           *             "platform": "linux"
+           *           },
+           *           "created_at": "2025-03-14T09:40:00Z",
+           *           "expires_at": "2025-03-15T09:40:00Z",
+           *           "decided_at": null,
+           *           "decided_by": null,
+           *           "brand_ids": [
+           *             12
+           *           ],
+           *           "brands": [
+           *             {
+           *               "brand_id": 12,
+           *               "name": "Acme Bakeries"
+           *             }
+           *           ],
+           *           "decisions": {
+           *             "approved": {
+           *               "can_decide": true,
+           *               "reason": null
+           *             },
+           *             "denied": {
+           *               "can_decide": true,
+           *               "reason": null
+           *             }
+           *           },
+           *           "limits": {
+           *             "requested": {
+           *               "rate_limit_rpm": null,
+           *               "rate_limit_rpd": 5000,
+           *               "monthly_budget_usd": 50
+           *             },
+           *             "brand_default_rpm": 60,
+           *             "offered": {
+           *               "rate_limit_rpm": 60,
+           *               "rate_limit_rpd": 5000,
+           *               "monthly_budget_usd": 50
+           *             }
+           *           },
+           *           "approved_limits": null
+           *         }
+           *       ],
+           *       "total": 1,
+           *       "page": 1,
+           *       "page_size": 20
+           *     }
+           */
+          'application/json': {
+            requests: components['schemas']['AccessRequestReview'][];
+            /** @description Number of matching records across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  decideAccessRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A super_admin acting for one client names it here. Ignored for every other caller, who always
+         * acts for their own client. Where an operation needs a client and a super_admin sends none, it answers
+         *     422.
+         * @example 3f6c2a1e-8b4d-4c2a-9e7f-1a2b3c4d5e6f
+         */
+        'X-Selected-Client-Id'?: components['parameters']['SelectedClientId'];
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description Access request id.
+         * @example b7d3f9a1-5c2e-4b8d-a0f6-3e9c1a5b7d24
+         */
+        request_id: components['parameters']['RequestId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "verdict": "approved",
+         *       "limits": {
+         *         "rate_limit_rpm": 30,
+         *         "monthly_budget_usd": null
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @enum {string} */
+          verdict: 'approved' | 'denied';
+          /** @description Changes to the limits offered (an approval only; a denial with limits answers 422). */
+          limits?: components['schemas']['AgentLimitsChange'];
+        };
+      };
+    };
+    responses: {
+      /** @description Decided. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "request_id": "b7d3f9a1-5c2e-4b8d-a0f6-3e9c1a5b7d24",
+           *       "status": "approved",
+           *       "decided_at": "2025-03-14T09:42:17Z",
+           *       "token_id": "a3f1c5e7-9b2d-4a6c-8e0f-1d3b5c7e9a12",
+           *       "brand_ids": [
+           *         12
+           *       ],
+           *       "token_expires_at": "2025-03-17T09:42:17Z",
+           *       "limits": {
+           *         "rate_limit_rpm": 30,
+           *         "rate_limit_rpd": 5000,
+           *         "monthly_budget_usd": null
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['AccessDecision'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /**
+       * @description Not a super_admin or brand_admin, or this approver may not make this decision (a brand_admin and a
+       *     multi_brand request, no active brand of theirs, their own request).
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "A multi-brand request needs the client's administrator"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such request for this caller. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Access request not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description Already decided (through a link or here). Or a request with the same Idempotency-Key is still in
+       *     flight (code `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Access request already approved"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request expired undecided. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Access request has expired"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   revokeAccessToken: {
     parameters: {
       query?: never;
@@ -14511,7 +14919,39 @@ export interface operations {
            *           "created_at": "2025-03-14T09:30:00Z",
            *           "expires_at": "2025-03-17T09:30:00Z",
            *           "last_used_at": "2025-03-14T10:05:00Z",
-           *           "revoked_at": null
+           *           "revoked_at": null,
+           *           "agent_users": [
+           *             {
+           *               "agent_user_id": "d5e1a7c3-9f4b-4d2e-8a6c-0b7f3e1d5c36",
+           *               "brand_id": 12,
+           *               "token_id": "a3f1c5e7-9b2d-4a6c-8e0f-1d3b5c7e9a12",
+           *               "name": null,
+           *               "description": null,
+           *               "photo": null,
+           *               "project_name": "lead-finder",
+           *               "owner_email": "dev@agency.example",
+           *               "scopes": [
+           *                 "jobs:submit",
+           *                 "jobs:read"
+           *               ],
+           *               "monthly_budget_usd": 50,
+           *               "rate_limit_rpm": 60,
+           *               "rate_limit_rpd": null,
+           *               "allowed_models": [],
+           *               "spend": {
+           *                 "period": "monthly",
+           *                 "period_start": "2025-03-01T00:00:00Z",
+           *                 "period_end": "2025-04-01T00:00:00Z",
+           *                 "amount_usd": 12.345,
+           *                 "budget_usd": 50,
+           *                 "remaining_usd": 37.655
+           *               },
+           *               "is_active": true,
+           *               "created_at": "2025-03-14T09:30:00Z",
+           *               "last_used_at": "2025-03-14T10:05:00Z",
+           *               "revoked_at": null
+           *             }
+           *           ]
            *         }
            *       ],
            *       "total": 1,
@@ -14520,7 +14960,7 @@ export interface operations {
            *     }
            */
           'application/json': {
-            agents: components['schemas']['AccessToken'][];
+            agents: components['schemas']['ListedAccessToken'][];
             /** @description Number of matching records across all pages. */
             total: number;
             /** @description The page returned (1-based). */

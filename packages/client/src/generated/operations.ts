@@ -190,6 +190,16 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     ],
     body: 'required',
   },
+  decideAccessRequest: {
+    method: 'POST',
+    path: '/api/v1/auth/pat/requests/{request_id}/decision',
+    parameters: [
+      { in: 'path', name: 'request_id', required: true },
+      { in: 'header', name: 'X-Selected-Client-Id', required: false },
+      { in: 'header', name: 'Idempotency-Key', required: false },
+    ],
+    body: 'required',
+  },
   decodeTemporalPayloads: {
     method: 'POST',
     path: '/api/v1/system/temporal-codec/decode',
@@ -629,6 +639,17 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     method: 'GET',
     path: '/api/v1/dashboard/webhook-secret',
     parameters: [{ in: 'header', name: 'X-Selected-Client-Id', required: false }],
+    body: 'none',
+  },
+  listAccessRequests: {
+    method: 'GET',
+    path: '/api/v1/auth/pat/requests',
+    parameters: [
+      { in: 'header', name: 'X-Selected-Client-Id', required: false },
+      { in: 'query', name: 'status', required: false },
+      { in: 'query', name: 'page', required: false },
+      { in: 'query', name: 'page_size', required: false },
+    ],
     body: 'none',
   },
   listAccessTokens: {

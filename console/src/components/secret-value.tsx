@@ -1,6 +1,6 @@
 import { Copy } from 'lucide-react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
+import { Button } from './ui/button';
 
 /** A secret shown in full with a copy button: it lives in the component's state only, never in a cache. */
 export function SecretValue({ label, value }: { label: string; value: string }) {
