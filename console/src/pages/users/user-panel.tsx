@@ -11,7 +11,7 @@ import { Badge } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
 import { Field, Input, Label, NativeSelect } from '@/components/ui/input';
-import { SecretValue } from '@/pages/credentials/secret-value';
+import { SecretValue } from '@/components/secret-value';
 import { formatDateTime } from '@/lib/format';
 import { parsePermissions } from './create-user';
 import { brandsQuery, clientsQuery, ROLE_LABELS, type DashboardUser, type Role } from './queries';
