@@ -85,10 +85,12 @@ export function Chart<Row extends Record<string, unknown>>({
       {data.length === 0 ? (
         <Empty title="No figures for this period" />
       ) : (
+        // The drawing is hidden from assistive technology (the figures' table below tells the same) and so must hold
+        // nothing focusable: recharts' keyboard layer is off.
         <div aria-hidden className="w-full" style={{ height }}>
           <ResponsiveContainer width="100%" height="100%">
             {kind === 'bar' ? (
-              <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+              <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
                 {axis}
                 {series.map((s, i) => (
                   <Bar
@@ -113,7 +115,7 @@ export function Chart<Row extends Record<string, unknown>>({
                 ))}
               </BarChart>
             ) : (
-              <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+              <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
                 {axis}
                 {series.map((s, i) => (
                   <Line

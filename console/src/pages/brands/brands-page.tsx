@@ -80,7 +80,14 @@ function CreateBrand({ superAdmin }: { superAdmin: boolean }) {
   };
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        // The client acted for when the dialog opens (the switcher may have changed since the page was drawn).
+        if (next) setClient(selectedClient() ?? '');
+        setOpen(next);
+      }}
+    >
       <DialogTrigger asChild>
         <Button>
           <Plus aria-hidden /> New brand
