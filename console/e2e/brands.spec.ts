@@ -43,6 +43,8 @@ async function statusOf(method: string, path: string, token: string, body?: unkn
  * contrast it never rests at).
  */
 async function accessible(page: Page) {
+  // A pointer resting over a toast (a button clicked at the bottom right) holds it open: move it away.
+  await page.mouse.move(0, 0);
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 20_000 });
   await expectAccessibleInBothThemes(page);
 }
