@@ -417,7 +417,7 @@ function KeyActions({ brand, item, template }: { brand: Brand; item: Key; templa
   });
   const pathParams = { brand_id: brand.brand_id, integration_id: item.integration_id };
   return (
-    <div className="flex flex-wrap gap-1">
+    <div className="flex min-w-64 flex-wrap gap-1">
       <KeyLimits brand={brand} item={item} />
       <RotateKey brand={brand} item={item} template={template} />
       <Button
@@ -517,7 +517,7 @@ export function BrandKeysTab({ brand }: { brand: Brand }) {
       {
         header: 'Usage',
         cell: ({ row }) => (
-          <span>
+          <span className="block min-w-48">
             {formatNumber(row.original.usage_today)} calls today ({per(row.original.daily_limit, 'day')});{' '}
             {formatNumber(row.original.usage_this_minute)} this minute ({per(row.original.minute_limit, 'minute')})
           </span>
