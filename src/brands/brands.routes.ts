@@ -45,6 +45,15 @@ export function brandsRoutes(deps: { brands: BrandsService }): OperationHandlers
     async listBrandMembers(req, res) {
       res.json(await brands.members(callerOf(req), req.params.brand_id, pageOf(req.query)));
     },
+    async addBrandMember(req, res) {
+      res.status(201).json(await brands.addBrandMember(callerOf(req), req.params.brand_id, req.body));
+    },
+    async updateBrandMember(req, res) {
+      res.json(await brands.updateBrandMember(callerOf(req), req.params.brand_id, req.params.user_id, req.body.role));
+    },
+    async removeBrandMember(req, res) {
+      res.json(await brands.removeBrandMember(callerOf(req), req.params.brand_id, req.params.user_id));
+    },
     async addUserToBrand(req, res) {
       const userId = req.params.user_id;
       if (req.body.user_id !== undefined && req.body.user_id !== userId) {

@@ -50,6 +50,11 @@ export const userDirectory = {
     return users.map((u) => u.email);
   },
 
+  /** The user with this address (any case), active or not. */
+  findByEmail(email: string): Promise<UserDoc | null> {
+    return UserModel.findOne({ email: email.toLowerCase() }).lean<UserDoc>().exec();
+  },
+
   /** Each of `userIds`' address, active or not. */
   async emails(userIds: string[]): Promise<Map<string, string>> {
     const users = await UserModel.find({ _id: { $in: userIds } }, { email: 1 }).lean<

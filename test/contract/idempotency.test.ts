@@ -45,6 +45,7 @@ const OPERATIONS_WITH_KEYS = [
   'createBrand',
   'createDashboardUser',
   'addUserToBrand',
+  'addBrandMember',
   'createIntegration',
   'createClient',
   'syncIntegrationBilling',

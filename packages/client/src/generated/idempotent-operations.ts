@@ -14,6 +14,7 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/v1/brands/{brand_id}/agent-users/{agent_user_id}/regenerate',
   'POST /api/v1/brands/{brand_id}/integrations',
   'POST /api/v1/brands/{brand_id}/integrations/{integration_id}/sync-billing',
+  'POST /api/v1/brands/{brand_id}/members',
   'POST /api/v1/dashboard/admin/clients',
   'POST /api/v1/dashboard/client/jobs/maps-scrape/submit',
   'POST /api/v1/dashboard/client/research/submit',

@@ -2215,17 +2215,59 @@ export interface paths {
     /**
      * List brand members
      * @description The brand's members with their roles (owner, admin, member), oldest first. Members are added with
-     *     POST /api/v1/dashboard/users/{user_id}/brands. Callers: any member of the brand, a super_admin
+     *     POST /api/v1/brands/{brand_id}/members (or, by a super_admin, POST
+     *     /api/v1/dashboard/users/{user_id}/brands). Callers: any member of the brand, a super_admin
      *     (acting as admin), or the credential triple of the brand's client (acting as admin). A brand the
      *     caller cannot see answers 404.
      */
     get: operations['listBrandMembers'];
     put?: never;
-    post?: never;
+    /**
+     * Add a brand member
+     * @description Makes a dashboard user of the brand's client a member of the brand at once (no invitation), named by
+     *     `email` or `user_id` (exactly one). A user of another client, or no such user, answers 422 (who exists
+     *     elsewhere does not leak); an existing membership answers 409. Only an owner (or a super_admin, or the
+     *     credential triple of the brand's client) makes someone owner. Callers: a brand member with role admin or
+     *     owner, a super_admin, or the credential triple of the brand's client. A plain member gets 403; a brand
+     *     the caller cannot see answers 404.
+     */
+    post: operations['addBrandMember'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/api/v1/brands/{brand_id}/members/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a brand member
+     * @description Ends the user's membership of the brand (their other brands are untouched). Only an owner (or a
+     *     super_admin, or the credential triple of the brand's client) removes an owner; the brand's last owner
+     *     cannot be removed (409). Callers: a brand member with role admin or owner, a super_admin, or the
+     *     credential triple of the brand's client. A plain member gets 403; a brand the caller cannot see, or a
+     *     user who is not its member, answers 404.
+     */
+    delete: operations['removeBrandMember'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a brand member's role
+     * @description Sets the member's role in the brand. Only an owner (or a super_admin, or the credential triple of
+     * the brand's client) makes someone owner or changes an owner's role; the brand's last owner cannot be
+     *     demoted (409). Callers: a brand member with role admin or owner, a super_admin, or the credential
+     *     triple of the brand's client. A plain member gets 403; a brand the caller cannot see, or a user who is
+     *     not its member, answers 404.
+     */
+    patch: operations['updateBrandMember'];
     trace?: never;
   };
   '/api/v1/brand-logos/{brand_id}/{logo_file}': {
@@ -16251,6 +16293,281 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  addBrandMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry of this request safe (draft-ietf-httpapi-idempotency-key-header): an RFC 8941
+         * String of 1 to 255 printable ASCII characters, e.g. a UUID in double quotes, or the same value bare (a
+         *     token of 1 to 255 visible ASCII characters without `"`, `,`, `;` or `\`, e.g. a UUID as Stripe-style
+         *     clients send it). `abc` and `"abc"` are the same key. The same key with the same request within 24
+         *     hours answers what the first answered without doing the work again; with another request, 422
+         *     `idempotency_key_reused`; while the first is in flight, 409 `idempotency_key_in_flight`. See "Safe
+         *     retries" in the API description.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description Brand id.
+         * @example 12
+         */
+        brand_id: components['parameters']['BrandId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@example.org",
+         *       "role": "admin"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: email
+           * @description The user's e-mail address (case-insensitive); or give user_id.
+           */
+          email?: string;
+          /**
+           * Format: uuid
+           * @description The user's id; or give email.
+           */
+          user_id?: string;
+          /**
+           * @default member
+           * @enum {string}
+           */
+          role?: 'owner' | 'admin' | 'member';
+        };
+      };
+    };
+    responses: {
+      /** @description Membership added. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "user_id": "7d2f9c3a-1e4b-4a6c-8d0e-5f3a2b1c9e84",
+           *       "brand_id": 12,
+           *       "email": "ada@example.org",
+           *       "role": "admin",
+           *       "created_at": "2025-03-14T09:30:00Z"
+           *     }
+           */
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description No such brand for this caller. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Brand not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description The user is already a member. Or a request with the same Idempotency-Key is still in flight (code
+       *     `idempotency_key_in_flight`, Retry-After): retry it unchanged.
+       */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "The user is already a member of this brand"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  removeBrandMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Brand id.
+         * @example 12
+         */
+        brand_id: components['parameters']['BrandId'];
+        /**
+         * @description Dashboard user id.
+         * @example 7d2f9c3a-1e4b-4a6c-8d0e-5f3a2b1c9e84
+         */
+        user_id: components['parameters']['UserId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "user_id": "7d2f9c3a-1e4b-4a6c-8d0e-5f3a2b1c9e84",
+           *       "brand_id": 12,
+           *       "removed": true
+           *     }
+           */
+          'application/json': {
+            /** Format: uuid */
+            user_id: string;
+            brand_id: number;
+            removed: boolean;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description No such brand for this caller, or the user is not its member. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Member not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The removal would leave the brand without an owner. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "The brand's last owner cannot be demoted or removed"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateBrandMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Brand id.
+         * @example 12
+         */
+        brand_id: components['parameters']['BrandId'];
+        /**
+         * @description Dashboard user id.
+         * @example 7d2f9c3a-1e4b-4a6c-8d0e-5f3a2b1c9e84
+         */
+        user_id: components['parameters']['UserId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "member"
+         *     }
+         */
+        'application/json': {
+          /** @enum {string} */
+          role: 'owner' | 'admin' | 'member';
+        };
+      };
+    };
+    responses: {
+      /** @description The membership after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "user_id": "7d2f9c3a-1e4b-4a6c-8d0e-5f3a2b1c9e84",
+           *       "brand_id": 12,
+           *       "email": "ada@example.org",
+           *       "role": "member",
+           *       "created_at": "2025-03-14T09:30:00Z"
+           *     }
+           */
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description No such brand for this caller, or the user is not its member. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "Member not found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The change would leave the brand without an owner. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "detail": "The brand's last owner cannot be demoted or removed"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];

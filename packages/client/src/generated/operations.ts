@@ -16,6 +16,15 @@ export interface Operation {
 
 /** Every operation of the contract by its operationId. */
 export const OPERATIONS: Readonly<Record<string, Operation>> = {
+  addBrandMember: {
+    method: 'POST',
+    path: '/api/v1/brands/{brand_id}/members',
+    parameters: [
+      { in: 'path', name: 'brand_id', required: true },
+      { in: 'header', name: 'Idempotency-Key', required: false },
+    ],
+    body: 'required',
+  },
   addUserToBrand: {
     method: 'POST',
     path: '/api/v1/dashboard/users/{user_id}/brands',
@@ -1028,6 +1037,15 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     parameters: [{ in: 'header', name: 'Idempotency-Key', required: false }],
     body: 'none',
   },
+  removeBrandMember: {
+    method: 'DELETE',
+    path: '/api/v1/brands/{brand_id}/members/{user_id}',
+    parameters: [
+      { in: 'path', name: 'brand_id', required: true },
+      { in: 'path', name: 'user_id', required: true },
+    ],
+    body: 'none',
+  },
   requestAccessToken: {
     method: 'POST',
     path: '/api/v1/auth/pat/request',
@@ -1268,6 +1286,15 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     method: 'PATCH',
     path: '/api/v1/brands/{brand_id}/information',
     parameters: [{ in: 'path', name: 'brand_id', required: true }],
+    body: 'required',
+  },
+  updateBrandMember: {
+    method: 'PATCH',
+    path: '/api/v1/brands/{brand_id}/members/{user_id}',
+    parameters: [
+      { in: 'path', name: 'brand_id', required: true },
+      { in: 'path', name: 'user_id', required: true },
+    ],
     body: 'required',
   },
   updateBrandSettings: {
