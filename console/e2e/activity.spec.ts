@@ -52,16 +52,23 @@ interface ShiftRow {
   started_at: string;
   ended_at: string;
   shipped_count: number;
+  event_count: number;
 }
 
-/** The user's shift once the worker has moved the recorded activity into the store (listShifts with the triple). */
+/**
+ * The user's shift once the worker has moved all of workAsUser's recorded activity into the store (listShifts with
+ * the triple): its three writes counted and the publish shipped, so that the shift's figures no longer move while a
+ * journey compares the page with the API.
+ */
 async function userShift(tenant: Tenant, query = ''): Promise<ShiftRow> {
   let found: ShiftRow | undefined;
   await expect
     .poll(
       async () => {
         const list = await apiCall('GET', `/api/v1${query}`, tenant.triple);
-        found = (list.shifts as ShiftRow[]).find((s) => s.actor_name === tenant.user.email && s.shipped_count > 0);
+        found = (list.shifts as ShiftRow[]).find(
+          (s) => s.actor_name === tenant.user.email && s.shipped_count > 0 && s.event_count >= 3,
+        );
         return Boolean(found);
       },
       { timeout: 30_000 },
@@ -124,14 +131,14 @@ test("a brand admin sees their client's shifts, a shift's hours drawn from the A
   expect(downloaded).toContain(tenant.user.email);
 
   // A shift: its hours drawn as the API's histogram, and what it shipped.
+  // Compared with the API's answer to the page's own read: the user's shift may still grow by a late-drained event
+  // (its login) between the journey's read of the list and the page's.
+  const detailRead = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/detail' && r.ok());
   await row.getByRole('button', { name: `${tenant.user.email} user`, exact: true }).click();
   await expect(page).toHaveURL(/shift_actor=/);
   const panel = page.getByRole('dialog', { name: 'Shift' });
-  const detail = await apiCall(
-    'GET',
-    `/api/v1/detail?${new URLSearchParams({ actor_id: shift.actor_id, started_at: shift.started_at, ended_at: shift.ended_at })}`,
-    tenant.triple,
-  );
+  const detail = await (await detailRead).json();
+  expect(detail.actor_id).toBe(shift.actor_id);
   const drawn = await drawnChart(page, 'Activity per hour');
   const fromApi = (detail.hourly as { hour: string; events: number; shipped: number }[]).flatMap((h) => [
     { category: h.hour, series: 'events', value: h.events },
@@ -139,7 +146,7 @@ test("a brand admin sees their client's shifts, a shift's hours drawn from the A
   ]);
   const key = (p: { category: string; series: string; value: number }) => `${p.category} ${p.series} ${p.value}`;
   // Every drawn mark is one of the API's figures, and every figure above zero is drawn.
-  expect(drawn.map(key).every((k) => fromApi.map(key).includes(k))).toBe(true);
+  expect(drawn.map(key).filter((k) => !fromApi.map(key).includes(k))).toEqual([]);
   expect(drawn.map(key).sort()).toEqual(expect.arrayContaining(fromApi.filter((p) => p.value > 0).map(key)));
   expect(fromApi.some((p) => p.series === 'shipped' && p.value > 0)).toBe(true);
   await expect(panel.getByText('Posts published (1)')).toBeVisible();
