@@ -239,7 +239,9 @@ async function main() {
         await page.waitForURL(/\/console\/jobs/);
         for (const shot of PAGES.filter((s) => !s.signedOut && !s.superAdmin && (colorScheme === 'light' || s.dark)))
           await picture(page, shot, seeded, width, colorScheme);
-        // The administration pages as the super admin sees them, acting for the seeded client.
+        // The administration pages as the super admin sees them, acting for the seeded client (from a page with no
+        // dialog left open by the last picture).
+        await page.goto('/console/jobs');
         await page.getByRole('button', { name: 'Sign out' }).click();
         await page.getByLabel('E-mail').fill(ADMIN.email);
         await page.getByLabel('Password').fill(ADMIN.password);
