@@ -154,10 +154,11 @@ test('list and revoke an agent token of a brand the user administers; the token 
   await expect(row).toContainText('active');
   await expectAccessibleInBothThemes(page);
 
-  await row.getByRole('button', { name: /^Revoke / }).click();
-  const confirm = page.getByRole('dialog', { name: `Revoke ${listed.token_prefix}…?` });
-  await expect(confirm).toContainText('stops working at once');
-  await confirm.getByRole('button', { name: 'Revoke the token' }).click();
+  // The same list and manage dialog as the Agents page (one TokensSection): revoke is one of its actions.
+  await row.getByRole('button', { name: /^Manage / }).click();
+  const manage = page.getByRole('dialog', { name: `${listed.project_name} (${listed.token_prefix}…)` });
+  await expect(manage).toContainText('stops working at once');
+  await manage.getByRole('button', { name: 'Revoke the token' }).click();
   await expect(row).toBeHidden();
   await expect(page.getByText('No agent tokens')).toBeVisible();
   expect(await statusOf('/api/v1/dashboard/client/jobs', agent)).toBe(401);

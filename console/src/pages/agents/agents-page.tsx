@@ -34,7 +34,11 @@ export function AgentsPage() {
           <RequestsSection role={role} />
         </TabsContent>
         <TabsContent value="tokens">
-          <TokensSection role={role} />
+          <TokensSection
+            role={role}
+            view={search}
+            onView={(change) => void navigate({ search: (prev) => ({ ...prev, ...change }) })}
+          />
         </TabsContent>
       </Tabs>
     </>

@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react';
-import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,7 +22,6 @@ import { Warning } from '@/components/warning';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import type { ApiCall } from '@/lib/api-call';
 import type { components } from '@contract';
-import { agentsRoute } from './routes';
 import { formOfLimits, limitsForm, LimitsFields, limitsInWords, limitsOfForm, type LimitsForm } from './limits-fields';
 
 type Token = components['schemas']['ListedAccessToken'];
@@ -285,12 +283,27 @@ const limitsCell = (t: Token) =>
       ))
     : limitsInWords(t);
 
-/** The agent tokens approved: limits, spend this month, last use; managed one at a time. */
-export function TokensSection({ role }: { role: Role }) {
-  const search = agentsRoute.useSearch();
-  const navigate = useNavigate({ from: agentsRoute.fullPath });
-  const page = search.tokens_page ?? 1;
-  const inactive = search.inactive ?? false;
+/** Where a page keeps the tokens' view: both pages that show it (Agents, Credentials) hold it in their URL. */
+export interface TokensView {
+  tokens_page?: number;
+  inactive?: boolean;
+}
+
+/**
+ * The agent tokens approved: limits, spend this month, last use; managed one at a time. One list for the Agents page
+ * and the client's Credentials page, each keeping its view in its own URL (`view`, `onView`).
+ */
+export function TokensSection({
+  role,
+  view,
+  onView,
+}: {
+  role: Role;
+  view: TokensView;
+  onView: (change: TokensView) => void;
+}) {
+  const page = view.tokens_page ?? 1;
+  const inactive = view.inactive ?? false;
   const acting = selectedClient();
   const query = {
     page,
@@ -320,6 +333,7 @@ export function TokensSection({ role }: { role: Role }) {
         ),
       },
       { header: 'Owner', cell: ({ row }) => row.original.owner_email ?? '—' },
+      { header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
       ...(showClient
         ? [
             {
@@ -394,11 +408,7 @@ export function TokensSection({ role }: { role: Role }) {
         <Checkbox
           id="agents-inactive"
           checked={inactive}
-          onCheckedChange={(v) =>
-            void navigate({
-              search: (prev) => ({ ...prev, inactive: v === true || undefined, tokens_page: undefined }),
-            })
-          }
+          onCheckedChange={(v) => onView({ inactive: v === true || undefined, tokens_page: undefined })}
         />
         <Label htmlFor="agents-inactive">Include revoked and expired tokens</Label>
       </div>
@@ -411,14 +421,20 @@ export function TokensSection({ role }: { role: Role }) {
         error={list.error}
         retry={() => void list.refetch()}
         height="min(50vh, 32rem)"
-        empty={<Empty title="No agent tokens">An approved access request becomes a token here.</Empty>}
+        empty={
+          <Empty title="No agent tokens">
+            {role === 'super_admin'
+              ? 'An approved access request becomes a token here.'
+              : 'None acts for a brand you administer. Agents ask for a token; an administrator approves it.'}
+          </Empty>
+        }
         footer={
           list.data && (
             <Pager
               page={page}
               pageSize={PAGE_SIZE}
               total={list.data.total}
-              onPage={(to) => void navigate({ search: (prev) => ({ ...prev, tokens_page: to > 1 ? to : undefined }) })}
+              onPage={(to) => onView({ tokens_page: to > 1 ? to : undefined })}
             />
           )
         }

@@ -1,32 +1,26 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ColumnDef } from '@tanstack/react-table';
-import { Eye, EyeOff, KeyRound, RefreshCw, Trash2 } from 'lucide-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Eye, EyeOff, KeyRound, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { api, selectedClient, unwrap } from '@/api/client';
 import { describeError } from '@/api/errors';
 import { meQuery, type Role } from '@/api/session';
 import { ApiCallButton } from '@/components/api-call-button';
-import { DataTable } from '@/components/data-table';
-import { Pager } from '@/components/pager';
-import { Empty, PageHeader } from '@/components/states';
+import { PageHeader } from '@/components/states';
 import { Button } from '@/components/ui/button';
-import { Badge, Card } from '@/components/ui/card';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Label } from '@/components/ui/input';
+import { Card } from '@/components/ui/card';
 import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
-import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
+import { formatDateTime, formatRelative } from '@/lib/format';
 import type { components } from '@contract';
 import { credentialsRoute } from './routes';
 import { SecretValue } from '@/components/secret-value';
 import { Warning } from '@/components/warning';
+import { TokensSection } from '@/pages/agents/tokens-section';
 
 type Credentials = components['schemas']['ClientCredentials'];
 type WebhookSecret = components['schemas']['WebhookSecret'];
-type AccessToken = components['schemas']['AccessToken'];
 
-const TOKENS_PAGE_SIZE = 20;
 /** The roles of each operation, as its x-roles in openapi.yaml lists them. */
 const REGENERATE_ROLES: Role[] = ['brand_admin', 'client_user'];
 const WEBHOOK_SECRET_ROLES: Role[] = ['super_admin', 'brand_admin', 'client_user'];
@@ -281,180 +275,10 @@ function WebhookSecretSection({ role }: { role: Role }) {
   );
 }
 
-const limit = (n: number | null, unit: string) => (n === null ? 'none' : `${formatNumber(n)} ${unit}`);
-
-function AgentTokens({ role }: { role: Role }) {
-  const search = credentialsRoute.useSearch();
-  const navigate = useNavigate({ from: credentialsRoute.fullPath });
-  const queryClient = useQueryClient();
-  const page = search.tokens_page ?? 1;
-  const inactive = search.inactive ?? false;
-  const acting = useSelectedClient();
-  const clientId = role === 'super_admin' ? (acting ?? undefined) : undefined;
-  const query = { page, page_size: TOKENS_PAGE_SIZE, include_inactive: inactive, client_id: clientId };
-  const list = useQuery({
-    queryKey: ['agent-tokens', query],
-    queryFn: () => unwrap(api.GET('/api/v1/auth/pat/agents', { params: { query } })),
-    placeholderData: (previous) => previous,
-  });
-  const [revoking, setRevoking] = useState<AccessToken | null>(null);
-  const revoke = useMutation({
-    mutationFn: (token: AccessToken) =>
-      unwrap(api.DELETE('/api/v1/auth/pat/{token_id}', { params: { path: { token_id: token.token_id } } })),
-    onSuccess: (token) => {
-      toast.success(`Revoked ${token.token_prefix}… (${token.project_name}); it stops working now`);
-      setRevoking(null);
-      return queryClient.invalidateQueries({ queryKey: ['agent-tokens'] });
-    },
-    onError: (error) => toast.error(describeError(error)),
-  });
-
-  const columns = useMemo<ColumnDef<AccessToken>[]>(
-    () => [
-      {
-        header: 'Token',
-        cell: ({ row }) => (
-          <span className="flex flex-col">
-            <code className="text-xs">{row.original.token_prefix}…</code>
-            <span className="text-xs text-muted-foreground">{row.original.project_name}</span>
-          </span>
-        ),
-      },
-      { header: 'Owner', cell: ({ row }) => row.original.owner_email ?? '—' },
-      { header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
-      { header: 'Brands', cell: ({ row }) => row.original.brand_ids.join(', ') || 'none' },
-      {
-        header: 'Limits',
-        cell: ({ row }) => (
-          <span className="text-xs">
-            {limit(row.original.rate_limit_rpm, '/min')} · {limit(row.original.rate_limit_rpd, '/day')} · budget{' '}
-            {row.original.monthly_budget_usd === null
-              ? 'none'
-              : `$${formatNumber(row.original.monthly_budget_usd)}/month`}
-          </span>
-        ),
-      },
-      {
-        header: 'Status',
-        cell: ({ row }) => (
-          <Badge tone={row.original.status === 'active' ? 'success' : 'neutral'}>{row.original.status}</Badge>
-        ),
-      },
-      {
-        header: 'Last used',
-        cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : 'never'),
-      },
-      { header: 'Expires', cell: ({ row }) => formatDateTime(row.original.expires_at) },
-      {
-        id: 'actions',
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row }) =>
-          row.original.status === 'active' ? (
-            <Button
-              variant="outline"
-              size="sm"
-              aria-label={`Revoke ${row.original.token_prefix} (${row.original.project_name})`}
-              onClick={() => setRevoking(row.original)}
-            >
-              <Trash2 aria-hidden /> Revoke
-            </Button>
-          ) : null,
-      },
-    ],
-    [],
-  );
-
-  return (
-    <Section
-      id="tokens-heading"
-      title="Agent tokens"
-      actions={
-        <ApiCallButton
-          call={{ operationId: 'listAccessTokens', method: 'GET', path: '/api/v1/auth/pat/agents', query }}
-        />
-      }
-    >
-      <p className="text-sm text-muted-foreground">
-        {role === 'super_admin'
-          ? acting
-            ? 'The tokens of the client you act for.'
-            : "Every client's tokens; choose a client (“Acting for”) to see one client's."
-          : 'The agent tokens acting for the brands you administer (admin or owner); the client’s credential triple sees all of them. Revoking one stops it at once in every brand, and pauses the watches it created.'}
-      </p>
-      <div className="flex items-center gap-2">
-        <Checkbox
-          id="tokens-inactive"
-          checked={inactive}
-          onCheckedChange={(v) =>
-            void navigate({
-              search: (prev) => ({ ...prev, inactive: v === true || undefined, tokens_page: undefined }),
-            })
-          }
-        />
-        <Label htmlFor="tokens-inactive">Include revoked and expired tokens</Label>
-      </div>
-      <DataTable
-        label="Agent tokens"
-        columns={columns}
-        data={list.data?.agents ?? []}
-        getRowId={(t) => t.token_id}
-        isLoading={list.isLoading}
-        error={list.error}
-        retry={() => void list.refetch()}
-        height="min(50vh, 32rem)"
-        empty={
-          <Empty title="No agent tokens">
-            {role === 'super_admin'
-              ? 'No token matches.'
-              : 'None acts for a brand you administer. Agents ask for a token; an administrator approves it.'}
-          </Empty>
-        }
-        footer={
-          list.data && (
-            <Pager
-              page={page}
-              pageSize={TOKENS_PAGE_SIZE}
-              total={list.data.total}
-              onPage={(to) => void navigate({ search: (prev) => ({ ...prev, tokens_page: to > 1 ? to : undefined }) })}
-            />
-          )
-        }
-      />
-      <Dialog open={revoking !== null} onOpenChange={(open) => !open && setRevoking(null)}>
-        {revoking && (
-          <DialogContent
-            title={`Revoke ${revoking.token_prefix}…?`}
-            description={`${revoking.project_name}${revoking.owner_email ? `, ${revoking.owner_email}` : ''}`}
-          >
-            <Warning>
-              The token stops working at once in every brand; the watches it created are paused until someone resumes
-              them.
-            </Warning>
-            <div className="flex flex-wrap items-center justify-end gap-2">
-              <ApiCallButton
-                call={{
-                  operationId: 'revokeAccessToken',
-                  method: 'DELETE',
-                  path: '/api/v1/auth/pat/{token_id}',
-                  pathParams: { token_id: revoking.token_id },
-                }}
-              />
-              <DialogClose asChild>
-                <Button variant="outline">Cancel</Button>
-              </DialogClose>
-              <Button variant="destructive" onClick={() => revoke.mutate(revoking)} disabled={revoke.isPending}>
-                {revoke.isPending ? 'Revoking…' : 'Revoke the token'}
-              </Button>
-            </div>
-          </DialogContent>
-        )}
-      </Dialog>
-    </Section>
-  );
-}
-
 export function CredentialsPage() {
   const role = useQuery(meQuery).data!.role;
+  const search = credentialsRoute.useSearch();
+  const navigate = useNavigate({ from: credentialsRoute.fullPath });
   return (
     <>
       <PageHeader
@@ -468,7 +292,13 @@ export function CredentialsPage() {
       <div className="flex flex-col gap-4">
         <RegenerateCredentials role={role} />
         <WebhookSecretSection role={role} />
-        <AgentTokens role={role} />
+        <Card>
+          <TokensSection
+            role={role}
+            view={search}
+            onView={(change) => void navigate({ search: (prev) => ({ ...prev, ...change }) })}
+          />
+        </Card>
       </div>
     </>
   );
