@@ -12,21 +12,11 @@ import {
   navLink,
   signIn,
   test,
-  type ConsoleUser,
   type Tenant,
+  loginToken,
 } from './support/fixtures';
 
 const base = () => process.env.E2E_BASE_URL!;
-
-async function loginToken(user: Pick<ConsoleUser, 'email' | 'password'>): Promise<string> {
-  const res = await fetch(`${base()}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, password: user.password }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 /**
  * Activity as the tenant's user makes it, through the API with their own session: a post written and published

@@ -13,6 +13,7 @@ import {
   test,
   type ConsoleUser,
   type Tenant,
+  loginToken,
 } from './support/fixtures';
 
 const base = () => process.env.E2E_BASE_URL!;
@@ -74,17 +75,6 @@ async function awayFromMinuteEdge(page: Page) {
   if (intoMinute > 45_000) await page.waitForTimeout(60_000 - intoMinute + 100);
 }
 
-/** A dashboard user's API session, as the console's own would be (to show the API refuses what the page hides). */
-async function sessionOf(user: ConsoleUser) {
-  const res = await fetch(`${base()}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, password: user.password }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
 /**
  * The approver opens Agents, finds the request, reviews its facts, sets 2 requests per minute and approves; the agent's
  * poll gets the token, and its third call in a minute is refused with the limit named.
@@ -111,7 +101,7 @@ async function approveWithLimits(page: Page, approver: ConsoleUser, tenant: Tena
   await expect(review).toContainText('48 hours (2 days) from approval');
   await expect(review).toContainText(brandName);
   // Pre-filled with the offer exactly as the e-mail page offers it: the API's own offer for this approver.
-  const listed = await apiCall('GET', '/api/v1/auth/pat/requests', await sessionOf(approver));
+  const listed = await apiCall('GET', '/api/v1/auth/pat/requests', await loginToken(approver));
   const offer = listed.requests.find((r: { request_id: string }) => r.request_id === receipt.request_id).limits;
   const asText = (n: number | null) => (n === null ? '' : String(n));
   await expect(review.getByLabel('Requests per minute')).toHaveValue(asText(offer.offered.rate_limit_rpm));
@@ -270,7 +260,7 @@ test('a client user is refused: no Agents in the navigation, the address answers
   await expect(navLink(page, 'Agents')).toHaveCount(0);
   await page.goto('/console/agents');
   await expect(page.getByText(/Not allowed: this page is for super admins and brand admins/)).toBeVisible();
-  const session = await sessionOf(tenant.user);
+  const session = await loginToken(tenant.user);
   const res = await fetch(`${base()}/api/v1/auth/pat/requests`, { headers: { authorization: `Bearer ${session}` } });
   expect(res.status).toBe(403);
 });

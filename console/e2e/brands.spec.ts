@@ -12,21 +12,10 @@ import {
   navLink,
   signIn,
   test,
-  type ConsoleUser,
+  loginToken,
 } from './support/fixtures';
 
 const base = () => process.env.E2E_BASE_URL!;
-
-/** A console user's own bearer token (its login), for the API calls a journey checks with. */
-async function tokenOf(user: Pick<ConsoleUser, 'email' | 'password'>): Promise<string> {
-  const res = await fetch(`${base()}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, password: user.password }),
-  });
-  if (!res.ok) throw new Error(`login ${user.email}: ${res.status}`);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 /** A call's status, with whatever headers it needs. */
 async function statusOf(method: string, path: string, token: string, body?: unknown, headers = {}) {
@@ -91,7 +80,7 @@ test('a brand admin sees only their brands, edits one, its settings, information
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   expect((await updated).status()).toBe(200);
   await expect(page.getByRole('heading', { name: renamed, level: 1 })).toBeVisible();
-  const token = await tokenOf(mine.admin);
+  const token = await loginToken(mine.admin);
   expect(await apiCall('GET', `/api/v1/brands/${mine.brandId}`, token)).toMatchObject({
     brand_name: renamed,
     billing_email: 'billing@brand.example',
@@ -194,7 +183,7 @@ test('members: a brand admin adds a user of the client by e-mail, changes the ro
 
   await members.getByLabel(`Role of ${tenant.user.email}`).selectOption('admin');
   await expect(page.getByText(`${tenant.user.email} is now admin`)).toBeVisible();
-  const token = await tokenOf(brand.admin);
+  const token = await loginToken(brand.admin);
   const listed = async () =>
     (await apiCall('GET', `/api/v1/brands/${brand.brandId}/members`, token)).members as {
       email: string;
@@ -256,7 +245,7 @@ test('integration keys: add, test, rotate, limits, reset usage; spend and calls 
   await rotate.getByLabel('API key').fill('AIzaSyConsoleKey0002');
   await rotate.getByRole('button', { name: 'Replace the key' }).click();
   await expect(keys).toContainText('0002');
-  const token = await tokenOf(brand.admin);
+  const token = await loginToken(brand.admin);
   const keyPath = `/api/v1/brands/${brand.brandId}/integrations/${key.integration_id}`;
   expect(JSON.stringify((await apiCall('GET', keyPath, token)).credentials_masked)).toContain('0002');
 
@@ -375,7 +364,7 @@ test('a client user is refused: no Brands in the navigation, the address says No
   await page.goto('/console/brands');
   await expect(page.getByText(/Not allowed: this page is for super admins and brand admins/)).toBeVisible();
   await accessible(page);
-  const token = await tokenOf(tenant.user);
+  const token = await loginToken(tenant.user);
   expect(await statusOf('PATCH', `/api/v1/brands/${brand.brandId}`, token, { brand_name: 'Taken' })).toBe(404);
   expect(
     await statusOf('POST', `/api/v1/brands/${brand.brandId}/members`, token, {

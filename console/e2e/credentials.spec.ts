@@ -9,6 +9,7 @@ import {
   navLink,
   signIn,
   test,
+  loginToken,
 } from './support/fixtures';
 
 const base = () => process.env.E2E_BASE_URL!;
@@ -133,12 +134,7 @@ async function approvedAgentToken(clientId: string) {
 test('list and revoke an agent token of a brand the user administers; the token is refused after', async ({ page }) => {
   const tenant = await createTenant('Agent tokens');
   // The client_user makes a brand (becoming its owner); an agent's token then acts for it (the client's only brand).
-  const login = await fetch(`${base()}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: tenant.user.email, password: tenant.user.password }),
-  });
-  const session = ((await login.json()) as { access_token: string }).access_token;
+  const session = await loginToken(tenant.user);
   const suffix = tenant.clientId.slice(0, 8);
   await apiCall('POST', '/api/v1/brands', session, { brand_name: `Brand ${suffix}`, slug: `brand-${suffix}` });
   const agent = await approvedAgentToken(tenant.clientId);

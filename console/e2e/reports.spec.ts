@@ -14,20 +14,10 @@ import {
   type ChartPoint,
   type Tenant,
   type TenantBrand,
+  loginToken,
 } from './support/fixtures';
 
 const REPORTS = '/api/v1/dashboard/admin';
-
-/** A user's own bearer token (the console signs in with a cookie; the same login gives a token to the API). */
-async function loginToken(user: { email: string; password: string }): Promise<string> {
-  const res = await fetch(`${process.env.E2E_BASE_URL}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, password: user.password }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 /** The points a chart of `rows` draws for `series`, as the API answered them (in its order). */
 const pointsOf = (rows: Record<string, unknown>[], category: string, series: string[]): ChartPoint[] =>

@@ -148,6 +148,30 @@ function SourceState({ view, status }: { view: ReportView; status: SourceStatus 
   );
 }
 
+/**
+ * A third-party source's report: what its figures cover (the window, the country), the source's state in words, and
+ * its figures only when it answered.
+ */
+function SourcedFigures({
+  view,
+  status,
+  scope,
+  children,
+}: {
+  view: ReportView;
+  status: SourceStatus;
+  scope: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <p className="text-sm text-muted-foreground">{scope}</p>
+      <SourceState view={view} status={status} />
+      {status === 'ok' && children}
+    </>
+  );
+}
+
 /** Headline figures as terms and values, a group named by `label`. */
 function Figures({ label, items }: { label: string; items: [string, string][] }) {
   return (
@@ -257,25 +281,27 @@ export function ProductReport({ q }: { q: ReportQuery }) {
       {() => {
         const r = query.data!;
         return (
-          <>
-            <p className="text-sm text-muted-foreground">
-              {windowText(r.window)}
-              {r.country ? ` · ${r.country}` : ' · every country'}
-            </p>
-            <SourceState view="product" status={r.source_status} />
-            {r.source_status === 'ok' && (
+          <SourcedFigures
+            view="product"
+            status={r.source_status}
+            scope={
               <>
-                <Figures label="Product analytics totals" items={[['Events', formatNumber(r.total_events)]]} />
-                <Chart
-                  title="Events by category"
-                  data={r.categories}
-                  category="category"
-                  categoryLabel="Category"
-                  series={[{ key: 'count', label: 'Events' }]}
-                />
+                {windowText(r.window)}
+                {r.country ? ` · ${r.country}` : ' · every country'}
               </>
-            )}
-          </>
+            }
+          >
+            <>
+              <Figures label="Product analytics totals" items={[['Events', formatNumber(r.total_events)]]} />
+              <Chart
+                title="Events by category"
+                data={r.categories}
+                category="category"
+                categoryLabel="Category"
+                series={[{ key: 'count', label: 'Events' }]}
+              />
+            </>
+          </SourcedFigures>
         );
       }}
     </ReportFrame>
@@ -291,41 +317,43 @@ export function CampaignsReport({ q }: { q: ReportQuery }) {
       {() => {
         const r = query.data!;
         return (
-          <>
-            <p className="text-sm text-muted-foreground">
-              {windowText(r.window)}
-              {q.country ? ' · the outreach provider has no country, so the country is not applied' : ''}
-            </p>
-            <SourceState view="campaigns" status={r.source_status} />
-            {r.source_status === 'ok' && (
+          <SourcedFigures
+            view="campaigns"
+            status={r.source_status}
+            scope={
               <>
-                <Chart
-                  title="Messages per campaign"
-                  data={r.campaigns}
-                  category="name"
-                  categoryLabel="Campaign"
-                  series={[
-                    { key: 'sent', label: 'Sent' },
-                    { key: 'delivered', label: 'Delivered' },
-                    { key: 'opened', label: 'Opened' },
-                    { key: 'replied', label: 'Replied' },
-                    { key: 'bounced', label: 'Bounced' },
-                  ]}
-                  height={260}
-                />
-                <Chart
-                  title="Open and reply rates per campaign"
-                  data={r.campaigns}
-                  category="name"
-                  categoryLabel="Campaign"
-                  series={[
-                    { key: 'open_rate', label: 'Open rate', format: formatPercent },
-                    { key: 'reply_rate', label: 'Reply rate', format: formatPercent },
-                  ]}
-                />
+                {windowText(r.window)}
+                {q.country ? ' · the outreach provider has no country, so the country is not applied' : ''}
               </>
-            )}
-          </>
+            }
+          >
+            <>
+              <Chart
+                title="Messages per campaign"
+                data={r.campaigns}
+                category="name"
+                categoryLabel="Campaign"
+                series={[
+                  { key: 'sent', label: 'Sent' },
+                  { key: 'delivered', label: 'Delivered' },
+                  { key: 'opened', label: 'Opened' },
+                  { key: 'replied', label: 'Replied' },
+                  { key: 'bounced', label: 'Bounced' },
+                ]}
+                height={260}
+              />
+              <Chart
+                title="Open and reply rates per campaign"
+                data={r.campaigns}
+                category="name"
+                categoryLabel="Campaign"
+                series={[
+                  { key: 'open_rate', label: 'Open rate', format: formatPercent },
+                  { key: 'reply_rate', label: 'Reply rate', format: formatPercent },
+                ]}
+              />
+            </>
+          </SourcedFigures>
         );
       }}
     </ReportFrame>
@@ -341,43 +369,45 @@ export function WebReport({ q }: { q: ReportQuery }) {
       {() => {
         const r = query.data!;
         return (
-          <>
-            <p className="text-sm text-muted-foreground">
-              {windowText(r.window)}
-              {r.country ? ` · ${r.country}` : ' · every country'}
-            </p>
-            <SourceState view="web" status={r.source_status} />
-            {r.source_status === 'ok' && (
+          <SourcedFigures
+            view="web"
+            status={r.source_status}
+            scope={
               <>
-                <Figures
-                  label="Web traffic"
-                  items={[
-                    ['Visitors', formatNumber(r.visitors)],
-                    ['Sessions', formatNumber(r.sessions)],
-                    ['Page views', formatNumber(r.page_views)],
-                    ['Bounce rate', formatPercent(r.bounce_rate)],
-                    ['Average session', `${formatNumber(Math.round(r.avg_session_seconds))} s`],
-                  ]}
-                />
-                <div className="grid gap-4 lg:grid-cols-2">
-                  <Chart
-                    title="Top pages"
-                    data={r.top_pages}
-                    category="path"
-                    categoryLabel="Page"
-                    series={[{ key: 'page_views', label: 'Page views' }]}
-                  />
-                  <Chart
-                    title="Top sources"
-                    data={r.top_sources}
-                    category="source"
-                    categoryLabel="Source"
-                    series={[{ key: 'sessions', label: 'Sessions' }]}
-                  />
-                </div>
+                {windowText(r.window)}
+                {r.country ? ` · ${r.country}` : ' · every country'}
               </>
-            )}
-          </>
+            }
+          >
+            <>
+              <Figures
+                label="Web traffic"
+                items={[
+                  ['Visitors', formatNumber(r.visitors)],
+                  ['Sessions', formatNumber(r.sessions)],
+                  ['Page views', formatNumber(r.page_views)],
+                  ['Bounce rate', formatPercent(r.bounce_rate)],
+                  ['Average session', `${formatNumber(Math.round(r.avg_session_seconds))} s`],
+                ]}
+              />
+              <div className="grid gap-4 lg:grid-cols-2">
+                <Chart
+                  title="Top pages"
+                  data={r.top_pages}
+                  category="path"
+                  categoryLabel="Page"
+                  series={[{ key: 'page_views', label: 'Page views' }]}
+                />
+                <Chart
+                  title="Top sources"
+                  data={r.top_sources}
+                  category="source"
+                  categoryLabel="Source"
+                  series={[{ key: 'sessions', label: 'Sessions' }]}
+                />
+              </div>
+            </>
+          </SourcedFigures>
         );
       }}
     </ReportFrame>
@@ -395,26 +425,28 @@ export function MobileReport({ q }: { q: ReportQuery }) {
         const r = query.data!;
         const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: r.revenue.currency });
         return (
-          <>
-            <p className="text-sm text-muted-foreground">
-              {windowText(r.window)}
-              {q.country ? ' · the app store figures have no country, so the country is not applied' : ''}
-            </p>
-            <SourceState view="mobile" status={r.source_status} />
-            {r.source_status === 'ok' && (
-              <Figures
-                label="Mobile subscriptions"
-                items={[
-                  ['Installs', formatNumber(r.installs)],
-                  ['Trials started', formatNumber(r.trials_started)],
-                  ['New subscriptions', formatNumber(r.new_subscriptions)],
-                  ['Active subscriptions', formatNumber(r.active_subscriptions)],
-                  ['Churned subscriptions', formatNumber(r.churned_subscriptions)],
-                  ['Revenue', money.format(r.revenue.amount)],
-                ]}
-              />
-            )}
-          </>
+          <SourcedFigures
+            view="mobile"
+            status={r.source_status}
+            scope={
+              <>
+                {windowText(r.window)}
+                {q.country ? ' · the app store figures have no country, so the country is not applied' : ''}
+              </>
+            }
+          >
+            <Figures
+              label="Mobile subscriptions"
+              items={[
+                ['Installs', formatNumber(r.installs)],
+                ['Trials started', formatNumber(r.trials_started)],
+                ['New subscriptions', formatNumber(r.new_subscriptions)],
+                ['Active subscriptions', formatNumber(r.active_subscriptions)],
+                ['Churned subscriptions', formatNumber(r.churned_subscriptions)],
+                ['Revenue', money.format(r.revenue.amount)],
+              ]}
+            />
+          </SourcedFigures>
         );
       }}
     </ReportFrame>
@@ -435,32 +467,30 @@ export function SocialReport({ q }: { q: ReportQuery }) {
           .map((a) => ({ ...a, account: `${a.network} ${a.handle}` }));
         const failed = r.accounts.filter((a) => a.followers === null);
         return (
-          <>
-            <p className="text-sm text-muted-foreground">
-              Current figures (no window{q.country ? ' and no country' : ''}).
-            </p>
-            <SourceState view="social" status={r.source_status} />
-            {r.source_status === 'ok' && (
-              <>
-                <Chart
-                  title="Followers per account"
-                  data={read}
-                  category="account"
-                  categoryLabel="Account"
-                  series={[{ key: 'followers', label: 'Followers' }]}
-                />
-                {failed.length > 0 && (
-                  <ul className="text-sm" aria-label="Accounts not read">
-                    {failed.map((a) => (
-                      <li key={`${a.network}${a.handle}`}>
-                        {a.network} {a.handle}: {a.error ?? 'not read'}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </>
-            )}
-          </>
+          <SourcedFigures
+            view="social"
+            status={r.source_status}
+            scope={<>Current figures (no window{q.country ? ' and no country' : ''}).</>}
+          >
+            <>
+              <Chart
+                title="Followers per account"
+                data={read}
+                category="account"
+                categoryLabel="Account"
+                series={[{ key: 'followers', label: 'Followers' }]}
+              />
+              {failed.length > 0 && (
+                <ul className="text-sm" aria-label="Accounts not read">
+                  {failed.map((a) => (
+                    <li key={`${a.network}${a.handle}`}>
+                      {a.network} {a.handle}: {a.error ?? 'not read'}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          </SourcedFigures>
         );
       }}
     </ReportFrame>
