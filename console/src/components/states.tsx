@@ -59,3 +59,27 @@ export function PageHeader({
     </div>
   );
 }
+
+/** What Loaded reads of a query (TanStack Query's result, or a page's own subset of it). */
+interface QueryState<T> {
+  isPending: boolean;
+  error: unknown;
+  data?: T;
+  refetch: () => unknown;
+}
+
+/** A query's answer drawn once it is there; meanwhile "Loading…", or the failure in words with a retry. */
+export function Loaded<T>({
+  query,
+  label,
+  children,
+}: {
+  query: QueryState<T>;
+  label?: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading label={label} />;
+  if (query.error) return <ErrorState error={query.error} retry={() => void query.refetch()} />;
+  // Neither pending nor failed: the query has its answer.
+  return children(query.data as T);
+}

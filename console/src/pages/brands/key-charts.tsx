@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/api/client';
 import { ApiCallButton } from '@/components/api-call-button';
 import { Chart } from '@/components/chart';
-import { ErrorState, Loading } from '@/components/states';
+import { Loaded } from '@/components/states';
 import { Field, NativeSelect } from '@/components/ui/input';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import type { components } from '@contract';
@@ -125,47 +125,43 @@ export function KeyCharts({
           </NativeSelect>
         </Field>
       </div>
-      {keySpend.isPending ? (
-        <Loading label="Loading the key's spend…" />
-      ) : keySpend.error ? (
-        <ErrorState error={keySpend.error} retry={() => void keySpend.refetch()} />
-      ) : (
-        <>
-          <PeriodSummary spend={keySpend.data} />
-          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-            <Chart
-              title="Spend per day"
-              data={keySpend.data.history}
-              category="date"
-              series={[{ key: 'amount', label: 'Spend', format: usd }]}
-              formatCategory={formatDay}
-              kind="bar"
-            />
-            <Chart
-              title="Calls per day"
-              data={keySpend.data.history}
-              category="date"
-              series={[{ key: 'calls', label: 'Calls' }]}
-              formatCategory={formatDay}
-              kind="line"
-            />
-          </div>
-        </>
-      )}
-      {providerSpend.isPending ? (
-        <Loading label="Loading the provider's spend…" />
-      ) : providerSpend.error ? (
-        <ErrorState error={providerSpend.error} retry={() => void providerSpend.refetch()} />
-      ) : (
-        <Chart
-          title={`Spend per day, all ${chosen.provider_name} keys`}
-          data={providerSpend.data.history}
-          category="date"
-          series={[{ key: 'amount', label: 'Spend', format: usd }]}
-          formatCategory={formatDay}
-          kind="bar"
-        />
-      )}
+      <Loaded query={keySpend} label="Loading the key's spend…">
+        {(data) => (
+          <>
+            <PeriodSummary spend={data} />
+            <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+              <Chart
+                title="Spend per day"
+                data={data.history}
+                category="date"
+                series={[{ key: 'amount', label: 'Spend', format: usd }]}
+                formatCategory={formatDay}
+                kind="bar"
+              />
+              <Chart
+                title="Calls per day"
+                data={data.history}
+                category="date"
+                series={[{ key: 'calls', label: 'Calls' }]}
+                formatCategory={formatDay}
+                kind="line"
+              />
+            </div>
+          </>
+        )}
+      </Loaded>
+      <Loaded query={providerSpend} label="Loading the provider's spend…">
+        {(data) => (
+          <Chart
+            title={`Spend per day, all ${chosen.provider_name} keys`}
+            data={data.history}
+            category="date"
+            series={[{ key: 'amount', label: 'Spend', format: usd }]}
+            formatCategory={formatDay}
+            kind="bar"
+          />
+        )}
+      </Loaded>
     </Section>
   );
 }

@@ -5,7 +5,7 @@ import { api, selectedClient, unwrap, type components } from '@/api/client';
 import { describeError } from '@/api/errors';
 import { ApiCallButton } from '@/components/api-call-button';
 import { Chart } from '@/components/chart';
-import { ErrorState, Loading } from '@/components/states';
+import { Loaded } from '@/components/states';
 import { Button } from '@/components/ui/button';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import type { ApiCall } from '@/lib/api-call';
@@ -103,13 +103,9 @@ function ReportFrame({
           <ApiCallButton call={{ ...call, query: { ...call.query, refresh: true } }} />
         </div>
       </div>
-      {query.isPending ? (
-        <Loading label={`Loading ${title.toLowerCase()}…`} />
-      ) : query.error ? (
-        <ErrorState error={query.error} retry={() => void query.refetch()} />
-      ) : (
-        children()
-      )}
+      <Loaded query={query} label={`Loading ${title.toLowerCase()}…`}>
+        {() => children()}
+      </Loaded>
     </section>
   );
 }

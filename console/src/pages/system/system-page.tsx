@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, ExternalLink, XCircle } from 'lucide-react';
 import { api, unwrap, type components } from '@/api/client';
 import { ApiCallButton } from '@/components/api-call-button';
-import { ErrorState, Loading, PageHeader } from '@/components/states';
+import { Loaded, PageHeader } from '@/components/states';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -58,25 +58,21 @@ function HealthSection() {
         title="Health"
         call={{ operationId: 'getHealth', method: 'GET', path: '/api/v1/system/health' }}
       />
-      {health.isPending ? (
-        <Loading label="Checking the engines…" />
-      ) : health.error ? (
-        <ErrorState error={health.error} retry={() => void health.refetch()} />
-      ) : (
-        <>
-          <p className="mb-2 text-sm">
-            {health.data.status === 'ok'
-              ? 'Every engine is up.'
-              : `Degraded: ${health.data.detail ?? 'an engine is down'}.`}{' '}
-            <span className="text-muted-foreground">Checked {formatDateTime(health.data.checked_at)}.</span>
-          </p>
-          <ul aria-label="Engines" className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-            {(Object.keys(ENGINE_NAMES) as (keyof Health['checks'])[]).map((k) => (
-              <EngineState key={k} name={ENGINE_NAMES[k]} check={health.data.checks[k]} />
-            ))}
-          </ul>
-        </>
-      )}
+      <Loaded query={health} label="Checking the engines…">
+        {(data) => (
+          <>
+            <p className="mb-2 text-sm">
+              {data.status === 'ok' ? 'Every engine is up.' : `Degraded: ${data.detail ?? 'an engine is down'}.`}{' '}
+              <span className="text-muted-foreground">Checked {formatDateTime(data.checked_at)}.</span>
+            </p>
+            <ul aria-label="Engines" className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+              {(Object.keys(ENGINE_NAMES) as (keyof Health['checks'])[]).map((k) => (
+                <EngineState key={k} name={ENGINE_NAMES[k]} check={data.checks[k]} />
+              ))}
+            </ul>
+          </>
+        )}
+      </Loaded>
     </Card>
   );
 }
@@ -124,36 +120,34 @@ function InfoSection({ info }: { info: ReturnType<typeof useSystemInfo> }) {
         title="Information"
         call={{ operationId: 'getSystemInfo', method: 'GET', path: '/api/v1/system/info' }}
       />
-      {info.isPending ? (
-        <Loading />
-      ) : info.error ? (
-        <ErrorState error={info.error} retry={() => void info.refetch()} />
-      ) : (
-        <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-          {(
-            [
-              ['Version', `${info.data.name} ${info.data.version}`],
-              ['Build', `${info.data.build.commit ?? 'commit unknown'} · Node ${info.data.build.node_version}`],
-              ['Environment', info.data.environment],
-              ['Up for', formatUptime(info.data.uptime_seconds)],
-              ['API base path', info.data.api_base_path],
+      <Loaded query={info}>
+        {(data) => (
+          <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+            {(
               [
-                'Drivers',
-                Object.entries(info.data.drivers)
-                  .map(([k, v]) => `${k.replace('_', ' ')}: ${v}`)
-                  .join(' · '),
-              ],
-              ['Temporal', `namespace ${info.data.temporal.namespace} · task queue ${info.data.temporal.task_queue}`],
-              ['Largest JSON body', `${formatNumber(info.data.limits.json_body_bytes)} bytes`],
-            ] as const
-          ).map(([term, value]) => (
-            <div key={term} className="contents">
-              <dt className="font-medium">{term}</dt>
-              <dd className="break-words text-muted-foreground">{value}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
+                ['Version', `${data.name} ${data.version}`],
+                ['Build', `${data.build.commit ?? 'commit unknown'} · Node ${data.build.node_version}`],
+                ['Environment', data.environment],
+                ['Up for', formatUptime(data.uptime_seconds)],
+                ['API base path', data.api_base_path],
+                [
+                  'Drivers',
+                  Object.entries(data.drivers)
+                    .map(([k, v]) => `${k.replace('_', ' ')}: ${v}`)
+                    .join(' · '),
+                ],
+                ['Temporal', `namespace ${data.temporal.namespace} · task queue ${data.temporal.task_queue}`],
+                ['Largest JSON body', `${formatNumber(data.limits.json_body_bytes)} bytes`],
+              ] as const
+            ).map(([term, value]) => (
+              <div key={term} className="contents">
+                <dt className="font-medium">{term}</dt>
+                <dd className="break-words text-muted-foreground">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </Loaded>
     </Card>
   );
 }
@@ -205,69 +199,67 @@ function QueuesSection({ temporal }: { temporal?: Temporal }) {
           </p>
         )
       )}
-      {stats.isPending ? (
-        <Loading label="Reading the queues…" />
-      ) : stats.error ? (
-        <ErrorState error={stats.error} retry={() => void stats.refetch()} />
-      ) : (
-        <div className="overflow-x-auto" role="region" aria-label="Task queues" tabIndex={0}>
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Temporal task queues, read {formatDateTime(stats.data.generated_at)}</caption>
-            <thead>
-              <tr className="border-b border-border">
-                <th scope="col" className="py-1 pr-4 font-medium">
-                  Task queue
-                </th>
-                <th scope="col" className="py-1 pr-4 text-right font-medium">
-                  Backlog
-                </th>
-                <th scope="col" className="py-1 pr-4 text-right font-medium">
-                  Workers
-                </th>
-                <th scope="col" className="py-1 pr-4 text-right font-medium">
-                  Running
-                </th>
-                <th scope="col" className="py-1 pr-4 font-medium">
-                  Running by workflow type
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(stats.data.task_queues ?? []).map((q) => (
-                <tr key={q.name} className="border-b border-border align-top">
-                  <th scope="row" className="py-1 pr-4 font-normal">
-                    {ui ? <ExternalA href={ui.workflows(`TaskQueue="${q.name}"`)}>{q.name}</ExternalA> : q.name}
+      <Loaded query={stats} label="Reading the queues…">
+        {(data) => (
+          <div className="overflow-x-auto" role="region" aria-label="Task queues" tabIndex={0}>
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Temporal task queues, read {formatDateTime(data.generated_at)}</caption>
+              <thead>
+                <tr className="border-b border-border">
+                  <th scope="col" className="py-1 pr-4 font-medium">
+                    Task queue
                   </th>
-                  <td className="py-1 pr-4 text-right tabular-nums">{formatNumber(q.backlog)}</td>
-                  <td className="py-1 pr-4 text-right tabular-nums">{formatNumber(q.pollers)}</td>
-                  <td className="py-1 pr-4 text-right tabular-nums">{formatNumber(q.running_total)}</td>
-                  <td className="py-1 pr-4">
-                    <ul>
-                      {Object.entries(q.running).map(([type, n]) => (
-                        <li key={type}>
-                          {ui ? (
-                            <ExternalA
-                              href={ui.workflows(
-                                `TaskQueue="${q.name}" AND WorkflowType="${type}" AND ExecutionStatus="Running"`,
-                              )}
-                            >
-                              {type}
-                            </ExternalA>
-                          ) : (
-                            type
-                          )}
-                          : {formatNumber(n)}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
+                  <th scope="col" className="py-1 pr-4 text-right font-medium">
+                    Backlog
+                  </th>
+                  <th scope="col" className="py-1 pr-4 text-right font-medium">
+                    Workers
+                  </th>
+                  <th scope="col" className="py-1 pr-4 text-right font-medium">
+                    Running
+                  </th>
+                  <th scope="col" className="py-1 pr-4 font-medium">
+                    Running by workflow type
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          {(stats.data.task_queues ?? []).length === 0 && <p className="p-3 text-sm">No task queues reported.</p>}
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {(data.task_queues ?? []).map((q) => (
+                  <tr key={q.name} className="border-b border-border align-top">
+                    <th scope="row" className="py-1 pr-4 font-normal">
+                      {ui ? <ExternalA href={ui.workflows(`TaskQueue="${q.name}"`)}>{q.name}</ExternalA> : q.name}
+                    </th>
+                    <td className="py-1 pr-4 text-right tabular-nums">{formatNumber(q.backlog)}</td>
+                    <td className="py-1 pr-4 text-right tabular-nums">{formatNumber(q.pollers)}</td>
+                    <td className="py-1 pr-4 text-right tabular-nums">{formatNumber(q.running_total)}</td>
+                    <td className="py-1 pr-4">
+                      <ul>
+                        {Object.entries(q.running).map(([type, n]) => (
+                          <li key={type}>
+                            {ui ? (
+                              <ExternalA
+                                href={ui.workflows(
+                                  `TaskQueue="${q.name}" AND WorkflowType="${type}" AND ExecutionStatus="Running"`,
+                                )}
+                              >
+                                {type}
+                              </ExternalA>
+                            ) : (
+                              type
+                            )}
+                            : {formatNumber(n)}
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {(data.task_queues ?? []).length === 0 && <p className="p-3 text-sm">No task queues reported.</p>}
+          </div>
+        )}
+      </Loaded>
     </Card>
   );
 }
@@ -284,21 +276,19 @@ function CredentialsSection() {
         title="Credential health"
         call={{ operationId: 'getCredentialHealth', method: 'GET', path: '/api/v1/system/credential-health' }}
       />
-      {health.isPending ? (
-        <Loading />
-      ) : health.error ? (
-        <ErrorState error={health.error} retry={() => void health.refetch()} />
-      ) : (
-        <p className="text-sm">
-          <span className={`font-semibold ${health.data.status === 'ok' ? 'text-success' : 'text-destructive'}`}>
-            {health.data.status === 'ok' ? 'OK' : 'Needs attention'}
-          </span>
-          : {formatNumber(health.data.missing_encrypted_credentials)} of {formatNumber(health.data.active_clients)}{' '}
-          active clients lack their encrypted credential copy
-          {health.data.missing_encrypted_credentials ? ' (their scheduled campaigns are skipped)' : ''}.{' '}
-          <span className="text-muted-foreground">Checked {formatDateTime(health.data.checked_at)}.</span>
-        </p>
-      )}
+      <Loaded query={health}>
+        {(data) => (
+          <p className="text-sm">
+            <span className={`font-semibold ${data.status === 'ok' ? 'text-success' : 'text-destructive'}`}>
+              {data.status === 'ok' ? 'OK' : 'Needs attention'}
+            </span>
+            : {formatNumber(data.missing_encrypted_credentials)} of {formatNumber(data.active_clients)} active clients
+            lack their encrypted credential copy
+            {data.missing_encrypted_credentials ? ' (their scheduled campaigns are skipped)' : ''}.{' '}
+            <span className="text-muted-foreground">Checked {formatDateTime(data.checked_at)}.</span>
+          </p>
+        )}
+      </Loaded>
     </Card>
   );
 }
