@@ -5,14 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export { sleep };
 
-/**
- * A fixed minute window starts again on the UTC minute: a burst begun in its last seconds could straddle two
- * windows and be allowed twice. Time is the subject there, so the burst waits for a minute with 15 s to spare.
- */
-export async function awayFromMinuteEdge() {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 100);
-}
+export { awayFromMinuteEdge } from '../support/time-windows';
 
 /** Brands made directly in the store, oldest (lowest id) first. */
 export async function brandsFor(clientId: string, ids: number[]) {

@@ -6,14 +6,7 @@ import { brandCast } from '../brands/brand-helpers';
 import { base, createKey, MESSAGING, received, resetSandbox } from './helpers';
 import { deliveriesSettled } from '../support/deliveries';
 import { billingSyncId } from '../../src/integrations/integrations.workflows';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits out the end of a UTC minute, so a test's calls all fall into one minute window. */
-async function awayFromMinuteEnd() {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 50_000) await sleep(60_000 - intoMinute + 200);
-}
+import { awayFromMinuteEdge } from '../support/time-windows';
 
 describe('usage and spend limits', () => {
   const ctx = useTestApi();
@@ -47,7 +40,7 @@ describe('usage and spend limits', () => {
       credentials: { api_key: 'minute-key' },
       minute_limit: 3,
     });
-    await awayFromMinuteEnd();
+    await awayFromMinuteEdge();
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push(await track(brandId));
     expect(statuses.map((r) => r.status)).toEqual([200, 200, 200, 429, 429]);
