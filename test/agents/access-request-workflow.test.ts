@@ -58,6 +58,16 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     });
   }
 
+  /**
+   * An hour skipped: the request has sent its e-mail and waits at its deadline's timer, as it does when an admin
+   * follows the link. The test server can leave an Update sent while the run's first workflow task is still open
+   * unanswered (it held a CI run until the test's timeout), which the real server does not.
+   */
+  const untilWaitingForDecision = async (handle: WorkflowHandle) => {
+    await ts.env.sleep(HOUR);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+  };
+
   const ADMIN: Approver = { email: 'admin@client.test', role: 'client_admin', user_id: null };
   const approve = (handle: WorkflowHandle, verdict: Verdict = 'approved') =>
     handle.executeUpdate(decideUpdate, { args: [verdict, ADMIN] }).then(
@@ -106,6 +116,7 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     const limits = { rate_limit_rpm: 3, monthly_budget_usd: null };
     const { decided, outcome } = await worker.runUntil(async () => {
       const handle = await startRequest(taskQueue);
+      await untilWaitingForDecision(handle);
       const answer = await handle.executeUpdate(decideUpdate, { args: ['approved', ADMIN, limits] });
       return { decided: answer, outcome: await handle.result() };
     });
@@ -118,6 +129,7 @@ describe('the access-request workflow, with its 24-hour deadline skipped through
     const { worker, taskQueue } = await ts.worker(activities);
     const refusals = await worker.runUntil(async () => {
       const handle = await startRequest(taskQueue);
+      await untilWaitingForDecision(handle);
       const send = (args: unknown[]) =>
         handle.executeUpdate(decideUpdate, { args: args as [Verdict, Approver] }).then(
           () => 'accepted',
