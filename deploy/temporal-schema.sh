@@ -4,6 +4,9 @@
 # -v 0.0` leaves a newer schema version alone, `update-schema` applies only what is missing. So any failure is a
 # real one and stops the job (and, through depends_on, whatever needs Temporal); compose reruns it on failure.
 set -eu
+# The database password from the generated secret (temporal-sql-tool reads SQL_PASSWORD).
+SQL_PASSWORD="$(cat /run/secrets/temporal-db/password)"
+export SQL_PASSWORD
 tool() { temporal-sql-tool --plugin postgres12 --ep temporal-db -u temporal -p 5432 "$@"; }
 for db in temporal temporal_visibility; do
   dir=temporal

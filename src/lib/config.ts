@@ -430,6 +430,15 @@ type Raw = z.infer<typeof schema>;
 /** Every setting the service reads (the deployment files are checked against this list). */
 export const CONFIG_KEYS = Object.keys(schema.shape) as (keyof Raw)[];
 
+/**
+ * Any setting may instead be given as the path of a file holding its value, `<NAME>_FILE` (Docker's and
+ * Kubernetes' secrets, compose's generated ones), so that a secret never sits in the process's environment.
+ */
+export const FILE_SUFFIX = '_FILE';
+
+/** Every environment variable the service's configuration reads: each setting, and each setting's file form. */
+export const CONFIG_ENV_NAMES: readonly string[] = CONFIG_KEYS.flatMap((key) => [key, `${key}${FILE_SUFFIX}`]);
+
 export interface Config extends Omit<
   Raw,
   'VALIDATE_RESPONSES' | 'RUN_WORKER' | 'TRUST_PROXY' | 'WATCH_TRIGGER_MIN_INTERVAL_SECONDS'
@@ -464,12 +473,18 @@ export function publicBaseUrlOf(config: Config, listening = `http://${config.HOS
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) as Record<
+    string,
+    string
+  >;
+  const { values: defined, fromFiles } = readSettingFiles(given);
   const parsed = schema.safeParse(defined);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const key = String(i.path[0]);
-      const got = key in defined ? ` (got ${JSON.stringify(isSecretKey(key) ? '***' : defined[key])})` : '';
+      // A value read from a file is a secret's (a connection string holds its password): never echoed.
+      const hidden = isSecretKey(key) || fromFiles.has(key);
+      const got = key in defined ? ` (got ${JSON.stringify(hidden ? '***' : defined[key])})` : '';
       return `  ${key}: ${i.message}${got}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -502,6 +517,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(raw.DATA_DIR),
     exposeErrorDetails: ['development', 'test'].includes(defined.NODE_ENV ?? '') && isLoopback(raw.HOST),
   };
+}
+
+/**
+ * The settings given as `<NAME>_FILE` replaced by their files' contents (less one final line break, which editors
+ * and `echo` add). A setting given both ways, or a file that cannot be read, stops the start: silently preferring
+ * one would run with a value nobody meant.
+ */
+function readSettingFiles(given: Record<string, string>): { values: Record<string, string>; fromFiles: Set<string> } {
+  const values = { ...given };
+  const fromFiles = new Set<string>();
+  const problems: string[] = [];
+  for (const key of CONFIG_KEYS) {
+    const file = given[`${key}${FILE_SUFFIX}`];
+    if (file === undefined) continue;
+    delete values[`${key}${FILE_SUFFIX}`];
+    if (key in given) {
+      problems.push(`${key}, ${key}${FILE_SUFFIX}: set one or the other, not both`);
+      continue;
+    }
+    try {
+      values[key] = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      fromFiles.add(key);
+    } catch (err) {
+      problems.push(`${key}${FILE_SUFFIX}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  return { values, fromFiles };
 }
 
 /** HOST names and addresses that only this machine can reach (not 0.0.0.0 or ::, which are every interface). */

@@ -3,21 +3,31 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { parse } from 'yaml';
-import { CONFIG_KEYS } from '../../src/lib/config';
+import { CONFIG_ENV_NAMES, CONFIG_KEYS, FILE_SUFFIX } from '../../src/lib/config';
 import { WORKER_SHUTDOWN_FORCE_MS } from '../../src/worker/create-worker';
 
 const root = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
+interface Mount {
+  type: string;
+  source: string;
+  target: string;
+  read_only?: boolean;
+  volume?: { subpath?: string };
+}
+
 interface Service {
   image?: string;
   build?: unknown;
+  profiles?: string[];
+  user?: string;
   ports?: string[];
   env_file?: { path: string }[];
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
   stop_grace_period?: string;
-  volumes?: string[];
+  volumes?: (string | Mount)[];
   restart?: string;
   depends_on?: Record<string, { condition: string }>;
   entrypoint?: string[];
@@ -30,6 +40,26 @@ const compose = parse(read('docker-compose.yml'), { merge: true }) as {
   networks: Record<string, { ipam?: { config: { subnet: string }[] } } | null>;
 };
 const services = Object.entries(compose.services);
+/** The files and folders of the repository a service mounts (short syntax `./path:target[:ro]`). */
+const boundFiles = (service: Service) =>
+  (service.volumes ?? [])
+    .filter((v): v is string => typeof v === 'string' && v.startsWith('./'))
+    .map((v) => v.split(':')[0]);
+/** The folders of the secrets volume a service mounts, by where; the whole volume is subpath ''. */
+const secretMounts = (service: Service) =>
+  (service.volumes ?? [])
+    .map((v) =>
+      typeof v === 'string'
+        ? v.startsWith('secrets:')
+          ? { subpath: '', target: v.split(':')[1], readOnly: v.endsWith(':ro') }
+          : undefined
+        : v.source === 'secrets'
+          ? { subpath: v.volume?.subpath ?? '', target: v.target, readOnly: v.read_only === true }
+          : undefined,
+    )
+    .filter((m) => m !== undefined);
+/** One-shot jobs: rerun on failure, never restarted once they succeeded. */
+const isJob = (service: Service) => /^on-failure:\d+$/.test(service.restart ?? '');
 const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)?.[1] ?? NaN);
 
 /**
@@ -38,30 +68,101 @@ const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)?.[1] ?? N
  * the API and the workers scale and stop cleanly.
  */
 describe('docker-compose.yml', () => {
-  it('pins every image to a version (no latest, no bare major)', () => {
-    const images = services.filter(([, s]) => s.image).map(([name, s]) => [name, s.image!]);
-    expect(images.length).toBeGreaterThan(8);
-    for (const [name, image] of images) {
-      expect({ name, image, pinned: /:v?\d+\.\d+(?:\.\d+)?(?:-[a-z0-9]+)?$/.test(image) }).toEqual({
-        name,
-        image,
-        pinned: true,
-      });
+  it("pins every image by its exact tag and digest; the service's own image is built here", () => {
+    const pulled = services.filter(([, s]) => !s.build).map(([name, s]) => [name, s.image ?? '']);
+    expect(pulled.length).toBeGreaterThan(11);
+    for (const [name, image] of pulled) {
+      const pinned = /^[a-z0-9][\w./-]*:v?\d+\.\d+(?:\.\d+)?(?:-[a-z0-9]+)?@sha256:[0-9a-f]{64}$/.test(image);
+      expect({ name, image, pinned }).toEqual({ name, image, pinned: true });
     }
-    expect(images.map(([, image]) => image).join(' ')).not.toMatch(/minio|auto-setup/);
+    expect(pulled.map(([, image]) => image).join(' ')).not.toMatch(/minio|auto-setup|:latest/);
+    // Everything built (the API, the workers and the jobs that run Node) is one image, from the Dockerfile.
+    const built = services.filter(([, s]) => s.build);
+    expect(built.map(([name]) => name).sort()).toEqual(['api', 'meili-key', 'secrets', 'worker', 'worker-bulk']);
+    expect(new Set(built.map(([, s]) => `${String(s.build)} ${s.image}`))).toEqual(new Set(['. lead-service:local']));
   });
 
-  it('passes .env whole to the API and the workers; .env.example documents every setting the service reads', () => {
-    const example = read('.env.example');
-    const documented = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]));
+  it('gives the API and the workers only settings their configuration reads, and no secret they do not use', () => {
     for (const name of ['api', 'worker', 'worker-bulk']) {
       const service = compose.services[name];
-      expect(service.env_file?.map((f) => f.path)).toEqual(['.env']);
-      expect(service.build).toBeDefined();
+      expect(service.env_file).toBeUndefined();
+      const names = Object.keys(service.environment ?? {});
+      // src/lib/config.ts's schema, each setting or its file form: nothing it does not read.
+      expect({ name, unread: names.filter((n) => !CONFIG_ENV_NAMES.includes(n)) }).toEqual({ name, unread: [] });
+      // Its secrets come as files of its own folder, never as values in the environment (docker inspect shows those).
+      for (const key of [
+        'MONGODB_URI',
+        'REDIS_URL',
+        'CREDENTIALS_KEY',
+        'MEILISEARCH_API_KEY',
+        'S3_SECRET_ACCESS_KEY',
+      ]) {
+        expect(service.environment![key]).toBeUndefined();
+        expect(service.environment![`${key}${FILE_SUFFIX}`]).toMatch(/^\/run\/secrets\/app\/\w+$/);
+      }
+      // The one folder of the secrets volume it sees is its own: not Meilisearch's master key, Temporal's database
+      // password, MongoDB's root password or Redis's config.
+      expect(secretMounts(service)).toEqual([{ subpath: 'app', target: '/run/secrets/app', readOnly: true }]);
+      const text = JSON.stringify(service.environment);
+      expect(text).not.toMatch(/MEILI_MASTER_KEY|master_key|TEMPORAL_DB_PASSWORD|temporal-db|root_password|POSTGRES/);
     }
-    const setHere = new Set(Object.keys(compose.services.api.environment ?? {}));
-    const missing = CONFIG_KEYS.filter((key) => !documented.has(key) && !setHere.has(key));
-    expect(missing).toEqual([]);
+    // Every setting the file names exists in the schema (the subset above is not vacuous).
+    expect(Object.keys(compose.services.api.environment!).length).toBeGreaterThan(20);
+    expect(CONFIG_KEYS).toEqual(expect.arrayContaining(['MONGODB_URI', 'MEILISEARCH_API_KEY', 'METRICS_PORT']));
+  });
+
+  it('gives each service the folder of the secrets volume it reads, read-only; only the init jobs see them all', () => {
+    const mounts = Object.fromEntries(
+      services.filter(([, s]) => secretMounts(s).length).map(([name, s]) => [name, secretMounts(s)]),
+    );
+    const own = (subpath: string) => [{ subpath, target: `/run/secrets/${subpath}`, readOnly: true }];
+    expect(mounts).toEqual({
+      secrets: [{ subpath: '', target: '/secrets', readOnly: false }],
+      'meili-key': [{ subpath: '', target: '/secrets', readOnly: false }],
+      mongo: own('mongo'),
+      redis: own('redis'),
+      meilisearch: own('meili'),
+      'temporal-db': own('temporal-db'),
+      'temporal-schema': own('temporal-db'),
+      temporal: own('temporal-db'),
+      s3: own('s3'),
+      's3-bucket': own('s3'),
+      api: own('app'),
+      worker: own('app'),
+      'worker-bulk': own('app'),
+      grafana: own('grafana'),
+    });
+    // The generator needs no network; MongoDB and Redis run with authentication, from the generated files.
+    expect(compose.services.secrets).toMatchObject({ network_mode: 'none' });
+    expect(compose.services.mongo.environment).toEqual({
+      MONGO_INITDB_ROOT_USERNAME: 'root',
+      MONGO_INITDB_ROOT_PASSWORD_FILE: '/run/secrets/mongo/root_password',
+    });
+    expect(boundFiles(compose.services.mongo)).toContain('./deploy/mongo-init.js');
+    expect(compose.services.redis.command![1]).toBe('/run/secrets/redis/redis.conf');
+    expect(compose.services.redis.healthcheck!.test.join(' ')).toContain('REDISCLI_AUTH=');
+    expect(compose.services['temporal-db'].environment).toMatchObject({
+      POSTGRES_PASSWORD_FILE: '/run/secrets/temporal-db/password',
+    });
+    expect(compose.services.meilisearch.command).toEqual([
+      '/bin/meilisearch',
+      '--config-file-path',
+      '/run/secrets/meili/config.toml',
+    ]);
+    // No secret's value is written into the file itself.
+    expect(read('docker-compose.yml')).not.toMatch(/PASSWORD:\s*\S|MASTER_KEY:|SECRET_ACCESS_KEY:\s/);
+  });
+
+  it('.env is optional: it documents exactly the variables the file reads from it, each with its default', () => {
+    const example = read('.env.example');
+    const documented = [...example.matchAll(/^# ([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]).sort();
+    const interpolated = [
+      ...new Set([...read('docker-compose.yml').matchAll(/\$\{([A-Z][A-Z0-9_]*)[:}]/g)].map((m) => m[1])),
+    ].sort();
+    expect(documented).toEqual(interpolated);
+    // Every line of it is commented out: nothing needs setting for the one command to work.
+    expect(example.split('\n').filter((line) => line.trim() && !line.startsWith('#'))).toEqual([]);
+    for (const [, service] of services) expect(service.env_file).toBeUndefined();
   });
 
   it("scales: API behind the proxy, Temporal's gRPC unpublished, workers checked, graced past drain", () => {
@@ -80,11 +181,10 @@ describe('docker-compose.yml', () => {
       expect(seconds(worker.stop_grace_period!) * 1000).toBeGreaterThan(WORKER_SHUTDOWN_FORCE_MS);
     }
     // Files the services mount are in the repository.
-    for (const [, service] of services) {
-      for (const volume of service.volumes ?? []) {
-        if (volume.startsWith('./')) expect(fs.existsSync(path.join(root, volume.split(':')[0]))).toBe(true);
-      }
-    }
+    const bound = services.flatMap(([, service]) => boundFiles(service));
+    expect(bound.length).toBeGreaterThan(8);
+    for (const file of bound)
+      expect({ file, exists: fs.existsSync(path.join(root, file)) }).toEqual({ file, exists: true });
   });
 
   it("is valid by the Compose Specification's JSON schema", () => {
@@ -167,19 +267,39 @@ describe('docker-compose.yml', () => {
           .map(([name]) => name),
       ),
     );
-    expect([...jobs].sort()).toEqual(['s3-bucket', 'temporal-namespace', 'temporal-schema']);
+    expect([...jobs].sort()).toEqual(['meili-key', 's3-bucket', 'secrets', 'temporal-namespace', 'temporal-schema']);
     for (const name of jobs) {
       const job = compose.services[name];
       expect({ name, restart: job.restart }).toEqual({ name, restart: expect.stringMatching(/^on-failure:\d+$/) });
       const script = [...(job.entrypoint ?? []), ...(job.command ?? [])].join(' ');
-      const mounted = (job.volumes ?? []).map((v) => v.split(':')[0]).filter((f) => f.endsWith('.sh'));
+      const mounted = boundFiles(job).filter((f) => /\.(?:sh|mjs)$/.test(f));
       const text = [script, ...mounted.map((f) => read(f))].join('\n');
-      expect({ name, swallowsFailures: /\|\|\s*true\b/.test(text) }).toEqual({ name, swallowsFailures: false });
-      for (const f of mounted) expect(read(f)).toMatch(/^set -eu/m);
+      expect({ name, swallowsFailures: /\|\|\s*true\b|catch\s*\{\s*\}/.test(text) }).toEqual({
+        name,
+        swallowsFailures: false,
+      });
+      for (const f of mounted.filter((m) => m.endsWith('.sh'))) expect(read(f)).toMatch(/^set -eu/m);
     }
     expect(compose.services['s3-bucket'].environment).toMatchObject({ AWS_RETRY_MODE: 'standard' });
     expect(compose.services.s3.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:8333/healthz');
     expect(compose.services.s3.command!.join(' ')).toContain('-s3.port=8333');
+  });
+
+  it('checks the health of every long-running service, and starts each after what it needs is healthy or done', () => {
+    const longRunning = services.filter(([, s]) => !isJob(s));
+    expect(longRunning.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['temporal-ui', 'proxy', 'api', 'worker', 'prometheus', 'grafana']),
+    );
+    for (const [name, service] of longRunning) {
+      expect({ name, restart: service.restart }).toEqual({ name, restart: 'unless-stopped' });
+      expect({ name, healthcheck: (service.healthcheck?.test ?? []).length > 1 }).toEqual({ name, healthcheck: true });
+    }
+    for (const [name, service] of services) {
+      for (const [needed, { condition }] of Object.entries(service.depends_on ?? {})) {
+        const expected = isJob(compose.services[needed]) ? 'service_completed_successfully' : 'service_healthy';
+        expect({ name, needed, condition }).toEqual({ name, needed, condition: expected });
+      }
+    }
   });
 
   it("the README's compose and Production sections say what the file does", () => {
@@ -189,8 +309,23 @@ describe('docker-compose.yml', () => {
     const text = `${section('Running with docker compose')}\n${section('Production')}`.replace(/\s+/g, ' ');
     // Every published port, as published.
     const published = services.flatMap(([, s]) => s.ports ?? []);
-    expect(published.sort()).toEqual(['127.0.0.1:8233:8080', '8080:8080']);
-    expect(text).toContain('127.0.0.1:8233');
+    expect(published.sort()).toEqual([
+      '127.0.0.1:3000:3000',
+      '127.0.0.1:8233:8080',
+      '127.0.0.1:9090:9090',
+      '8080:8080',
+    ]);
+    for (const port of published) expect(text).toContain(port.split(':').slice(0, -1).join(':'));
+    // The one command is the only step: the first command shown is it, and nothing asks for a .env first.
+    const commands = section('Running with docker compose')
+      .split('```sh\n')[1]
+      .split('```')[0]
+      .split('\n')
+      .map((line) => line.split('#')[0].trim())
+      .filter(Boolean);
+    expect(commands[0]).toBe('docker compose up -d');
+    expect(text).not.toMatch(/cp \.env\.example|openssl rand/);
+    expect(text).toContain('--profile observability');
     expect(text).toContain('port 8080');
     // The jobs' restart policy, the API's trust of the proxy, the workers' grace and the API's worker switch.
     expect(text).toContain(`restart: ${compose.services['s3-bucket'].restart}`);

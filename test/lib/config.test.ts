@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CONFIG_KEYS, ConfigError, loadConfig } from '../../src/lib/config';
+import { CONFIG_ENV_NAMES, CONFIG_KEYS, ConfigError, loadConfig } from '../../src/lib/config';
 import { writeConcernFor } from '../../src/lib/engines/mongo';
 
 describe('configuration', () => {
@@ -34,6 +34,46 @@ describe('configuration', () => {
     expect(message).toContain('TEMPORAL_ADDRESS: must be host:port');
     expect(message).toContain('CREDENTIALS_KEY:');
     expect(message).not.toContain('short-secret');
+  });
+
+  it('reads a setting from the file that <NAME>_FILE names, and refuses both forms or an unreadable file', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-files-'));
+    try {
+      const write = (name: string, text: string) => {
+        fs.writeFileSync(path.join(dir, name), text, { mode: 0o400 });
+        return path.join(dir, name);
+      };
+      const key = 'a'.repeat(64);
+      const config = loadConfig({
+        CREDENTIALS_KEY_FILE: write('credentials_key', `${key}\n`),
+        MONGODB_URI_FILE: write('mongodb_uri', 'mongodb://lead:p%40ss@mongo:27017/?authSource=lead_service'),
+        REDIS_URL: 'redis://cache:6379',
+        // Compose passes an unset optional setting as empty: that is no setting, so the file form wins.
+        MEILISEARCH_API_KEY: '',
+        MEILISEARCH_API_KEY_FILE: write('meili', 'search-key\r\n'),
+      });
+      // One final line break is dropped (echo, editors); nothing else is touched.
+      expect(config.CREDENTIALS_KEY).toBe(key);
+      expect(config.MONGODB_URI).toBe('mongodb://lead:p%40ss@mongo:27017/?authSource=lead_service');
+      expect(config.MEILISEARCH_API_KEY).toBe('search-key');
+      expect(config.localDefault.mongo).toBe(false);
+      expect(() =>
+        loadConfig({ CREDENTIALS_KEY: key, CREDENTIALS_KEY_FILE: path.join(dir, 'credentials_key') }),
+      ).toThrow(/CREDENTIALS_KEY, CREDENTIALS_KEY_FILE: set one or the other/);
+      expect(() => loadConfig({ REDIS_URL_FILE: path.join(dir, 'missing') })).toThrow(
+        /REDIS_URL_FILE: cannot read .*missing \(ENOENT\)/,
+      );
+      // A bad value read from a file is never echoed: a connection string carries its password.
+      const bad = write('bad_uri', 'postgres://lead:hunter2hunter2@db/x');
+      expect(() => loadConfig({ MONGODB_URI_FILE: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ MONGODB_URI_FILE: bad })).not.toThrow(/hunter2/);
+      expect(() => loadConfig({ MONGODB_URI_FILE: bad })).toThrow(/MONGODB_URI: .*\(got "\*\*\*"\)/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // Every setting has its file form, and nothing else is read.
+    expect(CONFIG_ENV_NAMES.length).toBe(CONFIG_KEYS.length * 2);
+    expect(CONFIG_ENV_NAMES).toEqual(expect.arrayContaining(['MONGODB_URI_FILE', 'CREDENTIALS_KEY_FILE', 'PORT']));
   });
 
   it('requires an encryption key in production', () => {
