@@ -83,6 +83,20 @@ export const TEMPORAL_BUILD: GoBuild = {
 };
 
 /**
+ * Prometheus's promtool, for the tests that check compose's Prometheus configuration and alert rules
+ * (test/deploy/prometheus.test.ts): `check config`, `check rules` and the rules' unit tests. Prometheus 3.16's
+ * (module versions v0.3NN.x are releases 3.NN.x); compose runs the 3.5 LTS server, and the rules use nothing newer.
+ */
+export const PROMTOOL_BUILD: GoBuild = {
+  binary: 'promtool',
+  module: 'github.com/prometheus/prometheus',
+  cmd: './cmd/promtool',
+  version: 'v0.316.0',
+  usualMinutes: '5 to 15',
+  cacheName: 'promtool-v0.316.0',
+};
+
+/**
  * Builds a Go command into the cache once and reuses it. It builds from the module's own source,
  * fetched at the exact version through the Go module proxy, rather than with `go install pkg@version`:
  * that form also asks the proxy for the version list, which some proxies refuse, and it cannot
@@ -115,6 +129,8 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
     for (const patch of spec.patches ?? []) applyPatch(source, patch);
     await run(go, ['build', '-o', `${target}.partial`, spec.cmd], {
       cwd: source,
+      // The module alone: a go.work of the repository (Prometheus has one) names folders its module lacks.
+      env: { GOWORK: 'off' },
       progress,
       label: `building ${spec.binary}`,
     });

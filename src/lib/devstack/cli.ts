@@ -7,8 +7,9 @@ const USAGE = 'usage: npm run devstack -- prepare [--service-only] | start';
 
 /**
  * `npm run devstack -- prepare`: installs what a fresh machine lacks for the service and its tests (Debian
- * packages as root, the engines built with Go, the time-skipping test server fetched with Maven); the tests'
- * global setup runs it when something is missing, and CI runs it first so a first build shows its progress.
+ * packages as root, the engines built with Go, the time-skipping test server fetched with Maven, promtool built
+ * with Go); the tests' global setup runs it when something is missing, and CI runs it first so a first build
+ * shows its progress.
  * `--service-only` leaves out what only the tests need.
  * `npm run devstack -- start`: runs the engines alone, for a worker or an API started separately.
  */
