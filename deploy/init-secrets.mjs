@@ -37,6 +37,16 @@ function secret(name, make = random) {
   return value;
 }
 
+/** A file the operator fills when needed (a rotation), created empty once; the service reads an empty one as unset. */
+function keptEmpty(name) {
+  const file = path.join(dir, name);
+  try {
+    fs.writeFileSync(file, '', { flag: 'wx', mode: FILE_MODE });
+  } catch (err) {
+    if (err.code !== 'EEXIST') throw err;
+  }
+}
+
 /** A file derived from the secrets, replaced whole (written aside, then renamed) so no reader sees half of it. */
 function derived(name, content) {
   const file = path.join(dir, name);
@@ -57,6 +67,8 @@ const s3SecretAccessKey = secret('s3/secret_access_key');
 secret('grafana/admin_password');
 secret('app/credentials_key');
 secret('app/bootstrap_admin_password');
+// The keys CREDENTIALS_KEY replaced, comma-separated (CREDENTIALS_KEY_PREVIOUS; docs/operations.md, rotation).
+keptEmpty('app/credentials_key_previous');
 
 // The API and the workers: MongoDB as their own user of their own database (deploy/mongo-init.js creates it),
 // Redis with its password, and S3's identity. Meilisearch's search key is written by deploy/meili-search-key.mjs.

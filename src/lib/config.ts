@@ -521,7 +521,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /**
  * The settings given as `<NAME>_FILE` replaced by their files' contents (less one final line break, which editors
- * and `echo` add). A setting given both ways, or a file that cannot be read, stops the start: silently preferring
+ * and `echo` add; an empty file leaves the setting unset). A setting given both ways, or a file that cannot be read, stops the start: silently preferring
  * one would run with a value nobody meant.
  */
 function readSettingFiles(given: Record<string, string>): { values: Record<string, string>; fromFiles: Set<string> } {
@@ -537,7 +537,10 @@ function readSettingFiles(given: Record<string, string>): { values: Record<strin
       continue;
     }
     try {
-      values[key] = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      const value = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      // An empty file is no setting, as an empty variable is (a key kept for rotation, empty until it is needed).
+      if (value === '') continue;
+      values[key] = value;
       fromFiles.add(key);
     } catch (err) {
       problems.push(`${key}${FILE_SUFFIX}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);

@@ -35,6 +35,7 @@ describe("compose's secrets job (deploy/init-secrets.mjs)", () => {
     expect(Object.keys(first)).toEqual([
       'app/bootstrap_admin_password',
       'app/credentials_key',
+      'app/credentials_key_previous',
       'app/mongodb_uri',
       'app/redis_url',
       'app/s3_access_key_id',
@@ -103,6 +104,7 @@ describe("compose's secrets job (deploy/init-secrets.mjs)", () => {
     expect(config.MONGODB_URI).toContain('@mongo:27017/lead_service');
     expect(config.REDIS_URL).toMatch(/^redis:\/\/:[0-9a-f]{64}@redis:6379$/);
     expect(config.CREDENTIALS_KEY).toMatch(/^[0-9a-f]{64}$/);
+    expect(config.CREDENTIALS_KEY_PREVIOUS).toBeUndefined();
     expect(config.BOOTSTRAP_ADMIN_PASSWORD).toMatch(/^[0-9a-f]{64}$/);
     expect(config.MEILISEARCH_API_KEY).toBe('search-key');
     expect(config.S3_ACCESS_KEY_ID).toMatch(/^lead-[0-9a-f]{16}$/);

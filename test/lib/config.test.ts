@@ -57,6 +57,10 @@ describe('configuration', () => {
       expect(config.MONGODB_URI).toBe('mongodb://lead:p%40ss@mongo:27017/?authSource=lead_service');
       expect(config.MEILISEARCH_API_KEY).toBe('search-key');
       expect(config.localDefault.mongo).toBe(false);
+      // An empty file is no setting, as an empty variable is.
+      expect(
+        loadConfig({ CREDENTIALS_KEY_PREVIOUS_FILE: write('previous', '') }).CREDENTIALS_KEY_PREVIOUS,
+      ).toBeUndefined();
       expect(() =>
         loadConfig({ CREDENTIALS_KEY: key, CREDENTIALS_KEY_FILE: path.join(dir, 'credentials_key') }),
       ).toThrow(/CREDENTIALS_KEY, CREDENTIALS_KEY_FILE: set one or the other/);
