@@ -77,6 +77,12 @@ describe("compose's secrets job (deploy/init-secrets.mjs)", () => {
       { accessKey: s['s3/access_key_id'], secretKey: s['s3/secret_access_key'] },
     ]);
     expect(s['app/s3_secret_access_key']).toBe(s['s3/secret_access_key']);
+    // MongoDB's init script creates that very user, in that database, with the password of that file as mounted.
+    const mongoInit = fs.readFileSync(path.join(root, 'deploy', 'mongo-init.js'), 'utf8');
+    expect(mongoInit).toContain("readFileSync('/run/secrets/mongo/app_password'");
+    expect(mongoInit).toContain("user: 'lead-service'");
+    expect(mongoInit).toContain("process.env.MONGODB_DB || 'lead_service'");
+    expect(loadConfig({}).MONGODB_DB).toBe('lead_service');
     // Rotation: an operator writes a new password in place of the old; the next run carries it everywhere.
     fs.rmSync(path.join(dir, 'redis/password'), { force: true });
     fs.writeFileSync(path.join(dir, 'redis/password'), 'rotated-password-of-32-characters\n');
