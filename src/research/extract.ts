@@ -304,15 +304,15 @@ export function extractPage(page: string, pageUrl: string): Extracted {
   };
 }
 
-/** Several pages of one site as one finding, de-duplicated (phones by their normalised number). */
-export function mergeExtracted(pages: Extracted[]): Extracted {
+/** Several pages of one site as one finding, de-duplicated (phones by their normalised number, read in `country`). */
+export function mergeExtracted(pages: Extracted[], country?: string | null): Extracted {
   const uniq = <T>(items: T[], key: (t: T) => string) => [...new Map(items.map((i) => [key(i), i] as const)).values()];
   const phones = uniq(
     pages
       .flatMap((p) => p.phones)
       .map((p) => p.trim())
-      .filter((p) => normalizePhone(p)),
-    (p) => normalizePhone(p)!,
+      .filter((p) => normalizePhone(p, country)),
+    (p) => normalizePhone(p, country)!,
   );
   const people = new Map<string, Extracted['people'][number]>();
   for (const p of pages.flatMap((x) => x.people)) {
