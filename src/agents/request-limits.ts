@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../lib/errors';
 import type { Schemas } from '../lib/contract-types';
-import { serializeStringList } from '../lib/http/structured-fields';
+import { serializeList, type Item } from 'structured-headers';
 import { fixedWindows, type NamedWindow, type WindowState } from '../lib/rate-limit';
 import type { Caller } from '../lib/tenancy';
 import { BRAND_HEADER } from '../brands/acting-brand';
@@ -52,26 +52,27 @@ export type RateLimitState = Pick<WindowState, 'policy' | 'max' | 'remaining'> &
  * draft's w and t are optional: a quota without a window (the jobs a client may have unfinished) leaves them out.
  */
 export function rateLimitFields(windows: RateLimitState[]): Record<string, string> {
-  const present = (params: [string, number | undefined][]) =>
-    params.filter((p): p is [string, number] => p[1] !== undefined);
+  /** One quota as a String Item with Integer parameters, those without a value left out. */
+  const item = (policy: string, params: [string, number | undefined][]): Item => [
+    policy,
+    new Map(params.filter((p): p is [string, number] => p[1] !== undefined)),
+  ];
   return {
-    'RateLimit-Policy': serializeStringList(
-      windows.map((w) => ({
-        value: w.policy,
-        params: present([
+    'RateLimit-Policy': serializeList(
+      windows.map((w) =>
+        item(w.policy, [
           ['q', w.max],
           ['w', w.seconds],
         ]),
-      })),
+      ),
     ),
-    RateLimit: serializeStringList(
-      windows.map((w) => ({
-        value: w.policy,
-        params: present([
+    RateLimit: serializeList(
+      windows.map((w) =>
+        item(w.policy, [
           ['r', w.remaining],
           ['t', w.resetSeconds],
         ]),
-      })),
+      ),
     ),
   };
 }

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import { distinctWindowCount, fixedWindowLimit, type FixedWindow, type WindowCount } from '../lib/rate-limit';
@@ -130,13 +131,15 @@ export function createAuthService(deps: AuthDeps) {
     });
   }
 
-  /** last_used_at is written at most once a minute per token and process, never on every request. */
-  const lastUsedWrites = new Map<string, number>();
+  /**
+   * last_used_at is written at most once a minute per token and process, never on every request: a token is
+   * remembered for the minute after its write (the least recently used forgotten first when 10,000 are).
+   */
+  const lastUsedWrites = new LRUCache<string, true>({ max: 10_000, ttl: 60_000 });
   function touch(tokenId: string, clientId: string) {
+    if (lastUsedWrites.has(tokenId)) return;
     const now = Date.now();
-    if (now - (lastUsedWrites.get(tokenId) ?? 0) < 60_000) return;
-    lastUsedWrites.set(tokenId, now);
-    if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
+    lastUsedWrites.set(tokenId, true);
     // A lost race of two upserts is a duplicate key: the next request tries again.
     agentTokens.recordUse(tokenId, clientId, new Date(now)).catch(() => lastUsedWrites.delete(tokenId));
   }

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { cacheLookups } from '../lib/metrics';
 import { invalidationsOf } from '../lib/engines/invalidations';
 import { singleFlight } from '../lib/coalesced-reads';
@@ -9,8 +10,6 @@ const MAX_ENTRIES = 10_000;
 interface Entry<T> {
   value: T;
   generation: number;
-  expiresAt: number;
-  cachedAt: number;
 }
 
 /**
@@ -48,7 +47,9 @@ export function createTokenCache<T>(
     miss: cacheLookups.labels(opts.name ?? 'credentials', 'miss'),
     bypass: cacheLookups.labels(opts.name ?? 'credentials', 'bypass'),
   };
-  const entries = new Map<string, Entry<T>>();
+  // Full, the least recently used entry makes room (a busy credential stays cached); each lives until the
+  // credential expires or ttlMs has passed, whichever is first.
+  const entries = new LRUCache<string, Entry<T>>({ max: MAX_ENTRIES, ttl: ttlMs });
   const invalidations = invalidationsOf(redis);
   let generation = 0;
   const changed = new Set<() => void>();
@@ -68,21 +69,19 @@ export function createTokenCache<T>(
     }
     // Kept only if nothing was invalidated while it loaded (it may predate the change).
     if (subscription.live() && generation === loadedUnder) {
-      if (entries.size >= MAX_ENTRIES) entries.clear();
-      const now = Date.now();
-      entries.set(key, { value: loaded.value, generation, expiresAt: loaded.expiresAt.getTime(), cachedAt: now });
+      const ttl = Math.min(ttlMs, loaded.expiresAt.getTime() - Date.now());
+      if (ttl > 0) entries.set(key, { value: loaded.value, generation }, { ttl });
     }
     return loaded.value;
   }
 
-  const fresh = (hit: Entry<T> | undefined, now: number): hit is Entry<T> =>
-    hit !== undefined && hit.generation === generation && hit.expiresAt > now && now - hit.cachedAt < ttlMs;
+  const fresh = (hit: Entry<T> | undefined): hit is Entry<T> => hit !== undefined && hit.generation === generation;
 
   return {
     async lookup(key: string, load: () => Promise<{ value: T; expiresAt: Date } | null>): Promise<T | null> {
       const live = subscription.live();
       const hit = entries.get(key);
-      if (live && fresh(hit, Date.now())) {
+      if (live && fresh(hit)) {
         await afterReceivedRequests();
         counted.hit.inc();
         return hit.value;

@@ -1,4 +1,5 @@
 import type { Model } from 'mongoose';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../lib/errors';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import type { ClientsService } from '../clients/clients.service';
@@ -30,15 +31,15 @@ export function createPublicContentService(deps: {
   clientByDomain: ClientsService['byContentDomain'];
   views: PostViews;
 }) {
-  const memo = new Map<string, { clientId: string | null; until: number }>();
+  // Full, the least recently used domain is forgotten first (not every domain at once).
+  const memo = new LRUCache<string, { clientId: string | null }>({ max: DOMAIN_MEMO_MAX, ttl: DOMAIN_MEMO_MS });
 
   /**
    * The client a domain resolved to within the last DOMAIN_MEMO_MS; undefined when that is not known without a
    * lookup.
    */
   function rememberedClient(domain: string | undefined): string | null | undefined {
-    const entry = domain ? memo.get(domain.trim().toLowerCase()) : undefined;
-    return entry && entry.until >= Date.now() ? entry.clientId : undefined;
+    return domain ? memo.get(domain.trim().toLowerCase())?.clientId : undefined;
   }
 
   /** The client that serves X-Content-Domain: 400 without the header, 404 for a domain no active client serves. */
@@ -48,12 +49,10 @@ export function createPublicContentService(deps: {
       throw AppError.invalid('The X-Content-Domain header is required', [
         { location: 'header', field: 'X-Content-Domain', message: 'required' },
       ]);
-    const now = Date.now();
     let entry = memo.get(key);
-    if (!entry || entry.until < now) {
+    if (!entry) {
       const client = await deps.clientByDomain(key);
-      if (memo.size >= DOMAIN_MEMO_MAX) memo.clear();
-      entry = { clientId: client?._id ?? null, until: now + DOMAIN_MEMO_MS };
+      entry = { clientId: client?._id ?? null };
       memo.set(key, entry);
     }
     if (!entry.clientId) throw AppError.notFound('Unknown content domain');

@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
+import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { insertNew, insertReportingDuplicates } from '../lib/bulk-writes';
 import { announceChanges } from './index-changes';
 import { parseRef } from './refs';
@@ -145,14 +146,23 @@ export async function writeResources(writes: ResourceWrite[], links: ResourceLin
   await Promise.all([...byClient].map(([clientId, changes]) => announceChanges(clientId, changes)));
 }
 
-/** `+31 20 123 4567`, `0031-20-1234567` → `+31201234567`; other numbers keep their digits. */
-export function normalizePhone(raw: string): string | null {
+/**
+ * A phone number as its resource's key: E.164 (`+31 (0)20 123 4567`, `0031-20-1234567`, and `020 123 4567` read
+ * in NL, all → `+31201234567`) when libphonenumber-js reads it as a valid number, international or national in
+ * `country` (the job's or the company's ISO country code); any other number as before: its digits, with `+` for
+ * an international one (`00` read as `+`), or null when it has fewer than 6 or more than 15 digits.
+ */
+export function normalizePhone(raw: string, country?: string | null): string | null {
   const trimmed = raw.trim();
   const digits = trimmed.replace(/\D/g, '');
   if (digits.length < 6 || digits.length > 15) return null;
-  if (trimmed.startsWith('+')) return `+${digits}`;
-  if (digits.startsWith('00')) return `+${digits.slice(2)}`;
-  return digits;
+  const international = trimmed.startsWith('+') ? trimmed : digits.startsWith('00') ? `+${digits.slice(2)}` : null;
+  const region = country?.toUpperCase();
+  const parsed = parsePhoneNumberFromString(international ?? trimmed, {
+    defaultCountry: region && isSupportedCountry(region) ? region : undefined,
+  });
+  if (parsed?.isValid()) return parsed.number;
+  return international ? `+${international.replace(/\D/g, '')}` : digits;
 }
 
 /** The host of a website URL, lower-case, without `www.`. */

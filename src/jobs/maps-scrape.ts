@@ -105,7 +105,7 @@ function businessWrites(input: ScrapeLocationInput, place: MapsPlace, photos: st
   const businessId = resourceId(clientId, 'businesses', place.placeId);
   const businessRef = idapRef('businesses', businessId);
   const domain = domainOf(place.website);
-  const phone = place.phone ? normalizePhone(place.phone) : null;
+  const phone = place.phone ? normalizePhone(place.phone, params.country_code) : null;
   const domainWrite = domain
     ? resourceWrite(clientId, 'domains', domain, { domain, website: place.website }, { jobId, related: [businessRef] })
     : null;

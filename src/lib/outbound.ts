@@ -26,94 +26,65 @@ export function outboundPolicy(config: { OUTBOUND_ALLOW_PRIVATE?: boolean }): Ou
   return { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE === true };
 }
 
-type Range = { reason: string; bytes: number[]; prefix: number };
+/**
+ * Refused ranges, one BlockList per reason, checked in order: the first that holds the address names the
+ * reason (metadata before the link-local range that holds it). A BlockList matches an IPv4 rule for the
+ * IPv4-mapped form (::ffff:a.b.c.d) itself; the other two ways IPv6 carries IPv4, compatible (::a.b.c.d, ::/96)
+ * and 6to4 (2002:AABB:CCDD::/48), get each IPv4 range added at its place inside them.
+ */
+type Reason = { reason: string; list: net.BlockList };
 
-const v4 = (reason: string, cidr: string): Range => {
-  const [addr, prefix] = cidr.split('/');
-  return { reason, bytes: addr.split('.').map(Number), prefix: Number(prefix) };
-};
-const v6 = (reason: string, cidr: string): Range => {
-  const [addr, prefix] = cidr.split('/');
-  return { reason, bytes: ipv6Bytes(addr)!, prefix: Number(prefix) };
-};
+/** The two 16-bit words of an IPv4 address, as an IPv6 address writes them. */
+function ipv4Words(address: string): string {
+  const [a, b, c, d] = address.split('.').map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
 
-/** Checked in order: the first match names the reason (metadata before the link-local range that holds it). */
-const V4_RANGES: Range[] = [
-  v4('cloud metadata', '169.254.169.254/32'),
-  v4('unspecified', '0.0.0.0/8'),
-  v4('loopback', '127.0.0.0/8'),
-  v4('private', '10.0.0.0/8'),
-  v4('private', '172.16.0.0/12'),
-  v4('private', '192.168.0.0/16'),
-  v4('carrier-grade NAT', '100.64.0.0/10'),
-  v4('link-local', '169.254.0.0/16'),
-  v4('IETF protocol assignment', '192.0.0.0/24'),
-  v4('benchmarking', '198.18.0.0/15'),
-  v4('multicast', '224.0.0.0/4'),
-  v4('reserved', '240.0.0.0/4'),
-];
-const V6_RANGES: Range[] = [
-  v6('cloud metadata', 'fd00:ec2::254/128'),
-  v6('unspecified', '::/128'),
-  v6('loopback', '::1/128'),
-  v6('private', 'fc00::/7'),
-  v6('link-local', 'fe80::/10'),
-  v6('site-local', 'fec0::/10'),
-  v6('multicast', 'ff00::/8'),
+function ranges(reason: string, v4: string[], v6: string[] = []): Reason {
+  const list = new net.BlockList();
+  for (const cidr of v4) {
+    const [address, bits] = cidr.split('/');
+    const prefix = Number(bits);
+    list.addSubnet(address, prefix, 'ipv4');
+    list.addSubnet(`::${ipv4Words(address)}`, 96 + prefix, 'ipv6');
+    list.addSubnet(`2002:${ipv4Words(address)}::`, 16 + prefix, 'ipv6');
+  }
+  for (const cidr of v6) {
+    const [address, bits] = cidr.split('/');
+    list.addSubnet(address, Number(bits), 'ipv6');
+  }
+  return { reason, list };
+}
+
+const REFUSED: Reason[] = [
+  ranges('cloud metadata', ['169.254.169.254/32'], ['fd00:ec2::254/128']),
+  // ::/128 and ::1/128 before the IPv4-compatible ::/96 that holds them, so they are named as themselves.
+  ranges('unspecified', [], ['::/128']),
+  ranges('loopback', [], ['::1/128']),
+  ranges('unspecified', ['0.0.0.0/8']),
+  ranges('loopback', ['127.0.0.0/8']),
+  ranges('private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'], ['fc00::/7']),
+  ranges('carrier-grade NAT', ['100.64.0.0/10']),
+  ranges('link-local', ['169.254.0.0/16'], ['fe80::/10']),
+  ranges('IETF protocol assignment', ['192.0.0.0/24']),
+  ranges('benchmarking', ['198.18.0.0/15']),
+  ranges('multicast', ['224.0.0.0/4'], ['ff00::/8']),
+  ranges('reserved', ['240.0.0.0/4']),
+  ranges('site-local', [], ['fec0::/10']),
   // Translated or tunnelled: the IPv4 host they reach is chosen by a NAT64 gateway (RFC 6052, and RFC 8215's
   // local-use prefix, which may map anything) or hidden in a Teredo address, not by the address checked here.
-  v6('NAT64', '64:ff9b::/96'),
-  v6('NAT64', '64:ff9b:1::/48'),
-  v6('Teredo', '2001::/32'),
+  ranges('NAT64', [], ['64:ff9b::/96', '64:ff9b:1::/48']),
+  ranges('Teredo', [], ['2001::/32']),
 ];
-
-function inRange(bytes: number[], r: Range): boolean {
-  for (let bit = 0; bit < r.prefix; bit += 8) {
-    const mask = r.prefix - bit >= 8 ? 0xff : (0xff << (8 - (r.prefix - bit))) & 0xff;
-    if ((bytes[bit / 8] & mask) !== (r.bytes[bit / 8] & mask)) return false;
-  }
-  return true;
-}
-
-/** The 16 bytes of an IPv6 address (zone id dropped), or null when it is not one. */
-function ipv6Bytes(address: string): number[] | null {
-  const addr = address.split('%')[0];
-  if (net.isIPv6(addr) === false) return null;
-  let text = addr;
-  const lastWord = text.lastIndexOf(':') + 1;
-  if (text.includes('.', lastWord)) {
-    // A dotted IPv4 tail (::ffff:127.0.0.1) becomes its two 16-bit words.
-    const [a, b, c, d] = text.slice(lastWord).split('.').map(Number);
-    text = `${text.slice(0, lastWord)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
-  const words = (s: string) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);
-  const h = words(head);
-  const t = tail === null ? [] : words(tail);
-  const all = [...h, ...Array(8 - h.length - t.length).fill(0), ...t];
-  return all.flatMap((w) => [w >> 8, w & 0xff]);
-}
 
 /** Why an address must not be called, or null when it may. */
 export function forbiddenAddressReason(address: string): string | null {
-  const plain = address.replace(/^\[|\]$/g, '');
-  if (net.isIPv4(plain)) {
-    const bytes = plain.split('.').map(Number);
-    return V4_RANGES.find((r) => inRange(bytes, r))?.reason ?? null;
-  }
-  const bytes = ipv6Bytes(plain);
-  if (!bytes) return 'unparseable';
-  // IPv4 carried in IPv6: mapped (::ffff:0:0/96), compatible (::/96), 6to4 (2002::/16).
-  const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
-  let embedded: number[] | null = null;
-  if (zeros(0, 10) && ((bytes[10] === 0xff && bytes[11] === 0xff) || (bytes[10] === 0 && bytes[11] === 0))) {
-    embedded = bytes.slice(12);
-  } else if (bytes[0] === 0x20 && bytes[1] === 0x02) {
-    embedded = bytes.slice(2, 6);
-  }
-  const own = V6_RANGES.find((r) => inRange(bytes, r))?.reason;
-  if (own) return own;
-  return embedded ? forbiddenAddressReason(embedded.join('.')) : null;
+  // Brackets (a URL's host) and an IPv6 zone id (fe80::1%eth0) are not part of the address checked.
+  const plain = address.replace(/^\[|\]$/g, '').split('%')[0];
+  const family = net.isIP(plain);
+  if (family === 0) return 'unparseable';
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  return REFUSED.find((r) => r.list.check(plain, type))?.reason ?? null;
 }
 
 /** A URL as it may be shown in errors and logs: scheme, host and path (a query may carry a receiver's token). */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { failureTypeOf, startWorkflow, withinDeadline } from '../lib/engines/temporal';
-import { stableUuid } from '../lib/ids';
+import { derivedUuid } from '../lib/ids';
 import { deliverMessageWorkflow, messageWorkflowId } from '../../workflows/notifications';
 import type { OutboundMessage } from './message';
 
@@ -14,7 +14,9 @@ export function createMessageWorkflows(temporal: Client, taskQueue: string) {
     startWorkflow(
       temporal,
       deliverMessageWorkflow,
-      { taskQueue, workflowId: messageWorkflowId(key), args: [{ ...message, id: stableUuid('message', key) }] },
+      // The id is derived once, when the workflow starts (its arguments keep it): a send retried with the same
+      // key joins that workflow, so no stored message is ever looked up under an id derived another way.
+      { taskQueue, workflowId: messageWorkflowId(key), args: [{ ...message, id: derivedUuid('message', key) }] },
       { once: true },
     );
 

@@ -1,3 +1,5 @@
+import { decodeHTML } from 'entities';
+import { Parser } from 'htmlparser2';
 import { normalizePhone } from '../idap/resource-writes';
 import { MAX_PAGE_BYTES } from '../providers/research';
 import { oneOf, trimEndWhere } from '../lib/trim';
@@ -22,64 +24,109 @@ export interface Extracted {
  */
 export const MAX_PAGE_CHARS = MAX_PAGE_BYTES;
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©' };
-/** A numeric reference past the last code point (String.fromCodePoint would throw) stays as written. */
-const codePoint = (m: string, n: number) => (n <= 0x10ffff ? String.fromCodePoint(n) : m);
-const decode = (s: string) =>
-  s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) =>
-    e[0] === '#'
-      ? codePoint(m, e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
-      : (ENTITIES[e.toLowerCase()] ?? m),
-  );
-
-/*
- * Hand-written scanners instead of patterns such as `<[^>]+>`, `<script[^>]*>[\s\S]*?<\/script>` or an e-mail
- * pattern with a repeated local part: on a page without the closing character those restart at every
- * opening and scan to the end each time (quadratic). The scanners below move forward only; the regular
- * expressions they use are literal searches (`find`) or match single characters.
- */
-
-/** Where `literal` (a global, case-insensitive regexp of a fixed string) next occurs at or after `from`, or -1. */
-function find(html: string, literal: RegExp, from: number): number {
-  literal.lastIndex = from;
-  return literal.exec(html)?.index ?? -1;
+/** What one pass of the HTML parser collects from a page. */
+interface Parsed {
+  /** The text a reader sees: script and style content left out, tags as spaces, white space collapsed. */
+  text: string;
+  title: string | null;
+  description: string | null;
+  /** Every href attribute's value, decoded. */
+  hrefs: string[];
+  /** The content of every `<script type="application/ld+json">`, in order. */
+  jsonLd: string[];
+  /** Microdata items of type schema.org/Person: their name and jobTitle props' text, and the links inside. */
+  microdataPeople: { name: string; jobTitle: string; hrefs: string[] }[];
 }
 
-const END_TAG: Record<string, RegExp> = { script: /<\/script>/gi, style: /<\/style>/gi, title: /<\/title>/gi };
-const RAW_TEXT_ELEMENT = /^(script|style)/i;
+const PERSON_TYPE = /^https?:\/\/schema\.org\/Person$/i;
 
 /**
- * The text a reader sees: tags (`<` up to the next `>`, as `<[^>]+>`) and script and style elements with their
- * content become spaces, entities are decoded and white space is collapsed. A `<` with no `>` after it, and
- * what follows, is text; a script or style without its end tag loses only its opening tag.
+ * One pass of htmlparser2 over the page: its tokenizer is a state machine that reads each character once, so
+ * a hostile page (an opening whose end never comes, runs of `<`) costs linear time, and it decodes every named
+ * and numeric character reference (the `entities` package) in text and attribute values.
  */
-function textOf(html: string): string {
-  const parts: string[] = [];
-  const endMissing = new Set<string>(); // once an end tag is not found, it is not found later either
-  let textFrom = 0;
-  for (let lt = html.indexOf('<'); lt >= 0; lt = html.indexOf('<', lt + 1)) {
-    const gt = html.indexOf('>', lt + 1);
-    if (gt < 0) break;
-    if (gt === lt + 1) continue; // `<>` is text
-    parts.push(html.slice(textFrom, lt), ' ');
-    textFrom = gt + 1;
-    const raw = RAW_TEXT_ELEMENT.exec(html.slice(lt + 1, lt + 7))?.[1].toLowerCase();
-    const end = raw && !endMissing.has(raw) ? find(html, END_TAG[raw], gt + 1) : -1;
-    if (raw && end < 0) endMissing.add(raw);
-    if (end >= 0) textFrom = end + raw!.length + 3;
-    lt = textFrom - 1;
-  }
-  parts.push(html.slice(textFrom));
-  return decode(parts.join('')).replace(/\s+/g, ' ').trim();
+function parse(html: string): Parsed {
+  const parsed: Parsed = { text: '', title: null, description: null, hrefs: [], jsonLd: [], microdataPeople: [] };
+  const text: string[] = [];
+  /** Per open element: the microdata Person it opens, and the prop of that Person whose text it holds. */
+  type Person = Parsed['microdataPeople'][number];
+  type Open = { name: string; person?: Person; prop?: { of: Person; name: 'name' | 'jobTitle' } };
+  const open: Open[] = [];
+  let raw: 'script' | 'style' | null = null;
+  let jsonLd: string[] | null = null;
+  let title: string[] | null = null;
+  const person = () => {
+    for (let i = open.length - 1; i >= 0; i--) if (open[i].person) return open[i].person;
+    return undefined;
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        text.push(' ');
+        const element: Open = { name };
+        if (name === 'script' || name === 'style') {
+          raw = name;
+          if (name === 'script' && /application\/ld\+json/i.test(attributes.type ?? '')) jsonLd = [];
+        }
+        if (name === 'title' && parsed.title === null && title === null) title = [];
+        if (name === 'meta' && parsed.description === null && attributes.name?.toLowerCase() === 'description') {
+          parsed.description = attributes.content ?? null;
+        }
+        if (attributes.href !== undefined) {
+          parsed.hrefs.push(attributes.href);
+          person()?.hrefs.push(attributes.href);
+        }
+        const prop = attributes.itemprop;
+        const of = person();
+        // The first name and jobTitle of a Person count (as a reader of the page would take them).
+        if ((prop === 'name' || prop === 'jobTitle') && of && !of[prop]) element.prop = { of, name: prop };
+        if (attributes.itemtype !== undefined && PERSON_TYPE.test(attributes.itemtype.trim())) {
+          element.person = { name: '', jobTitle: '', hrefs: [] };
+          parsed.microdataPeople.push(element.person);
+        }
+        open.push(element);
+      },
+      ontext(data) {
+        if (jsonLd) jsonLd.push(data);
+        if (raw) return;
+        text.push(data);
+        if (title) title.push(data);
+        for (let i = open.length - 1; i >= 0; i--) {
+          const { prop } = open[i];
+          if (prop) {
+            prop.of[prop.name] += data;
+            break;
+          }
+        }
+      },
+      onclosetag(name) {
+        text.push(' ');
+        if (name === raw) {
+          if (jsonLd) parsed.jsonLd.push(jsonLd.join(''));
+          raw = null;
+          jsonLd = null;
+        }
+        if (name === 'title' && title) {
+          parsed.title = title.join('');
+          title = null;
+        }
+        // The innermost open element of that name closes (htmlparser2 closes what it implies itself).
+        for (let i = open.length - 1; i >= 0; i--) {
+          if (open[i].name === name) {
+            open.length = i;
+            break;
+          }
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  parsed.text = collapse(text.join(''));
+  return parsed;
 }
 
-/** The content of the first `<name ...>...</name>` element (title), or null. */
-function firstElementContent(html: string, opening: RegExp, name: keyof typeof END_TAG): string | null {
-  const at = find(html, opening, 0);
-  const gt = at < 0 ? -1 : html.indexOf('>', at);
-  const end = gt < 0 ? -1 : find(html, END_TAG[name], gt + 1);
-  return end < 0 ? null : html.slice(gt + 1, end);
-}
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 const LOCAL_CHAR = /[\w.%+-]/;
 const LABEL_CHAR = /[A-Z0-9-]/i;
@@ -147,27 +194,9 @@ const FOLLOW = /team|about|contact|people|leadership|management|impressum|imprin
 const linkedinUrl = (kind: string, handle: string) => `https://www.linkedin.com/${kind.toLowerCase()}/${handle}`;
 const plausibleEmail = (e: string) => !/\.(?:png|jpe?g|gif|svg|webp)$/i.test(e) && !/^(?:example|test)@/i.test(e);
 
-/** The content of every `<script ... application/ld+json ...>` element, in order. */
-function jsonLdBlocks(html: string): string[] {
-  const blocks: string[] = [];
-  const opening = /<script/gi;
-  for (let at = find(html, opening, 0); at >= 0; at = find(html, opening, at)) {
-    const gt = html.indexOf('>', at + 7);
-    if (gt < 0) break;
-    const attributes = html.slice(at + 8, gt); // at least one character after `<script`, as `<script[^>]+`
-    at = gt + 1;
-    if (!/application\/ld\+json/i.test(attributes)) continue;
-    const end = find(html, END_TAG.script, gt + 1);
-    if (end < 0) break;
-    blocks.push(html.slice(gt + 1, end));
-    at = end + '</script>'.length;
-  }
-  return blocks;
-}
-
-function jsonLdObjects(html: string): any[] {
+function jsonLdObjects(blocks: string[]): any[] {
   const out: any[] = [];
-  for (const block of jsonLdBlocks(html)) {
+  for (const block of blocks) {
     try {
       const walk = (v: any) => {
         if (Array.isArray(v)) v.forEach(walk);
@@ -184,37 +213,10 @@ function jsonLdObjects(html: string): any[] {
   return out;
 }
 
-/**
- * The description of the first `<meta>` tag that has `name="description"` and, after it, `content="..."`.
- * A tag runs to the next `>` (to the end of the page when none follows, where the search then stops).
- */
-function metaDescription(html: string): string | null {
-  const opening = /<meta/gi;
-  for (let at = find(html, opening, 0); at >= 0; at = find(html, opening, at)) {
-    const gt = html.indexOf('>', at);
-    const tag = html.slice(at + 5, gt < 0 ? html.length : gt);
-    const name = /name=["']description["']/i.exec(tag);
-    const content =
-      name && name.index > 0 ? /content=["']([^"']*)["']/i.exec(tag.slice(name.index + name[0].length + 1)) : null;
-    if (content) return content[1];
-    if (gt < 0) break;
-    at = gt + 1;
-  }
-  return null;
-}
-
-const ITEMPROP = { name: /itemprop="name"/gi, jobTitle: /itemprop="jobTitle"/gi };
-
-/** The text after the tag holding the first `itemprop="<prop>"` of `chunk`, up to the next tag ('' when none). */
-function itemprop(chunk: string, prop: keyof typeof ITEMPROP): string {
-  const at = find(chunk, ITEMPROP[prop], 0);
-  const gt = at < 0 ? -1 : chunk.indexOf('>', at);
-  const lt = gt < 0 ? -1 : chunk.indexOf('<', gt + 1);
-  return lt < 0 ? '' : chunk.slice(gt + 1, lt);
-}
-
 const isType = (o: any, t: string) => o['@type'] === t || (Array.isArray(o['@type']) && o['@type'].includes(t));
-const str = (v: unknown) => (typeof v === 'string' && v.trim() ? decode(v.trim()) : null);
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? collapse(v) : null);
+/** A JSON-LD string: a page may write character references in it (JSON does not decode them). */
+const ldStr = (v: unknown) => str(typeof v === 'string' ? decodeHTML(v) : v);
 const firstLinkedin = (v: unknown) => {
   for (const s of ([] as unknown[]).concat(v ?? [])) {
     const m = typeof s === 'string' ? new RegExp(LINKEDIN.source, 'i').exec(s) : null;
@@ -223,31 +225,30 @@ const firstLinkedin = (v: unknown) => {
   return null;
 };
 
-function people(html: string, ld: any[]): Extracted['people'] {
+function people(microdata: Parsed['microdataPeople'], ld: any[]): Extracted['people'] {
   const found = ld
-    .filter((o) => isType(o, 'Person') && str(o.name))
+    .filter((o) => isType(o, 'Person') && ldStr(o.name))
     .map((o) => ({
-      name: str(o.name)!,
-      title: str(o.jobTitle),
+      name: ldStr(o.name)!,
+      title: ldStr(o.jobTitle),
       email:
-        str(o.email)
+        ldStr(o.email)
           ?.replace(/^mailto:/i, '')
           .toLowerCase() ?? null,
       linkedin: firstLinkedin(o.sameAs),
     }));
   const names = new Set(found.map((p) => p.name));
-  // Microdata fallback: itemscope blocks of type Person.
-  for (const block of html.split(/itemtype="https?:\/\/schema\.org\/Person"/i).slice(1)) {
-    const chunk = block.split(/itemscope/i)[0];
-    const name = str(textOf(itemprop(chunk, 'name')));
+  // Microdata fallback: itemscope elements of type Person.
+  for (const person of microdata) {
+    const name = str(person.name);
     if (!name || names.has(name)) continue;
     names.add(name);
-    const mail = /mailto:([^"'?]+)/i.exec(chunk)?.[1];
+    const mail = person.hrefs.find((h) => /^mailto:/i.test(h));
     found.push({
       name,
-      title: str(textOf(itemprop(chunk, 'jobTitle'))),
-      email: mail?.toLowerCase() ?? null,
-      linkedin: firstLinkedin([chunk]),
+      title: str(person.jobTitle),
+      email: mail ? mail.slice(7).split('?')[0].toLowerCase() : null,
+      linkedin: firstLinkedin(person.hrefs),
     });
   }
   return found;
@@ -264,13 +265,12 @@ function telNumber(href: string): string {
 
 export function extractPage(page: string, pageUrl: string): Extracted {
   const html = page.length > MAX_PAGE_CHARS ? page.slice(0, MAX_PAGE_CHARS) : page;
-  const text = textOf(html);
-  const ld = jsonLdObjects(html);
-  const hrefs = [...html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)].map((m) => decode(m[1]));
+  const { text, title, description, hrefs, jsonLd, microdataPeople } = parse(html);
+  const ld = jsonLdObjects(jsonLd);
   const emails = [
     ...hrefs.filter((h) => /^mailto:/i.test(h)).map((h) => h.slice(7).split('?')[0]),
     ...emailsIn(text),
-    ...ld.map((o) => str(o.email)?.replace(/^mailto:/i, '')).filter((e): e is string => Boolean(e)),
+    ...ld.map((o) => ldStr(o.email)?.replace(/^mailto:/i, '')).filter((e): e is string => Boolean(e)),
   ]
     .map((e) => e.toLowerCase())
     .filter(plausibleEmail);
@@ -292,27 +292,27 @@ export function extractPage(page: string, pageUrl: string): Extracted {
     }
   });
   return {
-    title: str(textOf(firstElementContent(html, /<title/gi, 'title') ?? '')),
-    description: str(metaDescription(html)) ?? str(org?.description),
-    legalName: str(org?.legalName) ?? LEGAL_FORM.exec(text)?.[1]?.trim() ?? str(org?.name),
+    title: str(title),
+    description: str(description) ?? ldStr(org?.description),
+    legalName: ldStr(org?.legalName) ?? LEGAL_FORM.exec(text)?.[1]?.trim() ?? ldStr(org?.name),
     emails,
     phones,
     linkedin,
     links,
-    people: people(html, ld),
-    registrationNumber: str(org?.taxID) ?? str(org?.leiCode) ?? registryNumberIn(text),
+    people: people(microdataPeople, ld),
+    registrationNumber: ldStr(org?.taxID) ?? ldStr(org?.leiCode) ?? registryNumberIn(text),
   };
 }
 
-/** Several pages of one site as one finding, de-duplicated (phones by their normalised number). */
-export function mergeExtracted(pages: Extracted[]): Extracted {
+/** Several pages of one site as one finding, de-duplicated (phones by their normalised number, read in `country`). */
+export function mergeExtracted(pages: Extracted[], country?: string | null): Extracted {
   const uniq = <T>(items: T[], key: (t: T) => string) => [...new Map(items.map((i) => [key(i), i] as const)).values()];
   const phones = uniq(
     pages
       .flatMap((p) => p.phones)
       .map((p) => p.trim())
-      .filter((p) => normalizePhone(p)),
-    (p) => normalizePhone(p)!,
+      .filter((p) => normalizePhone(p, country)),
+    (p) => normalizePhone(p, country)!,
   );
   const people = new Map<string, Extracted['people'][number]>();
   for (const p of pages.flatMap((x) => x.people)) {

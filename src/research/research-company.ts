@@ -46,7 +46,7 @@ async function websiteOf(deps: ResearchDeps, c: CompanyInput): Promise<string | 
   return places.find((p) => p.website)?.website ?? null;
 }
 
-async function readSite(deps: ResearchDeps, website: string): Promise<Extracted | null> {
+async function readSite(deps: ResearchDeps, website: string, country: string | null): Promise<Extracted | null> {
   const home = await deps.research.fetchPage(website, deps.signal);
   if (!home) return null;
   const pages = [extractPage(home.html, home.url)];
@@ -55,7 +55,7 @@ async function readSite(deps: ResearchDeps, website: string): Promise<Extracted 
     const page = await deps.research.fetchPage(link, deps.signal);
     if (page) pages.push(extractPage(page.html, page.url));
   }
-  return mergeExtracted(pages);
+  return mergeExtracted(pages, country);
 }
 
 /** Writes what was found as linked IDAP resources; answers the result item's data (CompanyResearch). */
@@ -131,7 +131,13 @@ async function writeFindings(
   );
   writes.push(
     ...x.phones.map((p) =>
-      resourceWrite(clientId, 'phones', normalizePhone(p)!, { number: p, normalized: normalizePhone(p) }, opts()),
+      resourceWrite(
+        clientId,
+        'phones',
+        normalizePhone(p, country)!,
+        { number: p, normalized: normalizePhone(p, country) },
+        opts(),
+      ),
     ),
   );
   writes.push(
@@ -195,7 +201,7 @@ export async function researchCompany(
   if (!input) throw new Error(`research job ${jobId} has no company #${index}`);
   const company = input.data as unknown as CompanyInput;
   const website = await websiteOf(deps, company);
-  const site = website ? await readSite(deps, website) : null;
+  const site = website ? await readSite(deps, website, company.country_code ?? null) : null;
   // Under the job's lock and only while it runs or is paused: a company finishing as the job is
   // cancelled is either written and counted, or not written at all.
   await deps.store.recordWhileActive(jobId, clientId, ['running', 'paused'], async () => {

@@ -1,4 +1,5 @@
 import type { ScheduleSpec } from '@temporalio/client';
+import { CronExpressionParser } from 'cron-parser';
 import { AppError } from '../lib/errors';
 
 /** When a watch runs: every `interval_seconds`, or at the times of a cron expression read in a time zone. */
@@ -8,29 +9,14 @@ export interface Cadence {
   time_zone?: string;
 }
 
-interface Field {
-  name: string;
-  min: number;
-  max: number;
-  /** Names standing for numbers (months from 1, days of the week from 0). */
-  names?: string[];
-  first?: number;
-}
-
-const FIELDS: Field[] = [
-  { name: 'minute', min: 0, max: 59 },
-  { name: 'hour', min: 0, max: 23 },
-  { name: 'day of month', min: 1, max: 31 },
-  {
-    name: 'month',
-    min: 1,
-    max: 12,
-    names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
-    first: 1,
-  },
-  // 7 is Sunday too, as Temporal (and most crons) read it.
-  { name: 'day of week', min: 0, max: 7, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'], first: 0 },
-];
+/** The five fields in order, as cron-parser names them and as a message names them. */
+const FIELDS = [
+  { key: 'minute', name: 'minute' },
+  { key: 'hour', name: 'hour' },
+  { key: 'dayOfMonth', name: 'day of month' },
+  { key: 'month', name: 'month' },
+  { key: 'dayOfWeek', name: 'day of week' },
+] as const;
 
 /** The shorthands Temporal reads, as the five fields they stand for. */
 const SHORTHANDS: Record<string, string> = {
@@ -41,45 +27,14 @@ const SHORTHANDS: Record<string, string> = {
   '@hourly': '0 * * * *',
 };
 
+/**
+ * One item of a field in the syntax both Temporal and cron-parser read: `*`, a number or a three-letter name, an
+ * optional range end, an optional step. cron-parser also reads L, W, `#`, `?` and H, which Temporal does not
+ * (it reads `#` as the start of a comment), so those are refused before the library sees them.
+ */
+const ITEM = /^(?:\*|\d{1,2}|[a-z]{3})(?:-(?:\d{1,2}|[a-z]{3}))?(?:\/\d{1,2})?$/i;
+
 class CronError extends Error {}
-
-/** One value of a field: a number in its range, or one of its names. */
-function valueOf(text: string, field: Field): number {
-  const named = field.names?.indexOf(text.toUpperCase()) ?? -1;
-  if (named >= 0) return named + (field.first ?? 0);
-  if (!/^\d{1,2}$/.test(text)) throw new CronError(`${field.name} "${text}" is not a number or a name of one`);
-  const n = Number(text);
-  if (n < field.min || n > field.max) throw new CronError(`${field.name} ${n} is not in ${field.min}-${field.max}`);
-  return n;
-}
-
-/** The values one cron field matches (`*`, `a`, `a-b`, each with an optional `/step`, comma-separated). */
-function fieldValues(text: string, field: Field): Set<number> {
-  const values = new Set<number>();
-  for (const item of text.split(',')) {
-    const [range, step, extra] = item.split('/');
-    if (extra !== undefined || range === '')
-      throw new CronError(`${field.name} "${item}" is not a value, range or step`);
-    let every = 1;
-    if (step !== undefined) {
-      if (!/^\d{1,2}$/.test(step) || Number(step) < 1)
-        throw new CronError(`${field.name} step "${step}" is not a whole number from 1`);
-      every = Number(step);
-    }
-    let [from, to] = [field.min, field.max];
-    if (range !== '*') {
-      const bounds = range.split('-');
-      if (bounds.length > 2) throw new CronError(`${field.name} "${range}" is not a value or a range a-b`);
-      from = valueOf(bounds[0], field);
-      // `a/n` runs from a to the end of the field, as `a-max/n`.
-      to = bounds.length === 2 ? valueOf(bounds[1], field) : step !== undefined ? field.max : from;
-      if (to < from) throw new CronError(`${field.name} range ${range} runs backwards`);
-    }
-    for (let v = from; v <= to; v += every) values.add(v);
-  }
-  if (field.name === 'day of week' && values.delete(7)) values.add(0);
-  return values;
-}
 
 export interface CronTimes {
   minutes: number[];
@@ -87,6 +42,23 @@ export interface CronTimes {
   days: Set<number>;
   months: Set<number>;
   weekdays: Set<number>;
+}
+
+/**
+ * The values one field matches, read by cron-parser with the other four fields `*` (so a message names the field,
+ * and the fields combine as Temporal combines them: see shortestGapMinutes).
+ */
+function fieldValues(fields: string[], index: number): number[] {
+  const { key, name } = FIELDS[index];
+  const text = fields[index];
+  const bad = text.split(',').find((item) => !ITEM.test(item));
+  if (bad !== undefined) throw new CronError(`${name} "${bad}" is not a value, range or step Temporal reads`);
+  const alone = FIELDS.map((_, i) => (i === index ? text : '*')).join(' ');
+  try {
+    return CronExpressionParser.parse(alone, { tz: 'UTC' }).fields[key].values.map(Number);
+  } catch (err) {
+    throw new CronError(`${name} "${text}": ${(err as Error).message}`);
+  }
 }
 
 /** A five-field cron expression (or a shorthand) as the sets of values it matches; a CronError says what is wrong. */
@@ -98,13 +70,14 @@ function parseCron(expression: string): CronTimes {
       `it has ${fields.length} field${fields.length === 1 ? '' : 's'}; five are needed (minute hour day-of-month ` +
         'month day-of-week), or one of @hourly, @daily, @weekly, @monthly, @yearly',
     );
-  const [minutes, hours, days, months, weekdays] = fields.map((f, i) => fieldValues(f, FIELDS[i]));
+  const [minutes, hours, days, months, weekdays] = fields.map((_, i) => fieldValues(fields, i));
   return {
     minutes: [...minutes].sort((a, b) => a - b),
     hours: [...hours].sort((a, b) => a - b),
-    days,
-    months,
-    weekdays,
+    days: new Set(days),
+    months: new Set(months),
+    // 7 is Sunday too, as Temporal (and cron-parser) read it.
+    weekdays: new Set(weekdays.map((d) => d % 7)),
   };
 }
 

@@ -101,4 +101,60 @@ describe('the per-process credential cache', () => {
     expect(new Set(await Promise.all(cold))).toEqual(new Set(['before the change']));
     expect(await read('cold')).toBe('after the change'); // the older load was not kept
   });
+
+  it('full, drops the least recently used entry only: a credential in use stays a hit', async () => {
+    const full = cacheOn(connect());
+    await eventually(async () => {
+      await full.read('hot');
+      const before = full.counter.loads;
+      await full.read('hot');
+      return full.counter.loads === before ? true : undefined;
+    });
+    // 10,000 other keys, one more than the cache has room for beside 'hot', which is used between them.
+    for (let i = 0; i < 10_000; i++) {
+      await full.read(`key ${i}`);
+      if (i % 1000 === 0) await full.read('hot');
+    }
+    const loads = full.counter.loads;
+    expect(await full.read('hot')).toBe('value of hot');
+    expect(await full.read('key 1')).toBe('value of key 1');
+    expect(await full.read('key 9999')).toBe('value of key 9999');
+    expect(full.counter.loads).toBe(loads); // all hits: nothing but one entry was dropped
+    await full.read('key 0');
+    expect(full.counter.loads).toBe(loads + 1); // the least recently used entry made room
+  });
+
+  it('serves an entry no longer than its credential lives', async () => {
+    const cache = createTokenCache<string>(connect(), { epochKey: 'test:expiry-epoch' });
+    let loads = 0;
+    let expiresAt = Date.now() + 60_000;
+    const read = () =>
+      cache.lookup('short', async () => {
+        loads++;
+        return { value: 'short-lived', expiresAt: new Date(expiresAt) };
+      });
+    await eventually(async () => {
+      await read();
+      const before = loads;
+      await read();
+      return loads === before ? true : undefined;
+    });
+    await cache.invalidate(); // dropped, so the next load is kept with the short expiry below
+    expiresAt = Date.now() + 300;
+    await eventually(async () => {
+      const before = loads;
+      await read();
+      return loads === before ? undefined : true;
+    });
+    const kept = loads;
+    await read();
+    if (Date.now() < expiresAt) expect(loads).toBe(kept); // still a hit before the expiry
+    // Past the expiry, the store is asked again (time is the subject: waited for, not slept).
+    await eventually(async () => {
+      if (Date.now() <= expiresAt) return undefined;
+      const before = loads;
+      await read();
+      return loads === before + 1 ? true : undefined;
+    });
+  });
 });

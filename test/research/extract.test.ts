@@ -62,9 +62,10 @@ describe('extractPage on hostile pages', () => {
     expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
   });
 
-  it('keeps a numeric entity past the last code point, and a tel: link with a broken escape, as written', () => {
+  it('reads a numeric reference past the last code point as U+FFFD, and keeps a tel: link with a broken escape', () => {
+    // As the HTML standard decodes them (htmlparser2 and entities): never a thrown RangeError.
     expect(extractPage('<title>A &#99999999; B &#x110000; C &amp; D</title>', PAGE).title).toBe(
-      'A &#99999999; B &#x110000; C & D',
+      'A \uFFFD B \uFFFD C & D',
     );
     expect(extractPage('<a href="tel:+31%E0%A4%A">call</a>', PAGE).phones).toEqual(['+31%E0%A4%A']);
   });
@@ -107,6 +108,29 @@ a@b@c.com and logo@2x.png</p>
     expect(x.registrationNumber).toBe('NL-123');
     expect(x.emails).toEqual(['jan.de-vries+sales@mail.acme.co.uk', 'info@acme.nl', 'b@c.com']);
     expect(x.phones).toEqual(['+31 (0)20 123 4567']);
+  });
+
+  it('decodes every named and numeric character reference, in text, attributes and JSON-LD strings', () => {
+    const html = `<title>Caf&eacute; M&uuml;ller &ndash; &euro;5 &hellip; &#x1F950; &#8212; &copy 2024</title>
+<meta name="description" content="Br&ouml;tchen &amp; Kaffee">
+<a href="mailto:info&#64;cafe-mueller.de">mail</a>
+<script type="application/ld+json">{"@type":"Organization","legalName":"Caf&eacute; M&uuml;ller GmbH"}</script>
+<div itemscope itemtype="https://schema.org/Person"><span itemprop="name">Jos&eacute; &Aacute;lvarez</span>
+<span itemprop="jobTitle">Ma&icirc;tre &amp; owner</span></div>`;
+    const x = extractPage(html, PAGE);
+    expect(x.title).toBe('Café Müller – €5 … 🥐 — © 2024');
+    expect(x.description).toBe('Brötchen & Kaffee');
+    expect(x.emails).toContain('info@cafe-mueller.de');
+    expect(x.legalName).toBe('Café Müller GmbH');
+    expect(x.people).toEqual([{ name: 'José Álvarez', title: 'Maître & owner', email: null, linkedin: null }]);
+  });
+
+  it('reads what a script, a style or a comment holds as no text of the page', () => {
+    const html = `<p>Mail real@acme.test</p><script>var a = "hidden@acme.test";</script>
+<style>.x:after{content:"styled@acme.test"}</style><!-- commented@acme.test --><p>+31 20 123 4567</p>`;
+    const x = extractPage(html, PAGE);
+    expect(x.emails).toEqual(['real@acme.test']);
+    expect(x.phones).toEqual(['+31 20 123 4567']);
   });
 });
 

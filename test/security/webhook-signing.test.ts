@@ -2,12 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { AccessTokenModel } from '../../src/agents/access-token.model';
 import { BrandModel } from '../../src/brands/brand.model';
 import { sha256 } from '../../src/lib/crypto';
 import { newAccessToken } from '../../src/agents/token-format';
 import { ReservationModel } from '../../src/pins/reservation.model';
 import { WebhookSecretModel } from '../../src/clients/webhook-secret.model';
+import { newWebhookSecret, webhookHeaders } from '../../src/lib/standard-webhooks';
 import { createClient, eventually, useTestApi } from '../support/harness';
 import { signatureCount, verifyDelivery } from '../support/standard-webhooks';
 import { author, createSite, doc } from '../content/content-helpers';
@@ -295,5 +297,39 @@ describe('webhook signing: Standard Webhooks with a sealed, rotatable per-client
       expect(stored).not.toContain(key);
       expect(logged).not.toContain(key);
     }
+  });
+});
+
+describe('the signer (src/lib/standard-webhooks)', () => {
+  // The Standard Webhooks specification's test vector (also the reference libraries' own test).
+  const VECTOR = {
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+    timestamp: 1614265330,
+    body: '{"test": 2432232314}',
+    signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+  };
+
+  it("reproduces the specification's test vector", () => {
+    const headers = webhookHeaders([VECTOR.secret], VECTOR.id, VECTOR.body, VECTOR.timestamp * 1000 + 999);
+    expect(headers).toEqual({
+      'webhook-id': VECTOR.id,
+      'webhook-timestamp': String(VECTOR.timestamp),
+      'webhook-signature': VECTOR.signature,
+    });
+  });
+
+  it("signs with every secret in force, each verifying with the library's verify alone", () => {
+    const [fresh, old, stranger] = [newWebhookSecret(), newWebhookSecret(), newWebhookSecret()];
+    const body = JSON.stringify({ id: 'evt_1', type: 'job.completed' });
+    const headers = webhookHeaders([fresh, old], 'evt_1', body);
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    for (const secret of [fresh, old]) {
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    }
+    expect(() => new Webhook(stranger).verify(body, headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(fresh).verify(`${body} `, headers)).toThrow(WebhookVerificationError);
+    expect(() => webhookHeaders([], 'evt_1', body)).toThrow(/at least one/);
+    expect(() => webhookHeaders([fresh.slice('whsec_'.length)], 'evt_1', body)).toThrow(/not a webhook secret/);
   });
 });

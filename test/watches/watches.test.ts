@@ -288,13 +288,16 @@ describe('watches: a saved job on a Temporal Schedule, through the HTTP API', ()
       [{ interval_seconds: 86_400, cron: '0 7 * * *' }, 'cadence', /exactly one/],
       [{ interval_seconds: 600 }, 'cadence.interval_seconds', /at most every 3600 seconds/],
       [{ interval_seconds: 86_400, time_zone: 'Europe/Amsterdam' }, 'cadence.time_zone', /cron only/],
-      [{ cron: '61 7 * * *' }, 'cadence.cron', /minute 61 is not in 0-59/],
+      [{ cron: '61 7 * * *' }, 'cadence.cron', /minute "61": .*expected range 0-59/],
       [{ cron: '0 7 * *' }, 'cadence.cron', /five are needed/],
-      [{ cron: '0 7 * * MON-XYZ' }, 'cadence.cron', /day of week "XYZ"/],
-      [{ cron: '0 7 * * 5-1' }, 'cadence.cron', /runs backwards/],
+      [{ cron: '0 7 * * MON-XYZ' }, 'cadence.cron', /day of week "MON-XYZ": .*"xyz"/],
+      [{ cron: '0 7 * * 5-1' }, 'cadence.cron', /day of week "5-1": Invalid range/],
+      // What cron-parser reads but Temporal does not (# and ? the contract's pattern refuses already).
+      [{ cron: '0 7 L * *' }, 'cadence.cron', /day of month "L" is not a value, range or step Temporal reads/],
+      [{ cron: '0 7 31 4 *' }, 'cadence.cron', /never runs/],
       [{ cron: '0 7 30 2 *' }, 'cadence.cron', /never runs/],
       [{ cron: '*/15 * * * *' }, 'cadence.cron', /as often as every 900 seconds/],
-      [{ cron: '59 23 * * *,0 0 * * *' }, 'cadence.cron', /five are needed|not a number/],
+      [{ cron: '59 23 * * *,0 0 * * *' }, 'cadence.cron', /five are needed/],
       [{ cron: '0 7 * * *', time_zone: 'Mars/Olympus_Mons' }, 'cadence.time_zone', /not an IANA time zone/],
     ];
     for (const [cadence, field, message] of cases) {

@@ -11902,12 +11902,12 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "detail": "Invalid cron expression: minute 61 is not in 0-59",
+           * "detail": "Invalid cron expression: minute \"61\": Constraint error, got value 61 expected range 0-59",
            *       "errors": [
            *         {
            *           "location": "body",
            *           "field": "cadence.cron",
-           *           "message": "minute 61 is not in 0-59"
+           *           "message": "minute \"61\": Constraint error, got value 61 expected range 0-59"
            *         }
            *       ]
            *     }
