@@ -30,6 +30,16 @@ describe('the Node the project runs on', () => {
     expect(major(process.versions.node)).toBeGreaterThanOrEqual(floor);
   });
 
+  it('is the one the READMEs name', () => {
+    const [version] = new Set(Object.values(pins));
+    expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain(
+      `The project runs on **Node ${floor} LTS**, pinned to ${version}:`,
+    );
+    for (const file of ['packages/client/README.md', 'packages/mcp/README.md']) {
+      expect(fs.readFileSync(path.join(ROOT, file), 'utf8')).toContain(`Node.js ${floor} or later`);
+    }
+  });
+
   it('runs the tests on the pinned binary where the registry has one for the platform', () => {
     if (pinned === undefined) {
       // Elsewhere (macOS): npm installs none, and the machine's own Node must meet the floor.
