@@ -8,6 +8,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  tsconfig: './tsconfig.runtime.json',
   globalSetup: './support/global-setup.ts',
   outputDir: '../../test-results/console',
   timeout: 90_000,
