@@ -5,8 +5,8 @@
  * @lead-service/client), writes SHA256SUMS (`sha256sum -c SHA256SUMS` checks them) into release/ (or DIR), and then
  * tests what it wrote: each tarball installed into an empty project of its own, the command line's --version and
  * --help, the MCP server's --version and an MCP initialize and tools/list over stdio. The MCP tarball is installed
- * with --offline: everything but the client comes from npm's cache (the repository's `npm install` filled it), and
- * the client from the tarball itself.
+ * alone, globally (npm's prefix in an empty directory) and with --offline: everything but the client comes from npm's
+ * cache (the repository's `npm install` filled it), and the client from the tarball itself.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -46,10 +46,30 @@ async function unpack(tarball: string, into: string) {
 }
 
 /**
+ * The client's runtime dependencies and theirs, at the versions of the repository's package-lock.json (hoisted at its
+ * root, where the workspace installs them), so the bundle holds what the tests ran with.
+ */
+function lockedClosure(client: Manifest): [string, string][] {
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; dependencies?: Record<string, string> }>;
+  };
+  const found = new Map<string, string>();
+  const visit = (name: string) => {
+    const entry = lock.packages[`node_modules/${name}`];
+    if (found.has(name) || !entry?.version) return;
+    found.set(name, entry.version);
+    for (const dependency of Object.keys(entry.dependencies ?? {})) visit(dependency);
+  };
+  for (const name of Object.keys(client.dependencies ?? {})) visit(name);
+  return [...found];
+}
+
+/**
  * The MCP tarball with the client inside: its package unpacked, the client's tarball installed (with its own
  * dependencies, which npm bundles with it) into its node_modules and named in bundleDependencies, packed again.
  * npm pack of the workspace cannot bundle it: the workspace links the client at the root. The client's dependencies
- * travel in the bundle too: left to npm at install time, a global install nests them and leaves them empty.
+ * travel in the bundle too (at the lockfile's versions): left to npm at install time, a global install nests them and
+ * leaves them empty.
  */
 async function bundleClient(mcpTarball: string, clientTarball: string, stage: string, out: string) {
   const dir = path.join(stage, 'mcp-bundled');
@@ -57,7 +77,11 @@ async function bundleClient(mcpTarball: string, clientTarball: string, stage: st
   const withClient = path.join(stage, 'client-installed');
   fs.mkdirSync(withClient);
   fs.writeFileSync(path.join(withClient, 'package.json'), JSON.stringify({ name: 'bundle', private: true }));
-  await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--omit=dev', clientTarball], withClient);
+  const pinned = lockedClosure(manifestOf(CLIENT_DIR)).map(([name, version]) => `${name}@${version}`);
+  await npm(
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--omit=dev', clientTarball, ...pinned],
+    withClient,
+  );
   const modules = path.join(dir, 'node_modules');
   fs.cpSync(path.join(withClient, 'node_modules'), modules, { recursive: true });
   for (const npmOwn of ['.bin', '.package-lock.json'])

@@ -11,7 +11,7 @@ import {
   type ResourceType,
   type SyncResourcesOptions,
 } from './resources';
-import { answerTimeout, unreachable } from './network-errors';
+import { answerTimeout, asUnreachable } from './network-errors';
 import { idempotencyKeys, retryingFetch, type RetryOptions } from './retries';
 import { watchesOf } from './watches';
 
@@ -68,7 +68,7 @@ export function createLeadServiceClient(options: LeadServiceClientOptions) {
   const retrying = retryingFetch((request) => attempt(request), options.retry);
   // What gives no answer is told as its cause (refused, DNS, TLS, timeout), not fetch's bare "fetch failed".
   const send = (request: Request) =>
-    retrying(request).catch((err: unknown) => Promise.reject(unreachable(err, options.baseUrl)));
+    retrying(request).catch((err: unknown) => Promise.reject(asUnreachable(err, options.baseUrl)));
   const api: Client<paths, JsonMedia> = createClient<paths, JsonMedia>({
     baseUrl: options.baseUrl.replace(/(?<!\/)\/+$/, ''),
     headers,

@@ -13,7 +13,8 @@ export class LeadServiceUnreachable extends Error {
     readonly url: string,
     readonly reason: UnreachableReason,
     readonly code: string | undefined,
-    explanation: string,
+    /** The cause in words, e.g. "connection refused (is the service running?)". */
+    readonly explanation: string,
     options: { cause: unknown },
   ) {
     super(`could not reach ${url}: ${explanation}`, options);
@@ -53,7 +54,7 @@ const TIMEOUT_CODES = new Set([
  * The error a failed fetch of `url` becomes: a LeadServiceUnreachable naming the cause, or `err` itself when the call
  * got further (an answer came) or the caller aborted it.
  */
-export function unreachable(err: unknown, url: string): unknown {
+export function asUnreachable(err: unknown, url: string): unknown {
   const name = (err as Error | null)?.name;
   if (name === 'TimeoutError')
     return new LeadServiceUnreachable(url, 'timeout', undefined, `${(err as Error).message} (timeout)`, { cause: err });
