@@ -270,7 +270,9 @@ describe('lead-service-mcp in front of an answer that is not JSON', () => {
     const unreachable = await connectMcp('stdio', { LEAD_SERVICE_URL: url, LEAD_SERVICE_TOKEN: 'lpat_unused' });
     try {
       const result = await unreachable.client.callTool({ name: 'get_access_token_status', arguments: {} });
-      expect(errorOf(result).detail).toMatch(new RegExp(`^the service at ${url} could not be reached: `));
+      expect(errorOf(result).detail).toBe(
+        `the service at ${url} could not be reached: connection refused (is the service running?)`,
+      );
     } finally {
       await unreachable.stop();
     }

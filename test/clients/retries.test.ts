@@ -52,7 +52,12 @@ describe('the client, the CLI and the MCP server retry a lost answer with the sa
     const proxy = await answerLosingProxy(ctx.api.url, `POST ${SUBMIT}`);
     try {
       const lead = createLeadServiceClient({ baseUrl: proxy.url, token: agent.token, retry: { retries: 0 } });
-      await expect(lead.api.POST(SUBMIT, { body: SMALL_JOB })).rejects.toThrow('fetch failed');
+      // No answer came: the client names it (LeadServiceUnreachable), the connection closed before an answer.
+      await expect(lead.api.POST(SUBMIT, { body: SMALL_JOB })).rejects.toMatchObject({
+        name: 'LeadServiceUnreachable',
+        reason: 'reset',
+        message: expect.stringMatching(/^could not reach http:\/\/127\.0\.0\.1:\d+: the connection was closed before/),
+      });
       expect(await jobsOf(ctx.api, agent.client.triple)).toHaveLength(1);
     } finally {
       await proxy.close();
@@ -70,7 +75,7 @@ describe('the client, the CLI and the MCP server retry a lost answer with the sa
       const call = through.api.POST('/api/v1/dashboard/client/jobs/{job_id}/cancel', {
         params: { path: { job_id } },
       });
-      await expect(call).rejects.toThrow('fetch failed');
+      await expect(call).rejects.toMatchObject({ name: 'LeadServiceUnreachable', reason: 'reset' });
       expect(proxy.keys).toEqual([null]); // sent once, without a key
     } finally {
       await proxy.close();

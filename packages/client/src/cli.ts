@@ -10,6 +10,7 @@ import { AccessRequestRefused, type AccessRequestBody } from './access';
 import { createLeadServiceClient, type LeadServiceClient } from './client';
 import { configPath, readLogin, saveLogin, storedFor, type StoredLogin } from './cli-config';
 import { LeadServiceError, unwrap } from './errors';
+import { LeadServiceUnreachable } from './network-errors';
 import type { JobState } from './jobs';
 import type { Watch, WatchBody, WatchChanges, WatchRun } from './watches';
 import { OPERATIONS, type Operation } from './generated/operations';
@@ -60,7 +61,9 @@ const USAGE = `Usage: lead-service <command> [options]
                                            console's "API call" writes each action this way
 
 Options: --url URL (LEAD_SERVICE_URL, default http://127.0.0.1:8080), --token T (LEAD_SERVICE_TOKEN: an agent
-token, a session or a credential triple), --json, --version, --help. Login and approved tokens are kept in
+token, a session or a credential triple), --request-timeout SECONDS (the longest wait for each answer), --json,
+--version, --help. A service that cannot be reached is named with the cause: connection refused, a name that does
+not resolve, a TLS certificate not trusted, or no answer in time. Login and approved tokens are kept in
 $LEAD_SERVICE_CONFIG (default ~/.config/lead-service/config.json), each sent only to the service (origin) it was
 kept for. LEAD_SERVICE_EMAIL and LEAD_SERVICE_PASSWORD stand in for login's --email and --password. What the
 service sent is printed with control characters, escape sequences and bidi overrides written out (\\x1b, \\u202e);
@@ -88,6 +91,7 @@ const OPTIONS = {
   'page-size': { type: 'string' },
   format: { type: 'string' },
   timeout: { type: 'string' },
+  'request-timeout': { type: 'string' },
   filter: { type: 'string' },
   limit: { type: 'string' },
   brand: { type: 'string' },
@@ -145,6 +149,14 @@ const integer = (value: string | undefined, name: string) => {
   const n = Number(value);
   if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number`);
   return n;
+};
+
+/** A positive number of seconds, in milliseconds. */
+const seconds = (value: string | undefined) => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n > 0)) throw new UsageError('--request-timeout must be a number of seconds above 0');
+  return n * 1000;
 };
 
 const operand = (inv: Invocation, what: string) => {
@@ -675,7 +687,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       url,
       configFile,
       stored: keptHere,
-      client: createLeadServiceClient({ baseUrl: url, token }),
+      client: createLeadServiceClient({ baseUrl: url, token, timeoutMs: seconds(values['request-timeout']) }),
       print: (document, human) => console.log(json ? terminalSafeJson(document) : terminalSafeBlock(human)),
     });
   } catch (err) {
@@ -685,7 +697,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         ? { status: err.status, detail: err.detail, ...(err.errors.length ? { errors: err.errors } : {}) }
         : err instanceof AccessRequestRefused
           ? { status: err.request.status, detail: err.message }
-          : { detail: err instanceof Error ? err.message : String(err) };
+          : err instanceof LeadServiceUnreachable
+            ? { detail: err.message, reason: err.reason, ...(err.code ? { code: err.code } : {}) }
+            : { detail: err instanceof Error ? err.message : String(err) };
     if (json) console.error(terminalSafeJson({ error: problem }));
     else console.error(line`error: ${'status' in problem ? `${problem.status} ` : ''}${problem.detail}`);
     if (err instanceof UsageError) console.error(USAGE);

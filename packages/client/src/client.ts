@@ -11,6 +11,7 @@ import {
   type ResourceType,
   type SyncResourcesOptions,
 } from './resources';
+import { answerTimeout, asUnreachable } from './network-errors';
 import { idempotencyKeys, retryingFetch, type RetryOptions } from './retries';
 import { watchesOf } from './watches';
 
@@ -27,9 +28,28 @@ export interface LeadServiceClientOptions {
    * retryingFetch); `{ retries: 0 }` turns them off.
    */
   retry?: RetryOptions;
+  /**
+   * The longest wait for an answer (its status and headers) to each attempt of a call, in milliseconds; the body may
+   * take longer. Default: none of the client's own (Node's fetch gives up connecting after 10 s, waiting for
+   * headers after 300 s).
+   */
+  timeoutMs?: number;
 }
 
 export type LeadServiceClient = ReturnType<typeof createLeadServiceClient>;
+
+/** fetch that gives up when an answer's headers take longer than `ms` (a TimeoutError); the body is not bounded. */
+function withAnswerTimeout(send: (request: Request) => Promise<Response>, ms: number) {
+  return async (request: Request) => {
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(answerTimeout(ms)), ms);
+    try {
+      return await send(new Request(request, { signal: AbortSignal.any([request.signal, timer.signal]) }));
+    } finally {
+      clearTimeout(timeout);
+    }
+  };
+}
 
 /**
  * The typed client: `api` calls any operation of openapi.yaml through openapi-fetch (wrap a call in `unwrap()` for
@@ -43,7 +63,12 @@ export function createLeadServiceClient(options: LeadServiceClientOptions) {
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.selectedClientId) headers['X-Selected-Client-Id'] = options.selectedClientId;
   const customFetch = options.fetch;
-  const send = retryingFetch(customFetch ? (request) => customFetch(request) : undefined, options.retry);
+  const base = customFetch ?? ((request: Request) => fetch(request));
+  const attempt = options.timeoutMs ? withAnswerTimeout(base, options.timeoutMs) : base;
+  const retrying = retryingFetch((request) => attempt(request), options.retry);
+  // What gives no answer is told as its cause (refused, DNS, TLS, timeout), not fetch's bare "fetch failed".
+  const send = (request: Request) =>
+    retrying(request).catch((err: unknown) => Promise.reject(asUnreachable(err, options.baseUrl)));
   const api: Client<paths, JsonMedia> = createClient<paths, JsonMedia>({
     baseUrl: options.baseUrl.replace(/(?<!\/)\/+$/, ''),
     headers,

@@ -1,5 +1,6 @@
 export { createLeadServiceClient, type LeadServiceClient, type LeadServiceClientOptions } from './client';
 export { LeadServiceError, unwrap } from './errors';
+export { LeadServiceUnreachable, asUnreachable, type UnreachableReason } from './network-errors';
 export { IDEMPOTENCY_HEADER, newIdempotencyKey, retryingFetch, type RetryOptions } from './retries';
 export {
   STREAM_EVENTS,

@@ -1,6 +1,8 @@
 import {
+  asUnreachable,
   createLeadServiceClient,
   IDEMPOTENCY_HEADER,
+  LeadServiceUnreachable,
   newIdempotencyKey,
   retryingFetch,
   type JobState,
@@ -125,9 +127,10 @@ export function createLeadServiceMcpServer(options: LeadServiceMcpOptions): Serv
       return answerResult(response, text);
     } catch (err) {
       if (err instanceof ToolInputError) return errorResult({ detail: err.message });
-      return errorResult({
-        detail: `the service at ${options.baseUrl} could not be reached: ${(err as Error).message}`,
-      });
+      // Named as its cause (refused, DNS, TLS, timeout) where fetch's error carries one.
+      const cause = asUnreachable(err, options.baseUrl);
+      const why = cause instanceof LeadServiceUnreachable ? cause.explanation : (err as Error).message;
+      return errorResult({ detail: `the service at ${options.baseUrl} could not be reached: ${why}` });
     }
   };
 
