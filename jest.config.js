@@ -5,7 +5,16 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // The workspace packages' sources (tsconfig.json's paths): the tests run the clients without a build.
   moduleNameMapper: { '^@lead-service/client$': '<rootDir>/packages/client/src/index.ts' },
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+    // eventsource 5 and the eventsource-parser it brings ship only ES modules. Node loads them with require() (as the
+    // built client does), Jest's module registry only under --experimental-vm-modules: SWC makes them CommonJS here.
+    '/node_modules/eventsource(-parser)?/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!eventsource(-parser)?/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,
