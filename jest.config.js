@@ -5,7 +5,17 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // The workspace packages' sources (tsconfig.json's paths): the tests run the clients without a build.
   moduleNameMapper: { '^@lead-service/client$': '<rootDir>/packages/client/src/index.ts' },
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+    // These ship only ES modules (eventsource 5, the eventsource-parser it brings, meilisearch 0.57+). Node loads them
+    // with require() (as the service and the built client do), Jest's module registry only under
+    // --experimental-vm-modules: SWC makes them CommonJS here.
+    '/node_modules/(eventsource|eventsource-parser|meilisearch)/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(eventsource|eventsource-parser|meilisearch)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,

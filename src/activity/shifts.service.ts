@@ -14,7 +14,7 @@ export interface ShiftQuery {
   from?: string;
   to?: string;
   actor_id?: string;
-  role?: string;
+  role?: ActivityEventDoc['role'];
   gap_minutes: number;
 }
 
@@ -27,7 +27,7 @@ export function eventsBetween<K extends keyof ActivityEventDoc>(
   start: Date,
   end: Date,
   fields: Record<string, 0 | 1>,
-  filter: { actor_id?: string; role?: string } = {},
+  filter: { actor_id?: string; role?: ActivityEventDoc['role'] } = {},
 ) {
   return ActivityEventModel.find({ client_id: clientId, _id: eventIdRange(clientId, start, end), ...filter }, fields)
     .sort({ _id: 1 })

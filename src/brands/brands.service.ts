@@ -159,7 +159,7 @@ export function createBrandsService(deps: BrandsDeps) {
               _id: memberId(doc._id, caller.userId!),
               client_id: clientId,
               brand_id: doc._id,
-              user_id: caller.userId,
+              user_id: caller.userId!,
               role: 'owner',
             });
           } catch (err) {

@@ -122,7 +122,11 @@ export function createClientsService(
       const { job_limits: limits, ...rest } = patch;
       const limitFields = Object.fromEntries(Object.entries(limits ?? {}).map(([f, v]) => [`job_limits.${f}`, v]));
       const update = { ...rest, ...(domains ? { content_domains: domains } : {}), ...limitFields };
-      const doc = await ClientModel.findByIdAndUpdate(clientId, { $set: update }, { new: true }).lean<ClientDoc>();
+      const doc = await ClientModel.findByIdAndUpdate(
+        clientId,
+        { $set: update },
+        { returnDocument: 'after' },
+      ).lean<ClientDoc>();
       if (patch.is_active !== undefined) await invalidateCredentials();
       if (limits) await invalidateJobLimits();
       return toClient(doc!);
@@ -134,7 +138,9 @@ export function createClientsService(
      */
     async regenerate(clientId: string, by: Regeneration): Promise<ClientCredentials> {
       const secrets = newSecrets(box);
-      const doc = await ClientModel.findByIdAndUpdate(clientId, secrets.stored, { new: true }).lean<ClientDoc>();
+      const doc = await ClientModel.findByIdAndUpdate(clientId, secrets.stored, {
+        returnDocument: 'after',
+      }).lean<ClientDoc>();
       if (!doc) throw AppError.notFound('Client not found');
       await invalidateCredentials();
       const at = new Date();

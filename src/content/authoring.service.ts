@@ -149,7 +149,11 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
           published_revision: doc.revision,
         };
         doc = await model
-          .findOneAndUpdate({ _id: id, client_id: clientId, revision: doc.revision }, { $set }, { new: true })
+          .findOneAndUpdate(
+            { _id: id, client_id: clientId, revision: doc.revision },
+            { $set },
+            { returnDocument: 'after' },
+          )
           .lean<T>();
         if (!doc) continue; // edited meanwhile: publish the newer revision
         await deps.cache.invalidate(clientId);
@@ -172,7 +176,9 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
   async function patchRecord<T>(model: Model<any>, what: string, clientId: string, id: string, update: object) {
     await indexesReady();
     try {
-      return await model.findOneAndUpdate({ _id: id, client_id: clientId }, update, { new: true }).lean<T>();
+      return await model
+        .findOneAndUpdate({ _id: id, client_id: clientId }, update, { returnDocument: 'after' })
+        .lean<T>();
     } catch (err) {
       if (isDuplicateKeyError(err)) {
         const slug = (update as { $set?: { slug?: string } }).$set?.slug;
@@ -193,7 +199,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       .findOneAndUpdate(
         { _id: id, client_id: clientId },
         { $set: { status: 'draft', published_at: null, published_revision: null } },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean<T>();
     if (!doc) throw AppError.notFound(`${what} not found`);
@@ -436,7 +442,11 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       await indexesReady();
       try {
         doc = Object.keys($set).length
-          ? await PageModel.findOneAndUpdate(filter, { $set, $inc: { revision: 1 } }, { new: true }).lean<PageDoc>()
+          ? await PageModel.findOneAndUpdate(
+              filter,
+              { $set, $inc: { revision: 1 } },
+              { returnDocument: 'after' },
+            ).lean<PageDoc>()
           : await PageModel.findOne(filter).lean<PageDoc>();
       } catch (err) {
         if (isDuplicateKeyError(err)) throw slugTaken('page', String($set.slug));

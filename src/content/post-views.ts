@@ -45,7 +45,7 @@ export function createPostViews(deps: { redis: Redis; logger: Logger }) {
       const doc = await PostModel.findOneAndUpdate(
         filter,
         { $inc: { view_count: by } },
-        { new: true, timestamps: false }, // (no projection: FerretDB's findAndModify does not take one)
+        { returnDocument: 'after', timestamps: false }, // (no projection: FerretDB's findAndModify does not take one)
       ).lean<{ view_count: number }>();
       return doc?.view_count ?? null;
     },

@@ -30,7 +30,7 @@ const resourceSchema = new Schema(
     source_job_ids: { type: [String], default: [] },
     first_seen_job_id: { type: String, default: null },
   },
-  { timestamps: { createdAt: 'created_at', updatedAt: 'modified_at' }, versionKey: false, minimize: false },
+  { timestamps: { createdAt: 'created_at', updatedAt: 'modified_at' } as const, versionKey: false, minimize: false },
 );
 resourceSchema.index({ client_id: 1, resource_type: 1, _id: 1 });
 // A list or sync reads one tenant's type in (modified_at, _id) order from a cursor (sync.ts): one range of this index.

@@ -1,3 +1,4 @@
+import type { QueryFilter } from 'mongoose';
 import { AppError } from '../lib/errors';
 import { ResourceModel, RESOURCE_TYPES, type ResourceType } from './resource.model';
 import { parseFlagFilter } from './flags';
@@ -147,7 +148,7 @@ export function exportResources(
   settleMs: number,
 ): AsyncIterable<StoredResource> {
   const { from, bound, scope } = listingOf(clientId, type, query, settleMs);
-  const ranges: Record<string, unknown>[] = [];
+  const ranges: QueryFilter<StoredResource>[] = [];
   if (from.at !== null && from.id !== null && from.at <= bound)
     ranges.push({ ...scope, modified_at: new Date(from.at), _id: { $gt: from.id } });
   if (from.at === null || from.at < bound) {

@@ -102,7 +102,7 @@ export function createJobStore(deps: {
           JobModel.findOneAndUpdate(
             { _id: jobId, client_id: clientId, status: 'queued' },
             { $set: { status: runningStatus, started_at: new Date(), ...set } },
-            { new: true },
+            { returnDocument: 'after' },
           ).lean<JobDoc>(),
         (doc) => doc !== null,
       );
@@ -178,7 +178,7 @@ export function createJobStore(deps: {
         const ended = await JobModel.findOneAndUpdate(
           { _id: jobId, client_id: clientId, status: doc.status },
           { $set: set },
-          { new: true },
+          { returnDocument: 'after' },
         ).lean<JobDoc>();
         return ended ?? loadJob(jobId, clientId);
       });

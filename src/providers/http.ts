@@ -105,7 +105,7 @@ export async function providerRequest(
 
 /** A 4xx that asking again will not fix: the job fails with this reason. */
 export function rejected(provider: string, res: ProviderResponse): ProviderError {
-  let reason = '';
+  let reason: string;
   try {
     const body = JSON.parse(res.text) as { error?: string; error_message?: string; message?: string };
     reason = body.error_message ?? body.error ?? body.message ?? '';

@@ -124,7 +124,7 @@ function parcelAnswer(method: string, path: string, headers: http.IncomingHttpHe
   if (path === '/couriers/detect' && method === 'POST')
     return json(200, { meta: { code: 200 }, data: { total: 1, couriers: [{ slug: 'postnl', name: 'PostNL' }] } });
   if (path === '/trackings' && method === 'POST') {
-    let number = '';
+    let number: string;
     try {
       number = String(JSON.parse(body || '{}')?.tracking?.tracking_number ?? '');
     } catch {

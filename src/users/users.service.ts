@@ -150,7 +150,7 @@ export function createUsersService(deps: {
         patch.role ?? (current.role as Role),
         patch.client_id === undefined ? current.client_id : patch.client_id,
       );
-      const doc = await UserModel.findByIdAndUpdate(userId, patch, { new: true }).lean<UserDoc>();
+      const doc = await UserModel.findByIdAndUpdate(userId, patch, { returnDocument: 'after' }).lean<UserDoc>();
       // Deactivating ends the sessions, not only suspends them: reactivated, the user signs in again.
       if (patch.is_active === false) await sessionStore.endFor(userId);
       await deps.invalidateCredentials(); // role, client, permissions and is_active live in cached callers
@@ -168,7 +168,11 @@ export function createUsersService(deps: {
     },
 
     async remove(userId: string) {
-      const doc = await UserModel.findByIdAndUpdate(userId, { is_active: false }, { new: true }).lean<UserDoc>();
+      const doc = await UserModel.findByIdAndUpdate(
+        userId,
+        { is_active: false },
+        { returnDocument: 'after' },
+      ).lean<UserDoc>();
       if (!doc) throw AppError.notFound('User not found');
       await sessionStore.endFor(userId);
       await deps.invalidateCredentials();

@@ -30,7 +30,7 @@ export function createWatchCreators(deps: {
       const updated = await WatchModel.findOneAndUpdate(
         { _id: watch._id, client_id: watch.client_id },
         { $set: set },
-        { new: true },
+        { returnDocument: 'after' },
       ).lean<WatchDoc>();
       if (!updated || updated.state === watch.state) return;
       // A schedule Temporal did not pause now is paused by the watch's next run, which finds the reason and does

@@ -108,7 +108,7 @@ export function createWatchesService(deps: {
       const updated = await WatchModel.findOneAndUpdate(
         { _id: watchId, client_id: tenant },
         { $set: set },
-        { new: true },
+        { returnDocument: 'after' },
       ).lean<WatchDoc>();
       return detailed(updated ?? { ...doc, ...set });
     });

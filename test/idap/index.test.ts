@@ -9,7 +9,7 @@ import { DocTermsModel, TermDfModel, TermModel, postingId, readStats } from '../
 describe('the IDAP search index', () => {
   let api: TestApi;
   let clientId: string;
-  const scope = () => ({ client_id: clientId, resource_type: 'businesses' });
+  const scope = () => ({ client_id: clientId, resource_type: 'businesses' as const });
   const df = async () => Object.fromEntries((await TermDfModel.find(scope()).lean()).map((d) => [d.term, d.df]));
 
   beforeAll(async () => {

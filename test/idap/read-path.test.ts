@@ -70,7 +70,7 @@ describe('the IDAP search read path', () => {
 
   /** What ranking every resource with a query term answers: all its postings read, the rejected left out. */
   async function exhaustive(clientId: string, q: string, limit: number) {
-    const scope = { client_id: clientId, resource_type: 'businesses' };
+    const scope = { client_id: clientId, resource_type: 'businesses' as const };
     const parsed = parseQuery(q);
     const vocabulary = await TermDfModel.find(scope).lean<{ term: string; df: number }[]>();
     const df = new Map(vocabulary.map((v) => [v.term, v.df]));
@@ -194,7 +194,7 @@ describe('the IDAP search read path', () => {
       Array.from({ length: n }, (_, i) => business(i)),
       indexLock(api),
     );
-    const scope = { client_id: b.client_id, resource_type: 'businesses' };
+    const scope = { client_id: b.client_id, resource_type: 'businesses' as const };
     const stats = await readStats(b.client_id, 'businesses');
     const fieldImpact = (p: { field: string; tf: number; len: number }) =>
       SEARCH_FIELDS.businesses[p.field] * saturation(p.tf, p.len, averageLength(stats, p.field) || p.len);

@@ -282,19 +282,32 @@ describe('usage and spend limits', () => {
   }, 60_000);
 });
 
-describe('an unreachable or silent provider', () => {
-  // Parcel tracking points at a closed port, messaging at a server that never answers.
+describe('an unreachable, silent or redirecting provider', () => {
+  // Parcel tracking points at a closed port, messaging at a server that never answers, maps at one that
+  // redirects every call to another server (which must never hear from the relay).
   const env: Record<string, string> = { RELAY_PARCEL_TRACKING_URL: 'http://127.0.0.1:9/v4', RELAY_TIMEOUT_MS: '1500' };
   const silent = http.createServer(() => undefined);
   let heard = 0;
   silent.on('request', () => heard++);
+  let elsewhereHeard = 0;
+  const elsewhere = http.createServer((_req, res) => {
+    elsewhereHeard++;
+    res.setHeader('content-type', 'application/json').end('{"status":"OK","results":[]}');
+  });
+  const redirecting = http.createServer((req, res) => {
+    res.writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}${req.url}` }).end();
+  });
+  const servers = [silent, elsewhere, redirecting];
   beforeAll(async () => {
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    for (const server of servers) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     env.RELAY_MESSAGING_URL = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    env.RELAY_MAPS_URL = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/maps/api`;
   });
   afterAll(() => {
-    silent.closeAllConnections();
-    silent.close();
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
   });
   const ctx = useTestApi(env);
 
@@ -333,5 +346,21 @@ describe('an unreachable or silent provider', () => {
     expect(slow.status).toBe(503); // bounded by RELAY_TIMEOUT_MS
     expect(slow.body).toEqual({ detail: 'Provider temporarily unavailable' });
     expect(heard).toBe(1);
+  }, 60_000);
+
+  it('does not follow a redirect: the agent gets the 3xx as the provider refusing, the other host hears nothing', async () => {
+    const cast = await brandCast(ctx.api, ctx.admin, 'moved');
+    await createKey(ctx.api, cast.parties.owner.token, cast.brandId, {
+      provider_name: 'maps',
+      credentials: { api_key: 'moved-key' },
+    });
+    const res = await ctx.api.call('POST', '/api/v1/agent/proxy/maps/geocode/json', {
+      token: cast.parties.owner.token,
+      headers: { 'x-brand-id': String(cast.brandId) },
+      body: { params: { address: 'Dam 1, Amsterdam' } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ provider_status: 302 });
+    expect(elsewhereHeard).toBe(0);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { ResourceModel, idapRef, resourceId } from '../../src/idap/resource.model';
+import { ResourceModel, idapRef, resourceId, type ResourceType } from '../../src/idap/resource.model';
 import { siteFor } from '../../src/sandbox/research-site';
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, RESEARCH_CSV_HEADER, SUBMIT, jobPath, researchPath, waitForStatus } from './support';
@@ -24,7 +24,7 @@ async function submit(body: unknown, token = acme.triple) {
   ]);
   return res.body.research_id as string;
 }
-const count = (type: string, jobId: string) =>
+const count = (type: ResourceType, jobId: string) =>
   ResourceModel.countDocuments({ client_id: acme.client_id, resource_type: type, source_job_ids: jobId });
 
 describe('company research', () => {

@@ -1,4 +1,4 @@
-import { ReservationModel } from '../../src/pins/reservation.model';
+import { ReservationModel, type RESERVATION_STATES } from '../../src/pins/reservation.model';
 import { useTestApi } from '../support/harness';
 import { brandCaller, ended, lapsed, pinTestEnv, seedPins } from './pin-fixtures';
 
@@ -126,7 +126,7 @@ describe('resolve-pin and preview-pin', () => {
     });
 
     it('counts a name held by a live reservation as taken, and an expired or completed hold as free', async () => {
-      const hold = (name: string, state: string, expiresIn: number) =>
+      const hold = (name: string, state: (typeof RESERVATION_STATES)[number], expiresIn: number) =>
         ReservationModel.create({
           _id: `NL:${name}`,
           reservation_id: `r-${name}`,

@@ -1,6 +1,6 @@
 import { ActivityEventModel } from '../../src/activity/activity-event.model';
 import { AccessTokenModel } from '../../src/agents/access-token.model';
-import { JobModel } from '../../src/jobs/job.model';
+import { JobModel, type JobType } from '../../src/jobs/job.model';
 import { approvedToken, brandsFor } from '../agents/agent-helpers';
 import { addMember, userOf } from '../brands/brand-helpers';
 import { createClient, eventually, useTestApi } from '../support/harness';
@@ -61,7 +61,7 @@ describe('an insider: a dashboard user of the client', () => {
   it("queue statistics answer a tenant from its own jobs, never other tenants' runs", async () => {
     const mine = await createClient(ctx.api, ctx.admin, 'Queue Mine');
     const theirs = await createClient(ctx.api, ctx.admin, 'Queue Theirs');
-    const job = (clientId: string, n: number, type: string, status: string) =>
+    const job = (clientId: string, n: number, type: JobType, status: string) =>
       JobModel.create({ _id: `queue-stats-${clientId}-${n}`, client_id: clientId, type, status, params: {} });
     // States the start sweep leaves alone (it starts only queued jobs): each counts where it belongs.
     await job(mine.client_id, 1, 'maps-scrape', 'processing');

@@ -111,7 +111,8 @@ export async function callProvider(
   let status: number;
   let text: string;
   try {
-    const res = await request(url, { ...init, dispatcher: limits.dispatcher, signal, maxRedirections: 0 });
+    // undici's request() never follows a redirect (undici 7 left that to its redirect interceptor, not used here).
+    const res = await request(url, { ...init, dispatcher: limits.dispatcher, signal });
     status = res.statusCode;
     text = await boundedText(res.headers, res.body, limits.maxBytes);
   } catch (err) {

@@ -121,7 +121,7 @@ async function redisServerBinary(progress: Progress): Promise<string> {
   try {
     await ensureSystemPackages([REDIS_SERVER], progress);
   } catch (err) {
-    throw new Error(`${(err as Error).message} Or set REDIS_URL to a running Redis 7.`);
+    throw new Error(`${(err as Error).message} Or set REDIS_URL to a running Redis 7.`, { cause: err });
   }
   return onPath(REDIS_SERVER.command)!;
 }

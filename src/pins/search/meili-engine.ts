@@ -1,4 +1,4 @@
-import { MeiliSearch, MeiliSearchApiError, type Index } from 'meilisearch';
+import { Meilisearch, MeilisearchApiError, type Index } from 'meilisearch';
 import { AppError } from '../../lib/errors';
 import type { PinSearchEngine, SearchResponse } from './engine';
 import {
@@ -23,7 +23,7 @@ export interface MeiliOptions {
  */
 export function upstreamError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof MeiliSearchApiError) {
+  if (err instanceof MeilisearchApiError) {
     const status = err.response?.status ?? 0;
     const cause = err.cause;
     if (status === 400 && cause?.type === 'invalid_request' && typeof cause.message === 'string') {
@@ -48,7 +48,7 @@ function withVisibility(filter: unknown, now: number): unknown[] {
 
 /** Meilisearch itself, through its client; the index's settings are applied once per process. */
 export function createMeiliEngine(opts: MeiliOptions): PinSearchEngine {
-  const client = new MeiliSearch({ host: opts.url, apiKey: opts.apiKey, timeout: opts.timeoutMs });
+  const client = new Meilisearch({ host: opts.url, apiKey: opts.apiKey, timeout: opts.timeoutMs });
   const index: Index<PinSearchDocument> = client.index(opts.index);
   let ready: Promise<void> | null = null;
   const ensureSettings = () => {
