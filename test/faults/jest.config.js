@@ -1,10 +1,15 @@
 /** `npm run test:faults`: the fault matrix. Each file starts its own engines and service processes (no shared devstack). */
+// How the suite's files are compiled and resolved, as for the whole suite (ES-module-only packages made CommonJS).
+const { transform, transformIgnorePatterns, moduleNameMapper } = require('../../jest.config.js');
+
 module.exports = {
   rootDir: '../..',
   testEnvironment: 'node',
   roots: ['<rootDir>/test/faults'],
   testMatch: ['**/*.fault.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+  transform,
+  transformIgnorePatterns,
+  moduleNameMapper,
   testTimeout: 300_000,
   maxWorkers: 1,
   // The suite's own clients lived through killed peers and restarted engines; afterAll closes what it started,
