@@ -77,9 +77,12 @@ describe('the command line names why the service could not be reached', () => {
       const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const run = await cli(url);
       expect(run.code).toBe(1);
-      expect(run.stderr.trim()).toBe(
-        `error: could not reach ${url}: TLS failed: self-signed certificate ` +
-          '(DEPTH_ZERO_SELF_SIGNED_CERT; is the certificate trusted? NODE_EXTRA_CA_CERTS)',
+      // The certificate error's message is Node's own, and grows with the release (Node 24 adds its hint to try
+      // --use-system-ca): what the CLI adds around it is held exactly.
+      const line = run.stderr.trim();
+      expect(line.startsWith(`error: could not reach ${url}: TLS failed: self-signed certificate`)).toBe(true);
+      expect(line.endsWith(' (DEPTH_ZERO_SELF_SIGNED_CERT; is the certificate trusted? NODE_EXTRA_CA_CERTS)')).toBe(
+        true,
       );
       expect(JSON.parse((await cli(url, '--json')).stderr).error).toMatchObject({
         reason: 'tls',
