@@ -20,7 +20,7 @@ import { tenantOwned } from '../lib/tenancy';
  * Every document has an _id derived from what identifies it (tenant, type, term, resource, field),
  * so that maintaining the index is lookups and writes by _id, and reading a term's postings or a
  * prefix's completions is one range of _id: the access paths that every MongoDB-wire engine serves
- * from an index (the devstack's FerretDB serves no other, src/lib/devstack/ferretdb-build.ts).
+ * from an index (the devstack's FerretDB serves no other, tools/devstack/ferretdb/build.ts).
  */
 export const dfId = (clientId: string, type: string, term: string) => `${clientId}|${type}|${term}`;
 /**

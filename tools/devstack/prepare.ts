@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROMTOOL_BUILD, TEMPORAL_BUILD, goBuild, onPath, type Progress } from './binaries';
-import { BIN_DIR, CACHE_DIR } from '../cache-dir';
-import { FERRETDB_BUILD } from './ferretdb-build';
+import { BIN_DIR, CACHE_DIR } from '../../src/lib/cache-dir';
+import { FERRETDB_BUILD } from './ferretdb/build';
 import {
   CHROMIUM,
   REDIS_SERVER,

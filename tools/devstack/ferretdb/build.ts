@@ -1,4 +1,4 @@
-import type { GoBuild } from './binaries';
+import type { GoBuild } from '../binaries';
 
 /**
  * FerretDB 1.24.2 (SQLite backend) as the devstack builds it: the released source plus the fixes

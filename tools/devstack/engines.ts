@@ -5,9 +5,9 @@ import Redis from 'ioredis';
 import { Connection } from '@temporalio/client';
 import { TEMPORAL_BUILD, goBuild, onPath, type Progress } from './binaries';
 import { REDIS_SERVER, ensureSystemPackages } from './system-packages';
-import { FERRETDB_BUILD } from './ferretdb-build';
-import { ManagedProcess } from './managed-process';
-import { LEAD_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes';
+import { FERRETDB_BUILD } from './ferretdb/build';
+import { ManagedProcess } from '../../src/lib/managed-process';
+import { LEAD_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { canConnect, preferredPort } from './ports';
 
 export interface StartedEngine {
