@@ -71,5 +71,7 @@ describe('the production build', () => {
     );
     // Only from the build stage: nothing of the work tree (tools/, test/) is copied in directly.
     expect(runtimeStage).not.toMatch(/^COPY (?!--from=build )/m);
+    // And the build stage has no devstack to compile: the build fails should the service import it.
+    expect(fs.readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n')).toContain('tools/devstack');
   });
 });
