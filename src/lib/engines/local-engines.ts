@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** One engine the devstack started: where it listens and what it is. */
@@ -47,6 +48,11 @@ export async function startLocalEngines(opts: LocalEngineOptions, nodeEnv: strin
     throw new Error(
       'NODE_ENV=production needs MONGODB_URI, REDIS_URL and TEMPORAL_ADDRESS: ' +
         'the local engines (tools/devstack) are development tooling',
+    );
+  }
+  if (!fs.existsSync(DEVSTACK_MODULE)) {
+    throw new Error(
+      'This build has no local engines (tools/devstack): set MONGODB_URI, REDIS_URL and TEMPORAL_ADDRESS',
     );
   }
   const devstack = (await import(DEVSTACK_MODULE)) as DevstackModule;
