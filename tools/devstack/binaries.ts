@@ -60,7 +60,7 @@ export interface GoBuild {
   cmd: string;
   version: string;
   usualMinutes: string;
-  /** Files written into the source before the build: what its release tooling would generate, or added code. */
+  /** Files written into the source before the build: what its release tooling would generate. */
   generated?: Record<string, string>;
   /** Unified diffs applied in order to the module's source before the build (`git apply`: whole or not at all). */
   patches?: string[];
