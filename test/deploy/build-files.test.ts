@@ -1,27 +1,23 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import ts from 'typescript';
 
 const root = path.join(__dirname, '..', '..');
 
 /**
- * The files `tsc -p <config>` emits, relative to the config's folder: every source file of its program (those it
- * includes and whatever they import statically) that is neither a declaration file nor a dependency's.
+ * The files `tsc -p <config>` emits, relative to the config's folder: every file of its program (those it includes
+ * and whatever they import statically) that is neither a declaration file nor a dependency's. Listed by tsc itself
+ * (`--listFilesOnly`), in a process of its own: a whole program's types would stay in the test's worker.
  */
 function emittedSources(configFile: string): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(configFile, undefined, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    },
-  })!;
-  const program = ts.createProgram(config.fileNames, config.options);
+  const tsc = require.resolve('typescript/bin/tsc');
+  const listed = execFileSync(process.execPath, [tsc, '-p', configFile, '--listFilesOnly'], { encoding: 'utf8' });
   const base = path.dirname(configFile);
-  return program
-    .getSourceFiles()
-    .filter((f) => !f.isDeclarationFile && !program.isSourceFileFromExternalLibrary(f))
-    .map((f) => path.relative(base, f.fileName).split(path.sep).join('/'));
+  return listed
+    .split('\n')
+    .filter((file) => file && !file.endsWith('.d.ts') && !file.split(/[\\/]/).includes('node_modules'))
+    .map((file) => path.relative(base, file).split(path.sep).join('/'));
 }
 
 /** A development file: anything of tools/, or a module of the devstack or of its FerretDB build wherever it sits. */
