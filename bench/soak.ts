@@ -30,7 +30,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../src/lib/devstack/ports';
+import { freePort } from '../tools/devstack/ports';
 import { footprint, startService, workerPidOf } from '../test/faults/service';
 import { startSubscriber } from '../test/faults/sse';
 import { createTenant, request, type Tenant } from '../test/faults/workload';

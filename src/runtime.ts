@@ -67,15 +67,18 @@ export async function startEngines(config: Config, opts: RuntimeOptions): Promis
   let devstack: LocalEngines | undefined;
   if (missing.length) {
     progress(`devstack: starting local ${missing.join(', ')} in ${config.dataDir}`);
-    devstack = await startLocalEngines({
-      dataDir: config.dataDir,
-      cacheDir: config.CACHE_DIR,
-      namespace: config.TEMPORAL_NAMESPACE,
-      need,
-      defaultPorts: opts.defaultPorts ?? false,
-      progress,
-      uiCodecEndpoint: config.PORT ? `${publicBaseUrlOf(config)}${TEMPORAL_CODEC_PATH}` : undefined,
-    });
+    devstack = await startLocalEngines(
+      {
+        dataDir: config.dataDir,
+        cacheDir: config.CACHE_DIR,
+        namespace: config.TEMPORAL_NAMESPACE,
+        need,
+        defaultPorts: opts.defaultPorts ?? false,
+        progress,
+        uiCodecEndpoint: config.PORT ? `${publicBaseUrlOf(config)}${TEMPORAL_CODEC_PATH}` : undefined,
+      },
+      config.NODE_ENV,
+    );
   }
   const temporalAddress = config.TEMPORAL_ADDRESS ?? devstack!.temporal!.url;
   const temporal = temporalConnectionOf(config, temporalAddress);

@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import { redisLease } from '../lib/lease';
 import type { LogEntry, LogSink } from '../lib/log-tap';
 
-/** The devstack's engine log files (src/lib/devstack/engines.ts) and the container name each is shown under. */
+/** The devstack's engine log files (tools/devstack/engines.ts) and the container name each is shown under. */
 const ENGINE_FILES = { 'mongo.log': 'mongo', 'redis.log': 'redis', 'temporal.log': 'temporal' } as const;
 const READ_MAX = 256 * 1024;
 const FIRST_READ_BACK = 64 * 1024;

@@ -38,7 +38,7 @@ export const ClientModel = model('Client', clientSchema, 'clients');
 
 /**
  * Which client a content domain belongs to. The domain is the _id, so one domain names exactly one
- * client (X-Content-Domain resolves without ambiguity) on MongoDB and FerretDB alike.
+ * client (X-Content-Domain resolves without ambiguity) on any document engine.
  */
 const contentDomainSchema = new Schema(
   { _id: { type: String, required: true }, client_id: { type: String, required: true, index: true } },

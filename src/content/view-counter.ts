@@ -4,8 +4,8 @@
  * A read that waits for its count still gets an exact one: an `$inc` by n that returns V covers the
  * counts V-n+1 … V, handed out in arrival order. So a popular post costs one write per database round
  * trip instead of one per read, and the increments of one post never overlap within a process (which
- * also keeps counts exact on document stores whose `$inc` is not atomic under concurrency, such as the
- * local FerretDB). Reads that do not wait (add) are written at most every `backgroundDelayMs` per post.
+ * also keeps counts exact on a document engine whose `$inc` is not atomic under concurrency, as the
+ * devstack's is). Reads that do not wait (add) are written at most every `backgroundDelayMs` per post.
  */
 type Increment = (key: string, by: number, wantTotal: boolean) => Promise<number | null>;
 

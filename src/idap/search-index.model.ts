@@ -20,7 +20,8 @@ import { tenantOwned } from '../lib/tenancy';
  * Every document has an _id derived from what identifies it (tenant, type, term, resource, field),
  * so that maintaining the index is lookups and writes by _id, and reading a term's postings or a
  * prefix's completions is one range of _id: the access paths that every MongoDB-wire engine serves
- * from an index (the devstack's FerretDB serves no other, src/lib/devstack/ferretdb-build.ts).
+ * from an index (the devstack's FerretDB serves these from its _id index through its build's patches,
+ * tools/devstack/ferretdb/patches).
  */
 export const dfId = (clientId: string, type: string, term: string) => `${clientId}|${type}|${term}`;
 /**

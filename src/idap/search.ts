@@ -15,7 +15,7 @@ export interface SearchOptions {
 export type SearchItem = ResourceView & { score: number };
 
 /**
- * Ranked search over the term index (search-index.model.ts), scored in Node so that MongoDB and FerretDB answer
+ * Ranked search over the term index (search-index.model.ts), scored in Node so that every document engine answers
  * the same (ranking.ts), reading each term's postings best first only as far as the answer needs (top-k.ts),
  * through the process's cache (index-reads.ts). `trace` counts what it read.
  */

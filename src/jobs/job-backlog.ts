@@ -26,8 +26,8 @@ export interface JobBacklogLimits {
  * Retry-After while the deployment's unfinished jobs reach the bound, before anything is recorded, so an overload
  * cannot leave a backlog that keeps the workers, and every tenant's reads, busy long after the load drops back.
  * The count is read from the job records in the background, at most once every REFRESH_AFTER_MS while submits come
- * (off the submit's path: on the devstack's FerretDB it read every job record until its build narrowed filters by
- * the collections' indexes, docs/performance.md), and raised by
+ * (off the submit's path: an engine that cannot answer it from an index reads every job record, docs/performance.md),
+ * and raised by
  * every submit this process accepts, so a burst cannot pass the bound. Between two reads a count only rises: a job
  * that ends makes room at the next read. A refusal is made on a count read within REFRESH_AFTER_MS only: counts are
  * read while submits come, so after a quiet spell the last one may be from before the jobs ended (most likely what

@@ -35,8 +35,8 @@ const duplicateIndexes = (err: unknown): number[] | null => {
 
 /**
  * Inserts documents whose ids are deterministic, leaving any that exist already as they are (a
- * retried activity, another job, wrote them); answers how many were new. One insertMany: MongoDB and
- * FerretDB both detect the duplicates on the _id index, with no read beforehand.
+ * retried activity, another job, wrote them); answers how many were new. One insertMany: the document engine
+ * detects the duplicates on the _id index, with no read beforehand.
  */
 export async function insertNew(model: Model<any>, docs: Record<string, unknown>[]): Promise<number> {
   return docs.length - (await insertReportingDuplicates(model, docs)).length;

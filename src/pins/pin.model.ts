@@ -30,7 +30,7 @@ pinSchema.index({ client_id: 1, brand_id: 1 });
 // The KPIs' pins_created: per client, and platform-wide.
 pinSchema.index({ client_id: 1, created_at: 1 });
 pinSchema.index({ created_at: 1 });
-// What the built-in search engine filters on first (used by MongoDB; FerretDB on SQLite scans regardless).
+// What the built-in search engine filters on first.
 pinSchema.index({ country_code: 1 });
 pinSchema.index({ 'subscription.status': 1, 'subscription.expires_at': 1 });
 

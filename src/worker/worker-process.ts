@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../lib/config';
-import { ManagedProcess } from '../lib/devstack/managed-process';
+import { ManagedProcess } from '../lib/managed-process';
 import type { Logger } from '../lib/logger';
 import type { EngineRuntime } from '../runtime';
 import type { ProviderName } from '../integrations/providers';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startRedis, type StartedEngine } from '../../src/lib/devstack/engines';
+import { startRedis, type StartedEngine } from '../../tools/devstack/engines';
 import { startTestApi, type TestApi } from '../support/harness';
 import { author, createSite, doc, publicGet } from './content-helpers';
 import { BIN_DIR } from '../../src/lib/cache-dir';

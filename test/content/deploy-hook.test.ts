@@ -5,7 +5,7 @@ import { createContentWorkflows } from '../../src/content/content.workflows';
 import { createTemporalClient, REQUEST_CALL_DEADLINE_MS } from '../../src/lib/engines/temporal';
 import { unavailableEngine } from '../../src/lib/http/engine-errors';
 import { eventually, startTestApi, type TestApi } from '../support/harness';
-import { freePort } from '../../src/lib/devstack/ports';
+import { freePort } from '../../tools/devstack/ports';
 import { author, createSite, doc } from './content-helpers';
 import { deployHookWorkflowId } from '../../src/content/content.workflows';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { registry } from '../../src/lib/metrics';
-import { PROMTOOL } from '../../src/lib/devstack/prepare';
+import { PROMTOOL } from '../../tools/devstack/prepare';
 
 const root = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');

@@ -1,5 +1,5 @@
-import { startMongo, startRedis, startTemporal, type StartedEngine } from '../../src/lib/devstack/engines';
-import { portsForDir } from '../../src/lib/devstack/ports';
+import { startMongo, startRedis, startTemporal, type StartedEngine } from '../../tools/devstack/engines';
+import { portsForDir } from '../../tools/devstack/ports';
 import { BIN_DIR } from '../../src/lib/cache-dir';
 
 export type EngineName = 'mongodb' | 'redis' | 'temporal';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/lib/devstack/ports';
-import { processAlive } from '../../src/lib/devstack/process-alive';
+import { freePort } from '../../tools/devstack/ports';
+import { processAlive } from '../../tools/devstack/process-alive';
 import { startService, type ServiceProcess } from './service';
 import { createTenant, expectedPlaces, jobStatus, request, submitJob } from './workload';
 

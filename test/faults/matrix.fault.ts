@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { MongoClient, type Db } from 'mongodb';
-import { freePort } from '../../src/lib/devstack/ports';
+import { freePort } from '../../tools/devstack/ports';
 import { FAULT_CASES, type FaultCase, type FaultContext } from './cases';
 import { startFaultEngines, type FaultEngines } from './engines';
 import { footprint, startService, type ProcessFootprint } from './service';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/lib/devstack/ports';
+import { freePort } from '../../tools/devstack/ports';
 import { eventually, startTestApi, type TestApi } from '../support/harness';
 
 /** A Redis Sentinel (redis-server in sentinel mode) watching the run's Redis as the primary `leads`. */

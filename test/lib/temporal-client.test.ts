@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTemporalClient } from '../../src/lib/engines/temporal';
-import { freePort } from '../../src/lib/devstack/ports';
+import { freePort } from '../../tools/devstack/ports';
 import { EncryptionCodec } from '../../src/lib/engines/payload-codec';
 
 const codec = new EncryptionCodec(randomBytes(32).toString('hex'));

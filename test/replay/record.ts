@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
-import { temporalTestServer } from '../../src/lib/devstack/temporal-test-server';
+import { temporalTestServer } from '../../tools/devstack/temporal-test-server';
 import { bundleWorkflows } from '../../src/worker/create-worker';
 import { workflowSpanSinks } from '../../src/lib/engines/temporal-interceptors';
 import { historyToJson } from './history-json';

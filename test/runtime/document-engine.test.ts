@@ -12,8 +12,8 @@ describe('document engine', () => {
   });
   afterAll(() => client.close());
 
-  // Job writes and the search index send bulks of hundreds of updates; FerretDB 1.24 as released
-  // hangs for good on one of 100+ statements that match (see FERRETDB_BUILD's patch).
+  // Job writes and the search index send bulks of hundreds of updates; FerretDB 1.24 as released hangs for good on
+  // one of 100+ statements that match (tools/devstack/ferretdb/patches/0001-update-connection-leak.patch).
   it('applies one bulk of 250 updates that all match, and another right after it', async () => {
     const docs = client.db(`engine_${randomBytes(3).toString('hex')}`).collection<{ _id: string; n: number }>('docs');
     await docs.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: `d${i}`, n: 0 })));
@@ -29,7 +29,7 @@ describe('document engine', () => {
     expect(await docs.countDocuments({ n: 2 })).toBe(250);
   }, 30_000);
 
-  // The devstack's FerretDB answers these from its _id index (FERRETDB_BUILD's second patch); the
+  // The devstack's FerretDB answers these from its _id index (patches 0002 and 0003); the
   // rest of the filter must still apply in full.
   it('answers filters that pin _id, alone or with other conditions, exactly', async () => {
     const db = client.db(`engine_${randomBytes(3).toString('hex')}`);
@@ -55,7 +55,7 @@ describe('document engine', () => {
     expect(await ids({})).toEqual([1, 3, 4, 5]);
   });
 
-  // Ranges of string _ids are read from the index too (FERRETDB_BUILD's range pushdown); JSON escapes
+  // Ranges of string _ids are read from the index too (patch 0003's range); JSON escapes
   // (space, quotes, <, non-ASCII) must not move a document out of its range.
   it('answers string ranges on _id exactly, whatever characters the ids hold', async () => {
     const db = client.db(`engine_${randomBytes(3).toString('hex')}`);
@@ -87,7 +87,7 @@ describe('document engine', () => {
   });
 
   // The devstack's FerretDB compares a filter's top-level strings in SQLite before decoding a document
-  // (FERRETDB_BUILD's field pushdown): a field that holds an array, escapes in the stored text, other types and
+  // (patch 0004): a field that holds an array, escapes in the stored text, other types and
   // the rest of the filter must still decide exactly, for reads, counts, updates and deletes alike.
   it('answers filters on other top-level fields exactly: arrays, escapes, $in and mixed types', async () => {
     const db = client.db(`engine_${randomBytes(3).toString('hex')}`);
@@ -134,7 +134,7 @@ describe('document engine', () => {
   });
 
   // The search index reads the best postings of a term as the first N of an _id range sorted by _id
-  // (FERRETDB_BUILD's sort pushdown): the order must be MongoDB's (bytes of the string), not that of
+  // (patch 0005): the order must be MongoDB's (bytes of the string), not that of
   // the ids' JSON text, whose quotes and escapes would put `t|a b` before `t|a` and `t|a<` after `t|aA`.
   it('reads a string range of _id sorted by _id, up to a limit, in MongoDB’s order', async () => {
     const db = client.db(`engine_${randomBytes(3).toString('hex')}`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { onPath } from '../../src/lib/devstack/binaries';
+import { onPath } from '../../tools/devstack/binaries';
 
 /**
  * Debian's chromium, which the tests' global setup installs when it is missing (CHROMIUM_PATH to use another);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Devstack } from '../../src/lib/devstack';
+import type { Devstack } from '../../tools/devstack';
 import { RUN_MARKER, runProcesses } from './leftovers';
 
 /**

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { ManagedProcess } from '../../src/lib/devstack/managed-process';
-import { canConnect, freePort } from '../../src/lib/devstack/ports';
-import { onPath } from '../../src/lib/devstack/binaries';
+import { ManagedProcess } from '../../src/lib/managed-process';
+import { canConnect, freePort } from '../../tools/devstack/ports';
+import { onPath } from '../../tools/devstack/binaries';
 
-/** Debian's nginx, which the preparation step installs (src/lib/devstack/system-packages.ts, NGINX). */
+/** Debian's nginx, which the preparation step installs (tools/devstack/system-packages.ts, NGINX). */
 export const NGINX = onPath('nginx') ?? '/usr/sbin/nginx';
 
 export interface ReverseProxy {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities';
-import { TEST_SERVER_PID_FILE, temporalTestServer } from '../../src/lib/devstack/temporal-test-server';
+import { TEST_SERVER_PID_FILE, temporalTestServer } from '../../tools/devstack/temporal-test-server';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 export interface TimeSkipping {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { startRedis, type StartedEngine } from '../../src/lib/devstack/engines';
+import { startRedis, type StartedEngine } from '../../tools/devstack/engines';
 import { createClient, startTestApi, type TestApi } from '../support/harness';
 import { BIN_DIR } from '../../src/lib/cache-dir';
 

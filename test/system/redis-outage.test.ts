@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startRedis, type StartedEngine } from '../../src/lib/devstack/engines';
-import { canConnect } from '../../src/lib/devstack/ports';
+import { startRedis, type StartedEngine } from '../../tools/devstack/engines';
+import { canConnect } from '../../tools/devstack/ports';
 import { createClient, eventually, startTestApi, type TestApi } from '../support/harness';
 import { BIN_DIR } from '../../src/lib/cache-dir';
 

@@ -22,7 +22,7 @@ const GUARDED = Symbol.for('lead-service.mongo-socket-guard');
  * 'drain' (mongodb 6.20; 7.9 still does). A socket that is destroyed but has not emitted 'close' yet (the moment
  * after the engine closed it) refuses the write without an error and never drains, and nothing else ends that
  * wait: the command never settles. When it is the server monitor's heartbeat, the monitor stays "checking" for
- * good and the engine is never seen again: after FerretDB closed its connections at once on a restart, the fault
+ * good and the engine is never seen again: after the document engine closed its connections at once on a restart, the fault
  * matrix saw every server selection fail for minutes while a fresh client reached the engine at once. The window
  * is real because a pool connection's close marks the server unknown and asks the monitor to check at once, in the
  * same turn of the event loop as the monitor's own socket closing.

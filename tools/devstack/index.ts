@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { DevstackModule } from '../../src/lib/engines/local-engines';
 import type { Progress } from './binaries';
 import { lockDataDir } from './data-dir-lock';
 import { startMongo, startRedis, startTemporal, type StartedEngine, type TemporalEngine } from './engines';
@@ -88,3 +89,10 @@ export async function startDevstack(opts: DevstackOptions): Promise<Devstack> {
     stop: stopAll,
   };
 }
+
+/**
+ * The service's seam (src/lib/engines/local-engines.ts loads this module by path when an engine URL is unset): typed
+ * by the service's DevstackModule, so a change on either side fails typecheck.
+ */
+export const startLocalEngines: DevstackModule['startLocalEngines'] = ({ defaultPorts, ...rest }) =>
+  startDevstack({ ...rest, ports: defaultPorts ? DEFAULT_PORTS : undefined });

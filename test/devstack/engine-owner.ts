@@ -1,5 +1,5 @@
 // A process that starts a redis-server through the devstack and then just lives, so a test can kill it with SIGKILL.
-import { startRedis } from '../../src/lib/devstack/engines';
+import { startRedis } from '../../tools/devstack/engines';
 import { BIN_DIR } from '../../src/lib/cache-dir';
 
 startRedis({ dataDir: process.env.OWNER_DATA_DIR!, binDir: BIN_DIR, progress: () => undefined })

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CACHE_DIR } from '../cache-dir';
+import { CACHE_DIR } from '../../src/lib/cache-dir';
 import { prepareMachine } from './prepare';
 import { DEFAULT_PORTS, startDevstack } from '.';
 

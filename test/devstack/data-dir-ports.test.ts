@@ -3,8 +3,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
-import { startDevstack } from '../../src/lib/devstack';
-import { portsForDir } from '../../src/lib/devstack/ports';
+import { startDevstack } from '../../tools/devstack';
+import { portsForDir } from '../../tools/devstack/ports';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
 
 const redisOnly = (dataDir: string) =>

@@ -1,13 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  ensureSystemPackages,
-  missingNeeds,
-  TEST_NEEDS,
-  type SystemNeed,
-} from '../../src/lib/devstack/system-packages';
-import { testMachineReady } from '../../src/lib/devstack/prepare';
+import { ensureSystemPackages, missingNeeds, TEST_NEEDS, type SystemNeed } from '../../tools/devstack/system-packages';
+import { testMachineReady } from '../../tools/devstack/prepare';
 
 const absent: SystemNeed = {
   command: 'lead-service-no-such-tool',

@@ -5,9 +5,9 @@ import Redis from 'ioredis';
 import { Connection } from '@temporalio/client';
 import { TEMPORAL_BUILD, goBuild, onPath, type Progress } from './binaries';
 import { REDIS_SERVER, ensureSystemPackages } from './system-packages';
-import { FERRETDB_BUILD } from './ferretdb-build';
-import { ManagedProcess } from './managed-process';
-import { LEAD_SEARCH_ATTRIBUTES } from '../../../workflows/search-attributes';
+import { ferretdbBuild } from './ferretdb/build';
+import { ManagedProcess } from '../../src/lib/managed-process';
+import { LEAD_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { canConnect, preferredPort } from './ports';
 
 export interface StartedEngine {
@@ -52,7 +52,7 @@ export async function startMongo(opts: EngineOptions): Promise<StartedEngine> {
   let ferretdb = onPath('ferretdb');
   if (!ferretdb) {
     try {
-      ferretdb = await goBuild(FERRETDB_BUILD, opts.binDir, opts.progress);
+      ferretdb = await goBuild(ferretdbBuild(), opts.binDir, opts.progress);
     } catch (err) {
       opts.progress(`FerretDB unavailable (${(err as Error).message.split('\n')[0]}); trying mongodb-memory-server`);
     }

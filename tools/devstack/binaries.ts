@@ -60,20 +60,14 @@ export interface GoBuild {
   cmd: string;
   version: string;
   usualMinutes: string;
-  /** Files written into the source before the build: what its release tooling would generate, or added code. */
+  /** Files written into the source before the build: what its release tooling would generate. */
   generated?: Record<string, string>;
-  /** Fixes applied to the module's source before the build; each must match exactly once. */
-  patches?: SourcePatch[];
+  /** Unified diffs applied in order to the module's source before the build (`git apply`: whole or not at all). */
+  patches?: string[];
   /** The cached binary's file name (a patched build must not be confused with a plain one). */
   cacheName?: string;
   /** Go build tags (`go build -tags`). */
   tags?: string[];
-}
-
-export interface SourcePatch {
-  file: string;
-  find: string;
-  replace: string;
 }
 
 export const TEMPORAL_BUILD: GoBuild = {
@@ -125,9 +119,10 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
     });
     const source = path.join(work, 'src');
     fs.cpSync(JSON.parse(download).Dir, source, { recursive: true });
+    // The module cache's copy is read-only; the patches and generated files rewrite it.
+    execFileSync('chmod', ['-R', 'u+w', source]);
     for (const [file, content] of Object.entries(spec.generated ?? {})) {
       const dest = path.join(source, file);
-      fs.chmodSync(path.dirname(dest), 0o755);
       fs.rmSync(dest, { force: true });
       fs.writeFileSync(dest, content);
     }
@@ -148,14 +143,20 @@ export async function goBuild(spec: GoBuild, binDir: string, progress: Progress)
   return target;
 }
 
-function applyPatch(root: string, patch: SourcePatch): void {
-  const file = path.join(root, patch.file);
-  const text = fs.readFileSync(file, 'utf8');
-  if (text.split(patch.find).length !== 2)
-    throw new Error(`patch for ${patch.file} does not match its source exactly once`);
-  fs.chmodSync(file, 0o644);
-  fs.writeFileSync(
-    file,
-    text.replace(patch.find, () => patch.replace),
-  );
+/**
+ * Applies a unified diff to a module's source with `git apply`, which takes it whole or refuses it (no fuzz): a
+ * patch that no longer matches its source stops the build. The source is no repository; git must not look for one
+ * above it (the temporary directory could sit inside one).
+ */
+export function applyPatch(root: string, patch: string): void {
+  try {
+    execFileSync('git', ['apply', '--whitespace=nowarn', patch], {
+      cwd: root,
+      env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(root) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  } catch (err) {
+    const stderr = String((err as { stderr?: Buffer }).stderr ?? '').trim();
+    throw new Error(`patch ${path.basename(patch)} does not apply to its source: ${stderr}`, { cause: err });
+  }
 }

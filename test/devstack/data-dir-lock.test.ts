@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startDevstack } from '../../src/lib/devstack';
+import { startDevstack } from '../../tools/devstack';
 import { CACHE_DIR } from '../../src/lib/cache-dir';
-import { processAlive } from '../../src/lib/devstack/process-alive';
+import { processAlive } from '../../tools/devstack/process-alive';
 
 const sleeper = (cwd?: string) => spawn('sleep', ['60'], { stdio: 'ignore', cwd });
 const exited = (proc: ReturnType<typeof sleeper>) =>

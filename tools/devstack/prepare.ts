@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROMTOOL_BUILD, TEMPORAL_BUILD, goBuild, onPath, type Progress } from './binaries';
-import { BIN_DIR, CACHE_DIR } from '../cache-dir';
-import { FERRETDB_BUILD } from './ferretdb-build';
+import { BIN_DIR, CACHE_DIR } from '../../src/lib/cache-dir';
+import { ferretdbBuild } from './ferretdb/build';
 import {
   CHROMIUM,
   REDIS_SERVER,
@@ -31,7 +31,7 @@ export interface PrepareOptions {
 export async function prepareMachine(opts: PrepareOptions): Promise<void> {
   await ensureSystemPackages(machineNeeds(opts.tests), opts.progress);
   if (opts.engines) {
-    if (!onPath('mongod')) await goBuild(FERRETDB_BUILD, BIN_DIR, opts.progress);
+    if (!onPath('mongod')) await goBuild(ferretdbBuild(), BIN_DIR, opts.progress);
     if (!onPath('temporal')) await goBuild(TEMPORAL_BUILD, BIN_DIR, opts.progress);
   }
   if (opts.tests) {
