@@ -13,7 +13,7 @@ import type { JobQuotas } from '../src/jobs/job-quotas';
 import type { RunLocked } from '../src/lib/locks';
 import { createWriteGate, type WriteGate } from '../src/jobs/write-gate';
 import { createIndexFeed } from '../src/jobs/index-feed';
-import { indexResources, resourcesOfJob } from '../src/idap/resources.service';
+import { indexResources, resourcesOfJob } from '../src/idap/resources/resources.service';
 import { resultsCount, scrapeLocation, type MapsJobParams } from '../src/jobs/maps-scrape';
 import { deliverWebhook } from '../src/jobs/webhooks';
 import type { OutboundPolicy } from '../src/lib/outbound';

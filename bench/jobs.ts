@@ -19,10 +19,10 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { ResourceModel } from '../src/idap/resource.model';
+import { ResourceModel } from '../src/idap/resources/resource.model';
 import { JobItemModel, JobModel } from '../src/jobs/job.model';
-import { resourceWrite, writeResources } from '../src/idap/resource-writes';
-import type { ResourceType } from '../src/idap/resource.model';
+import { resourceWrite, writeResources } from '../src/idap/resources/resource-writes';
+import type { ResourceType } from '../src/idap/resources/resource.model';
 import { benchConfig, startBenchApi, startWorkerProcess, streamFrames, verdict } from './support';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 200);

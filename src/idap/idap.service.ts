@@ -1,15 +1,15 @@
 import { mediaNotSearchable } from '../media/media.service';
 import type { RunLocked } from '../lib/locks';
-import type { ResourceType } from './resource.model';
-import { batchGet, type BatchRequest } from './batch';
-import { changeFlags, parseFlagFilter, type FlagChange } from './flags';
+import type { ResourceType } from './resources/resource.model';
+import { batchGet, type BatchRequest } from './resources/batch';
+import { changeFlags, parseFlagFilter, type FlagChange } from './resources/flags';
 import { cacheLookups } from '../lib/metrics';
-import { newSearchTrace, type IdapReads, type SearchTrace } from './index-reads';
-import { csv } from './refs';
-import { searchResources } from './search';
-import { INDEX_LAYOUT } from './search-index.model';
-import { resourcesDownload, type DownloadFormat } from './export';
-import { exportResources, listResources, type ListQuery } from './sync';
+import { newSearchTrace, type IdapReads, type SearchTrace } from './search/index-reads';
+import { csv } from './resources/refs';
+import { searchResources } from './search/search';
+import { INDEX_LAYOUT } from './search/search-index.model';
+import { resourcesDownload, type DownloadFormat } from './sync/export';
+import { exportResources, listResources, type ListQuery } from './sync/sync';
 
 export interface SearchQuery {
   q: string;

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLeadServiceClient, type ResourcePage } from '@lead-service/client';
-import { idapRef, resourceId } from '../../src/idap/resource.model';
-import { upsertResources } from '../../src/idap/resources.service';
+import { idapRef, resourceId } from '../../src/idap/resources/resource.model';
+import { upsertResources } from '../../src/idap/resources/resources.service';
 import { agentToken } from '../content/content-helpers';
-import { SYNC_ENV, settled } from '../idap/sync-helpers';
+import { SYNC_ENV, settled } from '../idap/sync/sync-helpers';
 import { createClient, indexLock, useTestApi } from '../support/harness';
 import { connectMcp } from './mcp-fixtures';
 

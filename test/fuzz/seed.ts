@@ -1,5 +1,5 @@
 import { BrandModel } from '../../src/brands/brand.model';
-import { upsertResources } from '../../src/idap/resources.service';
+import { upsertResources } from '../../src/idap/resources/resources.service';
 import { indexLock, type TestApi } from '../support/harness';
 import { approvedToken } from '../agents/agent-helpers';
 

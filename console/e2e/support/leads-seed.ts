@@ -3,9 +3,9 @@ import type Redis from 'ioredis';
 import { connectMongo } from '../../../src/lib/engines/mongo';
 import { connectRedis, createRedis } from '../../../src/lib/engines/redis';
 import { createLocks, type RunLocked } from '../../../src/lib/locks';
-import { announceThrough } from '../../../src/idap/index-changes';
-import { idapRef, resourceId, type ResourceType } from '../../../src/idap/resource.model';
-import { upsertResources, type ResourceInput } from '../../../src/idap/resources.service';
+import { announceThrough } from '../../../src/idap/search/index-changes';
+import { idapRef, resourceId, type ResourceType } from '../../../src/idap/resources/resource.model';
+import { upsertResources, type ResourceInput } from '../../../src/idap/resources/resources.service';
 import { createMediaService } from '../../../src/media/media.service';
 import { LocalStorage } from '../../../src/media/storage';
 
