@@ -37,7 +37,7 @@ import { upsertResources } from '../src/idap/resources/resources.service';
 import { createLocks } from '../src/lib/locks';
 import { parseQuery, prepareQuery, rankAll, type Ranked } from '../src/idap/search/ranking';
 import { INDEX_LAYOUT, dfId, idPrefixRange, postingId, statsId } from '../src/idap/search/search-index.model';
-import { newSearchTrace } from '../src/idap/search/index-reads';
+import { newSearchTrace } from '../src/idap/search/search-trace';
 import type { ApiRuntime } from '../src/runtime';
 import autocannon from 'autocannon';
 import { WorkflowNotFoundError } from '@temporalio/client';

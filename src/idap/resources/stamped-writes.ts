@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AnyBulkWriteOperation } from 'mongoose';
-import { groupBy } from '../../lib/group-by';
+import { groupBy } from '../../lib/arrays';
 import { ResourceModel } from './resource.model';
 
 /**

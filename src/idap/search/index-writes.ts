@@ -4,7 +4,7 @@ import { isDuplicateKeyError } from '../../lib/errors';
 import type { RunLocked } from '../../lib/locks';
 import { ResourceModel, type ResourceType } from '../resources/resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
-import { groupBy } from '../../lib/group-by';
+import { groupBy } from '../../lib/arrays';
 import type { TypeChange } from './index-changes';
 import {
   DocTermsModel,

@@ -1,7 +1,7 @@
 import type { ResourceType } from '../resources/resource.model';
 import { averageLength, idf, saturation } from './bm25';
 import type { Posting } from './postings';
-import { groupBy } from '../../lib/group-by';
+import { groupBy } from '../../lib/arrays';
 import type { TermStats } from './search-index.model';
 import { SEARCH_FIELDS, tokenize } from './text';
 

@@ -1,5 +1,6 @@
 import type { ResourceType } from '../resources/resource.model';
-import { newSearchTrace, type SearchTrace, type TypeReads } from './index-reads';
+import { newSearchTrace, type SearchTrace } from './search-trace';
+import type { TypeReads } from './type-cache';
 import { parseQuery, prepareQuery } from './ranking';
 import { topK } from './top-k';
 import { resourceView, type ResourceView, type StoredResource } from '../resources/view';

@@ -1,4 +1,5 @@
-import type { SearchTrace, TypeReads } from './index-reads';
+import type { SearchTrace } from './search-trace';
+import type { TypeReads } from './type-cache';
 import { WHOLE_FIELD_BOOST, byRank, scoreOf, type PreparedQuery, type Ranked } from './ranking';
 import { INDEX_LAYOUT, rankCeiling } from './search-index.model';
 import type { StoredResource } from '../resources/view';

@@ -2,7 +2,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createClient, eventually, indexLock, startTestApi, type TestApi } from '../../support/harness';
 import { startSecondApi } from '../../support/second-api';
 import { averageLength, saturation } from '../../../src/idap/search/bm25';
-import { newSearchTrace } from '../../../src/idap/search/index-reads';
+import { newSearchTrace } from '../../../src/idap/search/search-trace';
 import { parseQuery, prepareQuery, rankAll } from '../../../src/idap/search/ranking';
 import { ResourceModel, idapRef, resourceId } from '../../../src/idap/resources/resource.model';
 import { upsertResources } from '../../../src/idap/resources/resources.service';

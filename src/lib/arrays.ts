@@ -9,3 +9,8 @@ export function groupBy<T, K>(items: T[], key: (t: T) => K): Map<K, T[]> {
   }
   return m;
 }
+
+/** `items` in consecutive parts of at most `size` each (the last may be shorter), in order; none for no items. */
+export function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+}
