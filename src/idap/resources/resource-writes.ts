@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { groupBy } from '../../lib/arrays';
 import { insertNew, insertReportingDuplicates } from '../../lib/bulk-writes';
 import { announceChanges } from '../search/index-changes';
 import { parseRef } from './refs';
@@ -139,11 +140,15 @@ export async function writeResources(writes: ResourceWrite[], links: ResourceLin
     JobResourceModel,
     all.map((w) => ({ _id: jobResourceId(w.jobId, w.type, w.id), client_id: w.clientId })),
   );
-  const byClient = new Map<string, { type: ResourceType; resources: string[] }[]>();
-  for (const w of [...all, ...links]) {
-    byClient.set(w.clientId, [...(byClient.get(w.clientId) ?? []), { type: w.type, resources: [w.id] }]);
-  }
-  await Promise.all([...byClient].map(([clientId, changes]) => announceChanges(clientId, changes)));
+  const byClient = groupBy([...all, ...links], (w) => w.clientId);
+  await Promise.all(
+    [...byClient].map(([clientId, of]) =>
+      announceChanges(
+        clientId,
+        of.map((w) => ({ type: w.type, resources: [w.id] })),
+      ),
+    ),
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { chunksOf, groupBy } from '../../lib/arrays';
 import type { RunLocked } from '../../lib/locks';
 import {
   JobResourceModel,
@@ -89,9 +90,8 @@ export async function resourcesChanged(
   lock: RunLocked,
 ): Promise<void> {
   const indexed = await indexTypes(clientId, refs, lock);
-  const byType = new Map<ResourceType, string[]>();
-  for (const r of refs) byType.set(r.type, [...(byType.get(r.type) ?? []), r.id]);
-  await announceChanges(clientId, [...indexed, ...[...byType].map(([type, resources]) => ({ type, resources }))]);
+  const byType = [...groupBy(refs, (r) => r.type)].map(([type, of]) => ({ type, resources: of.map((r) => r.id) }));
+  await announceChanges(clientId, [...indexed, ...byType]);
 }
 
 /**
@@ -178,15 +178,17 @@ export async function rerankIndex(
   ]);
   const ids = [...new Set([...stored, ...indexed].map((d) => d._id))].sort();
   const start = opts.after === undefined ? 0 : ids.findIndex((id) => id > opts.after!);
-  for (let i = start < 0 ? ids.length : start; i < ids.length; i += RERANK_CHUNK) {
-    const step = ids.slice(i, i + RERANK_CHUNK);
+  const rest = start < 0 ? [] : ids.slice(start);
+  let done = ids.length - rest.length;
+  for (const step of chunksOf(rest, RERANK_CHUNK)) {
     await indexTypes(
       clientId,
       step.map((id) => ({ type, id })),
       lock,
       { rerank: true },
     );
-    await opts.progress?.({ after: step[step.length - 1], done: i + step.length, of: ids.length });
+    done += step.length;
+    await opts.progress?.({ after: step[step.length - 1], done, of: ids.length });
   }
   await lock(indexLockName(clientId, type), () =>
     TermStatsModel.updateOne({ _id: statsId(clientId, type), ...scope }, { $set: { layout: INDEX_LAYOUT } }),

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { groupBy } from '../../lib/arrays';
+import { idBatches } from '../../lib/id-batches';
 import { ResourceModel } from './resource.model';
 
 /**
@@ -16,8 +17,6 @@ import { ResourceModel } from './resource.model';
 export const RESOURCE_WRITE_BUDGET_MS = 1000;
 /** Stamps again at most this many times (each a small write by _id); past them the write stands as it is. */
 const MAX_RESTAMPS = 5;
-/** Ids per read and restamp, so that FerretDB still answers each `$in` from its _id index. */
-const CHUNK = 500;
 
 export interface ResourceKey {
   clientId: string;
@@ -44,9 +43,9 @@ export async function stampedWrite<T>(
 async function restamp(keys: ResourceKey[], stamp: Date): Promise<void> {
   for (const [clientId, ofClient] of groupBy(keys, (k) => k.clientId)) {
     const ids = [...new Set(ofClient.map((k) => k.id))];
-    for (let i = 0; i < ids.length; i += CHUNK) {
+    for (const part of idBatches(ids)) {
       await ResourceModel.updateMany(
-        { client_id: clientId, _id: { $in: ids.slice(i, i + CHUNK) } },
+        { client_id: clientId, _id: { $in: part } },
         { $max: { modified_at: stamp } },
         { timestamps: false },
       );
@@ -187,9 +186,9 @@ async function readVisible(updates: ResourceUpdate[]): Promise<Map<string, Visib
   const out = new Map<string, Visible | undefined>(updates.map((u) => [`${u.clientId}|${u.id}`, undefined]));
   for (const [clientId, ofClient] of groupBy(updates, (u) => u.clientId)) {
     const ids = [...new Set(ofClient.map((u) => u.id))];
-    for (let i = 0; i < ids.length; i += CHUNK) {
+    for (const part of idBatches(ids)) {
       const docs = await ResourceModel.find(
-        { client_id: clientId, _id: { $in: ids.slice(i, i + CHUNK) } },
+        { client_id: clientId, _id: { $in: part } },
         { data: 1, flags: 1, related: 1 },
       ).lean<({ _id: string } & Partial<Visible>)[]>();
       for (const d of docs)

@@ -5,6 +5,7 @@ import type { RunLocked } from '../../lib/locks';
 import { ResourceModel, type ResourceType } from '../resources/resource.model';
 import { fieldLengths, postingsKey, postingsOf, termsOf, type Posting } from './postings';
 import { groupBy } from '../../lib/arrays';
+import { idBatches } from '../../lib/id-batches';
 import type { TypeChange } from './index-changes';
 import {
   DocTermsModel,
@@ -19,11 +20,6 @@ import {
   type IndexStats,
   type TermStats,
 } from './search-index.model';
-
-/** Ids per `$in` (reads and deletes), so that FerretDB can still answer each from its _id index. */
-const IN_CHUNK = 500;
-const chunksOf = <T>(items: T[], size: number) =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 export const indexLockName = (clientId: string, type: ResourceType) => `idap-index:${statsId(clientId, type)}`;
 
@@ -94,14 +90,14 @@ async function readState(clientId: string, ids: Map<ResourceType, string[]>): Pr
   const scope = { client_id: clientId, resource_type: { $in: types } };
   const [docs, indexed, stats] = await Promise.all([
     Promise.all(
-      chunksOf(all, IN_CHUNK).map((part) =>
+      idBatches(all).map((part) =>
         ResourceModel.find({ ...scope, _id: { $in: part } }, { data: 1 }).lean<
           { _id: string; data: Record<string, unknown> }[]
         >(),
       ),
     ),
     Promise.all(
-      chunksOf(all, IN_CHUNK).map((part) =>
+      idBatches(all).map((part) =>
         DocTermsModel.find({ ...scope, _id: { $in: part } }, { postings: 1, layout: 1 }).lean<
           { _id: string; postings: StoredPostings; layout?: number }[]
         >(),
@@ -223,10 +219,7 @@ async function applyPlans(clientId: string, plans: TypePlan[]): Promise<void> {
       if (!allDuplicates(err)) throw err;
     });
   }
-  for (const part of chunksOf(
-    plans.flatMap((p) => p.gone),
-    IN_CHUNK,
-  ))
+  for (const part of idBatches(plans.flatMap((p) => p.gone)))
     await TermModel.deleteMany({ ...base, _id: { $in: part } });
 
   const firstEntries = plans.flatMap((p) => p.firstEntries);
@@ -246,7 +239,7 @@ async function applyPlans(clientId: string, plans: TypePlan[]): Promise<void> {
   const known = new Set(
     (
       await Promise.all(
-        chunksOf(deltas, IN_CHUNK).map((part) =>
+        idBatches(deltas).map((part) =>
           TermDfModel.find({ ...base, _id: { $in: part.map((x) => x.id) } }, { _id: 1 }).lean<{ _id: string }[]>(),
         ),
       )
@@ -267,10 +260,7 @@ async function applyPlans(clientId: string, plans: TypePlan[]): Promise<void> {
     },
   }));
   await bulkUpsert(TermDfModel, dfOps);
-  for (const part of chunksOf(
-    deltas.filter((x) => x.d < 0).map((x) => x.id),
-    IN_CHUNK,
-  ))
+  for (const part of idBatches(deltas.filter((x) => x.d < 0).map((x) => x.id)))
     await TermDfModel.deleteMany({ ...base, _id: { $in: part }, df: { $lte: 0 } });
 
   await bulkUpsert(

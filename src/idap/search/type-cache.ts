@@ -1,4 +1,4 @@
-import { chunksOf } from '../../lib/arrays';
+import { idBatches } from '../../lib/id-batches';
 import { ResourceModel, type ResourceType } from '../resources/resource.model';
 import type { StoredResource } from '../resources/view';
 import type { TypeChange } from './index-changes';
@@ -30,8 +30,6 @@ export interface TypeReads {
   resources(ids: string[], trace?: SearchTrace): Promise<Map<string, StoredResource>>;
 }
 
-/** Ids per `$in`, so that FerretDB can still answer each from its _id index (it scans above 1,000). */
-const IN_CHUNK = 500;
 /** Completions of a prefix read (in term order), of which the most frequent are used. */
 const MAX_COMPLETIONS = 1000;
 
@@ -232,7 +230,7 @@ export class TypeCache implements TypeReads {
     );
   }
 
-  /** `ids` from `cache`, the ones it lacks read (IN_CHUNK at a time) and kept, absent ones as null. */
+  /** `ids` from `cache`, the ones it lacks read (IDS_PER_IN at a time) and kept, absent ones as null. */
   private async lookup<T>(
     cache: Map<string, T | null>,
     ids: string[],
@@ -249,7 +247,7 @@ export class TypeCache implements TypeReads {
     }
     if (!missing.length) return out;
     const generation = this.generation;
-    const parts = chunksOf(missing, IN_CHUNK);
+    const parts = idBatches(missing);
     if (trace) trace.queries += parts.length;
     const found = new Map((await Promise.all(parts.map(read))).flat());
     if (trace) trace.fromDatabase += found.size;
