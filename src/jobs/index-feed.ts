@@ -1,4 +1,4 @@
-import { indexResources } from '../idap/resources/resources.service';
+import { indexResources } from '../idap/search/index-maintenance';
 import type { ResourceType } from '../idap/resources/resource-writes';
 import type { RunLocked } from '../lib/locks';
 import type { WriteGate } from './write-gate';

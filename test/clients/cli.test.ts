@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BrandModel } from '../../src/brands/brand.model';
 import { idapRef, resourceId } from '../../src/idap/resources/resource.model';
-import { upsertResources } from '../../src/idap/resources/resources.service';
+import { seedResources } from '../support/resources';
 import { approvalMail, decideByLink, linkOf } from '../agents/agent-helpers';
 import { SYNC_ENV, settled } from '../idap/sync/sync-helpers';
 import { seedPins } from '../pins/pin-fixtures';
@@ -290,7 +290,7 @@ describe('the lead-service command line against the service', () => {
   });
 
   it('prints what the service sent terminal-safe: no escape sequence, control or bidi override of a name reaches it', async () => {
-    await upsertResources(
+    await seedResources(
       client.client_id,
       [{ type: 'businesses', naturalKey: 'hostile', data: { name: HOSTILE_NAME } }],
       indexLock(ctx.api),

@@ -53,8 +53,8 @@ export function resourceId(clientId: string, type: ResourceType, naturalKey: str
 export const idapRef = (type: string, id: string) => `idap://${type}/${id}`;
 
 /**
- * Which resources each job wrote: `<job_id>|<type>/<resource_id>`, written beside the resources (writeResources,
- * upsertResources with a sourceJobId). A job's follow-up index workflow reads its resources as one range of _id,
+ * Which resources each job wrote: `<job_id>|<type>/<resource_id>`, written beside the resources (writeResources).
+ * A job's follow-up index workflow reads its resources as one range of _id,
  * which every engine serves from an index, where `source_job_ids` needs one of its own (the devstack's FerretDB
  * scanned every tenant's resources for it). Purged with the job's items (src/retention).
  */

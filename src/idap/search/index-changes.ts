@@ -10,7 +10,7 @@ import type { ResourceType } from '../resources/resource.model';
  * never answers from before it).
  *
  * Every process that builds the idap module announces through its Redis (createIdapModule), so the write paths
- * (upsertResources, indexResources, the jobs' writeResources) need nothing passed in.
+ * (writeResources, indexResources, changeFlags) need nothing passed in.
  */
 export const IDAP_TOPIC = 'idap';
 

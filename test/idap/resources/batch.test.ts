@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { createClient, indexLock, startTestApi, type TestApi } from '../../support/harness';
 import { idapRef, resourceId } from '../../../src/idap/resources/resource.model';
-import { upsertResources } from '../../../src/idap/resources/resources.service';
+import { seedResources } from '../../support/resources';
 
 describe('POST /idap/batch', () => {
   let api: TestApi;
@@ -21,7 +21,7 @@ describe('POST /idap/batch', () => {
     const contact = ref(a.client_id, 'contacts', 'jan@zon.example');
     const email = ref(a.client_id, 'emails', 'jan@zon.example');
     const phone = ref(a.client_id, 'phones', '+31301234567');
-    await upsertResources(
+    await seedResources(
       a.client_id,
       [
         {
@@ -55,7 +55,7 @@ describe('POST /idap/batch', () => {
       ],
       indexLock(api),
     );
-    await upsertResources(
+    await seedResources(
       b.client_id,
       [{ type: 'businesses', naturalKey: 'place-b', data: { name: 'Other tenant bakery' } }],
       indexLock(api),
@@ -122,7 +122,7 @@ describe('POST /idap/batch', () => {
     const items = types.flatMap((type) =>
       Array.from({ length: 25 }, (_, i) => ({ type, naturalKey: `bulk-${type}-${i}`, data: { name: `${type} ${i}` } })),
     );
-    await upsertResources(a.client_id, items, indexLock(api));
+    await seedResources(a.client_id, items, indexLock(api));
     const refs = items.map((i) => ref(a.client_id, i.type, i.naturalKey));
     const tooMany = await batch(a.triple, { refs: [...refs, ref(a.client_id, 'businesses', 'place-zon')] });
     expect(tooMany.status).toBe(422);

@@ -1,6 +1,6 @@
 import { ActivityEventModel } from '../../../src/activity/activity-event.model';
 import { ResourceModel, idapRef, resourceId, type ResourceType } from '../../../src/idap/resources/resource.model';
-import { upsertResources } from '../../../src/idap/resources/resources.service';
+import { seedResources } from '../../support/resources';
 import { agentToken } from '../../content/content-helpers';
 import { createClient, eventually, indexLock, startTestApi, type TestApi } from '../../support/harness';
 import { SYNC_ENV, followToEnd, settled } from '../sync/sync-helpers';
@@ -35,17 +35,17 @@ describe('resource flags: qualify, reject, tag', () => {
     a = await createClient(api, admin, 'Flags A');
     b = await createClient(api, admin, 'Flags B');
     const names = ['Bakkerij de Zon', 'Bakkerij de Molen', 'Bakkerij Noord', 'Bakkerij Zuid', 'Bakkerij Oost'];
-    await upsertResources(
+    await seedResources(
       a.client_id,
       names.map((name, n) => ({ type: 'businesses', naturalKey: `p${n}`, data: { name } })),
       indexLock(api),
     );
-    await upsertResources(
+    await seedResources(
       a.client_id,
       [{ type: 'phones', naturalKey: '+31301234567', data: { number: '+31 30 123 4567' } }],
       indexLock(api),
     );
-    await upsertResources(
+    await seedResources(
       b.client_id,
       [{ type: 'businesses', naturalKey: 'p0', data: { name: 'Bakkerij elders' } }],
       indexLock(api),

@@ -1,5 +1,5 @@
 import { registry } from '../../../src/lib/metrics';
-import { upsertResources } from '../../../src/idap/resources/resources.service';
+import { seedResources } from '../../support/resources';
 import { createClient, eventually, indexLock, startTestApi, type TestApi } from '../../support/harness';
 
 const FIRST = ['Golden', 'Royal', 'Green', 'Old', 'Grand', 'Silver', 'Little'];
@@ -33,7 +33,7 @@ async function searchLookups(): Promise<Record<'hit' | 'miss' | 'bypass', number
 /** A tenant with `n` businesses indexed, searched with its own credential through the API. */
 async function tenant(api: TestApi, name: string, n: number) {
   const client = await createClient(api, await api.login(), name);
-  await upsertResources(
+  await seedResources(
     client.client_id,
     Array.from({ length: n }, (_, i) => business(i)),
     indexLock(api),

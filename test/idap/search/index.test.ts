@@ -2,7 +2,8 @@ import mongoose from 'mongoose';
 import { createClient, indexLock, startTestApi, type TestApi } from '../../support/harness';
 import { ResourceModel, resourceId, type ResourceType } from '../../../src/idap/resources/resource.model';
 import { resourceWrite, writeResources } from '../../../src/idap/resources/resource-writes';
-import { indexResources, upsertResources } from '../../../src/idap/resources/resources.service';
+import { indexResources } from '../../../src/idap/search/index-maintenance';
+import { seedResources } from '../../support/resources';
 import {
   DocTermsModel,
   TermDfModel,
@@ -43,7 +44,7 @@ describe('the IDAP search index', () => {
       },
       { type: 'businesses' as const, naturalKey: 'b', data: { name: 'Green Door', category: 'Bar' } },
     ];
-    await upsertResources(clientId, items, indexLock(api));
+    await seedResources(clientId, items, indexLock(api));
     const first = await df();
     expect(first).toMatchObject({ green: 2, mill: 1, door: 1, bakery: 1, bar: 1, lane: 1 });
     expect(await readStats(clientId, 'businesses')).toEqual({ docs: 2, lengths: { name: 4, category: 2, address: 3 } });
@@ -59,7 +60,7 @@ describe('the IDAP search index', () => {
       ['name', [1], 2],
     ]);
 
-    await upsertResources(clientId, items, indexLock(api));
+    await seedResources(clientId, items, indexLock(api));
     await indexResources(
       clientId,
       [{ type: 'businesses', id: resourceId(clientId, 'businesses', 'a') }],
@@ -71,7 +72,7 @@ describe('the IDAP search index', () => {
     );
 
     // A rename moves the counts; a term no resource has any more leaves the vocabulary.
-    await upsertResources(
+    await seedResources(
       clientId,
       [{ type: 'businesses', naturalKey: 'b', data: { name: 'Blue Door Tavern' } }],
       indexLock(api),
@@ -177,9 +178,9 @@ describe('the IDAP search index', () => {
     }
   });
 
-  it('keeps flags given on write, sets `new` otherwise, and only adds to related and source jobs', async () => {
+  it('a later write sets data field by field (null never), keeps the flags a user gave, and only adds to related and source jobs', async () => {
     const rel = 'idap://phones/1c5e9a3f-7b2d-4e6a-8f0c-4d2b6e8a0c51';
-    const { ids } = await upsertResources(
+    const { ids } = await seedResources(
       clientId,
       [
         {
@@ -188,13 +189,14 @@ describe('the IDAP search index', () => {
           data: { domain: 'x.example', title: null },
           related: [rel],
           sourceJobId: 'j1',
+          flags: ['qualified'],
         },
       ],
       indexLock(api),
     );
-    await upsertResources(
+    await seedResources(
       clientId,
-      [{ type: 'domains', naturalKey: 'X.example ', data: { title: 'X' }, sourceJobId: 'j2', flags: ['qualified'] }],
+      [{ type: 'domains', naturalKey: 'X.example ', data: { title: 'X', domain: null }, sourceJobId: 'j2' }],
       indexLock(api),
     );
     const doc = await ResourceModel.findOne({ client_id: clientId, _id: ids[0] }).lean();

@@ -5,7 +5,7 @@ import { averageLength, saturation } from '../../../src/idap/search/bm25';
 import { newSearchTrace } from '../../../src/idap/search/search-trace';
 import { parseQuery, prepareQuery, rankAll } from '../../../src/idap/search/ranking';
 import { ResourceModel, idapRef, resourceId } from '../../../src/idap/resources/resource.model';
-import { upsertResources } from '../../../src/idap/resources/resources.service';
+import { seedResources } from '../../support/resources';
 import {
   DocTermsModel,
   TermDfModel,
@@ -92,7 +92,7 @@ describe('the IDAP search read path', () => {
   beforeAll(async () => {
     api = await startTestApi();
     a = await createClient(api, await api.login(), 'Read Path');
-    await upsertResources(
+    await seedResources(
       a.client_id,
       Array.from({ length: N }, (_, i) => business(i)),
       indexLock(api),
@@ -151,8 +151,8 @@ describe('the IDAP search read path', () => {
       }).then((r) => r.json() as Promise<any>);
       expect(before.results[ref].data.name).not.toBe('Zebra Crossing Cafe');
 
-      // Written in this process: answered (by upsertResources) only once every process has dropped what it held.
-      await upsertResources(
+      // Written in this process: answered (by writeResources) only once every process has dropped what it held.
+      await seedResources(
         a.client_id,
         [{ type: 'businesses', naturalKey: 'place-1', data: { name: 'Zebra Crossing Cafe' } }],
         indexLock(api),
@@ -170,7 +170,7 @@ describe('the IDAP search read path', () => {
       expect(after.results[ref].data.name).toBe('Zebra Crossing Cafe');
       // What the write did not touch stays cached: of `golden bakery`, only the type's statistics are read again.
       await search(a.triple, 'golden bakery');
-      await upsertResources(
+      await seedResources(
         a.client_id,
         [{ type: 'businesses', naturalKey: 'place-1', data: { name: 'Zebra Crossing Diner' } }],
         indexLock(api),
@@ -189,7 +189,7 @@ describe('the IDAP search read path', () => {
   /** A tenant with `n` businesses indexed as version 1 wrote them: per field its own weight, ranked to 1e-4. */
   async function layoutOneIndex(name: string, n: number) {
     const b = await createClient(api, await api.login(), name);
-    await upsertResources(
+    await seedResources(
       b.client_id,
       Array.from({ length: n }, (_, i) => business(i)),
       indexLock(api),
@@ -304,7 +304,7 @@ describe('the IDAP search read path', () => {
 
   it('re-ranks an index in one run however many times it is asked while that run goes on', async () => {
     const c = await createClient(api, await api.login(), 'Rerank Once');
-    await upsertResources(
+    await seedResources(
       c.client_id,
       Array.from({ length: 200 }, (_, i) => business(i)),
       indexLock(api),

@@ -1,6 +1,6 @@
 import YAML from 'yaml';
 import { createClient, indexLock, startTestApi, type TestApi } from '../../support/harness';
-import { upsertResources } from '../../../src/idap/resources/resources.service';
+import { seedResources } from '../../support/resources';
 
 describe('GET /idap/{resource_type}/search', () => {
   let api: TestApi;
@@ -22,7 +22,7 @@ describe('GET /idap/{resource_type}/search', () => {
     admin = await api.login();
     a = await createClient(api, admin, 'Search A');
     b = await createClient(api, admin, 'Search B');
-    await upsertResources(
+    await seedResources(
       a.client_id,
       [
         business('p1', 'Cafe Royal', 'Cafe', '1 High Street, London'),
@@ -36,7 +36,7 @@ describe('GET /idap/{resource_type}/search', () => {
       ],
       indexLock(api),
     );
-    await upsertResources(
+    await seedResources(
       a.client_id,
       [
         { type: 'contacts', naturalKey: 'c1', data: { name: 'Jan Jansen', email: 'jan@zon.example', title: 'Owner' } },
@@ -54,7 +54,7 @@ describe('GET /idap/{resource_type}/search', () => {
       ],
       indexLock(api),
     );
-    await upsertResources(
+    await seedResources(
       b.client_id,
       [business('q1', 'Cafe Royal Elsewhere', 'Cafe', '1 Other Street')],
       indexLock(api),
@@ -127,13 +127,13 @@ describe('GET /idap/{resource_type}/search', () => {
   });
 
   it('follows changes to the data: a renamed resource is found by its new name only', async () => {
-    await upsertResources(
+    await seedResources(
       a.client_id,
       [business('p6', 'Grand Palace Hotel', 'Hotel', '3 Royal Crescent, Bath')],
       indexLock(api),
     );
     expect(names((await search(a.triple, 'businesses', { q: 'palace ' })).body)).toEqual(['Grand Palace Hotel']);
-    await upsertResources(
+    await seedResources(
       a.client_id,
       [business('p6', 'Grand Hotel', 'Hotel', '3 Royal Crescent, Bath')],
       indexLock(api),

@@ -1,5 +1,5 @@
 import { createClient, indexLock, startTestApi, type TestApi } from '../../support/harness';
-import { upsertResources, type ResourceInput } from '../../../src/idap/resources/resources.service';
+import { seedResources, type SeedResource } from '../../support/resources';
 import { SYNC_ENV, followToEnd, settled } from './sync-helpers';
 
 /** More than the largest page the list answers (limit ≤ 100): a download is every page of the listing. */
@@ -9,7 +9,7 @@ describe('GET /idap/{resource_type} with format csv or jsonl: the whole listing 
   let api: TestApi;
   let a: { client_id: string; triple: string };
   let b: { client_id: string; triple: string };
-  const business = (n: number): ResourceInput => ({
+  const business = (n: number): SeedResource => ({
     type: 'businesses',
     naturalKey: `place-${n}`,
     data: {
@@ -45,13 +45,13 @@ describe('GET /idap/{resource_type} with format csv or jsonl: the whole listing 
     a = await createClient(api, admin, 'Export A');
     b = await createClient(api, admin, 'Export B');
     for (let n = 0; n < SEEDED; n += 100)
-      await upsertResources(
+      await seedResources(
         a.client_id,
         Array.from({ length: Math.min(100, SEEDED - n) }, (_, i) => business(n + i)),
         indexLock(api),
       );
-    await upsertResources(a.client_id, [{ type: 'contacts', naturalKey: 'c1', data: { name: 'Jan' } }], indexLock(api));
-    await upsertResources(b.client_id, [business(0)], indexLock(api));
+    await seedResources(a.client_id, [{ type: 'contacts', naturalKey: 'c1', data: { name: 'Jan' } }], indexLock(api));
+    await seedResources(b.client_id, [business(0)], indexLock(api));
     await settled();
   });
   afterAll(() => api.stop());

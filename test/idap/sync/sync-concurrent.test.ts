@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ResourceModel, resourceId } from '../../../src/idap/resources/resource.model';
-import { upsertResources } from '../../../src/idap/resources/resources.service';
+import { seedResources } from '../../support/resources';
 import { resourceWrite, writeResources } from '../../../src/idap/resources/resource-writes';
 import { createClient, indexLock, startTestApi, type TestApi } from '../../support/harness';
 import { SETTLE_MS, SYNC_ENV, listPage, type Listed } from './sync-helpers';
@@ -38,7 +38,7 @@ describe('a sync while jobs keep writing', () => {
     const clientId = tenant.client_id;
     const lock = indexLock(api);
     const keys: string[] = [];
-    await upsertResources(
+    await seedResources(
       clientId,
       Array.from({ length: 30 }, (_, n) => {
         keys.push(`s${n}`);
@@ -49,7 +49,7 @@ describe('a sync while jobs keep writing', () => {
     // Resources that are only ever written again as they are (by a job finding them again, by an upsert of the same
     // data): nothing a reader sees of them changes, so a sync must list each exactly once.
     const idle = Array.from({ length: 10 }, (_, n) => `i${n}`);
-    await upsertResources(
+    await seedResources(
       clientId,
       idle.map((key) => ({ type: 'businesses' as const, naturalKey: key, data: { name: key, v: 0 } })),
       lock,
@@ -70,11 +70,11 @@ describe('a sync while jobs keep writing', () => {
         counts[action] = (counts[action] ?? 0) + 1;
         if (action === 0) {
           const key = `w${seed}-${++version}`;
-          await upsertResources(clientId, [{ type: 'businesses', naturalKey: key, data: { name: key, v: 0 } }], lock);
+          await seedResources(clientId, [{ type: 'businesses', naturalKey: key, data: { name: key, v: 0 } }], lock);
           keys.push(key);
           idOf(key);
         } else if (action === 1) {
-          await upsertResources(clientId, [{ type: 'businesses', naturalKey: pick(), data: { v: ++version } }], lock);
+          await seedResources(clientId, [{ type: 'businesses', naturalKey: pick(), data: { v: ++version } }], lock);
         } else if (action === 2) {
           // A job run: some businesses found again as they are (no change), one with news, one new.
           const again = await ResourceModel.find({
@@ -109,7 +109,7 @@ describe('a sync while jobs keep writing', () => {
             _id: string;
             data: Record<string, unknown>;
           }>();
-          await upsertResources(clientId, [{ type: 'businesses', naturalKey: keyOf(doc!._id), data: doc!.data }], lock);
+          await seedResources(clientId, [{ type: 'businesses', naturalKey: keyOf(doc!._id), data: doc!.data }], lock);
         }
         await sleep(rnd() * 20);
       }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import YAML from 'yaml';
 import { createClient, indexLock, startTestApi, type TestApi } from '../../support/harness';
 import { ResourceModel, idapRef, resourceId } from '../../../src/idap/resources/resource.model';
-import { upsertResources, type ResourceInput } from '../../../src/idap/resources/resources.service';
+import { seedResources, type SeedResource } from '../../support/resources';
 import { RESOURCE_WRITE_BUDGET_MS, stampedWrite } from '../../../src/idap/resources/stamped-writes';
 import { agentToken } from '../../content/content-helpers';
 import { SYNC_ENV, cursorOf, cursorState, followToEnd, listPage, settled, type Listed } from './sync-helpers';
@@ -12,7 +12,7 @@ describe('GET /idap/{resource_type}: list and sync', () => {
   let admin: string;
   let a: { client_id: string; triple: string };
   let b: { client_id: string; triple: string };
-  const business = (key: string, data: Record<string, unknown>, flags?: string[]): ResourceInput => ({
+  const business = (key: string, data: Record<string, unknown>, flags?: string[]): SeedResource => ({
     type: 'businesses',
     naturalKey: key,
     data,
@@ -31,14 +31,10 @@ describe('GET /idap/{resource_type}: list and sync', () => {
     // One write per business, so each has its own modified_at and the order is the order written.
     for (let n = 0; n < 45; n++) {
       const flags = n === 3 ? ['rejected'] : n % 10 === 0 ? ['new', 'qualified'] : undefined;
-      await upsertResources(
-        a.client_id,
-        [business(`a${n}`, { name: `A${n}`, city: 'Utrecht' }, flags)],
-        indexLock(api),
-      );
+      await seedResources(a.client_id, [business(`a${n}`, { name: `A${n}`, city: 'Utrecht' }, flags)], indexLock(api));
     }
-    await upsertResources(a.client_id, [{ type: 'contacts', naturalKey: 'c1', data: { name: 'Jan' } }], indexLock(api));
-    await upsertResources(b.client_id, [business('b1', { name: 'B1' })], indexLock(api));
+    await seedResources(a.client_id, [{ type: 'contacts', naturalKey: 'c1', data: { name: 'Jan' } }], indexLock(api));
+    await seedResources(b.client_id, [business('b1', { name: 'B1' })], indexLock(api));
     seededAt = Date.now();
     await settled(seededAt);
   });
@@ -64,7 +60,7 @@ describe('GET /idap/{resource_type}: list and sync', () => {
     expect(all.cursor).toEqual(expect.any(String));
     expect((await listPage(api, a.triple, 'businesses', { cursor: all.cursor })).items).toEqual([]);
     const changedAt = Date.now();
-    await upsertResources(
+    await seedResources(
       a.client_id,
       [business('a7', { city: 'Zeist' }), business('a46', { name: 'A46' })],
       indexLock(api),
@@ -163,15 +159,11 @@ describe('GET /idap/{resource_type}: list and sync', () => {
     const id = resourceId(a.client_id, 'businesses', 'a1');
     const stored = () => ResourceModel.findOne({ _id: id, client_id: a.client_id }).lean();
     const before = await stored();
-    await upsertResources(
-      a.client_id,
-      [{ ...business('a1', { name: 'A1' }), sourceJobId: 'job-again' }],
-      indexLock(api),
-    );
+    await seedResources(a.client_id, [{ ...business('a1', { name: 'A1' }), sourceJobId: 'job-again' }], indexLock(api));
     const after = await stored();
     expect(after!.modified_at).toEqual(before!.modified_at);
     expect(after!.source_job_ids).toContain('job-again');
-    await upsertResources(a.client_id, [business('a1', { rating: 4.5 })], indexLock(api));
+    await seedResources(a.client_id, [business('a1', { rating: 4.5 })], indexLock(api));
     const changed = await stored();
     expect(changed!.modified_at.getTime()).toBeGreaterThan(before!.modified_at.getTime());
     expect(changed!.data).toEqual({ name: 'A1', city: 'Utrecht', rating: 4.5 });
