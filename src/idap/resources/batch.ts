@@ -1,16 +1,11 @@
+import type { JsonBody, Schemas } from '../../lib/contract-types';
 import { AppError } from '../../lib/errors';
 import type { IdapReads } from '../search/index-reads';
 import { RESOURCE_TYPES, type ResourceType } from './resource.model';
 import { RESOURCE_NOT_FOUND, csv, parseRef } from './refs';
 import { resourceView, type ResourceView, type StoredResource } from './view';
 
-export interface BatchRequest {
-  refs: string[];
-  fields?: string;
-  include?: string;
-}
-
-type BatchItem = ResourceView & { related?: Record<string, ResourceView[]> };
+type BatchItem = Schemas['IdapResource'];
 
 /** The tenant's resources named by (type, id), one query per type for those not cached; keyed `type/id`. */
 export async function fetchGrouped(
@@ -44,7 +39,11 @@ function includeTypes(include: string | undefined): ResourceType[] {
  * their related resources (each only for what the process's cache does not hold, index-reads.ts). A ref
  * that fails is reported in `errors` and does not fail the others.
  */
-export async function batchGet(reads: IdapReads, clientId: string, req: BatchRequest) {
+export async function batchGet(
+  reads: IdapReads,
+  clientId: string,
+  req: JsonBody<'batchGetResources'>,
+): Promise<Schemas['BatchResult']> {
   const fields = csv(req.fields);
   const include = includeTypes(req.include);
   const results: Record<string, BatchItem> = {};

@@ -1,4 +1,6 @@
 import type { ActivityActor, ActivityInput } from '../../activity/recorder';
+import { groupBy } from '../../lib/arrays';
+import type { Schemas } from '../../lib/contract-types';
 import { AppError } from '../../lib/errors';
 import type { RunLocked } from '../../lib/locks';
 import { ResourceModel, idapRef, type ResourceType } from './resource.model';
@@ -32,10 +34,7 @@ export function parseFlagFilter(flags: string | undefined): { require: string[];
   };
 }
 
-export interface FlagChange {
-  add?: string[];
-  remove?: string[];
-}
+export type FlagChange = Schemas['FlagChange'];
 
 /** The change as sets; 422 when it names no flag, a flag in both lists, or both of an exclusive pair to add. */
 function checked(change: FlagChange): { add: string[]; remove: string[] } {
@@ -72,8 +71,8 @@ interface Target {
 }
 
 export interface FlagsOutcome {
-  results: Record<string, ResourceView>;
-  errors: Record<string, string>;
+  results: Schemas['FlagsBatchResult']['results'];
+  errors: Schemas['FlagsBatchResult']['errors'];
   changed: FlagsChanged[];
 }
 
@@ -156,11 +155,11 @@ const sameFlags = (a: string[], b: string[]) => a.length === b.length && a.every
  * change is computed from them (and written only if they still hold).
  */
 async function stored(clientId: string, targets: Target[]): Promise<Map<string, StoredResource>> {
-  const byType = new Map<ResourceType, string[]>();
-  for (const t of targets) byType.set(t.type, [...(byType.get(t.type) ?? []), t.id]);
   const lists = await Promise.all(
-    [...byType].map(([type, ids]) =>
-      ResourceModel.find({ client_id: clientId, resource_type: type, _id: { $in: ids } }).lean<StoredResource[]>(),
+    [...groupBy(targets, (t) => t.type)].map(([type, ofType]) =>
+      ResourceModel.find({ client_id: clientId, resource_type: type, _id: { $in: ofType.map((t) => t.id) } }).lean<
+        StoredResource[]
+      >(),
     ),
   );
   return new Map(lists.flat().map((d) => [`${d.resource_type}/${d._id}`, d]));

@@ -1,16 +1,10 @@
 import YAML from 'yaml';
-import type { ResourceType } from './resource.model';
+import type { Schemas } from '../../lib/contract-types';
 import { SEARCH_FIELDS, textOf } from '../search/text';
-import type { ResourceView } from './view';
 
-/** A search's answer or a list's page, as the JSON answer has it. */
-interface RenderedResult {
-  resource_type: string;
-  count: number;
-  items: (ResourceView & { score?: number })[];
-  /** A list's page: where the next one starts. */
-  next_cursor?: string | null;
-}
+/** A search's answer or a list's page, as the JSON answer has it (a list's page: next_cursor, where the next starts). */
+type RenderedResult = Pick<Schemas['SearchResult'], 'resource_type' | 'count' | 'items'> &
+  Partial<Pick<Schemas['SearchResult'], 'next_cursor'>>;
 
 export const renderYaml = (result: RenderedResult): string => YAML.stringify(result);
 
@@ -22,7 +16,7 @@ const cell = (v: unknown) => textOf(v).replace(/\|/g, '\\|').replace(/\s+/g, ' '
  * the cursor that goes on.
  */
 export function renderMarkdown(result: RenderedResult, fields: string[], kind: 'search' | 'list' = 'search'): string {
-  const columns = fields.length ? fields : Object.keys(SEARCH_FIELDS[result.resource_type as ResourceType] ?? {});
+  const columns = fields.length ? fields : Object.keys(SEARCH_FIELDS[result.resource_type] ?? {});
   const header = ['#', ...columns, 'flags', kind === 'search' ? 'score' : 'modified_at', 'idap_ref'];
   const lines = [
     `**${result.count}** ${result.resource_type}${kind === 'search' ? ' found' : ''}`,

@@ -1,3 +1,4 @@
+import type { Schemas } from '../../lib/contract-types';
 import { iso } from '../../lib/ids';
 import { idapRef, type ResourceType } from './resource.model';
 
@@ -12,10 +13,11 @@ export interface StoredResource {
   modified_at: Date;
 }
 
-export type ResourceView = ReturnType<typeof resourceView>;
+/** A resource as the interface answers it (a list's item, a flag change's result; a search adds its score). */
+export type ResourceView = Schemas['ListedResource'];
 
 /** The interface's resource fields; `fields` narrows `data` (dotted names reach into objects). */
-export function resourceView(doc: StoredResource, fields: string[] = []) {
+export function resourceView(doc: StoredResource, fields: string[] = []): ResourceView {
   return {
     idap_ref: idapRef(doc.resource_type, doc._id),
     resource_type: doc.resource_type,

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import type { QueryParams } from '../../lib/contract-types';
 import { csvRecord } from '../../lib/csv';
 import type { ResourceType } from '../resources/resource.model';
 import { resourceView, type StoredResource } from '../resources/view';
@@ -24,7 +25,8 @@ export const EXPORT_COLUMNS: Record<ResourceType, string[]> = {
   linkedin_profiles: ['name', 'headline', 'company', 'url', 'kind'],
 };
 
-export type DownloadFormat = 'csv' | 'jsonl';
+/** The listing's formats that answer a download rather than a page. */
+export type DownloadFormat = Extract<QueryParams<'listResources'>['format'], 'csv' | 'jsonl'>;
 
 /** A listing as a file: its name, its type, and its text produced a record at a time as the resources are read. */
 export interface ResourcesDownload {

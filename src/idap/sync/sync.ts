@@ -1,9 +1,10 @@
 import type { QueryFilter } from 'mongoose';
+import type { QueryParams, Schemas } from '../../lib/contract-types';
 import { AppError } from '../../lib/errors';
 import { ResourceModel, RESOURCE_TYPES, type ResourceType } from '../resources/resource.model';
 import { parseFlagFilter } from '../resources/flags';
 import { csv } from '../resources/refs';
-import { resourceView, type ResourceView, type StoredResource } from '../resources/view';
+import { resourceView, type StoredResource } from '../resources/view';
 
 /**
  * The list and sync of one tenant's resources of one type (GET /idap/{resource_type}): pages in (modified_at, _id)
@@ -34,21 +35,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** JavaScript's Date range, in ms either side of the epoch. */
 const MAX_TIME = 8.64e15;
 
-export interface ListQuery {
-  limit?: number;
-  cursor?: string;
-  modified_since?: string;
-  flags?: string;
-  fields?: string;
-}
-
-export interface ResourcePage {
-  resource_type: ResourceType;
-  count: number;
-  has_more: boolean;
-  next_cursor: string;
-  items: ResourceView[];
-}
+/** A listing's query, as the contract declares it (its `format` is the routes' to read). */
+export type ListQuery = QueryParams<'listResources'>;
 
 /** A filter's identity, whatever its order and repetitions: what a cursor remembers. */
 function flagKey(flags: string | undefined): string {
@@ -184,7 +172,7 @@ export async function listResources(
   type: ResourceType,
   query: ListQuery,
   settleMs: number,
-): Promise<ResourcePage> {
+): Promise<Schemas['ResourcePage']> {
   const { from, flags, bound, scope } = listingOf(clientId, type, query, settleMs);
   const limit = query.limit ?? 20;
   const docs: StoredResource[] = [];
