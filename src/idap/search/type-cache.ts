@@ -1,19 +1,21 @@
 import { idBatches } from '../../lib/id-batches';
-import { ResourceModel, type ResourceType } from '../resources/resource.model';
+import type { ResourceType } from '../resources/resource.model';
 import type { StoredResource } from '../resources/view';
 import type { TypeChange } from './index-changes';
 import { BoundedMap } from './bounded-map';
+import {
+  postingsPrefix,
+  readCompletions,
+  readForwardEntries,
+  readFrequencies,
+  readPostingIds,
+  readResourceDocs,
+  type TermFrequency,
+  type TypeScope,
+} from './index-queries';
 import { PostingList } from './posting-list';
 import type { ScoredPosting } from './ranking';
-import {
-  DocTermsModel,
-  TermDfModel,
-  TermModel,
-  dfId,
-  idPrefixRange,
-  readIndexStats,
-  type IndexStats,
-} from './search-index.model';
+import { readIndexStats, type IndexStats } from './search-index.model';
 import type { SearchTrace } from './search-trace';
 
 /** The reads a search and a batch make over one tenant's resources of one type. */
@@ -22,7 +24,7 @@ export interface TypeReads {
   /** Document frequencies of those of `terms` that are in the index. */
   vocabulary(terms: string[], trace?: SearchTrace): Promise<Map<string, number>>;
   /** The index's terms that start with `prefix` (and are longer), the first MAX_COMPLETIONS in term order. */
-  completions(prefix: string, trace?: SearchTrace): Promise<{ term: string; df: number }[]>;
+  completions(prefix: string, trace?: SearchTrace): Promise<TermFrequency[]>;
   list(term: string): PostingList;
   /** Each resource's postings (its forward index entry), for those indexed. */
   forward(ids: string[], trace?: SearchTrace): Promise<Map<string, ScoredPosting[]>>;
@@ -30,13 +32,10 @@ export interface TypeReads {
   resources(ids: string[], trace?: SearchTrace): Promise<Map<string, StoredResource>>;
 }
 
-/** Completions of a prefix read (in term order), of which the most frequent are used. */
-const MAX_COMPLETIONS = 1000;
-
 /** A resource is counted as this many units of the cache's size, a forward entry as its postings, a list entry as 1. */
 const RESOURCE_UNITS = 10;
 
-type Completions = { term: string; df: number }[];
+type Completions = TermFrequency[];
 
 /** One tenant's type: what was read of it, kept until a write changes it (or the cache needs the room). */
 export class TypeCache implements TypeReads {
@@ -53,7 +52,7 @@ export class TypeCache implements TypeReads {
   private readonly prefixes: BoundedMap<string, { read: Promise<Completions>; units: number }>;
   private forwardEntries = new Map<string, ScoredPosting[] | null>();
   private resourceDocs = new Map<string, StoredResource | null>();
-  private readonly scope: { client_id: string; resource_type: ResourceType };
+  private readonly scope: TypeScope;
 
   /**
    * `grew` hears of every change of its units (negative when it let go of some); `cached`: whether it is kept
@@ -134,10 +133,7 @@ export class TypeCache implements TypeReads {
     if (missing.length) {
       const generation = this.generation;
       if (trace) trace.queries += 1;
-      const found = await TermDfModel.find(
-        { ...this.scope, _id: { $in: missing.map((t) => dfId(this.clientId, this.type, t)) } },
-        { _id: 0, term: 1, df: 1 },
-      ).lean<{ term: string; df: number }[]>();
+      const found = await readFrequencies(this.scope, missing);
       if (trace) trace.fromDatabase += found.length;
       for (const v of found) out.set(v.term, v.df);
       if (generation === this.generation) {
@@ -160,22 +156,15 @@ export class TypeCache implements TypeReads {
     if (kept) return kept.read;
     if (trace) trace.queries += 1;
     const entry = { read: Promise.resolve<Completions>([]), units: 0 };
-    entry.read = TermDfModel.find(
-      { ...this.scope, _id: idPrefixRange(dfId(this.clientId, this.type, prefix), false) },
-      { _id: 0, term: 1, df: 1 },
-    )
-      .sort({ _id: 1 })
-      .limit(MAX_COMPLETIONS)
-      .lean<Completions>()
-      .then((found) => {
-        if (trace) trace.fromDatabase += found.length;
-        // Counted only while it is kept (a change or the bound may have let go of it meanwhile).
-        if (this.prefixes.peek(prefix) === entry) {
-          entry.units = found.length + 1;
-          this.add(entry.units);
-        }
-        return found;
-      });
+    entry.read = readCompletions(this.scope, prefix).then((found) => {
+      if (trace) trace.fromDatabase += found.length;
+      // Counted only while it is kept (a change or the bound may have let go of it meanwhile).
+      if (this.prefixes.peek(prefix) === entry) {
+        entry.units = found.length + 1;
+        this.add(entry.units);
+      }
+      return found;
+    });
     entry.read.catch(() => this.prefixes.peek(prefix) === entry && this.prefixes.delete(prefix));
     this.prefixes.set(prefix, entry);
     return entry.read;
@@ -184,15 +173,8 @@ export class TypeCache implements TypeReads {
   list(term: string): PostingList {
     let list = this.lists.get(term);
     if (!list) {
-      const prefix = `${dfId(this.clientId, this.type, term)}|`;
-      const read = async (after: string | null, limit: number) => {
-        const range = after ? { $gt: after, $lt: `${prefix}\uffff` } : idPrefixRange(prefix);
-        const rows = await TermModel.find({ ...this.scope, _id: range }, { _id: 1 })
-          .sort({ _id: 1 })
-          .limit(limit)
-          .lean<{ _id: string }[]>();
-        return rows.map((r) => r._id);
-      };
+      const prefix = postingsPrefix(this.scope, term);
+      const read = (after: string | null, limit: number) => readPostingIds(this.scope, prefix, after, limit);
       const created: PostingList = new PostingList(read, prefix.length, (units) => {
         if (this.lists.peek(term) === created) this.add(units);
       });
@@ -207,12 +189,7 @@ export class TypeCache implements TypeReads {
       this.forwardEntries,
       ids,
       trace,
-      async (part) => {
-        const found = await DocTermsModel.find({ ...this.scope, _id: { $in: part } }, { postings: 1 }).lean<
-          { _id: string; postings: ScoredPosting[] }[]
-        >();
-        return found.map((d) => [d._id, d.postings ?? []]);
-      },
+      (part) => readForwardEntries(this.scope, part),
       (postings) => postings?.length ?? 1,
     );
   }
@@ -222,10 +199,7 @@ export class TypeCache implements TypeReads {
       this.resourceDocs,
       ids,
       trace,
-      async (part) => {
-        const found = await ResourceModel.find({ ...this.scope, _id: { $in: part } }).lean<StoredResource[]>();
-        return found.map((d) => [d._id, d]);
-      },
+      (part) => readResourceDocs(this.scope, part),
       () => RESOURCE_UNITS,
     );
   }
