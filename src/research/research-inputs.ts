@@ -29,13 +29,14 @@ export async function prepareInputs(doc: JobDoc): Promise<number> {
       category: b.category ?? null,
     }));
   }
-  let seq = 0;
+  let written = 0;
   for (const part of chunksOf(companies, 500)) {
     await jobItems.insert(
       doc.client_id,
       doc._id,
-      part.map((c) => ({ kind: 'input', seq: seq++, found: true, data: { ...c } })),
+      part.map((c, j) => ({ kind: 'input', seq: written + j, found: true, data: { ...c } })),
     );
+    written += part.length;
   }
   return companies.length;
 }
