@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { RunLocked } from '../src/lib/locks';
-import type { ResourceType } from '../src/idap/resource-writes';
-import { rerankIndex, type RerankProgress } from '../src/idap/resources.service';
+import type { ResourceType } from '../src/idap/resources/resource-writes';
+import { rerankIndex, type RerankProgress } from '../src/idap/search/index-maintenance';
 import { heartbeat, keepAlive } from './heartbeats';
 
 /** Which index to re-rank: a tenant's type. */

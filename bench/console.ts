@@ -33,7 +33,7 @@ import { createJobStore } from '../src/jobs/job-store';
 import { createJobLocks } from '../src/jobs/job-lock';
 import { createJobListIndex } from '../src/jobs/job-list-index';
 import { eventData } from '../src/jobs/job.views';
-import { resourceId } from '../src/idap/resource-writes';
+import { resourceId } from '../src/idap/resources/resource-writes';
 import { createLogger } from '../src/lib/logger';
 import { benchClient, benchConfig, loadAverage, printTable, startBenchApi, verdict } from './support';
 

@@ -31,13 +31,14 @@ import mongoose from 'mongoose';
 import { expandLocations } from '../src/locations/dataset';
 import { searchText } from '../src/jobs/maps-scrape';
 import { placesFor } from '../src/sandbox/maps-data';
-import { idapRef, resourceId, type ResourceType } from '../src/idap/resource.model';
-import { postingsOf, fieldLengths, termsOf } from '../src/idap/postings';
-import { upsertResources } from '../src/idap/resources.service';
+import { idapRef, resourceId, type ResourceType } from '../src/idap/resources/resource.model';
+import { postingsOf, fieldLengths, termsOf } from '../src/idap/search/postings';
+import { seedResources } from '../test/support/resources';
+import { chunksOf } from '../src/lib/arrays';
 import { createLocks } from '../src/lib/locks';
-import { parseQuery, prepareQuery, rankAll, type Ranked } from '../src/idap/ranking';
-import { INDEX_LAYOUT, dfId, idPrefixRange, postingId, statsId } from '../src/idap/search-index.model';
-import { newSearchTrace } from '../src/idap/index-reads';
+import { parseQuery, prepareQuery, rankAll, type Ranked } from '../src/idap/search/ranking';
+import { INDEX_LAYOUT, dfId, idPrefixRange, postingId, statsId } from '../src/idap/search/search-index.model';
+import { newSearchTrace } from '../src/idap/search/search-trace';
 import type { ApiRuntime } from '../src/runtime';
 import autocannon from 'autocannon';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -123,10 +124,10 @@ async function seed(clientId: string, n: number) {
     created_at: now,
     modified_at: now,
   }));
-  for (let i = 0; i < n; i += CHUNK)
+  for (const part of chunksOf(docs, CHUNK))
     await db()
       .collection('idap_resources')
-      .insertMany(docs.slice(i, i + CHUNK) as never[], { ordered: false });
+      .insertMany(part as never[], { ordered: false });
   const stats = { docs: 0, lengths: {} as Record<string, number> };
   for (const d of docs) {
     const lengths = fieldLengths(postingsOf('businesses', d._id, d.data, stats));
@@ -333,7 +334,7 @@ async function benchSize(api: ApiRuntime, url: string, n: number) {
     `  ${n} businesses, ${seeded.postings} postings, ${seeded.vocabulary} terms in ${seedSeconds.toFixed(1)} s\n`,
   );
   const others: ResourceType[] = ['domains', 'phones', 'emails'];
-  await upsertResources(
+  await seedResources(
     cid,
     others.flatMap((type) =>
       Array.from({ length: 10 }, (_, i) => ({

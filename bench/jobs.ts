@@ -19,10 +19,11 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { ResourceModel } from '../src/idap/resource.model';
+import { chunksOf } from '../src/lib/arrays';
+import { ResourceModel } from '../src/idap/resources/resource.model';
 import { JobItemModel, JobModel } from '../src/jobs/job.model';
-import { resourceWrite, writeResources } from '../src/idap/resource-writes';
-import type { ResourceType } from '../src/idap/resource.model';
+import { resourceWrite, writeResources } from '../src/idap/resources/resource-writes';
+import type { ResourceType } from '../src/idap/resources/resource.model';
 import { benchConfig, startBenchApi, startWorkerProcess, streamFrames, verdict } from './support';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 200);
@@ -207,7 +208,7 @@ async function main() {
     const docs = await ResourceModel.find({ client_id: burst.id }).lean<Record<string, unknown>[]>();
     const scratch = api.engines.mongoose.connection.db!.collection('bench_raw_insert');
     const [, rawMs] = await timed(async () => {
-      for (let i = 0; i < docs.length; i += 1000) await scratch.insertMany(docs.slice(i, i + 1000), { ordered: false });
+      for (const part of chunksOf(docs, 1000)) await scratch.insertMany(part, { ordered: false });
     });
     await scratch.drop().catch(() => undefined);
 
@@ -221,7 +222,7 @@ async function main() {
       }),
     );
     const [, pathMs] = await timed(async () => {
-      for (let i = 0; i < writes.length; i += 100) await writeResources(writes.slice(i, i + 100));
+      for (const part of chunksOf(writes, 100)) await writeResources(part);
     });
 
     const ingestRate = written / pipelineSeconds;

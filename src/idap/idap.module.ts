@@ -4,9 +4,9 @@ import { createIdapActivities } from '../../activities/idap';
 import { idapRoutes } from './idap.routes';
 import { createIdapService } from './idap.service';
 import { createIdapWorkflows } from './idap.workflows';
-import { announceThrough } from './index-changes';
-import { createIdapReads } from './index-reads';
-import { rerankOnFirstUse } from './rerank';
+import { announceThrough } from './search/index-changes';
+import { createIdapReads } from './search/index-reads';
+import { rerankOnFirstUse } from './search/rerank';
 
 /**
  * The resource access layer's lead data (`idap://<type>/<id>`): read in batches and searched per type, through a

@@ -3,12 +3,12 @@ import { actorOf, type ActivityRecorder } from '../activity/recorder';
 import { AppError } from '../lib/errors';
 import { rawResponse, type AnyRequest, type OperationHandlers } from '../lib/http/operations';
 import { requireTenant } from '../lib/tenancy';
-import { sendDownload } from './export';
-import { flagEvents, FLAGS_CONFLICT, MAX_FLAGS, TOO_MANY_FLAGS, type FlagsOutcome } from './flags';
+import { sendDownload } from './sync/export';
+import { flagEvents, FLAGS_CONFLICT, MAX_FLAGS, TOO_MANY_FLAGS, type FlagsOutcome } from './resources/flags';
 import type { IdapService } from './idap.service';
-import { idapRef } from './resource.model';
-import { RESOURCE_NOT_FOUND, csv } from './refs';
-import { renderMarkdown, renderYaml } from './render';
+import { idapRef } from './resources/resource.model';
+import { RESOURCE_NOT_FOUND, csv } from './resources/refs';
+import { renderMarkdown, renderYaml } from './resources/render';
 
 export function idapRoutes(deps: { idap: IdapService; recorder: ActivityRecorder }): OperationHandlers {
   const { idap, recorder } = deps;

@@ -1,22 +1,20 @@
+import type { JsonBody, QueryParams, Schemas } from '../lib/contract-types';
 import { mediaNotSearchable } from '../media/media.service';
 import type { RunLocked } from '../lib/locks';
-import type { ResourceType } from './resource.model';
-import { batchGet, type BatchRequest } from './batch';
-import { changeFlags, parseFlagFilter, type FlagChange } from './flags';
+import type { ResourceType } from './resources/resource.model';
+import { batchGet } from './resources/batch';
+import { changeFlags, parseFlagFilter, type FlagChange } from './resources/flags';
 import { cacheLookups } from '../lib/metrics';
-import { newSearchTrace, type IdapReads, type SearchTrace } from './index-reads';
-import { csv } from './refs';
-import { searchResources } from './search';
-import { INDEX_LAYOUT } from './search-index.model';
-import { resourcesDownload, type DownloadFormat } from './export';
-import { exportResources, listResources, type ListQuery } from './sync';
+import type { IdapReads } from './search/index-reads';
+import { newSearchTrace, type SearchTrace } from './search/search-trace';
+import { csv } from './resources/refs';
+import { searchResources } from './search/search';
+import { INDEX_LAYOUT } from './search/search-index.model';
+import { resourcesDownload, type DownloadFormat } from './sync/export';
+import { exportResources, listResources, type ListQuery } from './sync/sync';
 
-export interface SearchQuery {
-  q: string;
-  limit?: number;
-  fields?: string;
-  flags?: string;
-}
+/** A search's query, as the contract declares it (its `format` is the routes' to read). */
+export type SearchQuery = QueryParams<'searchResources'>;
 
 /** `flags`: names a result must carry, `!name` ones it must not; `rejected` is left out unless asked for. */
 export function flagFilter(flags: string | undefined): { require: string[]; exclude: string[] } {
@@ -43,14 +41,14 @@ export function createIdapService(deps: {
 }) {
   const { reads } = deps;
   return {
-    batch: (clientId: string, req: BatchRequest) => batchGet(reads, clientId, req),
+    batch: (clientId: string, req: JsonBody<'batchGetResources'>) => batchGet(reads, clientId, req),
 
     async search(
       clientId: string,
       type: ResourceType | 'media',
       query: SearchQuery,
       trace: SearchTrace = newSearchTrace(),
-    ) {
+    ): Promise<Schemas['SearchResult']> {
       if (type === 'media') throw mediaNotSearchable();
       const typeReads = reads.of(clientId, type);
       const queriesBefore = trace.queries;

@@ -2,7 +2,7 @@ import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/
 import { startWorkflow } from '../lib/engines/temporal';
 import { searchAttributesOf } from '../../workflows/search-attributes';
 import { idapRerankWorkflow } from '../../workflows/idap';
-import type { ResourceType } from './resource.model';
+import type { ResourceType } from './resources/resource.model';
 
 /** The re-rank of one tenant's index of one type: one run at a time, found in the Temporal UI by this id. */
 export const rerankWorkflowId = (clientId: string, type: ResourceType) => `idap-rerank-${clientId}-${type}`;

@@ -1,5 +1,5 @@
-import { indexResources } from '../idap/resources.service';
-import type { ResourceType } from '../idap/resource-writes';
+import { indexResources } from '../idap/search/index-maintenance';
+import type { ResourceType } from '../idap/resources/resource-writes';
 import type { RunLocked } from '../lib/locks';
 import type { WriteGate } from './write-gate';
 

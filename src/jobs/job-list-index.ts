@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import { chunksOf } from '../lib/arrays';
 import type { Logger } from '../lib/logger';
 import { cacheLookups } from '../lib/metrics';
 import type { JobType } from './job.model';
@@ -110,8 +111,8 @@ export function createJobListIndex(redis: Redis, logger: Logger) {
   }
 
   async function store(key: string, run: string, jobs: { _id: string; created_at: Date }[]) {
-    for (let i = 0; i < jobs.length; i += REBUILD_CHUNK) {
-      const args = jobs.slice(i, i + REBUILD_CHUNK).flatMap((j) => [j.created_at.getTime(), j._id]);
+    for (const part of chunksOf(jobs, REBUILD_CHUNK)) {
+      const args = part.flatMap((j) => [j.created_at.getTime(), j._id]);
       await redis.zadd(key, ...args);
     }
     await r.jobListMark(key, COMPLETE + run, LIST_INDEX_TTL_SECONDS);

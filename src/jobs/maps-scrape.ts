@@ -13,7 +13,7 @@ import {
   resourceWrite,
   writeResources,
   type ResourceType,
-} from '../idap/resource-writes';
+} from '../idap/resources/resource-writes';
 
 export interface MapsJobParams {
   query: string;

@@ -1,6 +1,6 @@
 import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
-import { normalizePhone } from '../idap/resource-writes';
+import { normalizePhone } from '../idap/resources/resource-writes';
 import { MAX_PAGE_BYTES } from '../providers/research';
 import { oneOf, trimEndWhere } from '../lib/trim';
 

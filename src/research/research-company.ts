@@ -8,7 +8,7 @@ import {
   resourceId,
   resourceWrite,
   writeResources,
-} from '../idap/resource-writes';
+} from '../idap/resources/resource-writes';
 import type { MapsProvider } from '../providers/maps';
 import type { ResearchProvider } from '../providers/research';
 import { extractPage, mergeExtracted, type Extracted } from './extract';

@@ -1,3 +1,4 @@
+import { chunksOf } from '../lib/arrays';
 import { jobItems, type JobDoc } from '../jobs/job-records';
 import type { CompanyInput } from './research-company';
 
@@ -28,12 +29,14 @@ export async function prepareInputs(doc: JobDoc): Promise<number> {
       category: b.category ?? null,
     }));
   }
-  for (let i = 0; i < companies.length; i += 500) {
+  let written = 0;
+  for (const part of chunksOf(companies, 500)) {
     await jobItems.insert(
       doc.client_id,
       doc._id,
-      companies.slice(i, i + 500).map((c, j) => ({ kind: 'input', seq: i + j, found: true, data: { ...c } })),
+      part.map((c, j) => ({ kind: 'input', seq: written + j, found: true, data: { ...c } })),
     );
+    written += part.length;
   }
   return companies.length;
 }

@@ -1,7 +1,7 @@
 import { purgeActivityBefore } from '../activity/record-writes';
 import { sessionStore } from '../auth/sessions';
 import { purgeRelayUsageBefore } from '../integrations/usage';
-import { dropJobResourceLists } from '../idap/resource-writes';
+import { dropJobResourceLists } from '../idap/resources/resource-writes';
 import { jobItems } from '../jobs/job-records';
 import { purgeOutboxBefore } from '../notifications/outbox.service';
 

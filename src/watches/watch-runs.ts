@@ -1,5 +1,5 @@
 import type { EventBus } from '../events/event-bus';
-import { firstSeenBy, type ResourceType } from '../idap/resources.service';
+import { firstSeenBy, type ResourceType } from '../idap/resources/resources.service';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { stableUuid } from '../lib/ids';
 import type { JobControl } from '../jobs/job-control';

@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BrandModel } from '../../src/brands/brand.model';
-import { idapRef, resourceId } from '../../src/idap/resource.model';
-import { upsertResources } from '../../src/idap/resources.service';
+import { idapRef, resourceId } from '../../src/idap/resources/resource.model';
+import { seedResources } from '../support/resources';
 import { approvalMail, decideByLink, linkOf } from '../agents/agent-helpers';
-import { SYNC_ENV, settled } from '../idap/sync-helpers';
+import { SYNC_ENV, settled } from '../idap/sync/sync-helpers';
 import { seedPins } from '../pins/pin-fixtures';
 import { ADMIN, createClient, indexLock, useTestApi } from '../support/harness';
 import { SMALL_JOB_PLACES, WATCHED_JOB, WATCHED_JOB_PLACES } from './client-fixtures';
@@ -290,7 +290,7 @@ describe('the lead-service command line against the service', () => {
   });
 
   it('prints what the service sent terminal-safe: no escape sequence, control or bidi override of a name reaches it', async () => {
-    await upsertResources(
+    await seedResources(
       client.client_id,
       [{ type: 'businesses', naturalKey: 'hostile', data: { name: HOSTILE_NAME } }],
       indexLock(ctx.api),

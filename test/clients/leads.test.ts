@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLeadServiceClient, type ResourcePage } from '@lead-service/client';
-import { idapRef, resourceId } from '../../src/idap/resource.model';
-import { upsertResources } from '../../src/idap/resources.service';
+import { idapRef, resourceId } from '../../src/idap/resources/resource.model';
+import { seedResources } from '../support/resources';
 import { agentToken } from '../content/content-helpers';
-import { SYNC_ENV, settled } from '../idap/sync-helpers';
+import { SYNC_ENV, settled } from '../idap/sync/sync-helpers';
 import { createClient, indexLock, useTestApi } from '../support/harness';
 import { connectMcp } from './mcp-fixtures';
 
@@ -22,7 +22,7 @@ describe('leads in the client, the command line and the MCP server', () => {
   let token: string;
   const ref = (key: string) => idapRef('businesses', resourceId(clientId, 'businesses', key));
   const seed = async (keys: string[]) => {
-    await upsertResources(
+    await seedResources(
       clientId,
       keys.map((key) => ({ type: 'businesses' as const, naturalKey: key, data: { name: `Lead ${key}` } })),
       indexLock(ctx.api),

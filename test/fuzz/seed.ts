@@ -1,5 +1,5 @@
 import { BrandModel } from '../../src/brands/brand.model';
-import { upsertResources } from '../../src/idap/resources.service';
+import { seedResources } from '../support/resources';
 import { indexLock, type TestApi } from '../support/harness';
 import { approvedToken } from '../agents/agent-helpers';
 
@@ -39,7 +39,7 @@ export async function seedRecords(api: TestApi, triple: string): Promise<Record<
   // A business, so the flag change of one resource reaches it (with the type businesses) and lists are not empty.
   const {
     ids: [resourceId],
-  } = await upsertResources(
+  } = await seedResources(
     triple.split(':')[0],
     [{ type: 'businesses', naturalKey: 'fuzz-seeded', data: { name: 'Seeded Bakery' } }],
     indexLock(api),

@@ -1,6 +1,7 @@
 import { createClient, indexLock, startTestApi, type TestApi } from '../support/harness';
-import { resourceWrite, writeResources } from '../../src/idap/resource-writes';
-import { resourcesOfJob, indexResources } from '../../src/idap/resources.service';
+import { resourceWrite, writeResources } from '../../src/idap/resources/resource-writes';
+import { resourcesOfJob } from '../../src/idap/resources/resources.service';
+import { indexResources } from '../../src/idap/search/index-maintenance';
 import { createIndexFeed } from '../../src/jobs/index-feed';
 import { createWriteGate } from '../../src/jobs/write-gate';
 import type { RunLocked } from '../../src/lib/locks';

@@ -1,5 +1,5 @@
-import { ResourceModel } from '../../src/idap/resource.model';
-import { resourceId } from '../../src/idap/resource-writes';
+import { ResourceModel } from '../../src/idap/resources/resource.model';
+import { resourceId } from '../../src/idap/resources/resource-writes';
 import { JobItemModel, JobModel, jobItemId, jobItemsOf } from '../../src/jobs/job.model';
 import { scrapeLocation } from '../../src/jobs/maps-scrape';
 import type { MapsPlace } from '../../src/providers/maps';

@@ -1,4 +1,4 @@
-import { ResourceModel } from '../../src/idap/resource.model';
+import { ResourceModel } from '../../src/idap/resources/resource.model';
 import { loadJob } from '../../src/jobs/job-store';
 import { jobWorkflowId, pauseSignal, researchStateQuery, resumeSignal } from '../../workflows/jobs-signals';
 import { ADMIN, createClient, eventually, startTestApi, type TestApi } from '../support/harness';

@@ -1,4 +1,4 @@
-import { ResourceModel, idapRef, resourceId, type ResourceType } from '../../src/idap/resource.model';
+import { ResourceModel, idapRef, resourceId, type ResourceType } from '../../src/idap/resources/resource.model';
 import { siteFor } from '../../src/sandbox/research-site';
 import { ADMIN, createClient, startTestApi, type TestApi } from '../support/harness';
 import { FAST_RETRIES, RESEARCH_CSV_HEADER, SUBMIT, jobPath, researchPath, waitForStatus } from './support';

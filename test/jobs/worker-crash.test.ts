@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ResourceModel } from '../../src/idap/resource.model';
+import { ResourceModel } from '../../src/idap/resources/resource.model';
 import { JobItemModel } from '../../src/jobs/job.model';
 import { createLogger } from '../../src/lib/logger';
 import { workerFor, type ServiceWorker } from '../../src/runtime';

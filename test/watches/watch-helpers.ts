@@ -1,4 +1,4 @@
-import { idapRef, resourceId } from '../../src/idap/resource.model';
+import { idapRef, resourceId } from '../../src/idap/resources/resource.model';
 import type { MapsJobParams } from '../../src/jobs/maps-scrape';
 import { expectedPlaces } from '../jobs/support';
 import { eventually, type TestApi } from '../support/harness';

@@ -1,17 +1,18 @@
 import path from 'node:path';
 import type Redis from 'ioredis';
+import { chunksOf } from '../../../src/lib/arrays';
 import { connectMongo } from '../../../src/lib/engines/mongo';
 import { connectRedis, createRedis } from '../../../src/lib/engines/redis';
 import { createLocks, type RunLocked } from '../../../src/lib/locks';
-import { announceThrough } from '../../../src/idap/index-changes';
-import { idapRef, resourceId, type ResourceType } from '../../../src/idap/resource.model';
-import { upsertResources, type ResourceInput } from '../../../src/idap/resources.service';
+import { announceThrough } from '../../../src/idap/search/index-changes';
+import { idapRef, resourceId, type ResourceType } from '../../../src/idap/resources/resource.model';
+import { seedResources as writeSeed, type SeedResource } from '../../../test/support/resources';
 import { createMediaService } from '../../../src/media/media.service';
 import { LocalStorage } from '../../../src/media/storage';
 
 /**
- * Leads for the journeys, written by the idap area's own service (upsertResources: resources, their links and the
- * search index, every process's cache told) into the run's database, as a job's activities write them: no API
+ * Leads for the journeys, written by production's write path (test/support/resources.ts: writeResources, the search
+ * index, the flags as the API sets them; every process's cache told) into the run's database: no API
  * call makes thousands of leads quickly. The run's database, Redis prefix and data directory come from the global
  * setup (E2E_MONGODB_DB, E2E_REDIS_KEY_PREFIX, E2E_DATA_DIR); the engines' addresses are the run's
  * (MONGODB_URI, REDIS_URL). Connected once per worker process.
@@ -40,14 +41,10 @@ const PHOTO = Buffer.from(
 );
 
 /** Writes resources for a tenant, 500 at a time; answers their refs in order. */
-export async function seedResources(clientId: string, items: ResourceInput[]): Promise<string[]> {
+export async function seedResources(clientId: string, items: SeedResource[]): Promise<string[]> {
   const { lock } = await connect();
   const refs: string[] = [];
-  for (let i = 0; i < items.length; i += 500) {
-    const chunk = items.slice(i, i + 500);
-    const { ids } = await upsertResources(clientId, chunk, lock);
-    refs.push(...ids.map((id, n) => idapRef(chunk[n].type, id)));
-  }
+  for (const part of chunksOf(items, 500)) refs.push(...(await writeSeed(clientId, part, lock)).refs);
   return refs;
 }
 
@@ -65,7 +62,7 @@ export const refOf = (clientId: string, type: ResourceType, naturalKey: string) 
   idapRef(type, resourceId(clientId, type, naturalKey));
 
 /** `n` businesses named `<prefix> <i>`, the even ones qualified (oldest first: the list's order). */
-export function businesses(n: number, prefix = 'Business', from = 0): ResourceInput[] {
+export function businesses(n: number, prefix = 'Business', from = 0): SeedResource[] {
   return Array.from({ length: n }, (_, k) => {
     const i = from + k;
     return {
