@@ -5,6 +5,7 @@ import { createWebhookSecrets, type WebhookSecrets } from './clients/webhook-sec
 import { eventBusFor, type EventBus } from './events/event-bus';
 import { keyRingFor } from './integrations/integrations.module';
 import type { RelayEndpoints } from './integrations/relay/endpoints';
+import { systemClock, type Clock } from './lib/clock';
 import type { Config } from './lib/config';
 import type { KeyRing } from './lib/crypto';
 import type { Engines } from './lib/engines';
@@ -27,6 +28,8 @@ export interface Infra {
   engines: Engines;
   logger: Logger;
   version: string;
+  /** Where the areas read the time where it decides something (limits and windows, leases, settle times). */
+  clock: Clock;
   /** The base of the links the service sends (e-mail, SMS) and of the URLs it names (logos, spend pages). */
   publicBaseUrl: string;
   temporalUiUrl: string | null;
@@ -61,6 +64,8 @@ export interface InfraSources {
   publicBaseUrl: string;
   temporalUiUrl: string | null;
   relayEndpoints: RelayEndpoints;
+  /** The system clock unless given (a test's fake clock). */
+  clock?: Clock;
 }
 
 export function createInfra(src: InfraSources): Infra {
@@ -72,6 +77,7 @@ export function createInfra(src: InfraSources): Infra {
   for (const warning of outboxOnlyWarnings(config, channels)) src.logger.warn(warning);
   return {
     ...src,
+    clock: src.clock ?? systemClock,
     version,
     ring,
     lock,

@@ -14,6 +14,7 @@ import { temporalConnectionOf, type TemporalConnection } from './lib/engines/tem
 import type { Logger } from './lib/logger';
 import { createModules, type Modules } from './services';
 import { createInfra, type Infra } from './infra';
+import type { Clock } from './lib/clock';
 import { closeModules } from './lib/module';
 import { createActivities } from '../activities';
 import { bootstrapAdmin, type BootstrapResult } from './users/bootstrap';
@@ -38,6 +39,8 @@ export interface RuntimeOptions {
   defaultPorts?: boolean;
   workflowBundle?: WorkerOptions['workflowBundle'];
   progress?: (message: string) => void;
+  /** Where the process reads the time where it decides something (src/lib/clock.ts); the system's unless a test moves it. */
+  clock?: Clock;
 }
 
 export interface EngineRuntime {
@@ -161,8 +164,9 @@ function warmUpWorker(logger: Logger): void {
  * The shared pieces of a process (src/infra.ts), from its configuration and engines; an API process passes the
  * address it listens on (so it is built after listening).
  */
-export function infraOf(config: Config, rt: EngineRuntime, logger: Logger, listening?: string): Infra {
+export function infraOf(config: Config, rt: EngineRuntime, logger: Logger, listening?: string, clock?: Clock): Infra {
   return createInfra({
+    clock,
     config,
     publicBaseUrl: publicBaseUrlOf(config, listening),
     engines: rt.engines,
@@ -336,7 +340,7 @@ export async function startApi(config: Config, opts: RuntimeOptions): Promise<Ap
     const url = `http://${config.HOST}:${port}`;
     if (config.METRICS_PORT !== undefined)
       metrics = await startMetricsServer(config.HOST, config.METRICS_PORT, opts.logger);
-    const infra = infraOf(config, rt, opts.logger, url);
+    const infra = infraOf(config, rt, opts.logger, url, opts.clock);
     // A worker inside this process: its providers come first (the job modules' activities, built with the
     // services, use them). Otherwise, with RUN_WORKER, it is a process of its own (worker-process.ts).
     const inline = config.RUN_WORKER && config.WORKER_IN_API_PROCESS;

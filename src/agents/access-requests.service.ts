@@ -4,6 +4,7 @@ import type { Schemas } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { claimOnce } from '../lib/claims';
+import type { Clock } from '../lib/clock';
 import { fixedWindowLimit, minimumSpacing } from '../lib/rate-limit';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import type { Caller } from '../lib/tenancy';
@@ -28,6 +29,8 @@ import type { AccessScope } from './tokens.service';
 export const POLL_INTERVAL_SECONDS = 3;
 
 export interface AccessRequestsDeps {
+  /** Which window the limits count in (src/lib/clock.ts); the system clock unless a test moves it. */
+  clock?: Clock;
   workflows: AccessRequestWorkflows;
   redis: Redis;
   credentialsKey: string;
@@ -78,10 +81,15 @@ export function createAccessRequests(deps: AccessRequestsDeps) {
   const box = new SecretBox(deps.credentialsKey);
 
   /** At most ratePerHour requests from one caller's address (clientAddress) an hour (0: no limit): each sends mail. */
-  const requestsPerAddress = fixedWindowLimit(deps.redis, 'access-requests:address', {
-    max: deps.ratePerHour,
-    seconds: 3600,
-  });
+  const requestsPerAddress = fixedWindowLimit(
+    deps.redis,
+    'access-requests:address',
+    {
+      max: deps.ratePerHour,
+      seconds: 3600,
+    },
+    deps.clock,
+  );
   /** RFC 8628's slow_down: a poll within the interval of the last one answered is refused, with the interval. */
   const pollSpacing = minimumSpacing(deps.redis, 'access-request-poll', POLL_INTERVAL_SECONDS);
 

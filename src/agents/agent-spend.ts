@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { Schemas } from '../lib/contract-types';
+import { systemClock, type Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { iso } from '../lib/ids';
 import type { AgentUserLimits } from '../lib/tenancy';
@@ -33,10 +34,10 @@ export type AgentSpendView = Schemas['AgentSpend'];
  * at once (the durable record of each call, with its agent user, is the relay usage): the month's relay prices,
  * less those of calls the provider never answered. monthly_budget_usd is applied to it before a call is sent.
  */
-export function createAgentSpend(redis: Redis) {
+export function createAgentSpend(redis: Redis, clock: Clock = systemClock) {
   return {
     /** Takes the call's price from the agent user's budget, or refuses it (402, code budget_exceeded). */
-    async reserve(user: AgentUserLimits, price: number, at = new Date()): Promise<void> {
+    async reserve(user: AgentUserLimits, price: number, at = clock.date()): Promise<void> {
       const { end } = monthOf(at);
       const budget = user.monthlyBudgetUsd;
       const lifetime = end.getTime() - at.getTime() + 7 * DAY_MS; // the month is shown a week after it ends
@@ -66,7 +67,7 @@ export function createAgentSpend(redis: Redis) {
     },
 
     /** Each agent user's spend this month, against its budget. */
-    async views(users: { agentUserId: string; monthlyBudgetUsd: number | null }[], at = new Date()) {
+    async views(users: { agentUserId: string; monthlyBudgetUsd: number | null }[], at = clock.date()) {
       const out = new Map<string, AgentSpendView>();
       if (!users.length) return out;
       const { start, end } = monthOf(at);

@@ -9,7 +9,10 @@ import { createAgentRequestLimits } from './request-limits';
 import { createAgentSpend } from './agent-spend';
 import type { CreatorGone } from '../watches/watch-creators';
 
-export type AgentsDeps = Pick<Infra, 'config' | 'engines' | 'credentialsKey' | 'credentials' | 'publicBaseUrl'> & {
+export type AgentsDeps = Pick<
+  Infra,
+  'config' | 'engines' | 'credentialsKey' | 'credentials' | 'publicBaseUrl' | 'clock'
+> & {
   /** Pauses (or hands on) the watches of a token that is revoked or replaced (the watches area). */
   creatorGone?: (gone: CreatorGone) => Promise<void>;
 };
@@ -25,15 +28,16 @@ export function createAgentsModule(deps: AgentsDeps) {
   const requests = createAccessRequests({
     workflows,
     redis: engines.redis,
+    clock: deps.clock,
     credentialsKey: deps.credentialsKey,
     publicBaseUrl: deps.publicBaseUrl,
     ttlSeconds: config.ACCESS_REQUEST_TTL_SECONDS,
     ratePerHour: config.ACCESS_REQUEST_RATE_PER_HOUR,
   });
-  const requestLimits = createAgentRequestLimits(engines.redis);
+  const requestLimits = createAgentRequestLimits(engines.redis, deps.clock);
   const tokens = createTokens({
     invalidate: deps.credentials.invalidate,
-    spend: createAgentSpend(engines.redis),
+    spend: createAgentSpend(engines.redis, deps.clock),
     creatorGone: deps.creatorGone,
     requestLimits,
   });

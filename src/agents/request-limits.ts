@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../lib/errors';
 import type { Schemas } from '../lib/contract-types';
 import { serializeList, type Item } from 'structured-headers';
+import { systemClock, type Clock } from '../lib/clock';
 import { fixedWindows, type NamedWindow, type WindowState } from '../lib/rate-limit';
 import type { Caller } from '../lib/tenancy';
 import { BRAND_HEADER } from '../brands/acting-brand';
@@ -87,8 +88,8 @@ export type RemainingRequests = Schemas['RemainingRequests'];
  * without counting. Every answer to such an agent carries the RateLimit fields; other callers pass untouched.
  * `remaining` reads what is left of allowances without counting (the agent's status shows it).
  */
-export function createAgentRequestLimits(redis: Redis) {
-  const limits = fixedWindows(redis, 'agent-user');
+export function createAgentRequestLimits(redis: Redis, clock: Clock = systemClock) {
+  const limits = fixedWindows(redis, 'agent-user', clock);
   const entriesOf = (holders: LimitHolder[]) =>
     holders.map((h) => ({ subject: h.subject, windows: windowsOf(h) })).filter((e) => e.windows.length);
 

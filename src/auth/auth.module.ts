@@ -4,7 +4,10 @@ import { authRoutes } from './auth.routes';
 import { createAuthService, type AuthDeps } from './auth.service';
 import { loginDevices } from './login-devices';
 
-export type AuthModuleDeps = Pick<Infra, 'config' | 'engines' | 'credentials' | 'recorder' | 'publicBaseUrl'> &
+export type AuthModuleDeps = Pick<
+  Infra,
+  'config' | 'engines' | 'credentials' | 'recorder' | 'publicBaseUrl' | 'clock'
+> &
   Pick<AuthDeps, 'clients' | 'users'>;
 
 /**
@@ -19,6 +22,7 @@ export function createAuthModule(deps: AuthModuleDeps) {
     sessionTtlSeconds: config.SESSION_TTL_SECONDS,
     credentialCache: deps.credentials,
     redis: deps.engines.redis,
+    clock: deps.clock,
     loginFailures: { max: config.LOGIN_MAX_FAILURES, seconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
     loginAccountsPerAddress: config.LOGIN_ADDRESS_MAX_ACCOUNTS,
     devices: loginDevices({ lifetimeSeconds: config.LOGIN_DEVICE_TTL_SECONDS, perUser: config.LOGIN_DEVICES_PER_USER }),

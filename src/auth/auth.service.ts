@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/crypto';
+import type { Clock } from '../lib/clock';
 import { distinctWindowCount, fixedWindowLimit, type FixedWindow, type WindowCount } from '../lib/rate-limit';
 import type { AgentUserLimits, Caller, RevocationReason, Role } from '../lib/tenancy';
 import type { ClientsService } from '../clients/clients.service';
@@ -50,6 +51,8 @@ export interface AuthDeps {
   loginAccountsPerAddress: number;
   /** The devices accounts logged in from (their device cookies); each has its own `loginFailures` limit. */
   devices: LoginDevices;
+  /** Which window the limits count in (src/lib/clock.ts); the system clock unless a test moves it. */
+  clock?: Clock;
 }
 
 /** How long a successful login makes its address known for the account (the guards then let it through). */
@@ -63,10 +66,15 @@ async function clientIsActive(clientId: string | null | undefined): Promise<bool
 
 export function createAuthService(deps: AuthDeps) {
   const cache = deps.credentialCache;
-  const failuresByAccount = fixedWindowLimit(deps.redis, 'login-failures:account', deps.loginFailures);
-  const failuresByPair = fixedWindowLimit(deps.redis, 'login-failures:account-address', deps.loginFailures);
-  const accountsByAddress = distinctWindowCount(deps.redis, 'login-failures:address-accounts', deps.loginFailures);
-  const failuresByDevice = fixedWindowLimit(deps.redis, 'login-failures:device', deps.loginFailures);
+  const failuresByAccount = fixedWindowLimit(deps.redis, 'login-failures:account', deps.loginFailures, deps.clock);
+  const failuresByPair = fixedWindowLimit(deps.redis, 'login-failures:account-address', deps.loginFailures, deps.clock);
+  const accountsByAddress = distinctWindowCount(
+    deps.redis,
+    'login-failures:address-accounts',
+    deps.loginFailures,
+    deps.clock,
+  );
+  const failuresByDevice = fixedWindowLimit(deps.redis, 'login-failures:device', deps.loginFailures, deps.clock);
   const knownKey = (account: string, address: string) => `login-known:${account}:${address}`;
   const max = deps.loginFailures.max;
   const refuse = (over: WindowCount[]) =>

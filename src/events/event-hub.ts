@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import { keepRenewed } from '../lib/lease';
 import { channelName, type Broadcast, type JobEvent } from './event-bus';
 
 type Deliver = (event: JobEvent) => void;
@@ -23,7 +24,7 @@ export function createEventHub(redis: Redis) {
   const listeners = new Set<Listener>();
   let sub: Redis | null = null;
   let ready: Promise<unknown> | null = null;
-  let beat: NodeJS.Timeout | null = null;
+  let stopBeating: (() => void) | null = null;
 
   const field = (clientId: string | null) => `${instanceId}|${clientId ?? '*'}`;
   const alive = () => redis.zadd(INSTANCES, Date.now(), instanceId).catch(() => undefined);
@@ -48,8 +49,7 @@ export function createEventHub(redis: Redis) {
       sub.on('error', () => undefined);
       sub.on('message', (_channel, message) => dispatch(message));
       ready = sub.subscribe(channelName(redis));
-      beat = setInterval(() => void alive(), INSTANCE_TTL_MS / 3);
-      beat.unref();
+      stopBeating = keepRenewed(alive, INSTANCE_TTL_MS);
     }
     return ready;
   }
@@ -90,7 +90,7 @@ export function createEventHub(redis: Redis) {
     },
 
     async close(): Promise<void> {
-      if (beat) clearInterval(beat);
+      stopBeating?.();
       listeners.clear();
       const fields = Object.keys(await redis.hgetall(SUBS).catch(() => ({}))).filter((k) =>
         k.startsWith(`${instanceId}|`),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { AppError } from '../lib/errors';
+import { keepRenewed } from '../lib/lease';
 
 /** How long a stream's lease lasts unless renewed: a stream of a process that died stops counting after this. */
 export const STREAM_LEASE_MS = 30_000;
@@ -50,15 +51,13 @@ export function createStreamLeases(redis: Redis, opts: { max: number; leaseMs?: 
         const detail = `Too many open event streams for this client (at most ${opts.max}); close one or retry later`;
         throw AppError.tooManyRequests(detail, retryAfterSeconds);
       }
-      const renew = () => void redis.eval(RENEW, 1, key, id, leaseMs).catch(() => undefined);
-      const renewal = setInterval(renew, leaseMs / 3);
-      renewal.unref();
+      const stopRenewing = keepRenewed(() => redis.eval(RENEW, 1, key, id, leaseMs), leaseMs);
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
-          clearInterval(renewal);
+          stopRenewing();
           void redis.zrem(key, id).catch(() => undefined);
         },
       };

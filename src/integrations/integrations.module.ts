@@ -20,7 +20,16 @@ export const keyRingFor = (config: Config, credentialsKey: string) =>
 
 export type IntegrationsDeps = Pick<
   Infra,
-  'config' | 'engines' | 'logger' | 'notifier' | 'ring' | 'lock' | 'relayEndpoints' | 'brands' | 'publicBaseUrl'
+  | 'config'
+  | 'engines'
+  | 'logger'
+  | 'notifier'
+  | 'ring'
+  | 'lock'
+  | 'relayEndpoints'
+  | 'brands'
+  | 'publicBaseUrl'
+  | 'clock'
 >;
 
 /**
@@ -29,7 +38,7 @@ export type IntegrationsDeps = Pick<
  */
 export function createIntegrationsModule(deps: IntegrationsDeps) {
   const { config, engines, ring } = deps;
-  const limits = createLimits(engines.redis);
+  const limits = createLimits(engines.redis, deps.clock);
   const keys = createKeyCache(engines.redis);
   const endpoints = deps.relayEndpoints;
   const bounds = { timeoutMs: config.RELAY_TIMEOUT_MS, maxBytes: config.RELAY_MAX_RESPONSE_BYTES };
@@ -50,7 +59,8 @@ export function createIntegrationsModule(deps: IntegrationsDeps) {
     endpoints,
     notifySpend: createSpendNotifier(deps),
     recordCall: createUsageRecorder(engines.redis, deps.logger),
-    agentSpend: createAgentSpend(engines.redis),
+    agentSpend: createAgentSpend(engines.redis, deps.clock),
+    clock: deps.clock,
     logger: deps.logger,
     ...bounds,
   });

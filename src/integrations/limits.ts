@@ -1,37 +1,29 @@
 import type Redis from 'ioredis';
+import { systemClock, type Clock } from '../lib/clock';
+import { fixedWindows, type WindowGate } from '../lib/rate-limit';
 import type { IntegrationDoc, SpendPeriod } from './integration.model';
 import { dayOf, periodBounds, periodDaysSoFar, secondsUntil, toMicros } from './periods';
 
-const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /**
- * One decision per call, atomic in Redis: refuse when the minute or the day window is full, or when
- * a blocking spend limit would be passed by this call's price; otherwise count the call in both
- * windows and its price in today's spend. KEYS: minute window, day window, then the spend counters of
- * the period's days so far (today's first). ARGV: minute limit, daily limit (-1: none), price and
- * blocking spend limit (-1: none) in millionths.
- * Returns {verdict (0 ok, 1 minute, 2 day, 3 spend), calls this minute, calls today, period spend}.
+ * A key's spend limit, decided in the same step as its call windows (lib/rate-limit.ts's one counter): refused when
+ * a blocking limit would be passed by this call's price, else the price is counted in today's spend. Gate KEYS: the
+ * spend counters of the period's days so far (today's first). Gate ARGV: price and blocking spend limit (-1: none),
+ * in millionths. Its value: the period's spend (with this call's price once counted).
  */
-const TAKE = `
-local m = tonumber(redis.call('GET', KEYS[1]) or '0')
-local d = tonumber(redis.call('GET', KEYS[2]) or '0')
-local ml = tonumber(ARGV[1])
-local dl = tonumber(ARGV[2])
-if ml >= 0 and m >= ml then return {1, m, d, 0} end
-if dl >= 0 and d >= dl then return {2, m, d, 0} end
-local price = tonumber(ARGV[3])
-local sl = tonumber(ARGV[4])
-local spent = 0
-for i = 3, #KEYS do spent = spent + tonumber(redis.call('GET', KEYS[i]) or '0') end
-if sl >= 0 and spent + price > sl then return {3, m, d, spent} end
-m = redis.call('INCR', KEYS[1])
-if m == 1 then redis.call('PEXPIRE', KEYS[1], 120000) end
-d = redis.call('INCR', KEYS[2])
-if d == 1 then redis.call('PEXPIRE', KEYS[2], 172800000) end
-redis.call('INCRBY', KEYS[3], price)
-redis.call('PEXPIRE', KEYS[3], 3456000000)
-return {0, m, d, spent + price}`;
+const SPEND: WindowGate = {
+  check: `
+local price = tonumber(ARGV[ga + 1])
+local limit = tonumber(ARGV[ga + 2])
+for i = gk + 1, #KEYS do value = value + tonumber(redis.call('GET', KEYS[i]) or '0') end
+refused = limit >= 0 and value + price > limit`,
+  commit: `
+local price = tonumber(ARGV[ga + 1])
+redis.call('INCRBY', KEYS[gk + 1], price)
+redis.call('PEXPIRE', KEYS[gk + 1], 3456000000)
+value = value + price`,
+};
 
 export type LimitVerdict =
   | { ok: true; spentMicros: number }
@@ -42,8 +34,17 @@ export type LimitedKey = Pick<
   'daily_limit' | 'minute_limit' | 'spend_limit_amount' | 'spend_limit_period' | 'spend_limit_action'
 > & { _id: number };
 
-const minuteKey = (id: number, at: Date) => `integration:${id}:calls:m:${Math.floor(at.getTime() / MINUTE_MS)}`;
-const dayKey = (id: number, at: Date) => `integration:${id}:calls:d:${dayOf(at)}`;
+/** A key's call windows, aligned to the UTC minute and day (Infinity: counted, never refused). */
+const windowsOf = (key: Pick<LimitedKey, 'minute_limit' | 'daily_limit' | '_id'>) => [
+  {
+    subject: String(key._id),
+    windows: [
+      { policy: 'minute', max: key.minute_limit ?? Infinity, seconds: 60 },
+      { policy: 'day', max: key.daily_limit ?? Infinity, seconds: 86_400 },
+    ],
+  },
+];
+const callWindowsOf = (keyId: number) => windowsOf({ _id: keyId, minute_limit: null, daily_limit: null });
 const spendKey = (id: number, day: string) => `integration:${id}:spend:${day}`;
 
 /** The period a key's spend is counted over (monthly when it sets none). */
@@ -51,48 +52,34 @@ export const spendPeriodOf = (key: Pick<LimitedKey, 'spend_limit_period'>): Spen
   key.spend_limit_period ?? 'monthly';
 
 /**
- * Usage and spend limits per key in Redis (FerretDB would not make the counting atomic): windows
- * aligned to the UTC minute and day, spend per UTC day in millionths, summed over the spend period.
+ * Usage and spend limits per key in Redis (FerretDB would not make the counting atomic): the calls in windows
+ * aligned to the UTC minute and day (lib/rate-limit.ts's counter, under the limit `integration-calls`), spend per
+ * UTC day in millionths, summed over the spend period and decided in the same step.
  */
-export function createLimits(redis: Redis) {
+export function createLimits(redis: Redis, clock: Clock = systemClock) {
+  const calls = fixedWindows(redis, 'integration-calls', clock);
+  const REASONS = ['minute_limit', 'daily_limit', 'spend_limit'] as const;
   return {
-    async take(key: LimitedKey, price: number, at = new Date()): Promise<LimitVerdict> {
+    async take(key: LimitedKey, price: number, at = clock.date()): Promise<LimitVerdict> {
       const period = spendPeriodOf(key);
       const blocking =
         key.spend_limit_action === 'block' && key.spend_limit_amount !== null && key.spend_limit_amount !== undefined;
-      const keys = [
-        minuteKey(key._id, at),
-        dayKey(key._id, at),
-        ...periodDaysSoFar(period, at).map((d) => spendKey(key._id, d)),
-      ];
-      const [verdict, , , spent] = (await redis.eval(
-        TAKE,
-        keys.length,
-        ...keys,
-        String(key.minute_limit ?? -1),
-        String(key.daily_limit ?? -1),
-        String(toMicros(price)),
-        String(blocking ? toMicros(key.spend_limit_amount!) : -1),
-      )) as number[];
-      if (verdict === 0) return { ok: true, spentMicros: spent };
-      const t = at.getTime();
-      if (verdict === 1)
-        return {
-          ok: false,
-          reason: 'minute_limit',
-          retryAfterSeconds: secondsUntil((Math.floor(t / MINUTE_MS) + 1) * MINUTE_MS, t),
-        };
-      if (verdict === 2)
-        return {
-          ok: false,
-          reason: 'daily_limit',
-          retryAfterSeconds: secondsUntil((Math.floor(t / DAY_MS) + 1) * DAY_MS, t),
-        };
-      return {
-        ok: false,
-        reason: 'spend_limit',
-        retryAfterSeconds: secondsUntil(periodBounds(period, at).end.getTime(), t),
-      };
+      const { verdict, value, windows } = await calls.takeGated(
+        windowsOf(key),
+        {
+          gate: SPEND,
+          keys: periodDaysSoFar(period, at).map((d) => spendKey(key._id, d)),
+          args: [String(toMicros(price)), String(blocking ? toMicros(key.spend_limit_amount!) : -1)],
+        },
+        at.getTime(),
+      );
+      if (verdict === 0) return { ok: true, spentMicros: value };
+      const reason = REASONS[verdict - 1];
+      const retryAfterSeconds =
+        reason === 'spend_limit'
+          ? secondsUntil(periodBounds(period, at).end.getTime(), at.getTime())
+          : windows[verdict - 1].resetSeconds;
+      return { ok: false, reason, retryAfterSeconds };
     },
 
     /**
@@ -100,9 +87,10 @@ export function createLimits(redis: Redis) {
      * also its place in the windows (a call that was never sent at all).
      */
     async refund(keyId: number, price: number, at: Date, opts: { calls?: boolean } = {}): Promise<void> {
-      const tx = redis.multi().decrby(spendKey(keyId, dayOf(at)), toMicros(price));
-      if (opts.calls) tx.decr(minuteKey(keyId, at)).decr(dayKey(keyId, at));
-      await tx.exec();
+      await Promise.all([
+        redis.decrby(spendKey(keyId, dayOf(at)), toMicros(price)),
+        opts.calls ? calls.count(callWindowsOf(keyId), -1, at.getTime()) : undefined,
+      ]);
     },
 
     /** Adds a billing-sync correction (millionths, may be negative) to one day's spend. */
@@ -115,14 +103,14 @@ export function createLimits(redis: Redis) {
           .exec();
     },
 
-    async usage(keyId: number, at = new Date()): Promise<{ usage_today: number; usage_this_minute: number }> {
-      const [m, d] = await redis.mget(minuteKey(keyId, at), dayKey(keyId, at));
-      return { usage_this_minute: Number(m ?? 0), usage_today: Number(d ?? 0) };
+    async usage(keyId: number, at = clock.date()): Promise<{ usage_today: number; usage_this_minute: number }> {
+      const [minute, day] = await calls.peek(callWindowsOf(keyId), at.getTime());
+      return { usage_this_minute: minute.count, usage_today: day.count };
     },
 
     /** reset-usage: both call windows start again from zero (spend is not usage and stays). */
-    async reset(keyId: number, at = new Date()): Promise<void> {
-      await redis.del(minuteKey(keyId, at), dayKey(keyId, at));
+    async reset(keyId: number, at = clock.date()): Promise<void> {
+      await calls.clear(callWindowsOf(keyId), at.getTime());
     },
   };
 }

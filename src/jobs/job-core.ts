@@ -13,7 +13,7 @@ import type { ClientJobLimitsLookup } from '../clients/client-job-limits';
 
 export type JobCoreDeps = Pick<
   Infra,
-  'config' | 'engines' | 'logger' | 'events' | 'lock' | 'media' | 'outbound' | 'brands'
+  'config' | 'engines' | 'logger' | 'events' | 'lock' | 'media' | 'outbound' | 'brands' | 'clock'
 > & {
   /** Each client's own job limits (the clients area keeps them). */
   clientLimits: ClientJobLimitsLookup;
@@ -32,7 +32,7 @@ export function createJobCore(deps: JobCoreDeps) {
   const { config, engines } = deps;
   const locks = createJobLocks(engines.redis);
   const listIndex = createJobListIndex(engines.redis, deps.logger);
-  const quotas = createJobQuotas(engines.redis);
+  const quotas = createJobQuotas(engines.redis, deps.clock);
   const limits = createJobLimits({
     defaults: {
       max_unfinished: config.JOB_CLIENT_MAX_UNFINISHED,

@@ -3,6 +3,7 @@ import { rateLimitFields, type RateLimitState } from '../agents/request-limits';
 import { dayOf, periodBounds, secondsUntil } from '../integrations/periods';
 import { AppError, type ErrorCode } from '../lib/errors';
 import { httpRequestsShed } from '../lib/metrics';
+import { systemClock, type Clock } from '../lib/clock';
 import { minimumSpacing } from '../lib/rate-limit';
 import { FINAL_STATES, JobModel } from './job.model';
 
@@ -71,7 +72,10 @@ const BUSY_CLIENTS = 'jobs:busy-clients';
  * Checks every bound and, when none is full, counts the job against all of them, in one step. KEYS: per subject its
  * unfinished set (a sorted set of job ids, scored by the time they were counted), its day count and its month count;
  * then the busy clients' set. ARGV: the job id, now (ms), the client id, the deployment's bound when the fair-share
- * rule applies (else 0); then per subject its three bounds (0: none) and the day's and the month's expiry (ms).
+ * rule applies (else 0); then per subject its three bounds (0: none) and the day's and the month's lifetime (ms, an
+ * hour past the window's end on the passed clock, counted by Redis from now: so a clock a test moves never makes a
+ * window's key lapse before its window ends). The unfinished sets' scores are the system clock's, as the job records'
+ * times that reconciliation compares them with.
  * Returns {verdict (0 counted, 1 counted before, 2 a bound full, 3 past the fair share), share, the counts}.
  * A job already in the client's set (a retried record, a keyed submit whose first attempt counted) is never
  * refused nor counted twice.
@@ -104,9 +108,9 @@ if verdict == 0 then
     redis.call('ZADD', KEYS[3 * i - 2], now, job)
     counts[3 * i - 2] = redis.call('ZCARD', KEYS[3 * i - 2])
     counts[3 * i - 1] = redis.call('INCR', KEYS[3 * i - 1])
-    redis.call('PEXPIREAT', KEYS[3 * i - 1], ARGV[5 * i + 3])
+    redis.call('PEXPIRE', KEYS[3 * i - 1], ARGV[5 * i + 3])
     counts[3 * i] = redis.call('INCR', KEYS[3 * i])
-    redis.call('PEXPIREAT', KEYS[3 * i], ARGV[5 * i + 4])
+    redis.call('PEXPIRE', KEYS[3 * i], ARGV[5 * i + 4])
   end
   redis.call('SADD', KEYS[#KEYS], client)
 end
@@ -167,7 +171,7 @@ function windowsAt(at: Date) {
  * cannot lock a client out), and the jobs accepted in the UTC day and the UTC calendar month as counters that expire
  * with their window.
  */
-export function createJobQuotas(redis: Redis) {
+export function createJobQuotas(redis: Redis, clock: Clock = systemClock) {
   const reconcileSpacing = minimumSpacing(redis, 'jobs-reconcile', RECONCILE_SPACING_SECONDS);
 
   /** The subject's unfinished set made what the job records say (see RECONCILE). */
@@ -207,7 +211,7 @@ export function createJobQuotas(redis: Redis) {
   }
 
   async function take(jobId: string, subjects: QuotaSubject[], fairBound: number) {
-    const at = new Date();
+    const at = clock.date();
     const windows = windowsAt(at);
     const keys = subjects.flatMap((s) => [
       unfinishedKey(s),
@@ -218,8 +222,8 @@ export function createJobQuotas(redis: Redis) {
       String(s.bounds.unfinished),
       String(s.bounds.day),
       String(s.bounds.month),
-      String(windows.day.end + HOUR_MS),
-      String(windows.month.end + HOUR_MS),
+      String(windows.day.end + HOUR_MS - at.getTime()),
+      String(windows.month.end + HOUR_MS - at.getTime()),
     ]);
     const [verdict, share, ...counts] = (await redis.eval(
       ADMIT,
@@ -227,7 +231,7 @@ export function createJobQuotas(redis: Redis) {
       ...keys,
       BUSY_CLIENTS,
       jobId,
-      String(at.getTime()),
+      String(Date.now()),
       subjects[0].clientId,
       String(fairBound),
       ...args,
@@ -301,7 +305,7 @@ export function createJobQuotas(redis: Redis) {
     /** What a subject has used now: its unfinished jobs (reconciled, at most every few seconds) and its windows. */
     async usage(subject: Pick<QuotaSubject, 'kind' | 'id' | 'clientId'>) {
       await reconcileSpaced(subject);
-      const windows = windowsAt(new Date());
+      const windows = windowsAt(clock.date());
       const [unfinished, day, month] = await Promise.all([
         redis.zcard(unfinishedKey(subject)),
         redis.get(countKey(subject, windows.day.period)),

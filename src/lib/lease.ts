@@ -28,14 +28,30 @@ export interface Lease {
   hold(): Promise<boolean>;
   /** Gives the lease up if this holder has it; never throws (an unreleased lease lapses on its own). */
   release(): Promise<void>;
+  /** Keeps the lease renewed while its holder works (keepRenewed); answers how to stop. */
+  keep(): () => void;
+}
+
+/**
+ * Keeps a lease of `leaseMs` alive while its holder is: `renew` every third of a lease, so two renewals may fail
+ * (Redis away for a moment) before it lapses, and a holder that died stops renewing and loses it. The service's one
+ * renewal timer: the locks, the event streams' leases, idempotency keys in flight and the API instances' liveness
+ * renew through it. The timer never keeps a process alive; a failed renewal waits for the next. Answers how to stop.
+ */
+export function keepRenewed(renew: () => Promise<unknown>, leaseMs: number): () => void {
+  const timer = setInterval(() => void renew().catch(() => undefined), leaseMs / 3);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export function redisLease(redis: Redis, key: string, leaseMs: number): Lease {
   const token = randomUUID();
+  const renew = async () => Number(await redis.eval(RENEW, 1, key, token, leaseMs)) === 1;
   return {
     key,
     take: async () => (await redis.set(key, token, 'PX', leaseMs, 'NX')) === 'OK',
-    renew: async () => Number(await redis.eval(RENEW, 1, key, token, leaseMs)) === 1,
+    renew,
+    keep: () => keepRenewed(renew, leaseMs),
     hold: async () => Number(await redis.eval(HOLD, 1, key, token, leaseMs)) === 1,
     async release() {
       await redis.eval(RELEASE, 1, key, token).catch(() => undefined);

@@ -26,11 +26,11 @@ export function createLocks(redis: Redis, opts: { leaseMs?: number } = {}): { ru
         await sleep(5 + Math.random() * 15);
       }
       // A holder that is alive keeps its lease for as long as its work takes; one that died loses it.
-      const renewal = setInterval(() => void lease.renew().catch(() => undefined), leaseMs / 3);
+      const stopRenewing = lease.keep();
       try {
         return await work();
       } finally {
-        clearInterval(renewal);
+        stopRenewing();
         await lease.release();
       }
     },

@@ -11,7 +11,16 @@ import type { MapsCredentialLookup } from './signup/maps-key';
 
 export type PinsDeps = Pick<
   Infra,
-  'config' | 'engines' | 'notifier' | 'ring' | 'brands' | 'outbound' | 'recorder' | 'credentialsKey' | 'publicBaseUrl'
+  | 'config'
+  | 'engines'
+  | 'notifier'
+  | 'ring'
+  | 'brands'
+  | 'outbound'
+  | 'recorder'
+  | 'credentialsKey'
+  | 'publicBaseUrl'
+  | 'clock'
 > & {
   /** The brand's maps credential (the integrations area), for the signup page's map. */
   mapsCredential: MapsCredentialLookup;
@@ -26,6 +35,7 @@ export function createPinsModule(deps: PinsDeps) {
   const signup = createSignupService({
     workflows: createPinWorkflows(engines.temporal, config.TEMPORAL_TASK_QUEUE),
     redis: engines.redis,
+    clock: deps.clock,
     notifier: deps.notifier,
     ring: deps.ring,
     tokens: createSignupTokens(signingKeys(config.SIGNUP_TOKEN_KEYS, deps.credentialsKey)),

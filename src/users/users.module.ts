@@ -5,7 +5,10 @@ import { usersRoutes } from './users.routes';
 import { createUsersService } from './users.service';
 import type { CreatorGone } from '../watches/watch-creators';
 
-export type UsersDeps = Pick<Infra, 'config' | 'engines' | 'logger' | 'notifier' | 'credentials' | 'publicBaseUrl'> & {
+export type UsersDeps = Pick<
+  Infra,
+  'config' | 'engines' | 'logger' | 'notifier' | 'credentials' | 'publicBaseUrl' | 'clock'
+> & {
   /** Pauses the watches of a user that can no longer act in a client (the watches area). */
   creatorGone?: (gone: CreatorGone) => Promise<void>;
 };
@@ -23,6 +26,7 @@ export function createUsersModule(deps: UsersDeps) {
     invalidateCredentials: credentials.invalidate,
     creatorGone: deps.creatorGone,
     redis: deps.engines.redis,
+    clock: deps.clock,
     resetRequests: {
       perAccount: config.PASSWORD_RESET_REQUESTS_PER_ACCOUNT,
       perAddress: config.PASSWORD_RESET_REQUESTS_PER_ADDRESS,

@@ -5,6 +5,7 @@ import { hashPassword, needsRehash, randomToken, sha256, verifyPassword } from '
 import { claimOnce } from '../lib/claims';
 import { iso } from '../lib/ids';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
+import type { Clock } from '../lib/clock';
 import { fixedWindows } from '../lib/rate-limit';
 import type { Role } from '../lib/tenancy';
 import type { Notifier } from '../notifications/notifier';
@@ -71,8 +72,10 @@ export function createUsersService(deps: {
   redis: Redis;
   /** Reset e-mails per account, and requests per client address, allowed in one hour. */
   resetRequests: { perAccount: number; perAddress: number };
+  /** Which window the limits count in (src/lib/clock.ts); the system clock unless a test moves it. */
+  clock?: Clock;
 }) {
-  const resetRequestWindows = fixedWindows(deps.redis, 'password-reset-requests');
+  const resetRequestWindows = fixedWindows(deps.redis, 'password-reset-requests', deps.clock);
   async function getUser(userId: string): Promise<UserDoc> {
     const doc = await UserModel.findById(userId).lean<UserDoc>();
     if (!doc) throw AppError.notFound('User not found');

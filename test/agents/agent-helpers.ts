@@ -5,8 +5,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export { sleep };
 
-export { awayFromMinuteEdge } from '../support/time-windows';
-
 /** Brands made directly in the store, oldest (lowest id) first. */
 export async function brandsFor(clientId: string, ids: number[]) {
   for (const id of ids)

@@ -1,11 +1,11 @@
 import { createClient, useTestApi, type CallResult } from '../support/harness';
+import { fakeClock } from '../support/fake-clock';
 import { startSecondApi } from '../support/second-api';
 import { addMember, brandCast, userOf } from '../brands/brand-helpers';
 import {
   approvalMail,
   approvedAgent,
   approvedToken,
-  awayFromMinuteEdge,
   brandsFor,
   decideByLink,
   linkOf,
@@ -29,7 +29,9 @@ const previewOf = (link: string): Promise<any> =>
   fetch(link, { headers: { accept: 'application/json' } }).then((r) => r.json());
 
 describe("agents' limits: the approver's, offered with brand defaults, changed later by the agent's administrators", () => {
-  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
+  // The API's clock stands still unless a test moves it: a minute's window ends when the test says.
+  const clock = fakeClock();
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' }, { clock });
 
   it('a JSON approval carries its limits: the preview shows the offer, bad values are 422, the token gets them', async () => {
     const client = await createClient(ctx.api, ctx.admin, 'Json Limits');
@@ -83,7 +85,7 @@ describe("agents' limits: the approver's, offered with brand defaults, changed l
     expect(preview.limits).toMatchObject({ brand_default_rpm: 4, offered: { rate_limit_rpm: 4 } });
     expect((await decideByLink(link)).status).toBe(200); // no body: the offer
     const { access_token: token } = await pollUntil(ctx.api, receipt, (b) => b.status === 'approved');
-    await awayFromMinuteEdge();
+    clock.toNextWindow(60_000);
     const answers: CallResult[] = [];
     for (let i = 0; i < 5; i++) answers.push(await ctx.api.call('GET', STATUS, { token }));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 429]);
@@ -106,14 +108,14 @@ describe("agents' limits: the approver's, offered with brand defaults, changed l
     const users = await ctx.api.call('GET', `/api/v1/brands/${brandId}/agent-users`, { token: parties.admin.token });
     const agentUserId = users.body.agent_users[0].agent_user_id;
     const path = `/api/v1/brands/${brandId}/agent-users/${agentUserId}`;
-    const second = await startSecondApi(ctx.api);
+    clock.toNextWindow(60_000);
+    const second = await startSecondApi(ctx.api, { clockAt: clock.now() }); // both processes in one minute
     try {
       const there = async (): Promise<CallResult> => {
         const res = await fetch(`${second.url}${STATUS}`, { headers: { authorization: `Bearer ${token}` } });
         return { status: res.status, body: await res.json(), headers: res.headers };
       };
       // Both processes have the token (and its limits) cached; two requests are counted this minute.
-      await awayFromMinuteEdge();
       expect(policyOf(await there())).toBe('"rpm";q=1000;w=60');
       expect(policyOf(await ctx.api.call('GET', STATUS, { token }))).toBe('"rpm";q=1000;w=60');
 
@@ -187,7 +189,7 @@ describe("agents' limits: the approver's, offered with brand defaults, changed l
     });
     expect(polled.brand_ids).toEqual([]);
     const path = `/api/v1/auth/pat/${polled.token_id}/limits`;
-    await awayFromMinuteEdge();
+    clock.toNextWindow(60_000);
     const before = await ctx.api.call('GET', STATUS, { token });
     expect(before.body).toMatchObject({
       agent_users: [],

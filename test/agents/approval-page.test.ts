@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { createClient, useTestApi } from '../support/harness';
 import { launchBrowser } from '../support/browser';
-import { approvalMail, awayFromMinuteEdge, brandsFor, linkOf, pollUntil, requestAccess } from './agent-helpers';
+import { fakeClock } from '../support/fake-clock';
+import { approvalMail, brandsFor, linkOf, pollUntil, requestAccess } from './agent-helpers';
 
 /** Set SCREENSHOT_DIR to keep a picture of each page a test opens (for a person to look at). */
 async function screenshot(page: Page, name: string) {
@@ -21,7 +22,9 @@ const FINGERPRINT = {
 };
 
 describe('the approval link, opened by a person in a real browser', () => {
-  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' });
+  // The API's clock stands still unless a test moves it: the minute's window ends when the test says.
+  const clock = fakeClock();
+  const ctx = useTestApi({ ACCESS_REQUEST_RATE_PER_HOUR: '0' }, { clock });
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -157,7 +160,7 @@ describe('the approval link, opened by a person in a real browser', () => {
     expect(await page.$eval('h1', (el) => el.textContent)).toBe('Access approved');
     expect(await textOf(page)).toContain('Limits: 2 requests per minute, 5,000 requests per day, no monthly budget.');
     const { access_token: token } = await pollUntil(ctx.api, receipt, (b) => b.status === 'approved');
-    await awayFromMinuteEdge();
+    clock.toNextWindow(60_000);
     const [status, second, third] = [
       await ctx.api.call('GET', '/api/v1/auth/pat/status', { token }),
       await ctx.api.call('GET', '/api/v1/auth/pat/status', { token }),

@@ -12,7 +12,7 @@ import { SYNC_ENV, settled } from '../idap/sync/sync-helpers';
 import { seedPins } from '../pins/pin-fixtures';
 import { ADMIN, createClient, indexLock, useTestApi } from '../support/harness';
 import { SMALL_JOB_PLACES, WATCHED_JOB, WATCHED_JOB_PLACES } from './client-fixtures';
-import { awayFromWindowEdge } from '../support/time-windows';
+import { fakeClock } from '../support/fake-clock';
 
 const CLI = path.resolve(__dirname, '../../node_modules/.bin/lead-service');
 
@@ -53,7 +53,9 @@ async function recordingServer() {
 
 describe('the lead-service command line against the service', () => {
   // The shortest settle lag, so that a lead written by the test is listed soon.
-  const ctx = useTestApi(SYNC_ENV);
+  // The API's clock stands still unless a test moves it: the lockout's window ends when the test says.
+  const clock = fakeClock();
+  const ctx = useTestApi(SYNC_ENV, { clock });
   const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lead-cli-')), 'config.json');
   let client: Awaited<ReturnType<typeof createClient>>;
   let jobId = '';
@@ -140,8 +142,8 @@ describe('the lead-service command line against the service', () => {
     expect(first).toEqual({ url: ctx.api.url, token: expect.stringMatching(/^lss_/), device: expect.any(String) });
 
     // Someone on the same machine (the same address) guesses at the account until it is locked for unknown devices:
-    // all in one of the lockout's fixed windows (15 minutes), which a slow run could otherwise straddle.
-    await awayFromWindowEdge(15 * 60_000, 60_000);
+    // all in one of the lockout's fixed windows (15 minutes), a fresh one.
+    clock.toNextWindow(15 * 60_000);
     const guess = (password: string) =>
       ctx.api.call('POST', '/api/v1/auth/login', { body: { email: user.email, password } }).then((r) => r.status);
     for (let i = 0; i < 10; i++) expect(await guess('wrong-password')).toBe(401);

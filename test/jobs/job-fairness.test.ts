@@ -1,6 +1,7 @@
 import { createClient, useTestApi } from '../support/harness';
 import { approvedAgent, brandsFor } from '../agents/agent-helpers';
-import { SUBMIT, awayFromDayEdge, jobPath, shownQuotas, waitForStatus, expectQuotaRefusal } from './support';
+import { fakeClock } from '../support/fake-clock';
+import { SUBMIT, jobPath, shownQuotas, waitForStatus, expectQuotaRefusal } from './support';
 
 /**
  * Fairness between tenants beyond each one's own bounds (docs/security.md, "Jobs per tenant"): the fair share of the
@@ -45,7 +46,9 @@ describe('the fair share of the deployment bound', () => {
 });
 
 describe('with a worker running', () => {
-  const ctx = useTestApi();
+  // The API's clock stands at noon (UTC) of the real day: a test's submits fall in one day's window.
+  const clock = fakeClock(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000);
+  const ctx = useTestApi({}, { clock });
   const submit = (token: string, body: object = small, headers: Record<string, string> = {}) =>
     ctx.api.call('POST', SUBMIT, { token, body, headers });
   const setLimits = async (clientId: string, jobLimits: Record<string, number | null>) =>
@@ -70,7 +73,6 @@ describe('with a worker running', () => {
   });
 
   it("a brand's settings bound the jobs agents submit for it, on top of the client's", async () => {
-    await awayFromDayEdge();
     const acme = await createClient(ctx.api, ctx.admin, 'Acme Brands');
     await setLimits(acme.client_id, { max_unfinished: 0 });
     await brandsFor(acme.client_id, [701]);

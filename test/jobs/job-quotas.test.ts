@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { JobModel } from '../../src/jobs/job.model';
 import { ADMIN, createClient, startTestApi, type CallResult, type TestApi } from '../support/harness';
 import { startSecondApi } from '../support/second-api';
-import { SUBMIT, awayFromDayEdge, jobPath, shownQuotas, windowEnds, expectQuotaRefusal } from './support';
+import { fakeClock } from '../support/fake-clock';
+import { SUBMIT, jobPath, shownQuotas, windowEnds, expectQuotaRefusal } from './support';
 
 /**
  * Each client's own bounds on jobs (docs/security.md, "Jobs per tenant"): unfinished at once, per UTC day and month,
@@ -10,6 +11,8 @@ import { SUBMIT, awayFromDayEdge, jobPath, shownQuotas, windowEnds, expectQuotaR
  * no worker running, so an accepted job stays unfinished until the test ends it.
  */
 let api: TestApi;
+// The API's clock stands at noon (UTC) of the real day: every test's submits fall in one day's and month's window.
+const clock = fakeClock(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000);
 let admin: string;
 const small = { query: 'bakery', country_code: 'BE', max_locations: 1, max_results: 3 };
 const RESEARCH_SUBMIT = '/api/v1/dashboard/client/research/submit';
@@ -28,20 +31,19 @@ async function setLimits(clientId: string, jobLimits: Record<string, number | nu
 
 /** The refusal a bound gives: 429, its code, Retry-After, and the detail. */
 beforeAll(async () => {
-  api = await startTestApi({ RUN_WORKER: 'false', JOB_CLIENT_MAX_UNFINISHED: '2' });
+  api = await startTestApi({ RUN_WORKER: 'false', JOB_CLIENT_MAX_UNFINISHED: '2' }, { clock });
   admin = await api.login(ADMIN.email, ADMIN.password);
 });
 afterAll(() => api.stop());
 
 it("one client at its unfinished bound is refused with 429; another client's submit is not", async () => {
-  await awayFromDayEdge();
   const acme = await createClient(api, admin, 'Acme Bound');
   const globex = await createClient(api, admin, 'Globex Bound');
   const key = `"${randomUUID()}"`;
   const first = await submit(acme.triple, small, { 'idempotency-key': key });
   const second = await submit(acme.triple);
   expect([first.status, second.status]).toEqual([200, 200]);
-  const ends = windowEnds();
+  const ends = windowEnds(clock.date());
   // Every answer within the bounds says what is left of each (the client's defaults: 2 at once, 1000 a day,
   // 20000 a month).
   const shown = [shownQuotas(first), shownQuotas(second)];
@@ -55,7 +57,7 @@ it("one client at its unfinished bound is refused with 429; another client's sub
     [1000, 86_400, 998],
   ]);
   expect(shown[1]['jobs-month']).toMatchObject({ q: 20_000, w: ends.monthSeconds, r: 19_998 });
-  expect(Math.abs(shown[1]['jobs-day'].t! - ends.day)).toBeLessThanOrEqual(5);
+  expect(shown[1]['jobs-day'].t).toBe(ends.day);
 
   // Past it, every kind of job of that client is refused, and nothing is recorded or counted.
   const refused = [
@@ -92,7 +94,6 @@ it("one client at its unfinished bound is refused with 429; another client's sub
 });
 
 it('day and month quotas: 429 with the code, Retry-After until the window ends, and the draft RateLimit fields', async () => {
-  await awayFromDayEdge();
   const acme = await createClient(api, admin, 'Acme Quota');
   await setLimits(acme.client_id, { max_unfinished: 0, per_day: 2 });
   expect((await submit(acme.triple)).status).toBe(200);
@@ -104,7 +105,7 @@ it('day and month quotas: 429 with the code, Retry-After until the window ends, 
 
   const byDay = await submit(acme.triple);
   const dayWait = expectQuotaRefusal(byDay, 'job_daily_quota');
-  expect(Math.abs(dayWait - windowEnds().day)).toBeLessThanOrEqual(5); // until UTC midnight
+  expect(dayWait).toBe(windowEnds(clock.date()).day); // until UTC midnight
   const dayShown = shownQuotas(byDay)['jobs-day'];
   expect(dayShown).toMatchObject({ q: 2, r: 0 });
   expect(dayWait).toBeGreaterThanOrEqual(dayShown.t!); // the draft: Retry-After not before the policy's reset
@@ -114,16 +115,15 @@ it('day and month quotas: 429 with the code, Retry-After until the window ends, 
   await setLimits(acme.client_id, { per_day: 0, per_month: 3 });
   const third = await submit(acme.triple);
   expect(third.status).toBe(200);
-  expect(shownQuotas(third)['jobs-month']).toMatchObject({ q: 3, r: 0, w: windowEnds().monthSeconds });
+  expect(shownQuotas(third)['jobs-month']).toMatchObject({ q: 3, r: 0, w: windowEnds(clock.date()).monthSeconds });
   const byMonth = await submit(acme.triple);
   const monthWait = expectQuotaRefusal(byMonth, 'job_monthly_quota');
-  expect(Math.abs(monthWait - windowEnds().month)).toBeLessThanOrEqual(5); // until the next UTC month
+  expect(monthWait).toBe(windowEnds(clock.date()).month); // until the next UTC month
   expect(shownQuotas(byMonth)['jobs-month']).toMatchObject({ q: 3, r: 0 });
   expect(await JobModel.countDocuments({ client_id: acme.client_id })).toBe(3);
 });
 
 it("a super_admin sets a client's job limits; the usage operation shows them and their use", async () => {
-  await awayFromDayEdge();
   const acme = await createClient(api, admin, 'Acme Usage');
   const globex = await createClient(api, admin, 'Globex Usage');
   // Only a super_admin sets them.
@@ -144,7 +144,7 @@ it("a super_admin sets a client's job limits; the usage operation shows them and
 
   const usage = await api.call('GET', USAGE, { token: acme.triple });
   expect(usage.status).toBe(200);
-  const ends = windowEnds();
+  const ends = windowEnds(clock.date());
   expect(usage.body).toMatchObject({
     client_id: acme.client_id,
     jobs: {
@@ -156,7 +156,7 @@ it("a super_admin sets a client's job limits; the usage operation shows them and
     },
     brands: [],
   });
-  expect(Date.parse(usage.body.jobs.per_day.resets_at) - Date.now()).toBeCloseTo(ends.day * 1000, -4);
+  expect(Date.parse(usage.body.jobs.per_day.resets_at) - clock.now()).toBe(ends.day * 1000);
   expect(new Date(usage.body.jobs.per_month.resets_at).getUTCDate()).toBe(1);
 
   // A super_admin reads a client's with X-Selected-Client-Id (and must name one); null puts a default back.
@@ -224,10 +224,9 @@ it('a removal lost to a crash does not keep a client at its bound: the count is 
 });
 
 it('two API processes share the counts: 8 submits at once under a bound of 3 accept exactly 3', async () => {
-  await awayFromDayEdge();
   const acme = await createClient(api, admin, 'Acme Shared');
   await setLimits(acme.client_id, { max_unfinished: 3 });
-  const second = await startSecondApi(api);
+  const second = await startSecondApi(api, { clockAt: clock.now() });
   try {
     const there = async (): Promise<CallResult> => {
       const res = await fetch(`${second.url}${SUBMIT}`, {

@@ -111,15 +111,6 @@ export function windowEnds(now = new Date()) {
   };
 }
 
-/**
- * A day's or a month's window ends at UTC midnight: a test whose submits straddled it would see its count start
- * again. Time is the subject here, so a test begun in the last 30 s of a UTC day waits for the next one.
- */
-export async function awayFromDayEdge() {
-  const left = windowEnds().day;
-  if (left < 30) await new Promise((resolve) => setTimeout(resolve, (left + 1) * 1000));
-}
-
 /** A refusal by a job bound: 429, the bound's code, and a Retry-After of whole seconds (answered). */
 export function expectQuotaRefusal(res: { status: number; body: any; headers: Headers }, code: string): number {
   expect([res.status, res.body.code]).toEqual([429, code]);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
+import { eventually } from '../support/eventually';
 import { redisLease } from '../../src/lib/lease';
 
 describe('the Redis lease', () => {
@@ -37,5 +38,21 @@ describe('the Redis lease', () => {
     expect(await a.renew()).toBe(false);
     expect(await redis.get(name)).not.toBeNull();
     await b.release();
+  });
+
+  it('keep renews the lease while its holder works, and once stopped lets it lapse', async () => {
+    const name = key();
+    const lease = redisLease(redis, name, 600);
+    expect(await lease.take()).toBe(true);
+    const stop = lease.keep();
+    try {
+      // Time is the subject: the lease cut short (but past the next renewal, due within 200 ms) is seen back at more
+      // than it was left with, which only a renewal does.
+      await redis.pexpire(name, 300);
+      await eventually(async () => ((await redis.pttl(name)) > 400 ? true : undefined), 5000, 20);
+    } finally {
+      stop();
+    }
+    await eventually(async () => ((await redis.exists(name)) === 0 ? true : undefined));
   });
 });

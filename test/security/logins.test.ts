@@ -3,7 +3,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { UserModel } from '../../src/users/user.model';
 import { takePeakPasswordHashes } from '../../src/lib/crypto';
 import { createClient, eventually, useTestApi, type TestApi } from '../support/harness';
-import { awayFromWindowEdge } from '../support/time-windows';
+import { fakeClock } from '../support/fake-clock';
 
 const PASSWORD = 'tenant-password-123';
 
@@ -201,7 +201,9 @@ describe('login throttling behind a trusted reverse proxy, and the password hash
 
 describe('login limits: tight per account, a credential-stuffing guard per address', () => {
   // The default failures per account (10); the guard lowered so that a test tries few accounts.
-  const ctx = useTestApi({ LOGIN_ADDRESS_MAX_ACCOUNTS: '4', TRUST_PROXY: 'loopback' });
+  // The API's clock stands still unless a test moves it: the lockout's window ends when the test says.
+  const clock = fakeClock();
+  const ctx = useTestApi({ LOGIN_ADDRESS_MAX_ACCOUNTS: '4', TRUST_PROXY: 'loopback' }, { clock });
   const wrongTimes = async (email: string, from: string, times: number) => {
     const statuses: number[] = [];
     for (let i = 0; i < times; i++) statuses.push((await login(ctx.api, email, 'wrong-password', from)).status);
@@ -247,8 +249,8 @@ describe('login limits: tight per account, a credential-stuffing guard per addre
     const { email } = await userOf(ctx.api, ctx.admin, 'Targeted Owner');
     const home = '192.0.2.80';
     expect((await login(ctx.api, email, PASSWORD, home)).status).toBe(200);
-    // Every guess below falls into one of the lockout's fixed windows (15 minutes), which a slow run could straddle.
-    await awayFromWindowEdge(15 * 60_000, 90_000);
+    // Every guess below falls into one of the lockout's fixed windows (15 minutes): the clock starts a fresh one.
+    clock.toNextWindow(15 * 60_000);
     for (let i = 0; i < 10; i++)
       expect((await login(ctx.api, email, 'wrong-password', `192.0.2.${100 + i}`)).status).toBe(401);
     expect((await login(ctx.api, email, PASSWORD, '192.0.2.90')).status).toBe(429); // locked where it is unknown
@@ -256,6 +258,9 @@ describe('login limits: tight per account, a credential-stuffing guard per addre
     // From its known address it has a tight limit of its own.
     expect(await wrongTimes(email, home, 11)).toEqual([...Array(10).fill(401), 429]);
     expect((await login(ctx.api, email, PASSWORD, home)).status).toBe(429);
+    // The lockout is the window's: the next one lets the account in again.
+    clock.toNextWindow(15 * 60_000);
+    expect((await login(ctx.api, email, PASSWORD, home)).status).toBe(200);
   });
 });
 

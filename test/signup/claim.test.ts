@@ -1,4 +1,5 @@
 import { eventually, useTestApi } from '../support/harness';
+import { fakeClock } from '../support/fake-clock';
 import { verifyDelivery } from '../support/standard-webhooks';
 import { PinModel } from '../../src/pins/pin.model';
 import { ReservationModel } from '../../src/pins/reservation.model';
@@ -16,7 +17,8 @@ import {
 import { pinCreatedWorkflowId } from '../../workflows/pin-reservation-api';
 
 describe('a pin claim: confirm-pin, the signup link, resolve and complete', () => {
-  const ctx = useTestApi({ PIN_CALLBACK_RETRY_INITIAL_MS: '200', PIN_COMPLETE_WAIT_MS: '10000' });
+  const clock = fakeClock();
+  const ctx = useTestApi({ PIN_CALLBACK_RETRY_INITIAL_MS: '200', PIN_COMPLETE_WAIT_MS: '10000' }, { clock });
   let agent: BrandCaller;
   beforeAll(async () => {
     agent = await brandCaller(ctx.api, ctx.admin, 'Claims');
@@ -163,31 +165,21 @@ describe('a pin claim: confirm-pin, the signup link, resolve and complete', () =
     const r = await reserve(ctx.api, ctx.admin, agent, 'MINUTE-CHECKS');
     const check = () =>
       ctx.api.call('GET', `/api/v1/signup/check-name?token=${encodeURIComponent(r.token)}&name=FREE-THREE`);
-    const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-    const minuteNow = () => Math.floor(Date.now() / 60_000);
-    const nextSecond = () => sleep(1000 - (Date.now() % 1000) + 20);
-    const nextMinute = () => sleep(60_000 - (Date.now() % 60_000) + 20);
-    // The windows are fixed UTC minutes: the 61 checks must fall in one, so start early in a minute and
-    // start over in the next one if a slow machine rolled past it.
-    if (Date.now() % 60_000 > 30_000) await nextMinute();
-    for (let attempt = 0; ; attempt += 1) {
-      const minute = minuteNow();
-      for (let round = 0; round < 12; round += 1) {
-        await nextSecond();
-        const answers = await Promise.all(Array.from({ length: 5 }, check));
-        if (minuteNow() === minute) expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-      }
-      await nextSecond();
-      const over = await check();
-      if (minuteNow() !== minute && attempt === 0) {
-        await nextMinute();
-        continue;
-      }
-      expect(over.status).toBe(429);
-      expect(over.body.detail).toMatch(/per minute/);
-      return;
+    // The windows are fixed UTC minutes of the API's clock, which this test moves: twelve seconds of 5 checks each
+    // at the start of a minute, then the 61st in that minute.
+    clock.toNextWindow(60_000);
+    for (let second = 0; second < 12; second += 1) {
+      const answers = await Promise.all(Array.from({ length: 5 }, check));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+      clock.advance(1000);
     }
-  }, 150_000);
+    const over = await check();
+    expect(over.status).toBe(429);
+    expect(over.body.detail).toMatch(/per minute/);
+    expect(over.headers.get('retry-after')).toBe('48');
+    clock.toNextWindow(60_000);
+    expect((await check()).status).toBe(200);
+  });
 
   it('pin_created is retried on 5xx until delivered, and a 4xx ends delivery without retry', async () => {
     const flaky = await callbackReceiver([500, 503, 200]);

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/lib/config';
 import { createLogger } from '../../src/lib/logger';
 import { startApi, type ApiRuntime } from '../../src/runtime';
 import { createLocks } from '../../src/lib/locks';
+import type { Clock } from '../../src/lib/clock';
 
 export const ADMIN = { email: 'root@example.test', password: 'root-password-123' };
 
@@ -38,10 +39,13 @@ export interface CallResult {
  * The real API on port 0 against the run's engines, with this test file's own database, Redis key
  * prefix and Temporal task queue, and a worker built exactly as production builds it.
  */
-export async function startTestApi(
-  env: Record<string, string> = {},
-  opts: { logDestination?: NodeJS.WritableStream } = {},
-): Promise<TestApi> {
+export interface TestApiOptions {
+  logDestination?: NodeJS.WritableStream;
+  /** The clock the API reads limits' windows and the like from (test/support/fake-clock.ts); the system's if unset. */
+  clock?: Clock;
+}
+
+export async function startTestApi(env: Record<string, string> = {}, opts: TestApiOptions = {}): Promise<TestApi> {
   const suffix = randomBytes(4).toString('hex');
   const config = loadConfig({
     ...process.env,
@@ -74,6 +78,7 @@ export async function startTestApi(
   const rt = await startApi(config, {
     logger: createLogger(config.LOG_LEVEL, opts.logDestination as never),
     workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
+    clock: opts.clock,
   });
   const call = async (method: string, p: string, opts: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -127,7 +132,7 @@ export async function createClient(api: TestApi, adminToken: string, name = 'Acm
  * Registers beforeAll/afterAll for a describe block: the API started with `env`, and a super_admin
  * session. Read `ctx.api` and `ctx.admin` inside tests (they are set once beforeAll has run).
  */
-export function useTestApi(env: Record<string, string> = {}, opts: { logDestination?: NodeJS.WritableStream } = {}) {
+export function useTestApi(env: Record<string, string> = {}, opts: TestApiOptions = {}) {
   const ctx = {} as { api: TestApi; admin: string };
   beforeAll(async () => {
     ctx.api = await startTestApi(env, opts);

@@ -38,9 +38,13 @@ export function spawnBeside<T>(
   });
 }
 
-/** A second API process on the same database, Redis prefix and task queue as `api`. */
-export function startSecondApi(api: TestApi): Promise<{ url: string; stop(): void }> {
-  return spawnBeside(api, path.join(__dirname, 'api-process.ts'), { LOG_LEVEL: 'silent' }, (output, proc) => {
+/**
+ * A second API process on the same database, Redis prefix and task queue as `api`; with `clockAt`, its clock stands
+ * still at that instant (a test's fake clock at the same instant puts both processes in the same windows).
+ */
+export function startSecondApi(api: TestApi, opts: { clockAt?: number } = {}): Promise<{ url: string; stop(): void }> {
+  const env = { LOG_LEVEL: 'silent', ...(opts.clockAt === undefined ? {} : { TEST_CLOCK_AT: String(opts.clockAt) }) };
+  return spawnBeside(api, path.join(__dirname, 'api-process.ts'), env, (output, proc) => {
     const url = /api ready (\S+)/.exec(output)?.[1];
     return url ? { url, stop: () => proc.kill('SIGKILL') } : undefined;
   });

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../lib/clock';
 import type { KeyRing } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { hasDotSegment } from '../../lib/http/wildcard-paths';
@@ -23,6 +24,8 @@ const LIMIT_DETAIL = {
 const LAST_USED_EVERY_MS = 60_000;
 
 export interface RelayDeps {
+  /** When a call is made: the windows, spend and usage it counts in (src/lib/clock.ts). */
+  clock?: Clock;
   ring: KeyRing;
   keys: KeyCache;
   limits: Limits;
@@ -106,7 +109,7 @@ export function createRelay(deps: RelayDeps) {
       const baseUrl = await deps.endpoints.baseUrl(provider);
       if (!baseUrl) throw providerUnavailable();
       const template = PROVIDERS[provider];
-      const at = new Date();
+      const at = (deps.clock ?? systemClock).date();
       const price = template.price_per_call;
       if (agent) await deps.agentSpend.reserve(agent, price, at);
       const refundAgent = () => (agent ? deps.agentSpend.refund(agent.agentUserId, price, at) : undefined);

@@ -5,6 +5,7 @@ import { parseItem } from 'structured-headers';
 import { sha256, type KeyRing } from '../crypto';
 import { clientAddress } from './client-address';
 import { AppError } from '../errors';
+import { keepRenewed } from '../lease';
 import type { Logger } from '../logger';
 import { idempotencyAnswersDropped } from '../metrics';
 import type { RoutedOperation } from './contract';
@@ -256,8 +257,7 @@ export function idempotencyStages(deps: IdempotencyDeps) {
    * that comes after it finds it.
    */
   function keepAnswer(res: Response, key: string, scope: string, claim: string, fingerprint: string) {
-    const renew = setInterval(() => void settle(key, claim, '=', leaseMs).catch(() => undefined), leaseMs / 3);
-    renew.unref();
+    const stopRenewing = keepRenewed(() => settle(key, claim, '=', leaseMs), leaseMs);
     const chunks: Buffer[] = [];
     let size = 0;
     const collect = (chunk: unknown, encoding?: unknown) => {
@@ -275,7 +275,7 @@ export function idempotencyStages(deps: IdempotencyDeps) {
       return write(...args);
     }) as Response['write'];
     res.end = ((...args: unknown[]) => {
-      clearInterval(renew);
+      stopRenewing();
       collect(args[0], args[1]);
       const status = res.statusCode;
       const kept = status < 500 && !res.getHeader('retry-after') && size <= MAX_KEPT_BYTES;

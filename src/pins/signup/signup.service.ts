@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { AppError } from '../../lib/errors';
 import { sha256, type KeyRing } from '../../lib/crypto';
+import type { Clock } from '../../lib/clock';
 import { fixedWindowLimit } from '../../lib/rate-limit';
 import { newWebhookSecret } from '../../lib/standard-webhooks';
 import type { Notifier } from '../../notifications/notifier';
@@ -23,6 +24,8 @@ const EMAIL = /^[^\s@]+@[^\s@][^\s.@]*\.[^\s@]+$/;
 const ADDRESS_FIELD_MAX = 200;
 
 export interface SignupDeps {
+  /** Which window the limits count in (src/lib/clock.ts); the system clock unless a test moves it. */
+  clock?: Clock;
   workflows: PinWorkflows;
   redis: Redis;
   notifier: Notifier;
@@ -85,8 +88,13 @@ export function createSignupService(deps: SignupDeps) {
   }
 
   // Name checks: 5 a second and 60 a minute per signup token (keyed by its hash).
-  const checksPerSecond = fixedWindowLimit(deps.redis, 'signup-check-name:second', { max: 5, seconds: 1 });
-  const checksPerMinute = fixedWindowLimit(deps.redis, 'signup-check-name:minute', { max: 60, seconds: 60 });
+  const checksPerSecond = fixedWindowLimit(deps.redis, 'signup-check-name:second', { max: 5, seconds: 1 }, deps.clock);
+  const checksPerMinute = fixedWindowLimit(
+    deps.redis,
+    'signup-check-name:minute',
+    { max: 60, seconds: 60 },
+    deps.clock,
+  );
   async function limitCheckName(token: string) {
     const id = sha256(token).slice(0, 32);
     await checksPerSecond.take(id, 'At most 5 name checks per second');
@@ -94,14 +102,24 @@ export function createSignupService(deps: SignupDeps) {
   }
 
   // confirm-pin sends an SMS or e-mail (money) and holds a name for a day: limited per caller and per recipient.
-  const confirmsPerCaller = fixedWindowLimit(deps.redis, 'confirm-pin:caller', {
-    max: deps.confirmLimits.perCallerPerHour,
-    seconds: 3600,
-  });
-  const linksPerRecipient = fixedWindowLimit(deps.redis, 'confirm-pin:recipient', {
-    max: deps.confirmLimits.perRecipientPerDay,
-    seconds: 86_400,
-  });
+  const confirmsPerCaller = fixedWindowLimit(
+    deps.redis,
+    'confirm-pin:caller',
+    {
+      max: deps.confirmLimits.perCallerPerHour,
+      seconds: 3600,
+    },
+    deps.clock,
+  );
+  const linksPerRecipient = fixedWindowLimit(
+    deps.redis,
+    'confirm-pin:recipient',
+    {
+      max: deps.confirmLimits.perRecipientPerDay,
+      seconds: 86_400,
+    },
+    deps.clock,
+  );
 
   /** Sends the link and waits for its delivery: the provider took it, refused the destination, or is unavailable. */
   async function sendLink(reservationId: string, message: ReturnType<typeof signupLinkMessage>): Promise<void> {
