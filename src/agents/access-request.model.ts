@@ -66,3 +66,11 @@ export type AccessRequestDoc = InferSchemaType<typeof accessRequestSchema> & {
   updated_at: Date;
 };
 export const AccessRequestModel = model('AccessRequest', accessRequestSchema, 'access_requests');
+
+/** A pending request past its deadline reads as expired even before the workflow has marked it. */
+export const stateOf = (doc: Pick<AccessRequestDoc, 'status' | 'expires_at'>) =>
+  doc.status === 'pending' && doc.expires_at <= new Date() ? 'expired' : doc.status;
+
+/** Why a request in this state can no longer be decided. */
+export const stateReason = (state: string) =>
+  state === 'expired' ? 'Access request has expired' : `Access request already ${state}`;

@@ -1,5 +1,12 @@
 import { escapeHtml as h, tokenPageHeaders } from '../lib/html';
-import type { AccessDecisionResult, AgentLimitValues, Approver, LimitField } from '../../workflows/access-request-api';
+import type { Schemas } from '../lib/contract-types';
+import type {
+  AccessDecisionResult,
+  AgentLimitValues,
+  Approver,
+  LimitField,
+  Verdict,
+} from '../../workflows/access-request-api';
 import type { AccessRequestDoc } from './access-request.model';
 import { limitValuesOf, type LimitOffer } from './agent-limits';
 
@@ -121,27 +128,8 @@ export function decisionPage(title: string, lines: string[], button?: { label: s
   return page(title, `${lines.map((l) => `<p>${h(l)}</p>`).join('')}${form}`);
 }
 
-type Verdict = 'approved' | 'denied';
-
-export interface DecisionPreview {
-  status: string;
-  verdict: Verdict;
-  project_name: string;
-  owner_email: string | null;
-  requested_scopes: string[];
-  ttl_hours: number;
-  multi_brand: boolean;
-  brand_ids: number[];
-  expires_at: string;
-  can_decide: boolean;
-  reason: string | null;
-  client_name: string | null;
-  /** What an approval through this link grants, by name (also shown on the deny page: what is refused). */
-  brands: { brand_id: number; name: string }[];
-  fingerprint: Record<string, unknown>;
-  decisions: Record<Verdict, { can_decide: boolean; reason: string | null }>;
-  limits: LimitOffer;
-}
+/** What a decision would do, as the approve and deny links' pages show it (the contract's AccessDecisionPreview). */
+export type DecisionPreview = Schemas['AccessDecisionPreview'];
 
 /** The approve form's limit fields as a person filled them in, and what is wrong with each (a page shown again). */
 export interface EnteredLimits {

@@ -37,7 +37,7 @@ export const INFORMATION_FIELDS = [
 /** Where a stored logo is served from: a URL that changes whenever the image does. */
 export type LogoUrl = (key: string | null | undefined) => string | null;
 
-export function toBrand(doc: BrandDoc, role: BrandRole, logoUrl: LogoUrl) {
+export function toBrand(doc: BrandDoc, role: BrandRole, logoUrl: LogoUrl): Schemas['Brand'] {
   return {
     brand_id: doc._id,
     brand_name: doc.brand_name,
@@ -53,7 +53,7 @@ export function toBrand(doc: BrandDoc, role: BrandRole, logoUrl: LogoUrl) {
   };
 }
 
-export function toSettings(doc: BrandDoc, logoUrl: LogoUrl) {
+export function toSettings(doc: BrandDoc, logoUrl: LogoUrl): Schemas['BrandSettings'] {
   return {
     brand_id: doc._id,
     ...SETTINGS_DEFAULTS,
@@ -72,6 +72,6 @@ export function toInformation(doc: BrandDoc): Schemas['BrandInformation'] {
   return { brand_id: doc._id, ...fields, updated_at: iso(doc.updated_at) };
 }
 
-export function toMember(doc: MemberDoc, email: string) {
+export function toMember(doc: MemberDoc, email: string): Schemas['Member'] {
   return { user_id: doc.user_id, brand_id: doc.brand_id, email, role: doc.role, created_at: iso(doc.created_at) };
 }

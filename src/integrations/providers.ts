@@ -1,3 +1,4 @@
+import type { JsonAnswer } from '../lib/contract-types';
 import { AppError, type FieldError } from '../lib/errors';
 
 export const PROVIDER_NAMES = ['maps', 'parcel-tracking', 'messaging'] as const;
@@ -144,7 +145,9 @@ export function templateOf(name: string): ProviderTemplate | null {
 }
 
 /** A template as the API shows it. */
-export function templateView(t: ProviderTemplate) {
+type ProviderTemplateView = JsonAnswer<'listProviderTemplates', 200>['providers'][number];
+
+export function templateView(t: ProviderTemplate): ProviderTemplateView {
   return {
     provider_name: t.provider_name,
     display_name: t.display_name,

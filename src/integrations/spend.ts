@@ -1,5 +1,6 @@
 import { sha256 } from '../lib/crypto';
 import { claimOnce } from '../lib/claims';
+import type { Schemas } from '../lib/contract-types';
 import { iso } from '../lib/ids';
 import type { Logger } from '../lib/logger';
 import type { Notifier } from '../notifications/notifier';
@@ -52,7 +53,7 @@ export async function spendReport(opts: {
   limit: number | null;
   days: number;
   at?: Date;
-}) {
+}): Promise<Schemas['Spend']> {
   const at = opts.at ?? new Date();
   const { start, end } = periodBounds(opts.period, at);
   const history = lastDays(opts.days, at);

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { insertNew } from '../lib/bulk-writes';
+import type { Schemas } from '../lib/contract-types';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
 import { tenantQuery } from '../lib/tenancy';
@@ -66,11 +67,8 @@ export function createUsageRecorder(redis: Redis, logger: Logger) {
 
 export type RecordRelayCall = ReturnType<typeof createUsageRecorder>;
 
-export interface DayTotal {
-  date: string;
-  amount: number;
-  calls: number;
-}
+/** A day's calls and spend, as a Spend record's history shows them. */
+export type DayTotal = Schemas['Spend']['history'][number];
 
 /** Calls and spend per day between two days (inclusive) of one key, or of a brand's keys of a provider. */
 export async function dailyTotals(
