@@ -1,5 +1,6 @@
 /** `npm run test:faults`: the fault matrix. Each file starts its own engines and service processes (no shared devstack). */
 // How the suite's files are compiled and resolved, as for the whole suite (ES-module-only packages made CommonJS).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file, as Jest reads it
 const { transform, transformIgnorePatterns, moduleNameMapper } = require('../../jest.config.js');
 
 module.exports = {
