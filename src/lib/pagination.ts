@@ -1,4 +1,4 @@
-import type { Model } from 'mongoose';
+import type { AnyModel } from './any-model';
 
 export interface Page {
   page: number;
@@ -32,7 +32,7 @@ export interface PageQuery {
 
 /** One page of documents and the count of all that match, read side by side. */
 export async function findPage<T>(
-  model: Model<any>,
+  model: AnyModel,
   query: PageQuery,
   page: Page,
 ): Promise<{ docs: T[]; total: number }> {
