@@ -33,21 +33,22 @@ export async function resultsPage<Item = Record<string, unknown>>(doc: JobDoc, p
  * Lines), read from a MongoDB cursor as its reader takes it, so a large job never sits in memory. A reader that
  * stops early closes the cursor.
  */
-export function resultsDownload(
+export function resultsDownload<Item extends object>(
   doc: JobDoc,
   opts: {
     format: 'csv' | 'jsonl';
     filename: string;
     columns: string[];
-    row?: (d: Record<string, any>) => Record<string, unknown>;
+    /** A result item (as the job stored it) as the CSV's row: its columns by name. */
+    row?: (d: Item) => object;
   },
 ): ResultsDownload {
   async function* chunks() {
     if (opts.format === 'csv') yield csvRecord(opts.columns);
-    const cursor = JobItemModel.find(filterOf(doc)).sort({ seq: 1 }).lean<{ data: Record<string, any> }>().cursor();
+    const cursor = JobItemModel.find(filterOf(doc)).sort({ seq: 1 }).lean<{ data: Item }>().cursor();
     try {
       for await (const item of cursor) {
-        const data = opts.row ? opts.row(item.data) : item.data;
+        const data = (opts.row ? opts.row(item.data) : item.data) as Record<string, unknown>;
         yield opts.format === 'csv' ? csvRecord(opts.columns.map((c) => data[c])) : `${JSON.stringify(item.data)}\n`;
       }
     } finally {

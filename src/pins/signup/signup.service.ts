@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import type { JsonBody } from '../../lib/contract-types';
 import { AppError } from '../../lib/errors';
 import { sha256, type KeyRing } from '../../lib/crypto';
 import { fixedWindowLimit } from '../../lib/rate-limit';
@@ -40,24 +41,8 @@ export interface SignupDeps {
   confirmLimits: { perCallerPerHour: number; perRecipientPerDay: number };
 }
 
-export interface ConfirmInput {
-  name: string;
-  country_code: string;
-  identifier: string;
-  channel: string;
-  callback_url?: string;
-}
-
-export interface CompleteInput {
-  token: string;
-  name: string;
-  country_code: string;
-  lat: number;
-  lng: number;
-  structured_address?: PinAddress;
-  account_oauth_uid?: string;
-  verified_identifier?: string;
-}
+export type ConfirmInput = JsonBody<'confirmPin'>;
+export type CompleteInput = JsonBody<'completeSignup'>;
 
 const invalidField = (field: string, message: string) =>
   AppError.invalid(`Invalid request: body ${field} ${message}`, [{ location: 'body', field, message }]);
