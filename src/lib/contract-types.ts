@@ -7,6 +7,9 @@ import type { components, operations } from '../../packages/client/src/generated
 
 export type Schemas = components['schemas'];
 
+/** The parameters the contract declares once and many operations share (Page, PageSize, …), by name. */
+export type SharedParameters = components['parameters'];
+
 /**
  * A contract type without the members K, taken from each member of a union on its own (a body that is one of several
  * shapes stays one of several shapes; `Omit` would keep only the members all shapes share).
