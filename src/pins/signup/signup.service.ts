@@ -248,7 +248,7 @@ function checkAddress(address: PinAddress): PinAddress {
     const v = String(value ?? '').trim();
     if (v.length > ADDRESS_FIELD_MAX)
       throw invalidField(`structured_address.${field}`, `must be at most ${ADDRESS_FIELD_MAX} characters`);
-    if (v) out[field] = v;
+    if (v) out[field as keyof PinAddress] = v; // a field the contract declares (its validator admits no other)
   }
   if (!out.address_settlement)
     throw invalidField('structured_address.address_settlement', 'is required (the town or city)');
