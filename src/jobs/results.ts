@@ -1,8 +1,10 @@
+import type { QueryParams } from '../lib/contract-types';
 import { csvRecord } from '../lib/csv';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { JobItemModel, jobItemsOf, type JobDoc } from './job.model';
 
-export type ResultsFormat = 'json' | 'csv' | 'jsonl';
+/** How a job's results are answered: a page of JSON, or the whole set as a CSV or JSON Lines download. */
+export type ResultsFormat = NonNullable<QueryParams<'getJobResults' | 'getResearchResults'>['format']>;
 
 /** A complete result set as a file: its name, its type and its text, produced as it is read. */
 export interface ResultsDownload {
