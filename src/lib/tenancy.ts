@@ -135,7 +135,8 @@ export function tenantOwned(schema: Schema): void {
   schema.pre('aggregate', function guard(this: Aggregate<unknown>) {
     if (this.options?.allTenants) return;
     const first = this.pipeline()[0];
-    if (!first || !('$match' in first) || !('client_id' in first.$match)) {
+    const match = first && '$match' in first ? first.$match : undefined;
+    if (!match || !('client_id' in match)) {
       throw new Error(`tenant filter missing on ${this.model()?.modelName}.aggregate`);
     }
   });
