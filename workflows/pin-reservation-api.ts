@@ -7,9 +7,8 @@ import type { Schemas } from '../src/lib/contract-types';
 export const pinReservationWorkflowId = (pinId: string) => `pin-reservation-${pinId}`;
 export const pinCreatedWorkflowId = (reservationId: string) => `pin-created-${reservationId}`;
 
-export interface PinAddress {
-  [field: string]: string | undefined;
-}
+/** A pin's address, as the end user sends it on completion (its fields checked and trimmed). */
+export type PinAddress = Schemas['PinAddress'];
 
 /** What the end user sends on completion (after the API checked the token, name and country). */
 export interface PinClaim {

@@ -1,3 +1,4 @@
+import type { QueryParams } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import type { RunLocked } from '../lib/locks';
 import { clientDirectory } from '../clients/client-directory';
@@ -28,7 +29,7 @@ export function createActivityService(deps: { lock: RunLocked }) {
   return {
     shifts,
 
-    async shiftDetail(clientId: string, q: { actor_id: string; started_at: string; ended_at: string }) {
+    async shiftDetail(clientId: string, q: QueryParams<'getShiftDetail'>) {
       const client = await clientOf(clientId);
       return shiftDetail(client._id, q);
     },

@@ -1,3 +1,4 @@
+import type { Defaulted, QueryParams } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { clientDirectory } from '../clients/client-directory';
 import {
@@ -9,14 +10,8 @@ import {
 } from './activity-event.model';
 import { EDGE_REACH_MS, buildShifts, hourlyBuckets, shiftWindow, type Shift, type ShiftEvent } from './shifts';
 
-export interface ShiftQuery {
-  date?: string;
-  from?: string;
-  to?: string;
-  actor_id?: string;
-  role?: ActivityEventDoc['role'];
-  gap_minutes: number;
-}
+/** Which shifts to list (listShifts and exportShifts take the same query), the gap that ends a shift given. */
+export type ShiftQuery = Defaulted<QueryParams<'listShifts' | 'exportShifts'>, 'gap_minutes'>;
 
 const SHIFT_FIELDS = { _id: 0, actor_id: 1, actor_kind: 1, actor_name: 1, role: 1, shipped: 1, at: 1 } as const;
 const MAX_DETAIL_SPAN_MS = 33 * 24 * 3600_000;
@@ -56,7 +51,7 @@ export async function listShifts(clientId: string, q: ShiftQuery) {
   return { from: window.from, to: window.to, gap_minutes: q.gap_minutes, shifts, total: shifts.length };
 }
 
-export async function shiftDetail(clientId: string, q: { actor_id: string; started_at: string; ended_at: string }) {
+export async function shiftDetail(clientId: string, q: QueryParams<'getShiftDetail'>) {
   const start = new Date(q.started_at);
   const end = new Date(q.ended_at);
   if (end < start)

@@ -1,15 +1,10 @@
+import type { QueryParams } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 
-export const PERIODS = [
-  'today',
-  'yesterday',
-  'last_7_days',
-  'last_30_days',
-  'last_90_days',
-  'month_to_date',
-  'year_to_date',
-] as const;
-export type Period = (typeof PERIODS)[number];
+/** The KPI reports' query: a preset period, or a window from and to. */
+type WindowQuery = Pick<QueryParams<'getKpis'>, 'period' | 'from' | 'to'>;
+/** A preset window's name. */
+export type Period = NonNullable<WindowQuery['period']>;
 
 /** A window of whole UTC days: `from` and `to` inclusive; `period` names the preset, null for from/to. */
 export interface KpiWindow {
@@ -54,8 +49,8 @@ export function presetWindow(period: Period, now = new Date()): KpiWindow {
  * The window a report covers (the interface's rule): `from`/`to` win over `period`; `from` alone ends
  * today, `to` alone starts 29 days earlier; `from` after `to` is 422.
  */
-export function windowOf(query: { period?: string; from?: string; to?: string }, now = new Date()): KpiWindow {
-  if (!query.from && !query.to) return presetWindow((query.period as Period | undefined) ?? 'last_30_days', now);
+export function windowOf(query: WindowQuery, now = new Date()): KpiWindow {
+  if (!query.from && !query.to) return presetWindow(query.period ?? 'last_30_days', now);
   const to = query.to ? parseDay(query.to, 'to') : isoDay(now);
   const from = query.from ? parseDay(query.from, 'from') : addDays(to, -29);
   if (from > to)

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { Defaulted, QueryParams } from '../lib/contract-types';
 import type { LogEntry, LogSink } from '../lib/log-tap';
 
 const STREAM = 'logs';
@@ -6,13 +7,8 @@ const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 const SCAN_BATCH = 500;
 const TRIM_EVERY_MS = 60_000;
 
-export interface LogQuery {
-  container?: string;
-  level?: (typeof LEVELS)[number];
-  search?: string;
-  minutes: number;
-  limit: number;
-}
+/** The log viewer's query, its window (minutes) and limit given. */
+export type LogQuery = Defaulted<QueryParams<'getLogs'>, 'minutes' | 'limit'>;
 
 /**
  * The log viewer's store: one Redis stream of every process's lines (API, worker, engines), bounded

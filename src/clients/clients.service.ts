@@ -1,4 +1,4 @@
-import type { JsonAnswer } from '../lib/contract-types';
+import type { JsonAnswer, JsonBody, QueryParams } from '../lib/contract-types';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { SecretBox, randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { iso } from '../lib/ids';
@@ -75,12 +75,7 @@ export function createClientsService(
   invalidateJobLimits: () => Promise<void> = async () => undefined,
 ) {
   return {
-    async create(input: {
-      name: string;
-      content_domains?: string[];
-      admin_email: string;
-      deploy_hook_url?: string | null;
-    }) {
+    async create(input: JsonBody<'createClient'>) {
       const secrets = newSecrets(box);
       const clientId = newId();
       const domains = normaliseDomains(input.content_domains) ?? [];
@@ -96,7 +91,7 @@ export function createClientsService(
       return { ...toClient(doc.toObject() as ClientDoc), ...secrets.plain };
     },
 
-    async list(filter: { is_active?: boolean }, page: Page) {
+    async list(filter: Pick<QueryParams<'listClients'>, 'is_active'>, page: Page) {
       const query = filter.is_active === undefined ? {} : { is_active: filter.is_active };
       const { docs, total } = await findPage<ClientDoc>(ClientModel, { filter: query, sort: { created_at: -1 } }, page);
       return pageEnvelope('clients', docs.map(toClient), total, page);
@@ -104,14 +99,8 @@ export function createClientsService(
 
     async update(
       clientId: string,
-      patch: {
-        name?: string;
-        content_domains?: string[];
-        is_active?: boolean;
-        deploy_hook_url?: string | null;
-        /** The fields given are set (null: back to the deployment's default); the others stay. */
-        job_limits?: Partial<ClientJobLimits>;
-      },
+      /** job_limits: the fields given are set (null: back to the deployment's default); the others stay. */
+      patch: JsonBody<'updateClient'>,
     ) {
       if (!(await ClientModel.exists({ _id: clientId }))) throw AppError.notFound('Client not found');
       const domains = normaliseDomains(patch.content_domains);

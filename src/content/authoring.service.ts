@@ -1,5 +1,5 @@
-import type { Model } from 'mongoose';
-import type { JsonBody } from '../lib/contract-types';
+import type { AnyModel } from '../lib/any-model';
+import type { JsonBody, QueryParams } from '../lib/contract-types';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { iso, newId } from '../lib/ids';
 import { AuthorModel, type AuthorDoc } from './author.model';
@@ -16,50 +16,24 @@ import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { checkFreeForm } from '../lib/http/free-form';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
 
-export interface AuthorInput {
-  full_name: string;
-  slug?: string;
-  avatar_url?: string | null;
-  bio?: string | null;
-  email?: string | null;
-  role?: string;
-  agent_type?: string;
-  country?: string | null;
-  city?: string | null;
-}
-export interface TaxonomyInput {
-  name: string;
-  slug?: string;
-  description?: string | null;
-}
+export type AuthorInput = JsonBody<'createAuthor'>;
+export type AuthorPatch = JsonBody<'updateAuthor'>;
+/** A tag or a category (the contract gives both the same fields). */
+export type TaxonomyInput = JsonBody<'createTag' | 'createCategory'>;
+export type TaxonomyPatch = JsonBody<'updateTag' | 'updateCategory'>;
 export type PostInput = JsonBody<'createPost'>;
 export type PostPatch = JsonBody<'updatePost'>;
-export interface PostListFilters {
-  status?: 'draft' | 'published';
-  tag?: string;
-  category?: string;
-  author?: string;
-  q?: string;
-}
+export type PostListFilters = Omit<QueryParams<'listPosts'>, 'page' | 'page_size'>;
+export type PageInput = JsonBody<'createPage'>;
+export type PagePatch = JsonBody<'updatePage'>;
 
 /** A text matched literally inside a regular expression. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-export interface PageInput {
-  slug?: string;
-  title?: string;
-  description?: string;
-  blocks?: { type: string; data: Record<string, unknown> }[];
-  template?: string;
-  sort_order?: number;
-  seo_title?: string | null;
-  seo_description?: string | null;
-  og_image_url?: string | null;
-}
 
 const slugTaken = (what: string, slug: string) =>
   AppError.conflict(`${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} with slug ${slug} already exists`);
 
-const CONTENT_MODELS: Model<any>[] = [AuthorModel, TagModel, CategoryModel, PostModel, PageModel];
+const CONTENT_MODELS: AnyModel[] = [AuthorModel, TagModel, CategoryModel, PostModel, PageModel];
 const defined = <T extends object>(o: T) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
@@ -72,7 +46,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       throw err;
     }));
 
-  async function insert<T>(model: Model<any>, doc: Record<string, unknown>, what: string): Promise<T> {
+  async function insert<T>(model: AnyModel, doc: Record<string, unknown>, what: string): Promise<T> {
     await indexesReady();
     try {
       const created = await model.create({ _id: newId(), ...doc });
@@ -84,7 +58,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
   }
 
   /** The id of the record whose name (or derived slug) is `value`, created when there is none. */
-  async function findOrCreate(model: Model<any>, clientId: string, field: string, value: string): Promise<string> {
+  async function findOrCreate(model: AnyModel, clientId: string, field: string, value: string): Promise<string> {
     const slug = slugOrDerived(undefined, value, field);
     const filter = { client_id: clientId, $or: [{ [field]: value }, { slug }] };
     const found = await model.findOne(filter, { _id: 1 }).lean<{ _id: string }>();
@@ -99,7 +73,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
     }
   }
 
-  async function checkRefs(clientId: string, field: string, model: Model<any>, ids: string[] | undefined) {
+  async function checkRefs(clientId: string, field: string, model: AnyModel, ids: string[] | undefined) {
     const missing = await missingIds(model, clientId, ids);
     if (missing.length)
       throw AppError.badRequest(`${field} names records this client does not have: ${missing.join(', ')}`);
@@ -134,7 +108,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
 
   /** draft → published; publishing an unchanged published record again changes nothing and calls no hook twice. */
   async function publish<T extends PostDoc | PageDoc>(
-    model: Model<any>,
+    model: AnyModel,
     type: 'post' | 'page',
     clientId: string,
     id: string,
@@ -173,7 +147,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
   }
 
   /** Changes the supplied fields of one record of the client (a taken slug is 409); null when there is none. */
-  async function patchRecord<T>(model: Model<any>, what: string, clientId: string, id: string, update: object) {
+  async function patchRecord<T>(model: AnyModel, what: string, clientId: string, id: string, update: object) {
     await indexesReady();
     try {
       return await model
@@ -194,7 +168,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
   };
 
   /** published → draft: the record leaves the public reads (the cache is invalidated); a draft is left as it is. */
-  async function unpublish<T extends PostDoc | PageDoc>(model: Model<any>, what: string, clientId: string, id: string) {
+  async function unpublish<T extends PostDoc | PageDoc>(model: AnyModel, what: string, clientId: string, id: string) {
     const doc = await model
       .findOneAndUpdate(
         { _id: id, client_id: clientId },
@@ -217,7 +191,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       return pageEnvelope('authors', docs.map(toAuthor), total, page);
     },
 
-    async updateAuthor(clientId: string, authorId: string, patch: Partial<AuthorInput> & { is_active?: boolean }) {
+    async updateAuthor(clientId: string, authorId: string, patch: AuthorPatch) {
       const doc = await patchRecord<AuthorDoc>(AuthorModel, 'author', clientId, authorId, { $set: patch });
       if (!doc) throw AppError.notFound('Author not found');
       return changed(clientId, toAuthor(doc));
@@ -240,7 +214,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       return pageEnvelope(kind === 'tag' ? 'tags' : 'categories', docs.map(toTaxonomy), total, page);
     },
 
-    async updateTaxonomy(kind: 'tag' | 'category', clientId: string, id: string, patch: Partial<TaxonomyInput>) {
+    async updateTaxonomy(kind: 'tag' | 'category', clientId: string, id: string, patch: TaxonomyPatch) {
       const doc = await patchRecord<TaxonomyDoc>(TAXONOMY[kind].model, kind, clientId, id, { $set: patch });
       if (!doc) throw AppError.notFound(`${kind === 'tag' ? 'Tag' : 'Category'} not found`);
       return changed(clientId, toTaxonomy(doc));
@@ -259,7 +233,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
     async listPosts(clientId: string, filters: PostListFilters, page: Page) {
       const filter: Record<string, unknown> = { client_id: clientId };
       if (filters.status) filter.status = filters.status;
-      const refs: [string | undefined, Model<any>, string][] = [
+      const refs: [string | undefined, AnyModel, string][] = [
         [filters.tag, TagModel, 'tag_ids'],
         [filters.category, CategoryModel, 'category_ids'],
         [filters.author, AuthorModel, 'author_id'],
@@ -342,7 +316,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       return expandPost(await unpublish<PostDoc>(PostModel, 'Post', clientId, postId));
     },
 
-    async listPages(clientId: string, filters: { status?: 'draft' | 'published' }, page: Page) {
+    async listPages(clientId: string, filters: Pick<QueryParams<'listPages'>, 'status'>, page: Page) {
       const filter: Record<string, unknown> = { client_id: clientId, ...defined(filters) };
       const { docs, total } = await findPage<PageDoc>(
         PageModel,
@@ -422,7 +396,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
       return expandPost(await publish<PostDoc>(PostModel, 'post', clientId, postId));
     },
 
-    async createPage(clientId: string, input: PageInput & { title: string }) {
+    async createPage(clientId: string, input: PageInput) {
       checkFreeForm(input.blocks, 'blocks', { status: 400 });
       const slug = slugOrDerived(input.slug, input.title, 'title');
       const doc = await insert<PageDoc>(
@@ -434,7 +408,7 @@ export function createAuthoringService(deps: { cache: ContentCache; hooks: Deplo
     },
 
     /** Changes only the supplied fields; `blocks` replaces the whole list. */
-    async updatePage(clientId: string, pageId: string, patch: PageInput) {
+    async updatePage(clientId: string, pageId: string, patch: PagePatch) {
       checkFreeForm(patch.blocks, 'blocks', { status: 400 });
       const $set = defined(patch);
       const filter = { _id: pageId, client_id: clientId };

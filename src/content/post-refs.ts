@@ -1,11 +1,11 @@
-import type { Model } from 'mongoose';
+import type { AnyModel } from '../lib/any-model';
 import { AuthorModel, type AuthorDoc } from './author.model';
 import type { PostRefs } from './content.views';
 import { PostModel, type PostDoc } from './post.model';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
 
 async function byIds<T extends { _id: string }>(
-  model: Model<any>,
+  model: AnyModel,
   clientId: string,
   ids: Set<string>,
   extra: object = {},
@@ -55,7 +55,7 @@ export async function loadPostRefs(
 }
 
 /** Ids from `ids` that are not records of this client in `model` (for 400s on foreign or unknown references). */
-export async function missingIds(model: Model<any>, clientId: string, ids: string[] | undefined): Promise<string[]> {
+export async function missingIds(model: AnyModel, clientId: string, ids: string[] | undefined): Promise<string[]> {
   const unique = [...new Set(ids ?? [])];
   if (!unique.length) return [];
   const found = await model.find({ client_id: clientId, _id: { $in: unique } }, { _id: 1 }).lean<{ _id: string }[]>();

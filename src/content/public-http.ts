@@ -57,7 +57,7 @@ export function createPublicResponder(cache: ContentCache, opts: { validateRespo
      */
     send(
       req: AnyRequest,
-      answer: Response | OperationResponse<PublicReadOperation, any>,
+      answer: Response | OperationResponse<PublicReadOperation, number>,
       entry: CachedResponse,
       body = entry.body,
     ): void {

@@ -1,5 +1,6 @@
-import type { Model } from 'mongoose';
+import type { AnyModel } from '../lib/any-model';
 import { LRUCache } from 'lru-cache';
+import type { QueryParams } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import type { ClientsService } from '../clients/clients.service';
@@ -11,12 +12,7 @@ import { PostModel, type PostDoc } from './post.model';
 import { CategoryModel, TagModel, type TaxonomyDoc } from './taxonomy.model';
 import type { PostViews } from './post-views';
 
-export interface PostFilters {
-  tag?: string;
-  category?: string;
-  author?: string;
-  featured?: boolean;
-}
+export type PostFilters = Omit<QueryParams<'listPublicPosts'>, 'page' | 'page_size'>;
 
 /** How long a content domain → client resolution is remembered in-process (both found and not found). */
 export const DOMAIN_MEMO_MS = 5_000;
@@ -59,14 +55,14 @@ export function createPublicContentService(deps: {
     return entry.clientId;
   }
 
-  async function idBySlug(model: Model<any>, clientId: string, slug: string): Promise<string | null> {
+  async function idBySlug(model: AnyModel, clientId: string, slug: string): Promise<string | null> {
     const doc = await model.findOne({ client_id: clientId, slug }, { _id: 1 }).lean<{ _id: string }>();
     return doc?._id ?? null;
   }
 
   async function postFilter(clientId: string, f: PostFilters): Promise<object | null> {
     const filter: Record<string, unknown> = { client_id: clientId, status: PUBLISHED };
-    const refs: [string | undefined, Model<any>, string][] = [
+    const refs: [string | undefined, AnyModel, string][] = [
       [f.tag, TagModel, 'tag_ids'],
       [f.category, CategoryModel, 'category_ids'],
       [f.author, AuthorModel, 'author_id'],

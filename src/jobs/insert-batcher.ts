@@ -1,4 +1,4 @@
-import type { Model } from 'mongoose';
+import type { AnyModel } from '../lib/any-model';
 import { bulkWriteErrors } from '../lib/bulk-writes';
 
 /**
@@ -7,7 +7,7 @@ import { bulkWriteErrors } from '../lib/bulk-writes';
  * turns hundreds of single-document round trips into a handful, while a lone insert waits at most
  * `windowMs`.
  */
-export function createInsertBatcher(model: Model<any>, opts: { windowMs?: number; maxBatch?: number } = {}) {
+export function createInsertBatcher(model: AnyModel, opts: { windowMs?: number; maxBatch?: number } = {}) {
   const windowMs = opts.windowMs ?? 2;
   const maxBatch = opts.maxBatch ?? 200;
   let pending: { doc: Record<string, unknown>; resolve: () => void; reject: (err: unknown) => void }[] = [];

@@ -2,6 +2,7 @@ import type { Schemas } from '../lib/contract-types';
 import { iso } from '../lib/ids';
 import type { JobEventData, JobEventName } from '../events/event-bus';
 import type { JobDoc } from './job.model';
+import type { MapsJobParams } from './maps-scrape';
 
 /** Seconds from start to the end (or to now while running), paused time left out. */
 export function processingTime(doc: Pick<JobDoc, 'started_at' | 'completed_at' | 'paused_ms'>): number | null {
@@ -25,7 +26,7 @@ const common = (d: JobDoc) => ({
 
 /** A maps-scrape job as the API shows it (schema Job). */
 export function toJob(d: JobDoc): Schemas['Job'] {
-  const p = d.params as Record<string, any>;
+  const p = d.params as MapsJobParams;
   return {
     job_id: d._id,
     type: 'maps-scrape', // only maps-scrape records are read as this view
@@ -44,7 +45,7 @@ export function toJob(d: JobDoc): Schemas['Job'] {
 
 /** A research job as the API shows it (schema ResearchJob). */
 export function toResearchJob(d: JobDoc): Schemas['ResearchJob'] {
-  const p = d.params as Record<string, any>;
+  const p = d.params as Partial<Pick<Schemas['ResearchJob'], 'source_job_id'>>; // or the companies it was given
   return {
     research_id: d._id,
     status: d.status as Schemas['ResearchJob']['status'],

@@ -1,6 +1,6 @@
 import { assertSelectedClient } from '../clients/selected-client';
 import { AppError } from '../lib/errors';
-import type { Schemas } from '../lib/contract-types';
+import type { JsonBody, QueryParams, Schemas } from '../lib/contract-types';
 import { pageEnvelope, type Page } from '../lib/pagination';
 import { countryExists, unknownRegions } from '../locations/dataset';
 import type { JobControl, Submitter } from './job-control';
@@ -43,7 +43,7 @@ export function assertKnownArea(params: Pick<MapsJobParams, 'country_code' | 're
 export function createJobsService(deps: { control: JobControl; workflows: Pick<JobWorkflows, 'cancel'> }) {
   const { control } = deps;
   return {
-    async submit(who: Submitter, body: MapsJobParams & { webhook_url?: string }): Promise<Schemas['JobSubmitted']> {
+    async submit(who: Submitter, body: JsonBody<'submitMapsScrapeJob'>): Promise<Schemas['JobSubmitted']> {
       const { webhook_url, ...params } = body;
       assertKnownArea(params);
       await assertSelectedClient(who.clientId, who.isSuperAdmin);
@@ -67,7 +67,11 @@ export function createJobsService(deps: { control: JobControl; workflows: Pick<J
     },
 
     /** This list holds maps-scrape jobs (research jobs have their own list): a filter for another type finds none. */
-    async list(scope: string | null, filter: { type?: string; status?: string }, page: Page) {
+    async list(
+      scope: string | null,
+      filter: { type?: QueryParams<'listJobs'>['type_filter']; status?: QueryParams<'listJobs'>['status_filter'] },
+      page: Page,
+    ) {
       if (filter.type !== undefined && filter.type !== 'maps-scrape') return pageEnvelope('jobs', [], 0, page);
       const { docs, total } = await control.list(scope, 'maps-scrape', filter.status, page);
       return pageEnvelope('jobs', docs.map(toJob), total, page);

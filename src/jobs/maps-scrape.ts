@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { JsonBody } from '../lib/contract-types';
 import type { JobLocation } from '../locations/dataset';
 import { ProviderError } from '../providers/errors';
 import type { MapsPlace, MapsProvider } from '../providers/maps';
@@ -15,14 +16,8 @@ import {
   type ResourceType,
 } from '../idap/resources/resource-writes';
 
-export interface MapsJobParams {
-  query: string;
-  country_code: string;
-  region_codes?: string[];
-  max_locations?: number | null;
-  max_results?: number | null;
-  language?: string | null;
-}
+/** What a maps-scrape job runs with: its submission without the webhook (which the job record keeps apart). */
+export type MapsJobParams = Omit<JsonBody<'submitMapsScrapeJob'>, 'webhook_url'>;
 
 export interface ScrapeLocationInput {
   job_id: string;

@@ -1,8 +1,10 @@
+import type { QueryParams } from '../lib/contract-types';
 import { csvRecord } from '../lib/csv';
 import { findPage, pageEnvelope, type Page } from '../lib/pagination';
 import { JobItemModel, jobItemsOf, type JobDoc } from './job.model';
 
-export type ResultsFormat = 'json' | 'csv' | 'jsonl';
+/** How a job's results are answered: a page of JSON, or the whole set as a CSV or JSON Lines download. */
+export type ResultsFormat = NonNullable<QueryParams<'getJobResults' | 'getResearchResults'>['format']>;
 
 /** A complete result set as a file: its name, its type and its text, produced as it is read. */
 export interface ResultsDownload {
@@ -33,21 +35,22 @@ export async function resultsPage<Item = Record<string, unknown>>(doc: JobDoc, p
  * Lines), read from a MongoDB cursor as its reader takes it, so a large job never sits in memory. A reader that
  * stops early closes the cursor.
  */
-export function resultsDownload(
+export function resultsDownload<Item extends object>(
   doc: JobDoc,
   opts: {
     format: 'csv' | 'jsonl';
     filename: string;
     columns: string[];
-    row?: (d: Record<string, any>) => Record<string, unknown>;
+    /** A result item (as the job stored it) as the CSV's row: its columns by name. */
+    row?: (d: Item) => object;
   },
 ): ResultsDownload {
   async function* chunks() {
     if (opts.format === 'csv') yield csvRecord(opts.columns);
-    const cursor = JobItemModel.find(filterOf(doc)).sort({ seq: 1 }).lean<{ data: Record<string, any> }>().cursor();
+    const cursor = JobItemModel.find(filterOf(doc)).sort({ seq: 1 }).lean<{ data: Item }>().cursor();
     try {
       for await (const item of cursor) {
-        const data = opts.row ? opts.row(item.data) : item.data;
+        const data = (opts.row ? opts.row(item.data) : item.data) as Record<string, unknown>;
         yield opts.format === 'csv' ? csvRecord(opts.columns.map((c) => data[c])) : `${JSON.stringify(item.data)}\n`;
       }
     } finally {

@@ -1,4 +1,4 @@
-import type { Model } from 'mongoose';
+import type { AnyModel } from './any-model';
 
 /** One failed operation of an unordered bulk write or insertMany: its index in the batch and the error code. */
 export interface BulkWriteError {
@@ -38,12 +38,12 @@ const duplicateIndexes = (err: unknown): number[] | null => {
  * retried activity, another job, wrote them); answers how many were new. One insertMany: the document engine
  * detects the duplicates on the _id index, with no read beforehand.
  */
-export async function insertNew(model: Model<any>, docs: Record<string, unknown>[]): Promise<number> {
+export async function insertNew(model: AnyModel, docs: Record<string, unknown>[]): Promise<number> {
   return docs.length - (await insertReportingDuplicates(model, docs)).length;
 }
 
 /** Like insertNew, answering the indexes of the documents that existed already. */
-export async function insertReportingDuplicates(model: Model<any>, docs: Record<string, unknown>[]): Promise<number[]> {
+export async function insertReportingDuplicates(model: AnyModel, docs: Record<string, unknown>[]): Promise<number[]> {
   if (!docs.length) return [];
   try {
     await model.collection.insertMany(docs as never[], { ordered: false });

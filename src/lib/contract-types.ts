@@ -7,6 +7,18 @@ import type { components, operations } from '../../packages/client/src/generated
 
 export type Schemas = components['schemas'];
 
+/** The parameters the contract declares once and many operations share (Page, PageSize, …), by name. */
+export type SharedParameters = components['parameters'];
+
+/**
+ * A contract type without the members K, taken from each member of a union on its own (a body that is one of several
+ * shapes stays one of several shapes; `Omit` would keep only the members all shapes share).
+ */
+export type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A contract type whose members K are given (query parameters the contract gives a default, once it is applied). */
+export type Defaulted<T, K extends keyof T> = Omit<T, K> & Required<Pick<T, K>>;
+
 /** Every operation the contract declares, by its operationId. */
 export type OperationId = keyof operations;
 

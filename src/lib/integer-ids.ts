@@ -1,5 +1,5 @@
+import type { AnyModel } from './any-model';
 import type Redis from 'ioredis';
-import type { Model } from 'mongoose';
 import { isDuplicateKeyError } from './errors';
 
 /** Raises the counter to at least the highest stored id (Redis may have lost it, or never had it). */
@@ -7,7 +7,7 @@ const RAISE_TO = `local v = tonumber(redis.call('GET', KEYS[1]) or '0')
 if v < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
 return 1`;
 
-async function highestStoredId(model: Model<any>): Promise<number> {
+async function highestStoredId(model: AnyModel): Promise<number> {
   const top = await model
     .findOne({}, { _id: 1 })
     .sort({ _id: -1 })
@@ -26,7 +26,7 @@ async function highestStoredId(model: Model<any>): Promise<number> {
 export async function insertWithNewIntegerId<T>(
   redis: Redis,
   counter: string,
-  model: Model<any>,
+  model: AnyModel,
   insert: (id: number) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {

@@ -1,4 +1,5 @@
-import type { Model } from 'mongoose';
+import type { AnyModel } from './any-model';
+import type { SharedParameters } from './contract-types';
 
 export interface Page {
   page: number;
@@ -7,7 +8,7 @@ export interface Page {
 }
 
 /** page and page_size from a validated query (the contract sets defaults 1 and 20 and the bounds). */
-export function pageOf(query: { page?: number; page_size?: number }): Page {
+export function pageOf(query: { page?: SharedParameters['Page']; page_size?: SharedParameters['PageSize'] }): Page {
   const page = query.page ?? 1;
   const page_size = query.page_size ?? 20;
   return { page, page_size, skip: (page - 1) * page_size };
@@ -32,7 +33,7 @@ export interface PageQuery {
 
 /** One page of documents and the count of all that match, read side by side. */
 export async function findPage<T>(
-  model: Model<any>,
+  model: AnyModel,
   query: PageQuery,
   page: Page,
 ): Promise<{ docs: T[]; total: number }> {

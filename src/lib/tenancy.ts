@@ -1,5 +1,5 @@
 import type { AnyRequest } from './http/operations';
-import type { Schema } from 'mongoose';
+import type { Aggregate, Query, Schema } from 'mongoose';
 import { AppError } from './errors';
 
 export const ROLES = ['super_admin', 'brand_admin', 'client_user'] as const;
@@ -125,17 +125,19 @@ const GUARDED_QUERIES = new RegExp(`^(${GUARDED_OPERATIONS.join('|')})$`);
  * "all clients" view, a system job) must say so with the query option `{ allTenants: true }`.
  */
 export function tenantOwned(schema: Schema): void {
-  schema.pre(GUARDED_QUERIES, function guard(this: any) {
+  // `op` (the operation's name) is set on every query at run time; mongoose's types leave it out.
+  schema.pre(GUARDED_QUERIES, function guard(this: Query<unknown, unknown> & { op?: string }) {
     if (this.getOptions().allTenants) return;
     if (!('client_id' in this.getFilter())) {
       throw new Error(`tenant filter missing on ${this.model.modelName}.${this.op}`);
     }
   });
-  schema.pre('aggregate', function guard(this: any) {
+  schema.pre('aggregate', function guard(this: Aggregate<unknown>) {
     if (this.options?.allTenants) return;
     const first = this.pipeline()[0];
-    if (!first?.$match || !('client_id' in first.$match)) {
-      throw new Error(`tenant filter missing on ${this._model?.modelName}.aggregate`);
+    const match = first && '$match' in first ? first.$match : undefined;
+    if (!match || !('client_id' in match)) {
+      throw new Error(`tenant filter missing on ${this.model()?.modelName}.aggregate`);
     }
   });
 }

@@ -1,13 +1,11 @@
+import type { Defaulted, QueryParams } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { iso } from '../lib/ids';
 import type { Channels } from './channels';
 import { OutboxMessageModel } from './outbox.model';
 
-export interface OutboxFilter {
-  channel?: string;
-  to?: string;
-  limit: number;
-}
+/** Which messages to list, at most `limit` of them. */
+export type OutboxFilter = Defaulted<QueryParams<'listOutbox'>, 'limit'>;
 
 /** The development outbox: the messages a channel wrote there instead of sending them. */
 export function createOutboxService(channels: Channels) {

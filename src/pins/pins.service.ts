@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { JsonBody } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { iso } from '../lib/ids';
 import { nameAvailability, MAX_PREVIEW_SUGGESTIONS, type NameAvailability } from './availability';
@@ -31,8 +32,8 @@ export const isServed = (pin: Pick<PinDoc, 'subscription'>, now = new Date()) =>
 
 export interface PinsService {
   resolve(pinId: string): Promise<ReturnType<typeof pinPayload>>;
-  search(body: Record<string, unknown>): Promise<SearchResponse>;
-  preview(input: { name: string; country_code: string; count?: number }): Promise<NameAvailability>;
+  search(body: JsonBody<'searchPins'>): Promise<SearchResponse>;
+  preview(input: JsonBody<'previewPin'>): Promise<NameAvailability>;
 }
 
 export function createPinsService(config: PinSearchConfig, redis: Redis): PinsService {

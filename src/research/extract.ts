@@ -194,14 +194,17 @@ const FOLLOW = /team|about|contact|people|leadership|management|impressum|imprin
 const linkedinUrl = (kind: string, handle: string) => `https://www.linkedin.com/${kind.toLowerCase()}/${handle}`;
 const plausibleEmail = (e: string) => !/\.(?:png|jpe?g|gif|svg|webp)$/i.test(e) && !/^(?:example|test)@/i.test(e);
 
-function jsonLdObjects(blocks: string[]): any[] {
-  const out: any[] = [];
+/** A JSON-LD object of a page: whatever the page wrote, each member read as `unknown` and checked where read. */
+type LdObject = Record<string, unknown>;
+
+function jsonLdObjects(blocks: string[]): LdObject[] {
+  const out: LdObject[] = [];
   for (const block of blocks) {
     try {
-      const walk = (v: any) => {
+      const walk = (v: unknown) => {
         if (Array.isArray(v)) v.forEach(walk);
         else if (v && typeof v === 'object') {
-          out.push(v);
+          out.push(v as LdObject);
           for (const child of Object.values(v)) if (child && typeof child === 'object') walk(child);
         }
       };
@@ -213,7 +216,10 @@ function jsonLdObjects(blocks: string[]): any[] {
   return out;
 }
 
-const isType = (o: any, t: string) => o['@type'] === t || (Array.isArray(o['@type']) && o['@type'].includes(t));
+const isType = (o: LdObject, t: string) => {
+  const type = o['@type'];
+  return type === t || (Array.isArray(type) && type.includes(t));
+};
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? collapse(v) : null);
 /** A JSON-LD string: a page may write character references in it (JSON does not decode them). */
 const ldStr = (v: unknown) => str(typeof v === 'string' ? decodeHTML(v) : v);
@@ -225,7 +231,7 @@ const firstLinkedin = (v: unknown) => {
   return null;
 };
 
-function people(microdata: Parsed['microdataPeople'], ld: any[]): Extracted['people'] {
+function people(microdata: Parsed['microdataPeople'], ld: LdObject[]): Extracted['people'] {
   const found = ld
     .filter((o) => isType(o, 'Person') && ldStr(o.name))
     .map((o) => ({

@@ -1,6 +1,6 @@
 import { assertSelectedClient } from '../clients/selected-client';
 import { AppError } from '../lib/errors';
-import type { Schemas } from '../lib/contract-types';
+import type { JsonBody, QueryParams, Schemas } from '../lib/contract-types';
 import { pageEnvelope, type Page } from '../lib/pagination';
 import type { JobControl, Submitter } from '../jobs/job-control';
 import type { JobDoc } from '../jobs/job-records';
@@ -24,9 +24,9 @@ export const COMPANY_COLUMNS = [
   'contacts',
 ];
 
-const flatContacts = (d: Record<string, any>) => ({
+const flatContacts = (d: Schemas['CompanyResearch']) => ({
   ...d,
-  contacts: (d.contacts ?? []).map((c: any) =>
+  contacts: (d.contacts ?? []).map((c) =>
     [c.name, c.title && `(${c.title})`, c.email && `<${c.email}>`].filter(Boolean).join(' '),
   ),
 });
@@ -36,12 +36,6 @@ const unpause = (d: JobDoc) => ({
   paused_at: null,
   paused_ms: (d.paused_ms ?? 0) + (d.paused_at ? Date.now() - d.paused_at.getTime() : 0),
 });
-
-type ResearchBody = {
-  companies?: { name: string; domain?: string; country_code?: string }[];
-  source_job_id?: string;
-  webhook_url?: string;
-};
 
 /** Company-research jobs: submitted (for companies named or a maps-scrape job's finds), paused, resumed, cancelled. */
 export function createResearchService(deps: {
@@ -64,10 +58,10 @@ export function createResearchService(deps: {
   ) => toResearchJob(await control.transition(await find(scope, id), m.from, m.change, m.tell, m.refusal));
 
   return {
-    async submit(who: Submitter, body: ResearchBody) {
+    async submit(who: Submitter, body: JsonBody<'submitResearchJob'>) {
       const { webhook_url, ...params } = body;
       await assertSelectedClient(who.clientId, who.isSuperAdmin);
-      if (params.source_job_id) {
+      if ('source_job_id' in params) {
         const source = await control.find(who.clientId, params.source_job_id, 'maps-scrape');
         if (source.status !== 'completed')
           throw AppError.conflict(`Source job is not completed (status: ${source.status})`);
@@ -83,7 +77,7 @@ export function createResearchService(deps: {
       return { research_id: doc._id, status: 'queued' as const, created_at: doc.created_at.toISOString() };
     },
 
-    async list(scope: string | null, status: string | undefined, page: Page) {
+    async list(scope: string | null, status: QueryParams<'listResearchJobs'>['status'], page: Page) {
       const { docs, total } = await control.list(scope, 'research', status, page);
       return pageEnvelope('research_jobs', docs.map(toResearchJob), total, page);
     },

@@ -30,7 +30,7 @@ const json = (status: number, body: unknown): AnalyticsAnswer => ({
   body: JSON.stringify(body),
 });
 
-type Handler = (q: URLSearchParams, body: any, match: RegExpExecArray) => AnalyticsAnswer;
+type Handler = (q: URLSearchParams, body: unknown, match: RegExpExecArray) => AnalyticsAnswer;
 
 const dateOf = (compact: string | null) =>
   compact && /^\d{8}$/.test(compact) ? `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6)}` : null;
@@ -54,14 +54,22 @@ function segmentation(q: URLSearchParams): AnalyticsAnswer {
   });
 }
 
-function batchRunReports(_q: URLSearchParams, body: any): AnalyticsAnswer {
-  const requests = body?.requests;
+/** What the sandbox reads of a GA4 Data API report request (the rest of it is ignored). */
+interface RunReportRequest {
+  dateRanges?: { startDate?: string; endDate?: string }[];
+  dimensionFilter?: { filter?: { stringFilter?: { value?: string } } };
+  dimensions?: { name: string }[];
+  metrics?: { name: string }[];
+}
+
+function batchRunReports(_q: URLSearchParams, body: unknown): AnalyticsAnswer {
+  const requests = (body as { requests?: RunReportRequest[] } | undefined)?.requests;
   if (!Array.isArray(requests))
     return json(400, { error: { code: 400, message: 'requests is required', status: 'INVALID_ARGUMENT' } });
-  const reports = requests.map((r: any) => {
-    const range = r.dateRanges?.[0] ?? {};
+  const reports = requests.map((r) => {
+    const range = r.dateRanges?.[0];
     const country = r.dimensionFilter?.filter?.stringFilter?.value ?? null;
-    const days = daysBetween(range.startDate, range.endDate).map((d) => webTraffic(d, country));
+    const days = daysBetween(range?.startDate ?? '', range?.endDate ?? '').map((d) => webTraffic(d, country));
     const sum = (f: (t: ReturnType<typeof webTraffic>) => number) => days.reduce((n, t) => n + f(t), 0);
     const dimension = r.dimensions?.[0]?.name;
     let rows: [string | null, number[]][];
@@ -77,7 +85,7 @@ function batchRunReports(_q: URLSearchParams, body: any): AnalyticsAnswer {
     }
     return {
       dimensionHeaders: dimension ? [{ name: dimension }] : [],
-      metricHeaders: (r.metrics ?? []).map((m: { name: string }) => ({ name: m.name, type: 'TYPE_INTEGER' })),
+      metricHeaders: (r.metrics ?? []).map((m) => ({ name: m.name, type: 'TYPE_INTEGER' })),
       rows: rows.map(([d, metrics]) => ({
         ...(d === null ? {} : { dimensionValues: [{ value: d }] }),
         metricValues: metrics.map((v) => ({ value: String(v) })),
@@ -111,8 +119,9 @@ function chart(q: URLSearchParams, _body: unknown, m: RegExpExecArray): Analytic
   });
 }
 
-function social(_q: URLSearchParams, body: any, _m: RegExpExecArray, key = ''): AnalyticsAnswer {
-  const platforms: string[] = Array.isArray(body?.platforms) ? body.platforms : [];
+function social(_q: URLSearchParams, body: unknown, _m: RegExpExecArray, key = ''): AnalyticsAnswer {
+  const asked = (body as { platforms?: unknown } | undefined)?.platforms;
+  const platforms: string[] = Array.isArray(asked) ? asked : [];
   const answer: Record<string, unknown> = { status: 'success' };
   platforms.forEach((p, i) => {
     answer[p] =
@@ -152,7 +161,7 @@ const ROUTES: [
   string,
   'GET' | 'POST',
   RegExp,
-  (q: URLSearchParams, body: any, m: RegExpExecArray, key: string) => AnalyticsAnswer,
+  (q: URLSearchParams, body: unknown, m: RegExpExecArray, key: string) => AnalyticsAnswer,
 ][] = [
   ['product-analytics', 'GET', /^\/product-analytics\/api\/2\/events\/segmentation$/, segmentation as Handler],
   ['web-analytics', 'POST', /^\/web-analytics\/v1beta\/properties\/[\w-]+:batchRunReports$/, batchRunReports],
@@ -163,7 +172,13 @@ const ROUTES: [
 
 /** The analytics answer for a request, or null when the path is none of theirs. */
 export async function analyticsAnswer(
-  req: { method: string; path: string; query: URLSearchParams; authorization: string; readBody: () => Promise<any> },
+  req: {
+    method: string;
+    path: string;
+    query: URLSearchParams;
+    authorization: string;
+    readBody: () => Promise<unknown>;
+  },
   requests: Record<string, number>,
 ): Promise<AnalyticsAnswer | null> {
   const { method, path, query: q, authorization, readBody } = req;

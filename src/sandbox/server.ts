@@ -104,7 +104,17 @@ function subjectOf(target: Target, q: URLSearchParams): string {
   return (token && decodeToken(token)?.query) || (q.get('query') ?? '');
 }
 
-async function readJson(req: http.IncomingMessage): Promise<any> {
+/** A fault a test queues through POST /_sandbox/faults (snake_case, as tests send it). */
+interface FaultRequest {
+  target: QueuedFault['target'];
+  status: number;
+  delay_ms: number;
+  malformed: boolean;
+  times: number;
+}
+
+/** A test's JSON body, as the test sends it (the sandbox's own control requests; an empty body is `{}`). */
+async function readJson<Body extends object>(req: http.IncomingMessage): Promise<Partial<Body>> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
@@ -125,7 +135,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
     try {
       if (url.pathname.startsWith('/_sandbox/')) {
         if (req.method === 'POST' && url.pathname === '/_sandbox/faults') {
-          const f = await readJson(req);
+          const f = await readJson<FaultRequest>(req);
           faults.enqueue({
             target: f.target ?? 'any',
             status: f.status,
@@ -136,7 +146,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
           return void res.writeHead(204).end();
         }
         if (req.method === 'POST' && url.pathname === '/_sandbox/openings') {
-          const o = await readJson(req);
+          const o = await readJson<{ query: string; count: number }>(req);
           const open = openings.open(String(o.query ?? ''), Number(o.count ?? 1));
           return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ open }));
         }
@@ -161,7 +171,7 @@ export async function startSandbox(opts: { host?: string; port?: number } = {}):
           path: url.pathname,
           query: url.searchParams,
           authorization: req.headers.authorization ?? '',
-          readBody: () => readJson(req),
+          readBody: () => readJson<object>(req),
         },
         analytics,
       );

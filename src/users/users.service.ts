@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type Redis from 'ioredis';
+import type { JsonBody, QueryParams } from '../lib/contract-types';
 import { AppError, isDuplicateKeyError } from '../lib/errors';
 import { hashPassword, needsRehash, randomToken, sha256, verifyPassword } from '../lib/crypto';
 import { claimOnce } from '../lib/claims';
@@ -35,15 +36,6 @@ async function withMemberships(users: ReturnType<typeof toDashboardUser>[]) {
   for (const u of users)
     u.brands = rows.filter((r) => r.user_id === u.user_id).map((r) => ({ brand_id: r.brand_id, role: r.role }));
   return users;
-}
-
-export interface CreateUserInput {
-  email: string;
-  user_id?: string;
-  role: Role;
-  client_id?: string | null;
-  permissions?: string[];
-  password?: string;
 }
 
 const PASSWORD_ALPHABETS = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!@#$%^&*-_=+?'];
@@ -114,7 +106,7 @@ export function createUsersService(deps: {
   return {
     getUser,
 
-    async create(input: CreateUserInput) {
+    async create(input: JsonBody<'createDashboardUser'>) {
       await checkClient(input.role, input.client_id);
       try {
         const doc = await UserModel.create({
@@ -132,7 +124,7 @@ export function createUsersService(deps: {
       }
     },
 
-    async list(filter: { role?: string; search?: string }, page: Page) {
+    async list(filter: Pick<QueryParams<'listDashboardUsers'>, 'role' | 'search'>, page: Page) {
       const query: Record<string, unknown> = {};
       if (filter.role) query.role = filter.role;
       if (filter.search) query.email = { $regex: filter.search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
@@ -144,10 +136,7 @@ export function createUsersService(deps: {
       return pageEnvelope('users', await withMemberships(docs.map(toDashboardUser)), total, page);
     },
 
-    async update(
-      userId: string,
-      patch: { role?: Role; client_id?: string | null; permissions?: string[]; is_active?: boolean },
-    ) {
+    async update(userId: string, patch: JsonBody<'updateDashboardUser'>) {
       const current = await getUser(userId);
       await checkClient(
         patch.role ?? (current.role as Role),

@@ -1,5 +1,5 @@
 import { assertSelectedClient } from '../clients/selected-client';
-import type { JsonBody, Schemas } from '../lib/contract-types';
+import type { JsonBody, QueryParams, Schemas } from '../lib/contract-types';
 import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { RunLocked } from '../lib/locks';
@@ -155,7 +155,7 @@ export function createWatchesService(deps: {
       });
     },
 
-    async list(scope: string | null, state: string | undefined, page: Page) {
+    async list(scope: string | null, state: QueryParams<'listWatches'>['state'], page: Page) {
       const tenant = tenantQuery(scope);
       const filter = { ...tenant.filter, ...(state ? { state } : {}) };
       const { docs, total } = await findPage<WatchDoc>(

@@ -212,7 +212,7 @@ describe('maps-scrape jobs', () => {
       {
         job_id: id,
         client_id: acme.client_id,
-        params: { ...params, max_results: null },
+        params: { ...params, max_results: undefined },
         location: {
           name: 'Utrecht',
           region_code: 'NL-UT',

@@ -207,7 +207,7 @@ export const SCENARIOS: Scenario[] = [
       const jobId = 'job-maps-completed';
       const input: MapsScrapeInput = {
         ...jobInput(jobId, 'maps-scrape'),
-        params: { query: 'bakery', country_code: 'NL', max_locations: 14, max_results: null },
+        params: { query: 'bakery', country_code: 'NL', max_locations: 14 },
       };
       await client.workflow.execute(mapsScrapeWorkflow, { taskQueue, workflowId: jobId, args: [input] });
       return jobHistories('maps-scrape-completed', jobId, ['job.queued', 'job.started', 'job.completed']);
@@ -220,7 +220,7 @@ export const SCENARIOS: Scenario[] = [
       const jobId = 'job-maps-fed';
       const input: MapsScrapeInput = {
         ...jobInput(jobId, 'maps-scrape'),
-        params: { query: 'bakery', country_code: 'NL', max_locations: 14, max_results: null },
+        params: { query: 'bakery', country_code: 'NL', max_locations: 14 },
       };
       await client.workflow.execute(mapsScrapeWorkflow, { taskQueue, workflowId: jobId, args: [input] });
       return jobHistories('maps-scrape-fed', jobId, ['job.queued', 'job.started', 'job.completed'], false);

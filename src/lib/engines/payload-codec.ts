@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import type { Schemas } from '../contract-types';
 import { keyIdOf, parseKey } from '../crypto';
 import { AppError } from '../errors';
 
@@ -90,9 +91,7 @@ export class EncryptionCodec implements PayloadCodec {
 }
 
 /** Payloads as the Temporal UI's codec endpoint sends them: proto3 JSON, bytes in base64. */
-export interface JsonPayloads {
-  payloads: { metadata?: Record<string, string>; data?: string }[];
-}
+export type JsonPayloads = Schemas['TemporalPayloads'];
 
 const fromJson = (p: JsonPayloads['payloads'][number]): Payload => ({
   metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),

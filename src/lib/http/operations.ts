@@ -52,7 +52,9 @@ type DeclaresRawAnswer<Op extends OperationId> = [RawAnswer<Op, Status<Op>>] ext
  * JSON for: the Express response, to stream server-sent events or a download, pipe an image or send a page with
  * the status of an error. What is written through it is not checked against the contract.
  */
-export function rawResponse<Op extends OperationId>(res: OperationResponse<Op, any> & DeclaresRawAnswer<Op>): Response {
+export function rawResponse<Op extends OperationId>(
+  res: OperationResponse<Op, number> & DeclaresRawAnswer<Op>,
+): Response {
   return res as unknown as Response;
 }
 

@@ -1,3 +1,4 @@
+import type { JsonBody } from '../../lib/contract-types';
 import type { PinSearchDocument } from './search-document';
 
 /** Meilisearch's search response: `hits`, `query`, `processingTimeMs`, then the paging and facet fields. */
@@ -10,7 +11,7 @@ export type SearchResponse = Record<string, unknown> & {
 /** A pin search engine: Meilisearch, or the built-in one over MongoDB. Both answer the same body the same way. */
 export interface PinSearchEngine {
   readonly kind: 'meilisearch' | 'builtin';
-  search(body: Record<string, unknown>): Promise<SearchResponse>;
+  search(body: JsonBody<'searchPins'>): Promise<SearchResponse>;
   /** Adds or replaces pins' documents (the built-in engine reads the pins collection, so nothing to do). */
   index(docs: PinSearchDocument[]): Promise<void>;
   remove(pinIds: string[]): Promise<void>;

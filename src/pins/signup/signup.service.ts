@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import type { JsonBody } from '../../lib/contract-types';
 import { AppError } from '../../lib/errors';
 import { sha256, type KeyRing } from '../../lib/crypto';
 import type { Clock } from '../../lib/clock';
@@ -43,24 +44,8 @@ export interface SignupDeps {
   confirmLimits: { perCallerPerHour: number; perRecipientPerDay: number };
 }
 
-export interface ConfirmInput {
-  name: string;
-  country_code: string;
-  identifier: string;
-  channel: string;
-  callback_url?: string;
-}
-
-export interface CompleteInput {
-  token: string;
-  name: string;
-  country_code: string;
-  lat: number;
-  lng: number;
-  structured_address?: PinAddress;
-  account_oauth_uid?: string;
-  verified_identifier?: string;
-}
+export type ConfirmInput = JsonBody<'confirmPin'>;
+export type CompleteInput = JsonBody<'completeSignup'>;
 
 const invalidField = (field: string, message: string) =>
   AppError.invalid(`Invalid request: body ${field} ${message}`, [{ location: 'body', field, message }]);
@@ -281,7 +266,7 @@ function checkAddress(address: PinAddress): PinAddress {
     const v = String(value ?? '').trim();
     if (v.length > ADDRESS_FIELD_MAX)
       throw invalidField(`structured_address.${field}`, `must be at most ${ADDRESS_FIELD_MAX} characters`);
-    if (v) out[field] = v;
+    if (v) out[field as keyof PinAddress] = v; // a field the contract declares (its validator admits no other)
   }
   if (!out.address_settlement)
     throw invalidField('structured_address.address_settlement', 'is required (the town or city)');
