@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
-import type { DeployHookCall } from '../src/content/deploy-hook';
+import type { DeployHookCall } from '../src/content/deploy-hook-call';
 import { deliverOutbound, type OutboundPolicy } from '../src/lib/outbound';
 import { webhookHeaders } from '../src/lib/standard-webhooks';
 import type { WebhookSigning } from './index';

@@ -3,11 +3,10 @@ import { createTokenCache, type TokenCache } from './auth/token-cache';
 import { createBrandCache, type BrandCache } from './brands/brand-cache';
 import { createWebhookSecrets, type WebhookSecrets } from './clients/webhook-secrets';
 import { eventBusFor, type EventBus } from './events/event-bus';
-import { keyRingFor } from './integrations/integrations.module';
 import type { RelayEndpoints } from './integrations/relay/endpoints';
 import { systemClock, type Clock } from './lib/clock';
-import type { Config } from './lib/config';
-import type { KeyRing } from './lib/crypto';
+import { previousCredentialsKeys, type Config } from './lib/config';
+import { KeyRing } from './lib/crypto';
 import type { Engines } from './lib/engines';
 import { createLocks, type RunLocked } from './lib/locks';
 import type { Logger } from './lib/logger';
@@ -70,7 +69,8 @@ export interface InfraSources {
 
 export function createInfra(src: InfraSources): Infra {
   const { config, engines } = src;
-  const ring = keyRingFor(config, src.credentialsKey);
+  // The key ring of stored provider credentials: CREDENTIALS_KEY, and the keys it replaced.
+  const ring = new KeyRing(src.credentialsKey, previousCredentialsKeys(config));
   const lock = createLocks(engines.redis).run;
   const storage = createMediaStorage(config);
   const channels = createChannels(config);

@@ -8,9 +8,9 @@ import type { CompiledContract } from './lib/http/contract';
 import { prepareLocations } from './locations/dataset';
 import { previousCredentialsKeys, publicBaseUrlOf, type Config } from './lib/config';
 import { startLocalEngines, type LocalEngines } from './lib/engines/local-engines';
-import { closeEngines, connectEngines, type Engines } from './lib/engines';
+import { closeEngines, connectEngines } from './lib/engines';
 import { logMongoReachability } from './lib/engines/mongo';
-import { temporalConnectionOf, type TemporalConnection } from './lib/engines/temporal';
+import { temporalConnectionOf } from './lib/engines/temporal';
 import type { Logger } from './lib/logger';
 import { createModules, type Modules } from './services';
 import { createInfra, type Infra } from './infra';
@@ -26,12 +26,13 @@ import { relayUsageStream } from './integrations/usage';
 import { digestSchedule } from './activity/activity.workflows';
 import { retentionSchedule } from './retention/retention.workflows';
 import { ensureSchedule } from './lib/engines/schedules';
-import { createRelayEndpoints, type RelayEndpoints } from './integrations/relay/endpoints';
+import { createRelayEndpoints } from './integrations/relay/endpoints';
 import { EncryptionCodec, TEMPORAL_CODEC_PATH } from './lib/engines/payload-codec';
 import { gracefulStop } from './lib/http/graceful-stop';
 import { answerClientErrors, readDeadlineOptions } from './lib/http/read-deadlines';
 import { startMetricsServer, type MetricsServer } from './lib/metrics';
 import { startWorkerProcess, type WorkerProcess } from './worker/worker-process';
+import type { EngineRuntime } from './engine-runtime';
 
 export interface RuntimeOptions {
   logger: Logger;
@@ -41,20 +42,6 @@ export interface RuntimeOptions {
   progress?: (message: string) => void;
   /** Where the process reads the time where it decides something (src/lib/clock.ts); the system's unless a test moves it. */
   clock?: Clock;
-}
-
-export interface EngineRuntime {
-  engines: Engines;
-  devstack?: LocalEngines;
-  temporalAddress: string;
-  /** The address with its TLS and API key, for the API's client and the worker alike. */
-  temporal: TemporalConnection;
-  temporalUiUrl: string | null;
-  credentialsKey: string;
-  /** Encrypts workflow payloads for the API's client and the worker alike. */
-  payloadCodec: EncryptionCodec;
-  /** Where the relays' providers are (the API's relays and the worker's billing syncs share one sandbox). */
-  relayEndpoints: RelayEndpoints;
 }
 
 /** The engines a process needs: configured URLs, or the devstack for the ones left unset. */

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { DeployHookCall } from '../src/content/deploy-hook';
+import type { DeployHookCall } from '../src/content/deploy-hook-call';
 
 const { callDeployHook } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

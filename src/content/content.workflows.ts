@@ -2,7 +2,7 @@ import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { startWorkflow } from '../lib/engines/temporal';
 import { searchAttributesOf } from '../../workflows/search-attributes';
 import { contentDeployHookWorkflow } from '../../workflows/content';
-import type { DeployHookCall, DeployHookPayload } from './deploy-hook';
+import type { DeployHookCall, DeployHookPayload } from './deploy-hook-call';
 
 /** The deploy hook call of one published revision: publishing it again names the same call. */
 export const deployHookWorkflowId = (p: Pick<DeployHookPayload, 'type' | 'id' | 'revision'>) =>

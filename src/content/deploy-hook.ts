@@ -1,23 +1,6 @@
 import { clientDirectory } from '../clients/client-directory';
 import { deployHookWorkflowId, type ContentWorkflows } from './content.workflows';
-
-/** What the deploy hook receives (JSON, POST) when a post or page is published. */
-export interface DeployHookPayload {
-  event: 'content.published';
-  type: 'post' | 'page';
-  id: string;
-  slug: string;
-  client_id: string;
-  revision: number;
-  published_at: string | null;
-}
-
-export interface DeployHookCall {
-  url: string;
-  /** The workflow id; sent as Idempotency-Key so a receiver can drop a retried delivery. */
-  delivery_id: string;
-  payload: DeployHookPayload;
-}
+import type { DeployHookPayload } from './deploy-hook-call';
 
 /**
  * Calls the client's deploy hook, when one is configured, through a durable workflow (retries with

@@ -1,6 +1,4 @@
 import type { Infra } from '../infra';
-import { previousCredentialsKeys, type Config } from '../lib/config';
-import { KeyRing } from '../lib/crypto';
 import type { AreaModule } from '../lib/module';
 import { storedSoFar } from '../lib/stream-drain';
 import { createIntegrationActivities } from '../../activities/integrations';
@@ -13,10 +11,6 @@ import { createRelay } from './relay/relay.service';
 import { createSpendNotifier } from './spend';
 import { createUsageRecorder, RELAY_USAGE_STREAM } from './usage';
 import { createAgentSpend } from '../agents/agent-spend';
-
-/** The key ring of stored provider credentials: CREDENTIALS_KEY, and the keys it replaced. */
-export const keyRingFor = (config: Config, credentialsKey: string) =>
-  new KeyRing(credentialsKey, previousCredentialsKeys(config));
 
 export type IntegrationsDeps = Pick<
   Infra,

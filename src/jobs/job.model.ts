@@ -1,9 +1,13 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { baseSchemaOptions } from '../lib/ids';
 import { tenantOwned } from '../lib/tenancy';
+import type { JsonBody } from '../lib/contract-types';
 
 export const JOB_TYPES = ['maps-scrape', 'research'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
+
+/** What a maps-scrape job runs with: its submission without the webhook (which the job record keeps apart). */
+export type MapsJobParams = Omit<JsonBody<'submitMapsScrapeJob'>, 'webhook_url'>;
 
 /** Final states: nothing changes a job in one of these any more. */
 export const FINAL_STATES = ['completed', 'failed', 'cancelled'] as const;

@@ -2,7 +2,7 @@ import type { Schemas } from '../lib/contract-types';
 import { iso } from '../lib/ids';
 import type { JobEventData, JobEventName } from '../events/event-bus';
 import type { JobDoc } from './job.model';
-import type { MapsJobParams } from './maps-scrape';
+import type { MapsJobParams } from './job.model';
 
 /** Seconds from start to the end (or to now while running), paused time left out. */
 export function processingTime(doc: Pick<JobDoc, 'started_at' | 'completed_at' | 'paused_ms'>): number | null {

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JsonBody } from '../lib/contract-types';
 import type { JobLocation } from '../locations/dataset';
 import { ProviderError } from '../providers/errors';
 import type { MapsPlace, MapsProvider } from '../providers/maps';
-import { JobItemModel, jobItemId, jobItemsOf } from './job.model';
+import { JobItemModel, jobItemId, jobItemsOf, type MapsJobParams } from './job.model';
 import type { JobStore } from './job-store';
 import { insertReportingDuplicates } from '../lib/bulk-writes';
 import {
@@ -16,8 +15,7 @@ import {
   type ResourceType,
 } from '../idap/resources/resource-writes';
 
-/** What a maps-scrape job runs with: its submission without the webhook (which the job record keeps apart). */
-export type MapsJobParams = Omit<JsonBody<'submitMapsScrapeJob'>, 'webhook_url'>;
+export type { MapsJobParams };
 
 export interface ScrapeLocationInput {
   job_id: string;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../lib/config';
 import { ManagedProcess } from '../lib/managed-process';
 import type { Logger } from '../lib/logger';
-import type { EngineRuntime } from '../runtime';
+import type { EngineRuntime } from '../engine-runtime';
 import type { ProviderName } from '../integrations/providers';
 
 /** How long the worker gets to bundle its workflows and start polling (seconds of CPU on a busy machine). */
