@@ -54,12 +54,26 @@ export function importCycles(sources: Map<string, string>): string[][] {
   return cycles;
 }
 
+/** Every TypeScript file git tracks under src/, by its path from the repository's root. */
+function srcFiles(): Map<string, string> {
+  const files = execFileSync('git', ['ls-files', 'src/*.ts'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+  return new Map(files.map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]));
+}
+
 describe("src/'s imports", () => {
   it('form no cycle (runtime.ts and the worker process included)', () => {
-    const files = execFileSync('git', ['ls-files', 'src/*.ts'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
-    const sources = new Map(files.map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]));
+    const sources = srcFiles();
     expect(sources.size).toBeGreaterThan(300);
     expect(importCycles(sources)).toEqual([]);
+  });
+
+  it('run from the areas to src/lib, never back: src/lib imports no area', () => {
+    const fromLib = [...importGraph(srcFiles())]
+      .filter(([file]) => file.startsWith('src/lib/'))
+      .flatMap(([file, imported]) =>
+        imported.filter((to) => !to.startsWith('src/lib/')).map((to) => `${file} → ${to}`),
+      );
+    expect(fromLib).toEqual([]);
   });
 
   it('are read so that a cycle is found, through a type-only import too', () => {
