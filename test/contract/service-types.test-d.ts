@@ -23,12 +23,8 @@ import type { ResearchService } from '../../src/research/research.service';
 import type { SystemService } from '../../src/system/system.service';
 import type { UsersService } from '../../src/users/users.service';
 import type { WatchesService } from '../../src/watches/watches.service';
-
-/** True when A and B are the same type (not merely assignable one way). */
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Same<A, B> = Equal<A, B> extends true ? true : never;
-/** The N-th parameter of a service function. */
-type Input<F, N extends number> = F extends (...args: infer Args) => unknown ? Args[N] : never;
+import type { IdapService } from '../../src/idap/idap.service';
+import type { Input, Same } from './type-assertions';
 
 export const inputsAreTheContracts: true[] = [
   // jobs and research: the submission, and what a stored job runs with (the submission without its webhook)
@@ -38,6 +34,9 @@ export const inputsAreTheContracts: true[] = [
   true satisfies Same<Input<ResearchService['submit'], 1>, JsonBody<'submitResearchJob'>>,
   true satisfies Same<ResearchParams, OmitEach<JsonBody<'submitResearchJob'>, 'webhook_url'>>,
   true satisfies Same<Input<ResearchService['list'], 1>, QueryParams<'listResearchJobs'>['status']>,
+  // idap: the lists' and searches' queries, a batch read's body, a flag change
+  true satisfies Same<Input<IdapService['search'], 2>, QueryParams<'searchResources'>>,
+  true satisfies Same<Input<IdapService['batch'], 1>, JsonBody<'batchGetResources'>>,
   // watches
   true satisfies Same<Input<WatchesService['create'], 1>, JsonBody<'createWatch'>>,
   true satisfies Same<Input<WatchesService['update'], 2>, JsonBody<'updateWatch'>>,

@@ -8,20 +8,18 @@ import type { IntegrationsService } from '../../src/integrations/integrations.se
 import type { AccessRequests } from '../../src/agents/access-requests.service';
 import type { Tokens } from '../../src/agents/tokens.service';
 import type { BrandsService } from '../../src/brands/brands.service';
-
-/** The body (or query) a service method takes, at its position. */
-type Taken<F extends (...args: never[]) => unknown, At extends number> = Parameters<F>[At];
+import type { Input } from './type-assertions';
 
 export function readsOnlyDeclaredFields(
-  newKey: Taken<IntegrationsService['create'], 1>,
-  keyChanges: Taken<IntegrationsService['update'], 2>,
-  byClientId: Taken<AccessRequests['request'], 0>,
-  byEmail: Taken<AccessRequests['requestByEmail'], 0>,
-  limits: Taken<Tokens['updateAgentUserLimits'], 3>,
-  brandPatch: Taken<BrandsService['update'], 2>,
-  settings: Taken<BrandsService['updateSettings'], 2>,
-  information: Taken<BrandsService['updateInformation'], 2>,
-  member: Taken<BrandsService['addBrandMember'], 2>,
+  newKey: Input<IntegrationsService['create'], 1>,
+  keyChanges: Input<IntegrationsService['update'], 2>,
+  byClientId: Input<AccessRequests['request'], 0>,
+  byEmail: Input<AccessRequests['requestByEmail'], 0>,
+  limits: Input<Tokens['updateAgentUserLimits'], 3>,
+  brandPatch: Input<BrandsService['update'], 2>,
+  settings: Input<BrandsService['updateSettings'], 2>,
+  information: Input<BrandsService['updateInformation'], 2>,
+  member: Input<BrandsService['addBrandMember'], 2>,
 ) {
   void [newKey.provider_name, keyChanges.is_active, byClientId.owner_email, byEmail.allowed_models];
   void [limits.rate_limit_rpm, brandPatch.billing_email, settings.brand_voice, information.country, member.role];
@@ -47,7 +45,7 @@ export function readsOnlyDeclaredFields(
 
 /** The services take the contract's bodies as they are. */
 export const accepted: [
-  JsonBody<'createIntegration'> extends Taken<IntegrationsService['create'], 1> ? true : false,
-  JsonBody<'requestAccessTokenByEmail'> extends Taken<AccessRequests['requestByEmail'], 0> ? true : false,
-  JsonBody<'addBrandMember'> extends Taken<BrandsService['addBrandMember'], 2> ? true : false,
+  JsonBody<'createIntegration'> extends Input<IntegrationsService['create'], 1> ? true : false,
+  JsonBody<'requestAccessTokenByEmail'> extends Input<AccessRequests['requestByEmail'], 0> ? true : false,
+  JsonBody<'addBrandMember'> extends Input<BrandsService['addBrandMember'], 2> ? true : false,
 ] = [true, true, true];
