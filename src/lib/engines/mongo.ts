@@ -35,8 +35,10 @@ export async function connectMongo(uri: string, dbName: string, pool?: MongoPool
  * Logs each server of the document engine going unreachable and answering again: the line an operator (or the
  * fault matrix's failure report) reads to tell an engine that is down from a service that did not reconnect. Read
  * from the monitor's heartbeats as well as the server's description: a heartbeat fails within seconds of the
- * engine going away and succeeds once it answers (a CI run of the fault matrix, with the description's changes
- * alone, saw the outage and the recovery but neither line).
+ * engine going away and succeeds once it answers, and from the pool: a connection a request could not open, or
+ * one opened. With the description's changes alone, an outage shorter than the monitor's interval gave neither
+ * line (mongodb 7 leaves the server known when a pooled connection is refused; the fault matrix's 6 s outage
+ * logged nothing in some runs).
  */
 export function logMongoReachability(logger: Logger): void {
   const unreachable = new Set<string>();
@@ -54,6 +56,11 @@ export function logMongoReachability(logger: Logger): void {
   );
   client.on('serverHeartbeatFailed', (e) => down(e.connectionId, e.failure?.message));
   client.on('serverHeartbeatSucceeded', (e) => up(e.connectionId));
+  // A request that cannot open a connection: refused while the monitor has not checked yet (it checks every 10 s).
+  client.on('connectionCheckOutFailed', (e) => {
+    if (e.reason === 'connectionError') down(e.address, 'a connection could not be opened');
+  });
+  client.on('connectionReady', (e) => up(e.address));
 }
 
 export async function pingMongo(): Promise<void> {
