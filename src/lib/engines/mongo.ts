@@ -32,23 +32,35 @@ export async function connectMongo(uri: string, dbName: string, pool?: MongoPool
 }
 
 /**
- * Logs each server of the document engine going unreachable and answering again, as the driver's monitor sees it:
- * the line an operator (or the fault matrix's failure report) reads to tell an engine that is down from a service
- * that did not reconnect.
+ * Logs each server of the document engine going unreachable and answering again: the line an operator (or the
+ * fault matrix's failure report) reads to tell an engine that is down from a service that did not reconnect. Read
+ * from the monitor's heartbeats as well as the server's description: a heartbeat fails within seconds of the
+ * engine going away and succeeds once it answers, and from the pool: a connection a request could not open, or
+ * one opened. With the description's changes alone, an outage shorter than the monitor's interval gave neither
+ * line (mongodb 7 leaves the server known when a pooled connection is refused; the fault matrix's 6 s outage
+ * logged nothing in some runs).
  */
 export function logMongoReachability(logger: Logger): void {
   const unreachable = new Set<string>();
-  mongoose.connection.getClient().on('serverDescriptionChanged', (e) => {
-    const down = e.newDescription.type === 'Unknown';
-    if (down === unreachable.has(e.address)) return;
-    if (down) {
-      unreachable.add(e.address);
-      logger.warn({ address: e.address, error: e.newDescription.error?.message }, 'document engine unreachable');
-    } else {
-      unreachable.delete(e.address);
-      logger.warn({ address: e.address }, 'document engine reachable again');
-    }
+  const down = (address: string, error: string | undefined) => {
+    if (unreachable.has(address)) return;
+    unreachable.add(address);
+    logger.warn({ address, error }, 'document engine unreachable');
+  };
+  const up = (address: string) => {
+    if (unreachable.delete(address)) logger.warn({ address }, 'document engine reachable again');
+  };
+  const client = mongoose.connection.getClient();
+  client.on('serverDescriptionChanged', (e) =>
+    e.newDescription.type === 'Unknown' ? down(e.address, e.newDescription.error?.message) : up(e.address),
+  );
+  client.on('serverHeartbeatFailed', (e) => down(e.connectionId, e.failure?.message));
+  client.on('serverHeartbeatSucceeded', (e) => up(e.connectionId));
+  // A request that cannot open a connection: refused while the monitor has not checked yet (it checks every 10 s).
+  client.on('connectionCheckOutFailed', (e) => {
+    if (e.reason === 'connectionError') down(e.address, 'a connection could not be opened');
   });
+  client.on('connectionReady', (e) => up(e.address));
 }
 
 export async function pingMongo(): Promise<void> {
